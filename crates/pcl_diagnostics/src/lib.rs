@@ -1,0 +1,21 @@
+//! Source files, positions and diagnostics shared by every pcl phase.
+//!
+//! This crate sits at the bottom of the dependency graph. It owns:
+//! - [`SourceMap`], [`SourceFile`] and [`FileId`]: the files of one check;
+//! - [`TextRange`] and [`Span`]: byte ranges, the only position type the
+//!   phases use, and [`LineIndex`], which turns them into 1-based line and
+//!   grapheme-column [`Position`]s;
+//! - [`Diagnostic`]: plain data with a stable [`Code`];
+//! - [`render`]: the one place that knows about ariadne;
+//! - [`suggest`]: "did you mean" candidates by edit distance.
+//!
+//! It must not know about syntax trees, types or schemas.
+
+pub mod diagnostic;
+pub mod render;
+pub mod source;
+pub mod suggest;
+
+pub use diagnostic::{count, sort_and_dedup, Code, Diagnostic, Label, Severity};
+pub use render::{render, render_all, render_short, RenderOptions};
+pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextRange};
