@@ -1,0 +1,812 @@
+//! A loaded package: package-level facts decoded eagerly, every resource,
+//! function and type decoded on first use.
+//!
+//! [`Package::parse`] scans the document ([`crate::skim`]) and decodes only
+//! the small top-level members (name, version, meta, parameterization …).
+//! Each entry of `resources`, `functions` and `types`, plus `provider` and
+//! `config`, keeps its byte range in the shared text and a `OnceLock` that
+//! holds the decoded value (or its [`DecodeError`]) after the first lookup.
+//! A `Package` is `Send + Sync`; concurrent lookups of one entry decode it
+//! once.
+//!
+//! Token lookups follow binder.md §5.6.1: the written token is first looked
+//! up among the canonical keys, then canonicalised and looked up again. The
+//! canonical index of each section is built on the first lookup in it.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use indexmap::IndexMap;
+use serde::de::DeserializeOwned;
+
+use crate::decode;
+use crate::error::{DecodeError, LoadError, LookupError, ResolveError, Section};
+use crate::loader::{PackageDescriptor, SchemaLoader};
+use crate::model::{
+    method_parts, Config, Dependency, Function, ObjectType, Primitive, RefKind, Resource,
+    SchemaParameterization, SchemaProblem, TypeDef, TypeRef,
+};
+use crate::skim::{self, Members};
+use crate::spec::{
+    RawComplexType, RawConfig, RawDependency, RawFunction, RawMeta, RawParameterization,
+    RawResource,
+};
+use crate::token::{decompose, ModuleFormat};
+
+/// One lazily decoded member.
+#[derive(Debug)]
+struct Entry<T> {
+    range: Option<Range<usize>>,
+    cell: OnceLock<Result<Arc<T>, DecodeError>>,
+}
+
+impl<T> Entry<T> {
+    fn new(range: Option<Range<usize>>) -> Self {
+        Entry {
+            range,
+            cell: OnceLock::new(),
+        }
+    }
+}
+
+/// Canonical key → indices of the schema tokens that have it.
+type CanonicalIndex = HashMap<String, Vec<usize>>;
+
+/// A member found by [`Package::lookup_resource`] and friends.
+#[derive(Clone, Debug)]
+pub struct Found<T> {
+    /// The token as it appears in the schema.
+    pub schema_token: String,
+    /// `<package>:<M>:<member>` (binder.md §5.6.1).
+    pub canonical_token: String,
+    /// The token the binder records: the canonical token, except that
+    /// `pulumi:pulumi:X` stays as written.
+    pub bound_token: String,
+    pub item: Arc<T>,
+}
+
+/// What a `$ref` resolves to.
+#[derive(Clone, Debug)]
+pub enum Resolved {
+    /// An object or enum type.
+    TypeDef(Arc<TypeDef>),
+    /// A resource (or provider) reference.
+    Resource(Arc<Resource>),
+    /// A `#/types/` token the package does not define: an opaque type,
+    /// optionally with an underlying primitive.
+    Token {
+        token: String,
+        underlying: Option<Primitive>,
+    },
+}
+
+/// A resolved `$ref` together with the package that defines the target
+/// (needed to resolve references inside it).
+#[derive(Clone, Debug)]
+pub struct ResolvedRef {
+    pub package: Arc<Package>,
+    pub resolved: Resolved,
+}
+
+/// A Pulumi package schema.
+#[derive(Debug)]
+pub struct Package {
+    src: String,
+    origin: Option<PathBuf>,
+    name: String,
+    version: Option<semver::Version>,
+    display_name: Option<String>,
+    description: Option<String>,
+    plugin_download_url: Option<String>,
+    module_format: ModuleFormat,
+    support_pack: bool,
+    language: Option<Range<usize>>,
+    parameterization: Option<SchemaParameterization>,
+    allowed_package_names: Vec<String>,
+    dependencies: Vec<Dependency>,
+    problems: Vec<SchemaProblem>,
+    provider: Entry<Resource>,
+    config: Entry<Config>,
+    resources: IndexMap<String, Entry<Resource>>,
+    functions: IndexMap<String, Entry<Function>>,
+    types: IndexMap<String, Entry<TypeDef>>,
+    resource_index: OnceLock<CanonicalIndex>,
+    function_index: OnceLock<CanonicalIndex>,
+    type_index: OnceLock<CanonicalIndex>,
+}
+
+impl Package {
+    /// Parses a schema document. `name_hint` names the package in errors
+    /// raised before its own name is known; `origin` is the file it came
+    /// from, if any.
+    pub fn parse(
+        text: impl Into<String>,
+        name_hint: &str,
+        origin: Option<&Path>,
+    ) -> Result<Package, LoadError> {
+        let src: String = text.into();
+        let origin = origin.map(Path::to_path_buf);
+        let doc = skim::document(&src).map_err(|e| {
+            let (line, column) = skim::line_col(&src, e.offset);
+            LoadError::Malformed {
+                name: name_hint.to_owned(),
+                path: origin.clone(),
+                line,
+                column,
+                message: e.message,
+            }
+        })?;
+        let top = TopLevel {
+            src: &src,
+            members: &doc.members,
+            name_hint,
+            origin: &origin,
+        };
+        let name: String = top.decode("name")?.unwrap_or_default();
+        if name.is_empty() {
+            return Err(top.invalid("no name provided"));
+        }
+        let version = match top.decode::<String>("version")? {
+            Some(text) if !text.is_empty() => Some(
+                decode::parse_version_tolerant(&text)
+                    .ok_or_else(|| top.invalid(&format!("invalid version {text:?}")))?,
+            ),
+            _ => None,
+        };
+        let meta: RawMeta = top.decode("meta")?.unwrap_or_default();
+        let (module_format, format_error) = ModuleFormat::new(meta.module_format.as_deref());
+        let mut problems = Vec::new();
+        if let Some(message) = format_error {
+            problems.push(SchemaProblem {
+                path: "#/meta/moduleFormat".to_owned(),
+                message,
+            });
+        }
+        let parameterization = match top.decode::<RawParameterization>("parameterization")? {
+            Some(raw) => Some(decode::parameterization(raw).map_err(|m| top.invalid(&m))?),
+            None => None,
+        };
+        let dependencies = top
+            .decode::<Vec<RawDependency>>("dependencies")?
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| Dependency {
+                name: d.name,
+                version: d.version,
+                download_url: d.download_url,
+                parameterization: d.parameterization.map(|p| (p.name, p.version, p.value)),
+            })
+            .collect();
+        Ok(Package {
+            display_name: top.decode("displayName")?,
+            description: top.decode("description")?,
+            plugin_download_url: top.decode("pluginDownloadURL")?,
+            allowed_package_names: top.decode("allowedPackageNames")?.unwrap_or_default(),
+            language: doc.members.get("language").cloned(),
+            provider: Entry::new(doc.members.get("provider").cloned()),
+            config: Entry::new(doc.members.get("config").cloned()),
+            resources: entries(doc.resources),
+            functions: entries(doc.functions),
+            types: entries(doc.types),
+            name,
+            version,
+            module_format,
+            support_pack: meta.support_pack || parameterization.is_some(),
+            parameterization,
+            dependencies,
+            problems,
+            origin,
+            src,
+            resource_index: OnceLock::new(),
+            function_index: OnceLock::new(),
+            type_index: OnceLock::new(),
+        })
+    }
+
+    /// Parses schema bytes (which must be UTF-8).
+    pub fn parse_bytes(
+        bytes: Vec<u8>,
+        name_hint: &str,
+        origin: Option<&Path>,
+    ) -> Result<Package, LoadError> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Package::parse(text, name_hint, origin),
+            Err(err) => {
+                let offset = err.utf8_error().valid_up_to();
+                let valid =
+                    String::from_utf8_lossy(err.as_bytes().get(..offset).unwrap_or_default());
+                let (line, column) = skim::line_col(&valid, offset);
+                Err(LoadError::Malformed {
+                    name: name_hint.to_owned(),
+                    path: origin.map(Path::to_path_buf),
+                    line,
+                    column,
+                    message: "invalid UTF-8".to_owned(),
+                })
+            }
+        }
+    }
+
+    /// Fills in a version the schema does not declare (the reference takes
+    /// it from the plugin; we take it from the file name).
+    pub(crate) fn set_version_if_missing(&mut self, version: Option<&semver::Version>) {
+        if self.version.is_none() {
+            self.version = version.cloned();
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn version(&self) -> Option<&semver::Version> {
+        self.version.as_ref()
+    }
+
+    pub fn display_name(&self) -> Option<&str> {
+        self.display_name.as_deref()
+    }
+
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    pub fn plugin_download_url(&self) -> Option<&str> {
+        self.plugin_download_url.as_deref()
+    }
+
+    /// The file the schema was read from, if any.
+    pub fn origin(&self) -> Option<&Path> {
+        self.origin.as_deref()
+    }
+
+    pub fn module_format(&self) -> &ModuleFormat {
+        &self.module_format
+    }
+
+    pub fn support_pack(&self) -> bool {
+        self.support_pack
+    }
+
+    /// The package `language` object as JSON text.
+    pub fn language_json(&self) -> Option<&str> {
+        self.language.clone().and_then(|r| self.src.get(r))
+    }
+
+    pub fn parameterization(&self) -> Option<&SchemaParameterization> {
+        self.parameterization.as_ref()
+    }
+
+    pub fn allowed_package_names(&self) -> &[String] {
+        &self.allowed_package_names
+    }
+
+    pub fn dependencies(&self) -> &[Dependency] {
+        &self.dependencies
+    }
+
+    /// Package-level problems that did not prevent loading.
+    pub fn problems(&self) -> &[SchemaProblem] {
+        &self.problems
+    }
+
+    /// The descriptor that loads this package again.
+    pub fn descriptor(&self) -> PackageDescriptor {
+        match &self.parameterization {
+            None => PackageDescriptor::new(&self.name).with_version(self.version.clone()),
+            Some(p) => PackageDescriptor::new(&p.base_provider.name)
+                .with_version(Some(p.base_provider.version.clone()))
+                .with_parameterization(crate::loader::Parameterization {
+                    name: self.name.clone(),
+                    version: self
+                        .version
+                        .clone()
+                        .unwrap_or_else(|| semver::Version::new(0, 0, 0)),
+                    value: p.parameter.clone(),
+                }),
+        }
+    }
+
+    /// The canonical key of a schema token of this package.
+    pub fn canonical_token(&self, schema_token: &str) -> String {
+        self.module_format.canonical(&self.name, schema_token)
+    }
+
+    /// The provider token `pulumi:providers:<name>`.
+    pub fn provider_token(&self) -> String {
+        format!("pulumi:providers:{}", self.name)
+    }
+
+    // ----- members by exact schema token ---------------------------------
+
+    /// The provider resource (empty when the schema declares none).
+    pub fn provider(&self) -> Result<Arc<Resource>, DecodeError> {
+        let token = self.provider_token();
+        self.decode_entry(
+            Section::Provider,
+            &token,
+            &self.provider,
+            |raw: RawResource| Ok(decode::resource(&token, raw, true)),
+        )
+    }
+
+    /// Provider configuration variables.
+    pub fn config(&self) -> Result<Arc<Config>, DecodeError> {
+        self.decode_entry(Section::Config, "config", &self.config, |raw: RawConfig| {
+            Ok(decode::config(raw))
+        })
+    }
+
+    /// A resource by its exact schema token (the provider token included).
+    pub fn resource(&self, schema_token: &str) -> Option<Result<Arc<Resource>, DecodeError>> {
+        if schema_token == self.provider_token() {
+            return Some(self.provider());
+        }
+        let entry = self.resources.get(schema_token)?;
+        Some(self.decode_resource(schema_token, entry))
+    }
+
+    /// A function by its exact schema token.
+    pub fn function(&self, schema_token: &str) -> Option<Result<Arc<Function>, DecodeError>> {
+        let entry = self.functions.get(schema_token)?;
+        Some(self.decode_function(schema_token, entry))
+    }
+
+    /// An object or enum type by its exact schema token.
+    pub fn type_def(&self, schema_token: &str) -> Option<Result<Arc<TypeDef>, DecodeError>> {
+        let entry = self.types.get(schema_token)?;
+        Some(self.decode_type(schema_token, entry))
+    }
+
+    /// Schema tokens of all resources, in document order (no provider).
+    pub fn resource_tokens(&self) -> impl Iterator<Item = &str> + '_ {
+        self.resources.keys().map(String::as_str)
+    }
+
+    /// Schema tokens of all functions, in document order.
+    pub fn function_tokens(&self) -> impl Iterator<Item = &str> + '_ {
+        self.functions.keys().map(String::as_str)
+    }
+
+    /// Schema tokens of all types, in document order.
+    pub fn type_tokens(&self) -> impl Iterator<Item = &str> + '_ {
+        self.types.keys().map(String::as_str)
+    }
+
+    /// Canonical tokens of all resources, in document order.
+    pub fn canonical_resource_tokens(&self) -> Vec<String> {
+        self.resource_tokens()
+            .map(|t| self.canonical_token(t))
+            .collect()
+    }
+
+    /// Canonical tokens of all functions, in document order.
+    pub fn canonical_function_tokens(&self) -> Vec<String> {
+        self.function_tokens()
+            .map(|t| self.canonical_token(t))
+            .collect()
+    }
+
+    // ----- lookups of tokens written in a program -------------------------
+
+    /// Resolves a resource token as written in a program (binder.md
+    /// §5.6.1), including `pulumi:providers:<name>`.
+    pub fn lookup_resource(&self, token: &str) -> Result<Option<Found<Resource>>, LookupError> {
+        if token == self.provider_token() {
+            let item = self.provider()?;
+            return Ok(Some(self.found(token, item)));
+        }
+        let index = self
+            .resource_index
+            .get_or_init(|| self.build_index(&self.resources));
+        match self.find(&self.resources, index, token)? {
+            Some(i) => match self.resources.get_index(i) {
+                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_resource(tok, entry)?))),
+                None => Ok(None),
+            },
+            None => Ok(None),
+        }
+    }
+
+    /// Resolves a function token as written in an `invoke`.
+    pub fn lookup_function(&self, token: &str) -> Result<Option<Found<Function>>, LookupError> {
+        let index = self
+            .function_index
+            .get_or_init(|| self.build_index(&self.functions));
+        match self.find(&self.functions, index, token)? {
+            Some(i) => match self.functions.get_index(i) {
+                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_function(tok, entry)?))),
+                None => Ok(None),
+            },
+            None => Ok(None),
+        }
+    }
+
+    /// Resolves a type token with the same canonicalisation.
+    pub fn lookup_type(&self, token: &str) -> Result<Option<Found<TypeDef>>, LookupError> {
+        let index = self
+            .type_index
+            .get_or_init(|| self.build_index(&self.types));
+        match self.find(&self.types, index, token)? {
+            Some(i) => match self.types.get_index(i) {
+                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_type(tok, entry)?))),
+                None => Ok(None),
+            },
+            None => Ok(None),
+        }
+    }
+
+    /// A method of a resource: the function its `methods` map names, if
+    /// the package has it.
+    pub fn method(
+        &self,
+        resource: &Resource,
+        name: &str,
+    ) -> Option<Result<Arc<Function>, DecodeError>> {
+        let token = resource.methods.get(name)?;
+        self.function(token)
+    }
+
+    /// Whether a function is a method: its token is `<resource>/<name>` and
+    /// that resource lists it among its methods.
+    pub fn is_method(&self, function_token: &str) -> bool {
+        let Some((resource_token, _)) = method_parts(function_token) else {
+            return false;
+        };
+        match self.resource(resource_token) {
+            Some(Ok(res)) => res.methods.values().any(|t| t == function_token),
+            _ => false,
+        }
+    }
+
+    /// Decodes every member; returns the errors (for validation and tests).
+    pub fn decode_all(&self) -> Vec<DecodeError> {
+        let mut errors = Vec::new();
+        errors.extend(self.provider().err());
+        errors.extend(self.config().err());
+        for (tok, e) in &self.resources {
+            errors.extend(self.decode_resource(tok, e).err());
+        }
+        for (tok, e) in &self.functions {
+            errors.extend(self.decode_function(tok, e).err());
+        }
+        for (tok, e) in &self.types {
+            errors.extend(self.decode_type(tok, e).err());
+        }
+        errors
+    }
+
+    /// How many members have been decoded so far (to check laziness).
+    pub fn decoded_count(&self) -> usize {
+        let count = |n: bool| usize::from(n);
+        count(self.provider.cell.get().is_some())
+            + count(self.config.cell.get().is_some())
+            + self
+                .resources
+                .values()
+                .filter(|e| e.cell.get().is_some())
+                .count()
+            + self
+                .functions
+                .values()
+                .filter(|e| e.cell.get().is_some())
+                .count()
+            + self
+                .types
+                .values()
+                .filter(|e| e.cell.get().is_some())
+                .count()
+    }
+
+    // ----- references ----------------------------------------------------
+
+    /// Resolves a `$ref` found in this package. References to other
+    /// packages load them through `loader` (exact version first; when that
+    /// version is not available, the loader's default version).
+    pub fn resolve_ref(
+        self: &Arc<Self>,
+        reference: &TypeRef,
+        loader: &dyn SchemaLoader,
+    ) -> Result<ResolvedRef, ResolveError> {
+        let external = reference.package.as_ref().filter(|p| {
+            p.name != self.name || self.version.as_ref().is_some_and(|v| *v != p.version)
+        });
+        match external {
+            Some(p) => {
+                let request = PackageDescriptor::new(&p.name).with_version(Some(p.version.clone()));
+                let pkg = match loader.load(&request) {
+                    Ok(pkg) => pkg,
+                    Err(LoadError::NotFound { available, .. }) if !available.is_empty() => {
+                        loader.load(&PackageDescriptor::new(&p.name))?
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                pkg.resolve_in_self(reference, true)
+            }
+            None => self.resolve_in_self(reference, false),
+        }
+    }
+
+    fn resolve_in_self(
+        self: &Arc<Self>,
+        reference: &TypeRef,
+        external: bool,
+    ) -> Result<ResolvedRef, ResolveError> {
+        let not_found = || ResolveError::NotFound {
+            reference: reference.raw.clone(),
+            package: self.name.clone(),
+        };
+        let resolved = match reference.kind {
+            RefKind::Provider => Resolved::Resource(self.provider()?),
+            RefKind::Resource => {
+                let found = match self.resource(&reference.token) {
+                    Some(r) => Some(r?),
+                    None if external => self.lookup_resource(&reference.token)?.map(|f| f.item),
+                    None => None,
+                };
+                Resolved::Resource(found.ok_or_else(not_found)?)
+            }
+            RefKind::Type => match self.type_def(&reference.token) {
+                Some(t) => Resolved::TypeDef(t?),
+                None if external => match self.lookup_type(&reference.token)? {
+                    Some(f) => Resolved::TypeDef(f.item),
+                    None => return Err(not_found()),
+                },
+                None => {
+                    let underlying = match reference.type_hint.as_deref() {
+                        None => None,
+                        Some(name) => Some(Primitive::parse(name).ok_or_else(|| {
+                            ResolveError::BadUnderlyingType {
+                                reference: reference.raw.clone(),
+                                type_name: name.to_owned(),
+                            }
+                        })?),
+                    };
+                    Resolved::Token {
+                        token: reference.token.clone(),
+                        underlying,
+                    }
+                }
+            },
+        };
+        Ok(ResolvedRef {
+            package: Arc::clone(self),
+            resolved,
+        })
+    }
+
+    // ----- internals -----------------------------------------------------
+
+    fn found<T>(&self, schema_token: &str, item: Arc<T>) -> Found<T> {
+        let canonical_token = self.canonical_token(schema_token);
+        let bound_token = if schema_token.starts_with("pulumi:pulumi:") {
+            schema_token.to_owned()
+        } else {
+            canonical_token.clone()
+        };
+        Found {
+            schema_token: schema_token.to_owned(),
+            canonical_token,
+            bound_token,
+            item,
+        }
+    }
+
+    fn build_index<T>(&self, map: &IndexMap<String, Entry<T>>) -> CanonicalIndex {
+        let mut index: CanonicalIndex = HashMap::with_capacity(map.len());
+        for (i, token) in map.keys().enumerate() {
+            index
+                .entry(self.canonical_token(token))
+                .or_default()
+                .push(i);
+        }
+        index
+    }
+
+    /// The two-step lookup of binder.md §5.6.1.
+    fn find<T>(
+        &self,
+        map: &IndexMap<String, Entry<T>>,
+        index: &CanonicalIndex,
+        written: &str,
+    ) -> Result<Option<usize>, LookupError> {
+        let hits = match index.get(written) {
+            Some(hits) => Some(hits),
+            None => match decompose(written) {
+                Ok(_) => index.get(&self.canonical_token(written)),
+                Err(_) => None,
+            },
+        };
+        let Some(hits) = hits else {
+            return Ok(None);
+        };
+        match hits.as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(*one)),
+            many => {
+                let tokens: Vec<(usize, &str)> = many
+                    .iter()
+                    .filter_map(|&i| map.get_index(i).map(|(t, _)| (i, t.as_str())))
+                    .collect();
+                if let Some((i, _)) = tokens.iter().find(|(_, t)| *t == written) {
+                    return Ok(Some(*i));
+                }
+                Err(LookupError::Ambiguous {
+                    token: written.to_owned(),
+                    candidates: tokens.iter().map(|(_, t)| (*t).to_owned()).collect(),
+                })
+            }
+        }
+    }
+
+    fn decode_resource(
+        &self,
+        token: &str,
+        entry: &Entry<Resource>,
+    ) -> Result<Arc<Resource>, DecodeError> {
+        self.decode_entry(Section::Resource, token, entry, |raw: RawResource| {
+            Ok(decode::resource(token, raw, false))
+        })
+    }
+
+    fn decode_function(
+        &self,
+        token: &str,
+        entry: &Entry<Function>,
+    ) -> Result<Arc<Function>, DecodeError> {
+        self.decode_entry(Section::Function, token, entry, |raw: RawFunction| {
+            decode::function(token, raw)
+        })
+    }
+
+    fn decode_type(
+        &self,
+        token: &str,
+        entry: &Entry<TypeDef>,
+    ) -> Result<Arc<TypeDef>, DecodeError> {
+        self.decode_entry(Section::Type, token, entry, |raw: RawComplexType| {
+            decode::type_def(token, raw)
+        })
+    }
+
+    fn decode_entry<T, R: DeserializeOwned>(
+        &self,
+        section: Section,
+        token: &str,
+        entry: &Entry<T>,
+        convert: impl FnOnce(R) -> Result<T, String>,
+    ) -> Result<Arc<T>, DecodeError> {
+        entry
+            .cell
+            .get_or_init(|| {
+                let start = entry.range.as_ref().map_or(0, |r| r.start);
+                let text = entry
+                    .range
+                    .clone()
+                    .and_then(|r| self.src.get(r))
+                    .unwrap_or("{}");
+                let error = |offset: usize, message: String| {
+                    let (line, column) = skim::line_col(&self.src, offset);
+                    DecodeError {
+                        package: self.name.clone(),
+                        section,
+                        token: token.to_owned(),
+                        line,
+                        column,
+                        message,
+                    }
+                };
+                let raw: R = serde_json::from_str(text).map_err(|e| {
+                    let offset = start + skim::offset_of(text, e.line(), e.column());
+                    error(offset, e.to_string())
+                })?;
+                convert(raw)
+                    .map(Arc::new)
+                    .map_err(|message| error(start, message))
+            })
+            .clone()
+    }
+}
+
+fn entries<T>(members: Members) -> IndexMap<String, Entry<T>> {
+    members
+        .into_iter()
+        .map(|(k, r)| (k, Entry::new(Some(r))))
+        .collect()
+}
+
+/// Decoding of the small top-level members.
+struct TopLevel<'a> {
+    src: &'a str,
+    members: &'a Members,
+    name_hint: &'a str,
+    origin: &'a Option<PathBuf>,
+}
+
+impl TopLevel<'_> {
+    fn decode<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, LoadError> {
+        let Some(range) = self.members.get(key) else {
+            return Ok(None);
+        };
+        let text = self.src.get(range.clone()).unwrap_or("null");
+        serde_json::from_str::<Option<T>>(text).map_err(|e| {
+            let offset = range.start + skim::offset_of(text, e.line(), e.column());
+            let (line, column) = skim::line_col(self.src, offset);
+            LoadError::Malformed {
+                name: self.name_hint.to_owned(),
+                path: self.origin.clone(),
+                line,
+                column,
+                message: format!("#/{key}: {e}"),
+            }
+        })
+    }
+
+    fn invalid(&self, message: &str) -> LoadError {
+        LoadError::Invalid {
+            name: self.name_hint.to_owned(),
+            path: self.origin.clone(),
+            message: message.to_owned(),
+        }
+    }
+}
+
+/// An anonymous object type's convenience: whether it has a property.
+impl ObjectType {
+    pub fn has_property(&self, name: &str) -> bool {
+        self.properties.contains_key(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn package_is_send_and_sync() {
+        assert_send_sync::<Package>();
+        assert_send_sync::<Arc<Package>>();
+    }
+
+    #[test]
+    fn lazy_decoding_and_errors_with_positions() {
+        let src = "{\"name\":\"p\",\"resources\":{\n\"p:index:A\":{\"inputProperties\":{\"x\":{\"type\":\"string\"}}},\n\"p:index:B\":{\"properties\":[1]}}}";
+        let pkg = Package::parse(src, "p", None).unwrap();
+        assert_eq!(pkg.decoded_count(), 0);
+        let a = pkg.resource("p:index:A").unwrap().unwrap();
+        assert!(a.input("x").is_some());
+        assert_eq!(pkg.decoded_count(), 1);
+        let err = pkg.resource("p:index:B").unwrap().unwrap_err();
+        assert_eq!((err.line, err.section), (3, Section::Resource));
+        assert!(err.column > 13, "{err}");
+    }
+
+    #[test]
+    fn missing_name_and_bad_json() {
+        assert!(matches!(
+            Package::parse("{}", "x", None),
+            Err(LoadError::Invalid { .. })
+        ));
+        let err = Package::parse("{\n \"name\": 3}", "x", None).unwrap_err();
+        assert!(matches!(err, LoadError::Malformed { line: 2, .. }), "{err}");
+        let err =
+            Package::parse("{\"name\":\"x\",\n\"resources\": {\"a\": }}", "x", None).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                LoadError::Malformed {
+                    line: 2,
+                    column: 20,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        let err = Package::parse_bytes(b"{\"name\":\"\xff\"}".to_vec(), "x", None).unwrap_err();
+        assert!(matches!(err, LoadError::Malformed { .. }), "{err}");
+    }
+}

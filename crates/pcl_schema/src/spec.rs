@@ -1,0 +1,251 @@
+//! The serialised shape of schema members, as serde reads them.
+//!
+//! These structs mirror the JSON of a Pulumi package schema one-to-one and
+//! are private to the crate: [`crate::decode`] turns them into the public
+//! model of [`crate::model`]. Unknown fields are ignored; `null` where a
+//! collection is expected reads as empty, as the reference reader does.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// Reads `null` as the type's default.
+fn nullable<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawTypeSpec {
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    #[serde(rename = "$ref")]
+    pub reference: Option<String>,
+    pub items: Option<Box<RawTypeSpec>>,
+    pub additional_properties: Option<Box<RawTypeSpec>>,
+    pub one_of: Option<Vec<RawTypeSpec>>,
+    pub discriminator: Option<RawDiscriminator>,
+    #[serde(deserialize_with = "nullable")]
+    pub plain: bool,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawDiscriminator {
+    #[serde(deserialize_with = "nullable")]
+    pub property_name: String,
+    #[serde(deserialize_with = "nullable")]
+    pub mapping: IndexMap<String, String>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawDefaultInfo {
+    #[serde(deserialize_with = "nullable")]
+    pub environment: Vec<String>,
+    pub language: Option<Value>,
+}
+
+/// A property: a type spec plus its annotations (not flattened, so that the
+/// decoder keeps positions and needs no buffering).
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawProperty {
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    #[serde(rename = "$ref")]
+    pub reference: Option<String>,
+    pub items: Option<Box<RawTypeSpec>>,
+    pub additional_properties: Option<Box<RawTypeSpec>>,
+    pub one_of: Option<Vec<RawTypeSpec>>,
+    pub discriminator: Option<RawDiscriminator>,
+    #[serde(deserialize_with = "nullable")]
+    pub plain: bool,
+    pub description: Option<String>,
+    #[serde(rename = "const")]
+    pub constant: Option<Value>,
+    pub default: Option<Value>,
+    pub default_info: Option<RawDefaultInfo>,
+    pub deprecation_message: Option<String>,
+    pub language: Option<Value>,
+    #[serde(deserialize_with = "nullable")]
+    pub secret: bool,
+    #[serde(deserialize_with = "nullable")]
+    pub replace_on_changes: bool,
+    #[serde(deserialize_with = "nullable")]
+    pub will_replace_on_changes: bool,
+}
+
+impl RawProperty {
+    /// Splits off the type spec part.
+    pub fn type_spec(&mut self) -> RawTypeSpec {
+        RawTypeSpec {
+            ty: self.ty.take(),
+            reference: self.reference.take(),
+            items: self.items.take(),
+            additional_properties: self.additional_properties.take(),
+            one_of: self.one_of.take(),
+            discriminator: self.discriminator.take(),
+            plain: self.plain,
+        }
+    }
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawObject {
+    pub description: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub properties: IndexMap<String, RawProperty>,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub required: Vec<String>,
+    /// `true` on a plain function return object; a list of names in the
+    /// removed legacy form.
+    pub plain: Option<Value>,
+    pub language: Option<Value>,
+    #[serde(deserialize_with = "nullable")]
+    pub is_overlay: bool,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawEnumValue {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub value: Value,
+    pub deprecation_message: Option<String>,
+}
+
+/// An entry of `types`: an object type or an enum.
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawComplexType {
+    pub description: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub properties: IndexMap<String, RawProperty>,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub required: Vec<String>,
+    pub plain: Option<Value>,
+    pub language: Option<Value>,
+    #[serde(deserialize_with = "nullable")]
+    pub is_overlay: bool,
+    #[serde(rename = "enum", deserialize_with = "nullable")]
+    pub values: Vec<RawEnumValue>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawAlias {
+    pub name: Option<String>,
+    pub project: Option<String>,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawResource {
+    pub description: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub properties: IndexMap<String, RawProperty>,
+    #[serde(deserialize_with = "nullable")]
+    pub required: Vec<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub input_properties: IndexMap<String, RawProperty>,
+    #[serde(deserialize_with = "nullable")]
+    pub required_inputs: Vec<String>,
+    pub state_inputs: Option<RawObject>,
+    #[serde(deserialize_with = "nullable")]
+    pub aliases: Vec<RawAlias>,
+    pub deprecation_message: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub is_component: bool,
+    #[serde(deserialize_with = "nullable")]
+    pub methods: IndexMap<String, String>,
+    #[serde(deserialize_with = "nullable")]
+    pub is_overlay: bool,
+    pub language: Option<Value>,
+    pub plain: Option<Value>,
+    pub plain_inputs: Option<Value>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawFunction {
+    pub description: Option<String>,
+    pub inputs: Option<RawObject>,
+    /// An object spec (when it has `properties`) or any type spec.
+    pub outputs: Option<Value>,
+    pub multi_argument_inputs: Option<Vec<String>>,
+    pub deprecation_message: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub is_overlay: bool,
+    pub language: Option<Value>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawConfig {
+    #[serde(deserialize_with = "nullable")]
+    pub variables: IndexMap<String, RawProperty>,
+    /// The required variables (serialised under `defaults`).
+    #[serde(rename = "defaults", deserialize_with = "nullable")]
+    pub required: Vec<String>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawMeta {
+    pub module_format: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub support_pack: bool,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawBaseProvider {
+    #[serde(deserialize_with = "nullable")]
+    pub name: String,
+    #[serde(deserialize_with = "nullable")]
+    pub version: String,
+    #[serde(rename = "pluginDownloadURL")]
+    pub plugin_download_url: Option<String>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawParameterization {
+    pub base_provider: RawBaseProvider,
+    #[serde(deserialize_with = "nullable")]
+    pub parameter: String,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawDependency {
+    #[serde(deserialize_with = "nullable")]
+    pub name: String,
+    pub version: Option<String>,
+    #[serde(rename = "downloadURL")]
+    pub download_url: Option<String>,
+    pub parameterization: Option<RawDependencyParameterization>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct RawDependencyParameterization {
+    #[serde(deserialize_with = "nullable")]
+    pub name: String,
+    #[serde(deserialize_with = "nullable")]
+    pub version: String,
+    #[serde(deserialize_with = "nullable")]
+    pub value: String,
+}

@@ -1,0 +1,143 @@
+//! "Did you mean" candidates for tokens and property names.
+//!
+//! Edit distance comes from `pcl_diagnostics::suggest`; on top of it this
+//! module knows two schema conventions: a token can be written in its
+//! schema or canonical form, and SDK users often write the `…Output`
+//! variant of a function (`getAmiOutput`) or the `…Output` twin of a
+//! property (`url` for `urlOutput`, bridge #1145).
+
+use pcl_diagnostics::suggest::{did_you_mean, MAX_SUGGESTIONS};
+
+use crate::package::Package;
+use crate::token::decompose;
+
+/// Resource tokens close to `written`, in their canonical form.
+pub fn suggest_resources(pkg: &Package, written: &str) -> Vec<String> {
+    let canonical = pkg.canonical_resource_tokens();
+    suggest_tokens(pkg, written, pkg.resource_tokens().collect(), &canonical)
+}
+
+/// Function tokens close to `written`, in their canonical form; a written
+/// `…Output` function that exists without the suffix comes first.
+pub fn suggest_functions(pkg: &Package, written: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(stripped) = written.strip_suffix("Output") {
+        if let Ok(Some(found)) = pkg.lookup_function(stripped) {
+            out.push(found.canonical_token);
+        }
+    }
+    let canonical = pkg.canonical_function_tokens();
+    for s in suggest_tokens(pkg, written, pkg.function_tokens().collect(), &canonical) {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out.truncate(MAX_SUGGESTIONS);
+    out
+}
+
+fn suggest_tokens(
+    pkg: &Package,
+    written: &str,
+    schema: Vec<&str>,
+    canonical: &[String],
+) -> Vec<String> {
+    // Compare canonical forms so that `aws:s3/bucket:Bukcet` and
+    // `aws:s3:Bukcet` both find `aws:s3:Bucket`.
+    let written_canonical = match decompose(written) {
+        Ok(_) => pkg.canonical_token(written),
+        Err(_) => written.to_owned(),
+    };
+    let mut out: Vec<String> = Vec::new();
+    for hit in did_you_mean(&written_canonical, canonical.iter().map(String::as_str)) {
+        if !out.iter().any(|o| o == hit) {
+            out.push(hit.to_owned());
+        }
+    }
+    if out.is_empty() {
+        // Fall back to matching the member name alone.
+        let member = decompose(written).map_or(written, |t| t.member);
+        let members: Vec<&str> = schema
+            .iter()
+            .map(|t| decompose(t).map_or(*t, |d| d.member))
+            .collect();
+        for hit in did_you_mean(member, members.iter().copied()) {
+            for (i, m) in members.iter().enumerate() {
+                if *m == hit {
+                    if let Some(c) = canonical.get(i) {
+                        if !out.contains(c) {
+                            out.push(c.clone());
+                        }
+                    }
+                }
+            }
+        }
+        out.truncate(MAX_SUGGESTIONS);
+    }
+    out
+}
+
+/// Property names close to `name` among `candidates`, with the `…Output`
+/// twin (either direction) first.
+pub fn suggest_properties<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
+    let mut out: Vec<&'a str> = Vec::new();
+    let with_suffix = format!("{name}Output");
+    let without_suffix = name.strip_suffix("Output");
+    for c in candidates {
+        if *c == with_suffix || Some(*c) == without_suffix {
+            out.push(c);
+        }
+    }
+    for hit in did_you_mean(name, candidates.iter().copied()) {
+        if !out.contains(&hit) {
+            out.push(hit);
+        }
+    }
+    out.truncate(MAX_SUGGESTIONS);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_twins_come_first() {
+        assert_eq!(
+            suggest_properties("url", &["arn", "urlOutput", "uri"]),
+            vec!["urlOutput", "uri"]
+        );
+        assert_eq!(
+            suggest_properties("vpcIdOutput", &["vpcId", "subnetId"]),
+            vec!["vpcId"]
+        );
+    }
+
+    #[test]
+    fn token_suggestions() {
+        let pkg = Package::parse(
+            r#"{"name":"aws","meta":{"moduleFormat":"(.*)(?:/[^/]*)"},
+               "resources":{"aws:s3/bucket:Bucket":{},"aws:s3/bucketPolicy:BucketPolicy":{}},
+               "functions":{"aws:ec2/getAmi:getAmi":{"outputs":{"type":"string"}}}}"#,
+            "aws",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            suggest_resources(&pkg, "aws:s3:Bukcet"),
+            vec!["aws:s3:Bucket"]
+        );
+        assert_eq!(
+            suggest_resources(&pkg, "aws:s3/bucket:Bukcet"),
+            vec!["aws:s3:Bucket"]
+        );
+        assert_eq!(
+            suggest_resources(&pkg, "aws:storage:Bucket"),
+            vec!["aws:s3:Bucket"]
+        );
+        assert_eq!(
+            suggest_functions(&pkg, "aws:ec2:getAmiOutput"),
+            vec!["aws:ec2:getAmi"]
+        );
+    }
+}
