@@ -1,0 +1,477 @@
+//! Conversion `dest ← src` (Safe / Unsafe / None, types.md §2) and the
+//! stricter `AssignableFrom` relation (§2.8).
+//!
+//! All work for one top-level question happens in an [`Engine`], which
+//! memoises results keyed by `(dest, src, unifying)` allocation identity and
+//! only when the result does not rest on a coinductive assumption about a
+//! pair still being checked (defect `memo-cache-unifying` fixed). The memo is
+//! what keeps wide, deep unions polynomial; it lives for one call only, so
+//! nothing leaks between questions. Types used as keys are kept alive in the
+//! memo so addresses cannot be reused within the call.
+
+use std::collections::HashMap;
+
+use crate::eventual::resolve_outputs;
+use crate::ty::{equal_in, Type, TypeKind};
+use crate::MAX_TYPE_DEPTH;
+
+/// How a value of one type can be used as another (`N < U < S`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ConversionKind {
+    /// Not convertible: a type error.
+    None,
+    /// May fail at run time; code generators insert a conversion.
+    Unsafe,
+    /// Always succeeds.
+    Safe,
+}
+
+impl ConversionKind {
+    pub fn exists(self) -> bool {
+        self != ConversionKind::None
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConversionKind::None => "none",
+            ConversionKind::Unsafe => "unsafe",
+            ConversionKind::Safe => "safe",
+        }
+    }
+}
+
+type PairKey = (usize, usize, bool);
+
+/// Shared state of one conversion / unification question.
+#[derive(Default)]
+pub(crate) struct Engine {
+    memo: HashMap<PairKey, (Type, Type, ConversionKind)>,
+    /// Object pairs currently being converted.
+    stack: Vec<PairKey>,
+    /// Lowest stack index a result so far depended on (coinduction).
+    low: usize,
+    pub(crate) depth: usize,
+    /// Set when some walk hit [`MAX_TYPE_DEPTH`].
+    pub(crate) too_deep: bool,
+    pub(crate) unify_state: crate::unify::UnifyState,
+}
+
+use ConversionKind as CK;
+
+impl Engine {
+    pub(crate) fn new() -> Engine {
+        Engine {
+            low: usize::MAX,
+            ..Engine::default()
+        }
+    }
+
+    pub(crate) fn enter(&mut self) -> bool {
+        if self.depth >= MAX_TYPE_DEPTH {
+            self.too_deep = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// `dest.ConversionFrom(src)`, in unifying mode when `unifying`.
+    pub(crate) fn conv(&mut self, dest: &Type, src: &Type, unifying: bool) -> CK {
+        if !self.enter() {
+            // Too deep to decide: do not invent an error.
+            return CK::Unsafe;
+        }
+        let res = self.conv_inner(dest, src, unifying);
+        self.leave();
+        res
+    }
+
+    fn conv_inner(&mut self, dest: &Type, src: &Type, unifying: bool) -> CK {
+        if dest.is_dynamic() || dest.ptr_eq(src) {
+            return CK::Safe;
+        }
+        let key = (dest.addr(), src.addr(), unifying);
+        if let Some((_, _, k)) = self.memo.get(&key) {
+            return *k;
+        }
+        if equal_in(dest, src, &mut Vec::new(), self.depth) {
+            return CK::Safe;
+        }
+        let saved_low = self.low;
+        self.low = usize::MAX;
+        let res = self.conv_uncached(dest, src, unifying, key);
+        let dep = self.low;
+        if dep >= self.stack.len() {
+            self.memo.insert(key, (dest.clone(), src.clone(), res));
+            self.low = saved_low;
+        } else {
+            self.low = saved_low.min(dep);
+        }
+        res
+    }
+
+    fn conv_uncached(&mut self, dest: &Type, src: &Type, unifying: bool, key: PairKey) -> CK {
+        // 2.1 step 3: a union source is decided element by element.
+        if let TypeKind::Union(u) = src.kind() {
+            let mut all_safe = true;
+            let mut any = false;
+            for e in u.elements() {
+                match self.conv(dest, e, unifying) {
+                    CK::Safe => any = true,
+                    CK::Unsafe => {
+                        any = true;
+                        all_safe = false;
+                    }
+                    CK::None => all_safe = false,
+                }
+            }
+            return if all_safe {
+                CK::Safe
+            } else if any {
+                CK::Unsafe
+            } else {
+                CK::None
+            };
+        }
+        if let TypeKind::Const(c) = src.kind() {
+            if !matches!(dest.kind(), TypeKind::Enum(_)) {
+                return self.conv(dest, c.underlying(), unifying);
+            }
+        }
+        if src.is_dynamic() {
+            return CK::Unsafe;
+        }
+        self.dest_rule(dest, src, unifying, key)
+    }
+
+    fn fold_min<'a>(
+        &mut self,
+        start: CK,
+        pairs: impl IntoIterator<Item = (&'a Type, &'a Type)>,
+        unifying: bool,
+    ) -> CK {
+        let mut acc = start;
+        for (d, s) in pairs {
+            acc = acc.min(self.conv(d, s, unifying));
+            if acc == CK::None {
+                break;
+            }
+        }
+        acc
+    }
+
+    fn dest_rule(&mut self, dest: &Type, src: &Type, unifying: bool, key: PairKey) -> CK {
+        use TypeKind as K;
+        match dest.kind() {
+            K::None => CK::None,
+            K::String => string_from(src),
+            K::Id => string_from(src),
+            K::Number => {
+                if matches!(src.kind(), K::Int) {
+                    CK::Safe
+                } else if string_from(src).exists() {
+                    CK::Unsafe
+                } else {
+                    CK::None
+                }
+            }
+            K::Int => {
+                if number_exists(src) {
+                    CK::Unsafe
+                } else {
+                    CK::None
+                }
+            }
+            K::Bool => {
+                if string_from(src).exists() {
+                    CK::Unsafe
+                } else {
+                    CK::None
+                }
+            }
+            K::Dynamic => CK::Safe,
+            K::Opaque(_) => CK::None,
+            K::List(e) => match src.kind() {
+                K::List(u) | K::Set(u) => self.conv(e, u, unifying),
+                K::Tuple(us) => self.fold_min(CK::Safe, us.iter().map(|u| (e, u)), unifying),
+                _ => CK::None,
+            },
+            K::Set(e) => match src.kind() {
+                K::Set(u) => self.conv(e, u, unifying),
+                K::List(u) => self.conv(e, u, unifying).min(CK::Unsafe),
+                K::Tuple(us) => self
+                    .fold_min(CK::Safe, us.iter().map(|u| (e, u)), unifying)
+                    .min(CK::Unsafe),
+                _ => CK::None,
+            },
+            K::Map(e) => match src.kind() {
+                K::Map(u) => self.conv(e, u, unifying),
+                K::Object(o) => {
+                    let props: Vec<Type> = o.properties().values().cloned().collect();
+                    self.fold_min(CK::Safe, props.iter().map(|u| (e, u)), unifying)
+                }
+                _ => CK::None,
+            },
+            K::Tuple(ts) => match src.kind() {
+                K::Tuple(us) if unifying => self.tuple_unify_kind(ts, us),
+                K::Tuple(us) => {
+                    if ts.len() != us.len() {
+                        CK::None
+                    } else {
+                        self.fold_min(CK::Safe, ts.iter().zip(us.iter()), unifying)
+                    }
+                }
+                K::List(u) | K::Set(u) => {
+                    self.fold_min(CK::Unsafe, ts.iter().map(|t| (t, u)), unifying)
+                }
+                _ => CK::None,
+            },
+            K::Object(d) => match src.kind() {
+                K::Object(s) => {
+                    if let Some(i) = self.stack.iter().position(|k| *k == key) {
+                        self.low = self.low.min(i);
+                        return CK::Safe;
+                    }
+                    self.stack.push(key);
+                    let res = if unifying {
+                        self.object_unify_kind(dest, src)
+                    } else {
+                        let none = Type::none();
+                        let pairs: Vec<(Type, Type)> = d
+                            .properties()
+                            .iter()
+                            .map(|(k, t)| {
+                                (
+                                    t.clone(),
+                                    s.property(k).cloned().unwrap_or_else(|| none.clone()),
+                                )
+                            })
+                            .collect();
+                        self.fold_min(CK::Safe, pairs.iter().map(|(a, b)| (a, b)), unifying)
+                    };
+                    self.stack.pop();
+                    res
+                }
+                K::Map(u) => {
+                    let props: Vec<Type> = d.properties().values().cloned().collect();
+                    self.fold_min(CK::Unsafe, props.iter().map(|t| (t, u)), unifying)
+                }
+                _ => CK::None,
+            },
+            K::Union(u) => {
+                if u.elements().iter().any(|e| e.equals(src)) {
+                    return CK::Safe;
+                }
+                let mut best = CK::None;
+                for e in u.elements() {
+                    best = best.max(self.conv(e, src, unifying));
+                    if best == CK::Safe {
+                        break;
+                    }
+                }
+                best
+            }
+            K::Promise(e) => match src.kind() {
+                K::Promise(u) => self.conv(e, u, unifying),
+                K::Output(_) => CK::None,
+                _ => self.conv(e, src, unifying),
+            },
+            K::Output(e) => match src.kind() {
+                K::Output(u) => self.conv(e, u, unifying),
+                K::Promise(u) => {
+                    let r = resolve_outputs(u);
+                    self.conv(e, &r, unifying)
+                }
+                _ => self.conv(e, src, unifying),
+            },
+            K::Const(c) => {
+                if self.conv(c.underlying(), src, unifying).exists() {
+                    CK::Unsafe
+                } else {
+                    CK::None
+                }
+            }
+            K::Enum(en) => {
+                // Defect `enum-const-inverted` fixed: a const whose value is a
+                // member and whose type converts to the enum's underlying type
+                // is Safe.
+                if let TypeKind::Const(c) = src.kind() {
+                    if en.values().iter().any(|v| v.equals(c.value()))
+                        && self
+                            .conv(en.underlying(), c.underlying(), unifying)
+                            .exists()
+                    {
+                        return CK::Safe;
+                    }
+                }
+                let inner = match src.kind() {
+                    TypeKind::Const(c) => c.underlying().clone(),
+                    _ => src.clone(),
+                };
+                if self.conv(en.underlying(), &inner, unifying).exists() {
+                    CK::Unsafe
+                } else {
+                    CK::None
+                }
+            }
+        }
+    }
+}
+
+/// `string ← src` for a non-union, non-const, non-dynamic `src`.
+fn string_from(src: &Type) -> CK {
+    match src.kind() {
+        TypeKind::String | TypeKind::Id | TypeKind::Bool | TypeKind::Int | TypeKind::Number => {
+            CK::Safe
+        }
+        _ => CK::None,
+    }
+}
+
+/// Whether `number ← src` exists.
+fn number_exists(src: &Type) -> bool {
+    matches!(src.kind(), TypeKind::Number | TypeKind::Int) || string_from(src).exists()
+}
+
+/// `dest.ConversionFrom(src)` (types.md §2).
+pub fn conversion_from(dest: &Type, src: &Type) -> ConversionKind {
+    Engine::new().conv(dest, src, false)
+}
+
+impl Type {
+    /// `self ← src`: how a value of type `src` converts to `self`.
+    pub fn conversion_from(&self, src: &Type) -> ConversionKind {
+        conversion_from(self, src)
+    }
+
+    /// `self.AssignableFrom(src)`: no conversion needed (types.md §2.8).
+    pub fn assignable_from(&self, src: &Type) -> bool {
+        assignable_from(self, src)
+    }
+}
+
+/// `dest.AssignableFrom(src)` (types.md §2.8).
+pub fn assignable_from(dest: &Type, src: &Type) -> bool {
+    assignable_in(dest, src, &mut Vec::new(), 0)
+}
+
+fn assignable_in(dest: &Type, src: &Type, stack: &mut Vec<(usize, usize)>, depth: usize) -> bool {
+    if depth > MAX_TYPE_DEPTH {
+        return false;
+    }
+    if dest.is_dynamic() || dest.equals(src) {
+        return true;
+    }
+    if let TypeKind::Const(c) = src.kind() {
+        return assignable_in(dest, c.underlying(), stack, depth + 1);
+    }
+    let rec =
+        |d: &Type, s: &Type, stack: &mut Vec<(usize, usize)>| assignable_in(d, s, stack, depth + 1);
+    use TypeKind as K;
+    match dest.kind() {
+        K::List(e) => match src.kind() {
+            K::List(u) => rec(e, u, stack),
+            K::Tuple(us) => us.iter().all(|u| rec(e, u, stack)),
+            _ => false,
+        },
+        K::Map(e) => match src.kind() {
+            K::Map(u) => rec(e, u, stack),
+            K::Object(o) => o.properties().values().all(|u| rec(e, u, stack)),
+            _ => false,
+        },
+        K::Set(e) => match src.kind() {
+            K::Set(u) => rec(e, u, stack),
+            _ => false,
+        },
+        K::Tuple(ts) => match src.kind() {
+            K::Tuple(us) => {
+                let none = Type::none();
+                ts.iter()
+                    .enumerate()
+                    .all(|(i, t)| rec(t, us.get(i).unwrap_or(&none), stack))
+            }
+            _ => false,
+        },
+        K::Object(d) => match src.kind() {
+            K::Object(s) => {
+                let key = (dest.addr(), src.addr());
+                if stack.contains(&key) {
+                    return true;
+                }
+                stack.push(key);
+                let none = Type::none();
+                let res = d
+                    .properties()
+                    .iter()
+                    .all(|(k, t)| rec(t, s.property(k).unwrap_or(&none), stack));
+                stack.pop();
+                res
+            }
+            _ => false,
+        },
+        K::Union(u) => u.elements().iter().any(|e| rec(e, src, stack)),
+        K::Promise(e) => match src.kind() {
+            K::Promise(u) => rec(e, u, stack),
+            _ => rec(e, src, stack),
+        },
+        K::Output(e) => match src.kind() {
+            K::Output(u) => rec(e, u, stack),
+            K::Promise(u) => rec(e, &resolve_outputs(u), stack),
+            _ => rec(e, src, stack),
+        },
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn primitive_matrix() {
+        let ts = [
+            Type::none(),
+            Type::bool(),
+            Type::int(),
+            Type::number(),
+            Type::string(),
+            Type::id(),
+            Type::dynamic(),
+            Type::opaque("foo"),
+        ];
+        // types.md §2.4, row = destination.
+        let expect = [
+            "SNNNNNUN", "NSUUUUUN", "NUSUUUUN", "NUSSUUUN", "NSSSSSUN", "NSSSSSUN", "SSSSSSSS",
+            "NNNNNNUS",
+        ];
+        for (d, row) in ts.iter().zip(expect) {
+            let got: String = ts
+                .iter()
+                .map(|s| match conversion_from(d, s) {
+                    CK::Safe => 'S',
+                    CK::Unsafe => 'U',
+                    CK::None => 'N',
+                })
+                .collect();
+            assert_eq!(got, row, "destination {d}");
+        }
+    }
+
+    #[test]
+    fn eventual_sources_do_not_convert_to_collections() {
+        let l = Type::list(Type::string());
+        assert_eq!(conversion_from(&l, &Type::output(l.clone())), CK::None);
+        assert_eq!(
+            conversion_from(&Type::promise(Type::int()), &Type::output(Type::int())),
+            CK::None
+        );
+        assert_eq!(
+            conversion_from(&Type::output(Type::int()), &Type::promise(Type::int())),
+            CK::Safe
+        );
+    }
+}

@@ -1,0 +1,442 @@
+//! Eventual types (outputs and promises): resolving them, searching for
+//! them, `InputType`, lifting an operation's result over eventual
+//! arguments, and the iteration helpers (types.md §5.2–5.6).
+//!
+//! Every walk here is cycle-safe (objects on the current path are not
+//! re-entered; rebuilt recursive objects are rebuilt recursively) and stops
+//! at [`MAX_TYPE_DEPTH`].
+
+use std::collections::HashMap;
+
+use crate::error::{codes, TypeDiagnostic};
+use crate::object::Properties;
+use crate::ty::{Type, TypeKind};
+use crate::unify::unify_types;
+use crate::MAX_TYPE_DEPTH;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Want {
+    outputs: bool,
+    promises: bool,
+}
+
+struct Search {
+    want: Want,
+    stack: Vec<usize>,
+    memo: HashMap<usize, bool>,
+    hit_cycle: bool,
+}
+
+fn contains(t: &Type, s: &mut Search, depth: usize) -> bool {
+    if depth > MAX_TYPE_DEPTH {
+        return false;
+    }
+    if let Some(v) = s.memo.get(&t.addr()) {
+        return *v;
+    }
+    let res = match t.kind() {
+        TypeKind::Output(_) if s.want.outputs => true,
+        TypeKind::Promise(_) if s.want.promises => true,
+        TypeKind::Output(e)
+        | TypeKind::Promise(e)
+        | TypeKind::List(e)
+        | TypeKind::Map(e)
+        | TypeKind::Set(e) => contains(e, s, depth + 1),
+        TypeKind::Tuple(es) => es.iter().any(|e| contains(e, s, depth + 1)),
+        TypeKind::Union(u) => u.elements().iter().any(|e| contains(e, s, depth + 1)),
+        TypeKind::Object(o) => {
+            let addr = t.addr();
+            if s.stack.contains(&addr) {
+                s.hit_cycle = true;
+                return false;
+            }
+            s.stack.push(addr);
+            let r = o.properties().values().any(|p| contains(p, s, depth + 1));
+            s.stack.pop();
+            r
+        }
+        _ => false,
+    };
+    if res || !s.hit_cycle {
+        s.memo.insert(t.addr(), res);
+    }
+    res
+}
+
+fn search(t: &Type, want: Want) -> bool {
+    contains(
+        t,
+        &mut Search {
+            want,
+            stack: Vec::new(),
+            memo: HashMap::new(),
+            hit_cycle: false,
+        },
+        0,
+    )
+}
+
+/// `ContainsOutputs(T)`.
+pub fn contains_outputs(t: &Type) -> bool {
+    search(
+        t,
+        Want {
+            outputs: true,
+            promises: false,
+        },
+    )
+}
+
+/// `ContainsPromises(T)`.
+pub fn contains_promises(t: &Type) -> bool {
+    search(
+        t,
+        Want {
+            outputs: false,
+            promises: true,
+        },
+    )
+}
+
+/// `ContainsEventuals(T)`: (contains outputs, contains promises).
+pub fn contains_eventuals(t: &Type) -> (bool, bool) {
+    (contains_outputs(t), contains_promises(t))
+}
+
+struct Resolver {
+    outputs: bool,
+    search: Search,
+    rebuilt: HashMap<usize, Type>,
+    keep: Vec<Type>,
+}
+
+fn resolve_in(t: &Type, r: &mut Resolver, depth: usize) -> Type {
+    if depth > MAX_TYPE_DEPTH || !contains(t, &mut r.search, depth) {
+        return t.clone();
+    }
+    if let Some(done) = r.rebuilt.get(&t.addr()) {
+        return done.clone();
+    }
+    let res = match t.kind() {
+        TypeKind::Output(e) if r.outputs => resolve_in(e, r, depth + 1),
+        TypeKind::Output(_) => t.clone(),
+        TypeKind::Promise(e) => resolve_in(e, r, depth + 1),
+        TypeKind::List(e) => Type::list(resolve_in(e, r, depth + 1)),
+        TypeKind::Map(e) => Type::map(resolve_in(e, r, depth + 1)),
+        TypeKind::Set(e) => Type::set(resolve_in(e, r, depth + 1)),
+        TypeKind::Tuple(es) => Type::tuple(
+            es.iter()
+                .map(|e| resolve_in(e, r, depth + 1))
+                .collect::<Vec<_>>(),
+        ),
+        TypeKind::Union(u) => {
+            let es: Vec<Type> = u
+                .elements()
+                .iter()
+                .map(|e| resolve_in(e, r, depth + 1))
+                .collect();
+            Type::union_annotated(es, u.annotations().clone())
+        }
+        TypeKind::Object(o) => {
+            if let Some(done) = r.rebuilt.get(&t.addr()) {
+                return done.clone();
+            }
+            let new = Type::deferred_object(o.options());
+            r.rebuilt.insert(t.addr(), new.clone());
+            let props: Properties = o
+                .properties()
+                .iter()
+                .map(|(k, v)| (k.clone(), resolve_in(v, r, depth + 1)))
+                .collect();
+            new.define_object(props);
+            new
+        }
+        _ => t.clone(),
+    };
+    // keep `t` alive with its result so its address stays unique
+    r.keep.push(t.clone());
+    r.rebuilt.insert(t.addr(), res.clone());
+    res
+}
+
+fn resolve(t: &Type, outputs: bool) -> Type {
+    let mut r = Resolver {
+        outputs,
+        search: Search {
+            want: Want {
+                outputs,
+                promises: true,
+            },
+            stack: Vec::new(),
+            memo: HashMap::new(),
+            hit_cycle: false,
+        },
+        rebuilt: HashMap::new(),
+        keep: Vec::new(),
+    };
+    resolve_in(t, &mut r, 0)
+}
+
+/// `ResolveOutputs(T)`: every output and promise replaced by its element.
+/// Returns `T` itself when it contains neither.
+pub fn resolve_outputs(t: &Type) -> Type {
+    resolve(t, true)
+}
+
+/// `ResolvePromises(T)`: every promise replaced by its element; outputs kept.
+pub fn resolve_promises(t: &Type) -> Type {
+    resolve(t, false)
+}
+
+/// `InputType(T)`: what may be passed where `T` is expected (types.md §5.3).
+pub fn input_type(t: &Type) -> Type {
+    input_in(t, &mut HashMap::new(), 0)
+}
+
+fn input_in(t: &Type, seen: &mut HashMap<usize, Type>, depth: usize) -> Type {
+    if depth > MAX_TYPE_DEPTH {
+        return t.clone();
+    }
+    if !matches!(t.kind(), TypeKind::Object(_)) {
+        if let Some(done) = seen.get(&t.addr()) {
+            return done.clone();
+        }
+        let res = input_uncached(t, seen, depth);
+        seen.insert(t.addr(), res.clone());
+        return res;
+    }
+    input_uncached(t, seen, depth)
+}
+
+fn input_uncached(t: &Type, seen: &mut HashMap<usize, Type>, depth: usize) -> Type {
+    let src = match t.kind() {
+        TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return t.clone(),
+        TypeKind::Promise(e) => Type::promise(input_in(e, seen, depth + 1)),
+        TypeKind::Map(e) => Type::map(input_in(e, seen, depth + 1)),
+        TypeKind::List(e) => Type::list(input_in(e, seen, depth + 1)),
+        TypeKind::Union(u) => {
+            let es: Vec<Type> = u
+                .elements()
+                .iter()
+                .map(|e| input_in(e, seen, depth + 1))
+                .collect();
+            Type::union_annotated(es, u.annotations().clone())
+        }
+        TypeKind::Object(o) => {
+            if let Some(done) = seen.get(&t.addr()) {
+                return done.clone();
+            }
+            let new = Type::deferred_object(o.options());
+            seen.insert(t.addr(), new.clone());
+            let props: Properties = o
+                .properties()
+                .iter()
+                .map(|(k, v)| (k.clone(), input_in(v, seen, depth + 1)))
+                .collect();
+            new.define_object(props);
+            new
+        }
+        _ => t.clone(),
+    };
+    Type::union([src.clone(), Type::output(src)])
+}
+
+/// `IsOptionalType(T)`: not dynamic, and assignable from `none`.
+pub fn is_optional(t: &Type) -> bool {
+    !t.is_dynamic() && crate::conversion::assignable_from(t, &Type::none())
+}
+
+/// pcl's `UnwrapOption(T)`: the other element of a two-element union with
+/// `none`; otherwise `T`.
+pub fn unwrap_option(t: &Type) -> Type {
+    if let Some(u) = t.as_union() {
+        if let [a, b] = u.elements() {
+            if a.is_none() {
+                return b.clone();
+            }
+            if b.is_none() {
+                return a.clone();
+            }
+        }
+    }
+    t.clone()
+}
+
+/// `IsConstType(T)`: a const, or a union of only consts.
+pub fn is_const_type(t: &Type) -> bool {
+    match t.kind() {
+        TypeKind::Const(_) => true,
+        TypeKind::Union(u) => u
+            .elements()
+            .iter()
+            .all(|e| matches!(e.kind(), TypeKind::Const(_))),
+        _ => false,
+    }
+}
+
+/// The eventual wrapper an operation's result gets (types.md §5.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Lift {
+    None,
+    Promise,
+    Output,
+}
+
+/// The strongest eventual reachable in `t`.
+pub fn eventual_of(t: &Type) -> Lift {
+    if contains_outputs(t) {
+        Lift::Output
+    } else if contains_promises(t) {
+        Lift::Promise
+    } else {
+        Lift::None
+    }
+}
+
+/// `liftOperationType(result, args...)`.
+pub fn lift_operation_type<'a>(result: &Type, args: impl IntoIterator<Item = &'a Type>) -> Type {
+    let lift = args
+        .into_iter()
+        .map(eventual_of)
+        .max()
+        .unwrap_or(Lift::None);
+    match lift {
+        Lift::None => result.clone(),
+        Lift::Promise => Type::promise(result.clone()),
+        Lift::Output => Type::output(result.clone()),
+    }
+}
+
+/// `unwrapIterableSourceType(T)`: strips outputs, promises and optional
+/// layers (types.md §5.5).
+pub fn unwrap_iterable_source_type(t: &Type) -> Type {
+    let mut cur = t.clone();
+    for _ in 0..=MAX_TYPE_DEPTH {
+        let next = match cur.kind() {
+            TypeKind::Output(e) | TypeKind::Promise(e) => e.clone(),
+            TypeKind::Union(u) if u.elements().len() == 2 && u.has_none() => unwrap_option(&cur),
+            _ => return cur,
+        };
+        cur = next;
+    }
+    cur
+}
+
+/// `wrapIterableResultType(source, result)`: re-applies the source's outer
+/// output/promise layers (not through optional layers — defect
+/// `eventual-lost-through-optional`, replicated).
+pub fn wrap_iterable_result_type(source: &Type, result: &Type) -> Type {
+    let mut out = result.clone();
+    let mut cur = source.clone();
+    for _ in 0..=MAX_TYPE_DEPTH {
+        let next = match cur.kind() {
+            TypeKind::Output(e) => {
+                out = Type::output(out);
+                e.clone()
+            }
+            TypeKind::Promise(e) => {
+                out = Type::promise(out);
+                e.clone()
+            }
+            _ => break,
+        };
+        cur = next;
+    }
+    out
+}
+
+/// Key and value types for iterating over (or indexing) a collection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollectionTypes {
+    pub key: Type,
+    pub value: Type,
+    pub diagnostics: Vec<TypeDiagnostic>,
+}
+
+/// `GetCollectionTypes(T, strict)` (types.md §5.6).
+pub fn collection_types(t: &Type, strict: bool) -> CollectionTypes {
+    let src = unwrap_iterable_source_type(t);
+    let ok = |key: Type, value: Type| CollectionTypes {
+        key,
+        value,
+        diagnostics: Vec::new(),
+    };
+    match src.kind() {
+        TypeKind::List(e) => ok(Type::int(), e.clone()),
+        TypeKind::Map(e) => ok(Type::string(), e.clone()),
+        TypeKind::Tuple(es) => ok(Type::int(), unify_types(es).safe),
+        TypeKind::Object(o) => {
+            let props: Vec<Type> = o.properties().values().cloned().collect();
+            ok(Type::string(), unify_types(&props).safe)
+        }
+        TypeKind::Dynamic => ok(Type::dynamic(), Type::dynamic()),
+        _ => CollectionTypes {
+            key: Type::dynamic(),
+            value: Type::dynamic(),
+            diagnostics: vec![TypeDiagnostic::error_if(
+                strict,
+                codes::CANNOT_ITERATE,
+                format!("cannot iterate over a value of type {src}"),
+            )],
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_type_examples() {
+        assert_eq!(
+            input_type(&Type::bool()).to_string(),
+            "union(bool, output(bool))"
+        );
+        assert_eq!(
+            input_type(&Type::optional(Type::string())).to_string(),
+            "union(none, output(string), output(union(none, string)), string)"
+        );
+        assert_eq!(
+            input_type(&Type::set(Type::int())).to_string(),
+            "union(output(set(int)), set(int))"
+        );
+    }
+
+    #[test]
+    fn lift_and_wrap() {
+        let out = Type::output(Type::bool());
+        let prom = Type::promise(Type::int());
+        assert_eq!(
+            lift_operation_type(&Type::string(), [&out, &prom]).to_string(),
+            "output(string)"
+        );
+        assert_eq!(
+            lift_operation_type(&out, [&prom]).to_string(),
+            "promise(output(bool))"
+        );
+        assert_eq!(
+            lift_operation_type(&Type::int(), [&Type::dynamic()]),
+            Type::int()
+        );
+        let src = Type::promise(Type::output(Type::list(Type::int())));
+        assert_eq!(src.to_string(), "promise(output(list(int)))");
+        assert_eq!(
+            wrap_iterable_result_type(&src, &Type::list(Type::bool())).to_string(),
+            "output(list(bool))"
+        );
+    }
+
+    #[test]
+    fn collections() {
+        let c = collection_types(&Type::set(Type::int()), true);
+        assert_eq!(c.diagnostics.len(), 1);
+        assert_eq!(
+            c.diagnostics[0].summary,
+            "cannot iterate over a value of type set(int)"
+        );
+        let c = collection_types(&Type::optional(Type::output(Type::map(Type::int()))), true);
+        assert_eq!((c.key, c.value), (Type::string(), Type::int()));
+        let c = collection_types(&Type::tuple([]), true);
+        assert_eq!(c.value, Type::none());
+    }
+}

@@ -1,0 +1,101 @@
+//! Signatures of HCL's built-in operators as the type layer sees them
+//! (types.md §5.7), and the int-lifting rule for arithmetic.
+
+use std::fmt;
+
+use crate::ty::{Type, TypeKind};
+
+/// A function signature: parameters and result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    pub params: Vec<(String, Type)>,
+    pub result: Type,
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ps: Vec<String> = self
+            .params
+            .iter()
+            .map(|(n, t)| format!("{n}: {}", crate::notation::to_notation(t)))
+            .collect();
+        write!(
+            f,
+            "({}) -> {}",
+            ps.join(", "),
+            crate::notation::to_notation(&self.result)
+        )
+    }
+}
+
+fn binary(t: Type, result: Type) -> Signature {
+    Signature {
+        params: vec![("a".into(), t.clone()), ("b".into(), t)],
+        result,
+    }
+}
+
+/// The signature of an operator (`+`, `==`, `!`, `neg` for unary minus, …).
+pub fn signature(op: &str) -> Option<Signature> {
+    Some(match op {
+        "||" | "&&" => binary(Type::bool(), Type::bool()),
+        "!" => Signature {
+            params: vec![("val".into(), Type::bool())],
+            result: Type::bool(),
+        },
+        "==" | "!=" => binary(Type::optional(Type::dynamic()), Type::bool()),
+        "<" | "<=" | ">" | ">=" => binary(Type::number(), Type::bool()),
+        "+" | "-" | "*" | "/" | "%" => binary(Type::number(), Type::number()),
+        "neg" | "unary -" => Signature {
+            params: vec![("num".into(), Type::number())],
+            result: Type::number(),
+        },
+        _ => return None,
+    })
+}
+
+/// Int lifting: when every operand type *equals* `int` (a const int does
+/// not count), `number` parameters and a `number` result become `int`.
+pub fn lift_int(sig: &Signature, operands: &[Type]) -> Signature {
+    let all_int =
+        !operands.is_empty() && operands.iter().all(|t| matches!(t.kind(), TypeKind::Int));
+    if !all_int {
+        return sig.clone();
+    }
+    let fix = |t: &Type| {
+        if matches!(t.kind(), TypeKind::Number) {
+            Type::int()
+        } else {
+            t.clone()
+        }
+    };
+    Signature {
+        params: sig
+            .params
+            .iter()
+            .map(|(n, t)| (n.clone(), fix(t)))
+            .collect(),
+        result: fix(&sig.result),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_lifts_to_int() {
+        let add = signature("+").unwrap();
+        assert_eq!(add.to_string(), "(a: number, b: number) -> number");
+        assert_eq!(
+            lift_int(&add, &[Type::int(), Type::int()]).result,
+            Type::int()
+        );
+        let one = Type::literal(crate::value::Value::int(1));
+        assert_eq!(lift_int(&add, &[Type::int(), one]).result, Type::number());
+        assert_eq!(
+            signature("==").unwrap().params[0].1.to_string(),
+            "union(dynamic, none)"
+        );
+    }
+}

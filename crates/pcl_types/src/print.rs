@@ -1,0 +1,209 @@
+//! The compact `String()` form of types (types.md §1.14): `list(string)`,
+//! `union(int, none)`, `object({a = int})`, `cty.NumberIntVal(1)`.
+//!
+//! Differences from the reference, both deliberate: annotated types print
+//! `annotated` without a memory address (defect `annotated-address`), and
+//! nothing is memoised, so objects filled in later print their real
+//! properties (defect `string-memo-stale`). Re-entering an object already
+//! being printed prints `...`; output deeper than [`MAX_TYPE_DEPTH`] prints `…`.
+
+use std::fmt;
+
+use crate::ty::{Type, TypeKind};
+use crate::value::{go_quote, Value};
+use crate::MAX_TYPE_DEPTH;
+
+/// The `String()` form of `t`.
+pub fn display_string(t: &Type) -> String {
+    let mut out = String::new();
+    write_display(t, &mut out, &mut Vec::new(), 0, usize::MAX);
+    out
+}
+
+/// The `String()` form cut after about `limit` bytes (union sort keys: two
+/// types that agree on so long a prefix keep their relative order).
+pub(crate) fn display_prefix(t: &Type, limit: usize) -> String {
+    let mut out = String::new();
+    write_display(t, &mut out, &mut Vec::new(), 0, limit);
+    out
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&display_string(self))
+    }
+}
+
+/// True for a valid HCL identifier (`hclsyntax.ValidIdentifier`): an
+/// `ID_Start` character or `_`, then `ID_Continue` characters or `-`.
+pub fn is_hcl_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c == '_' || unicode_ident::is_xid_start(c) => {}
+        _ => return false,
+    }
+    chars.all(|c| c == '-' || unicode_ident::is_xid_continue(c))
+}
+
+/// cty's type name for a const's underlying type.
+fn cty_type_name(t: &Type) -> &'static str {
+    match t.kind() {
+        TypeKind::String => "cty.String",
+        TypeKind::Number | TypeKind::Int => "cty.Number",
+        TypeKind::Bool => "cty.Bool",
+        _ => "cty.DynamicPseudoType",
+    }
+}
+
+/// cty's Go-syntax for a value of the given underlying type.
+pub fn cty_go_string(v: &Value, underlying: &Type) -> String {
+    match v {
+        Value::Null => format!("cty.NullVal({})", cty_type_name(underlying)),
+        Value::Unknown => format!("cty.UnknownVal({})", cty_type_name(underlying)),
+        Value::Bool(true) => "cty.True".into(),
+        Value::Bool(false) => "cty.False".into(),
+        Value::String(s) => format!("cty.StringVal({})", go_quote(s)),
+        Value::Number(n) => n.cty_go_string(),
+        Value::List(items) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| cty_go_string(i, &Type::dynamic()))
+                .collect();
+            format!("cty.TupleVal([]cty.Value{{{}}})", parts.join(", "))
+        }
+    }
+}
+
+fn write_display(t: &Type, out: &mut String, stack: &mut Vec<usize>, depth: usize, limit: usize) {
+    if out.len() > limit {
+        return;
+    }
+    if depth > MAX_TYPE_DEPTH {
+        out.push('…');
+        return;
+    }
+    let wrap = |name: &str, e: &Type, out: &mut String, stack: &mut Vec<usize>| {
+        out.push_str(name);
+        out.push('(');
+        write_display(e, out, stack, depth + 1, limit);
+        out.push(')');
+    };
+    match t.kind() {
+        TypeKind::None => out.push_str("none"),
+        TypeKind::Bool => out.push_str("bool"),
+        TypeKind::Int => out.push_str("int"),
+        TypeKind::Number => out.push_str("number"),
+        TypeKind::String => out.push_str("string"),
+        TypeKind::Id => out.push_str("id"),
+        TypeKind::Dynamic => out.push_str("dynamic"),
+        TypeKind::Opaque(name) => {
+            if is_hcl_identifier(name) {
+                out.push_str(name);
+            } else {
+                out.push_str("type(");
+                out.push_str(name);
+                out.push(')');
+            }
+        }
+        TypeKind::List(e) => wrap("list", e, out, stack),
+        TypeKind::Map(e) => wrap("map", e, out, stack),
+        TypeKind::Set(e) => wrap("set", e, out, stack),
+        TypeKind::Promise(e) => wrap("promise", e, out, stack),
+        TypeKind::Output(e) => wrap("output", e, out, stack),
+        TypeKind::Tuple(es) => {
+            out.push_str("tuple(");
+            for (i, e) in es.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_display(e, out, stack, depth + 1, limit);
+            }
+            out.push(')');
+        }
+        TypeKind::Union(u) => {
+            out.push_str("union(");
+            for (i, e) in u.elements().iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_display(e, out, stack, depth + 1, limit);
+            }
+            if !u.annotations().is_empty() {
+                if !u.elements().is_empty() {
+                    out.push_str(", ");
+                }
+                out.push_str("annotated");
+            }
+            out.push(')');
+        }
+        TypeKind::Object(o) => {
+            let addr = t.addr();
+            if stack.contains(&addr) {
+                out.push_str("...");
+                return;
+            }
+            stack.push(addr);
+            let mut entries: Vec<String> = o
+                .properties()
+                .iter()
+                .map(|(k, v)| {
+                    let mut s = format!("{k} = ");
+                    write_display(v, &mut s, stack, depth + 1, limit);
+                    s
+                })
+                .collect();
+            stack.pop();
+            entries.sort();
+            out.push_str("object({");
+            out.push_str(&entries.join(", "));
+            out.push('}');
+            if !o.annotations().is_empty() {
+                out.push_str(", annotated");
+            }
+            out.push(')');
+        }
+        TypeKind::Const(c) => out.push_str(&cty_go_string(c.value(), c.underlying())),
+        TypeKind::Enum(e) => {
+            out.push_str("enum(");
+            out.push_str(e.token());
+            out.push('(');
+            write_display(e.underlying(), out, stack, depth + 1, limit);
+            out.push_str("): ");
+            let vals: Vec<String> = e
+                .values()
+                .iter()
+                .map(|v| cty_go_string(v, e.underlying()))
+                .collect();
+            out.push_str(&vals.join(","));
+            out.push(')');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::object::ObjectOptions;
+
+    #[test]
+    fn compact_forms() {
+        assert_eq!(Type::list(Type::string()).to_string(), "list(string)");
+        assert_eq!(Type::optional(Type::int()).to_string(), "union(int, none)");
+        assert_eq!(
+            Type::opaque("aws:s3:Bucket").to_string(),
+            "type(aws:s3:Bucket)"
+        );
+        assert_eq!(
+            Type::object([("b", Type::int()), ("a", Type::string())]).to_string(),
+            "object({a = string, b = int})"
+        );
+        assert_eq!(Type::tuple([]).to_string(), "tuple()");
+    }
+
+    #[test]
+    fn recursive_object_prints_ellipsis() {
+        let o = Type::deferred_object(ObjectOptions::default());
+        o.define_object([("a", Type::optional(o.clone()))]);
+        assert_eq!(o.to_string(), "object({a = union(none, ...)})");
+    }
+}

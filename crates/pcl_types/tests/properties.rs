@@ -1,0 +1,106 @@
+//! Property tests over generated types.
+//!
+//! * every type converts safely to itself;
+//! * print (notation) then parse gives an equal type;
+//! * the safe result of `UnifyTypes(a, b)` accepts both inputs, except that
+//!   unifying mode ignores tuple lengths and one-sided properties (types.md
+//!   §2.6: the object rule uses the property *unify* kinds, which are Safe
+//!   even for unrelated types), so a safe result may reject a shorter tuple or
+//!   an object whose property does not convert;
+//! * pairwise unification is commutative in its *type* except for the
+//!   documented asymmetries: a const on either side (the left const wins,
+//!   types.md §3.2), and ties where both directions convert equally but
+//!   only unsafely (then the left operand's kind rule decides, §3.1 step 4).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use proptest::prelude::*;
+
+use pcl_types::*;
+
+fn leaf() -> impl Strategy<Value = Type> {
+    prop_oneof![
+        Just(Type::none()),
+        Just(Type::bool()),
+        Just(Type::int()),
+        Just(Type::number()),
+        Just(Type::string()),
+        Just(Type::id()),
+        Just(Type::dynamic()),
+        Just(Type::opaque("Archive")),
+        (0i64..3).prop_map(|v| Type::literal(Value::int(v))),
+        Just(Type::constant(Type::string(), Value::string("a"))),
+    ]
+}
+
+fn any_type() -> impl Strategy<Value = Type> {
+    leaf().prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(Type::list),
+            inner.clone().prop_map(Type::map),
+            inner.clone().prop_map(Type::set),
+            inner.clone().prop_map(Type::output),
+            inner.clone().prop_map(Type::promise),
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Type::tuple),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(Type::union),
+            prop::collection::btree_map(prop::sample::select(vec!["a", "b", "c"]), inner, 0..3)
+                .prop_map(|m| Type::object(m.into_iter())),
+        ]
+    })
+}
+
+fn has_const(t: &Type) -> bool {
+    to_notation(t).contains("const(")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn converts_safely_to_itself(t in any_type()) {
+        prop_assert_eq!(conversion_from(&t, &t), ConversionKind::Safe);
+        let copy: Type = to_notation(&t).parse().unwrap();
+        prop_assert_eq!(conversion_from(&t, &copy), ConversionKind::Safe);
+    }
+
+    #[test]
+    fn notation_round_trips(t in any_type()) {
+        let text = to_notation(&t);
+        let back: Type = text.parse().unwrap();
+        prop_assert_eq!(&back, &t);
+        prop_assert_eq!(to_notation(&back), text);
+    }
+
+    #[test]
+    fn safe_unify_accepts_both(a in any_type(), b in any_type()) {
+        let u = unify_types(&[a.clone(), b.clone()]);
+        for input in [&a, &b] {
+            if conversion_from(&u.safe, input) == ConversionKind::None {
+                // Documented exception (types.md §2.6): in unifying mode a
+                // tuple length difference or a property present on one side
+                // only does not lower the kind; plain conversion rejects them.
+                let why = explain_conversion(&u.safe, input).unwrap();
+                // The object unifier's kind is the min of the property
+                // *unify* kinds, and unrelated property types unify Safely
+                // (to a union), so any mismatch under a property qualifies.
+                let missing_property = why.path.iter().any(|p| matches!(p, PathSegment::Property(_)));
+                prop_assert!(
+                    matches!(why.reason, MismatchReason::TupleLengths { .. }) || missing_property,
+                    "safe {} rejects {}: {}", u.safe, input, why.message()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn unify_commutes(a in any_type(), b in any_type()) {
+        prop_assume!(!has_const(&a) && !has_const(&b));
+        let (ab, kab) = unify(&a, &b);
+        let (ba, kba) = unify(&b, &a);
+        // documented exception: equal-strength unsafe ties
+        let cf = conversion_from(&a, &b);
+        let ct = conversion_from(&b, &a);
+        prop_assume!(!(cf == ct && cf == ConversionKind::Unsafe));
+        prop_assert_eq!(&ab, &ba, "{} vs {}", ab, ba);
+        prop_assert_eq!(kab, kba);
+    }
+}
