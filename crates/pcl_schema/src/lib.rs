@@ -6,15 +6,46 @@
 //!   return types, multi-argument inputs), object and enum types, and
 //!   property types with `$ref`s by token, unions with discriminators and
 //!   explicit [`TypeProblem`]s for what the schema gets wrong;
-//! - lazy loading ([`Package`]): the document is scanned once and each
-//!   member is decoded on first lookup, so a few lookups in a 3 MB schema
-//!   stay cheap; a `Package` is `Send + Sync`;
+//! - lazy loading ([`Package`]): the document's members are located
+//!   without reading most of it and each member is decoded on first
+//!   lookup, so a few lookups in a 3 MB schema cost less than 3× reading
+//!   the file; a `Package` is `Send + Sync`;
 //! - token canonicalisation ([`token`]) and lookups of tokens as written in
 //!   a program ([`Package::lookup_resource`], [`Package::lookup_function`],
 //!   [`Package::lookup_type`]), plus did-you-mean helpers ([`suggest`]);
 //! - loaders ([`SchemaLoader`], [`MemoryLoader`], [`DirLoader`],
 //!   [`ChainLoader`], [`CachingLoader`]) and their typed [`LoadError`];
 //! - the built-in `pulumi` package ([`builtin`]).
+//!
+//! # Malformed schemas
+//!
+//! A pretty-printed document (one member per line, consistent space
+//! indentation: what every Pulumi tool writes) is skimmed by its layout:
+//! load reads only the key lines of the top level (and, on first use, of
+//! `resources`, `functions` and `types`). Any other document is validated
+//! whole at load, as before. For a layout-skimmed document:
+//! - load fails with [`LoadError::Malformed`] (with line and column) for
+//!   invalid UTF-8, a broken layout that the full serde pass then rejects
+//!   (truncation, unbalanced braces …), or malformed JSON in any top-level
+//!   member other than `provider`, `config`, `language`, `resources`,
+//!   `functions` and `types`;
+//! - malformed JSON inside one of those is reported when it is touched:
+//!   decoding a member parses its whole text as exactly one JSON value
+//!   (else a [`DecodeError`] with line and column), and
+//!   [`Package::language_json`] returns `None` for an invalid `language`;
+//! - a lookup that finds nothing validates the whole document first (once)
+//!   and fails with [`LookupError::Decode`] if it is malformed or if its
+//!   indentation disagrees with its structure, so "not found" is always
+//!   true of the real document; [`Package::decode_all`] does the same and
+//!   so remains a complete validator;
+//! - a member whose layout range does not decode is re-located by the full
+//!   serde pass before its error is reported.
+//!
+//! Malformed input never panics. The one thing not checked eagerly is that
+//! a well-formed document's indentation is honest: a document that is
+//! valid JSON but indents a nested key exactly like a member (with the
+//! member separators around it) could list a phantom member until
+//! `decode_all` or a failed lookup checks the layout.
 //!
 //! It must not touch PCL types or syntax: mapping this model to
 //! `pcl_types` is the binder's job (binder.md §6.2), and it never reads the
@@ -23,6 +54,7 @@
 pub mod builtin;
 mod decode;
 pub mod error;
+mod layout;
 pub mod loader;
 pub mod model;
 mod package;

@@ -1,7 +1,8 @@
 //! A loaded package: package-level facts decoded eagerly, every resource,
 //! function and type decoded on first use.
 //!
-//! [`Package::parse`] scans the document ([`crate::skim`]) and decodes only
+//! [`Package::parse`] locates the members by layout ([`crate::layout`]),
+//! or with the full serde scan ([`crate::skim`]), and decodes only
 //! the small top-level members (name, version, meta, parameterization …).
 //! Each entry of `resources`, `functions` and `types`, plus `provider` and
 //! `config`, keeps its byte range in the shared text and a `OnceLock` that
@@ -11,7 +12,8 @@
 //!
 //! Token lookups follow binder.md §5.6.1: the written token is first looked
 //! up among the canonical keys, then canonicalised and looked up again. The
-//! canonical index of each section is built on the first lookup in it.
+//! canonical index of a section is built on the first lookup that needs it:
+//! a schema token that is its own canonical key is found directly.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -23,12 +25,13 @@ use serde::de::DeserializeOwned;
 
 use crate::decode;
 use crate::error::{DecodeError, LoadError, LookupError, ResolveError, Section};
+use crate::layout;
 use crate::loader::{PackageDescriptor, SchemaLoader};
 use crate::model::{
     method_parts, Config, Dependency, Function, ObjectType, Primitive, RefKind, Resource,
     SchemaParameterization, SchemaProblem, TypeDef, TypeRef,
 };
-use crate::skim::{self, Members};
+use crate::skim::{self, Document, Members, SkimError};
 use crate::spec::{
     RawComplexType, RawConfig, RawDependency, RawFunction, RawMeta, RawParameterization,
     RawResource,
@@ -48,6 +51,32 @@ impl<T> Entry<T> {
             range,
             cell: OnceLock::new(),
         }
+    }
+}
+
+/// A section's entries: built at load by the full skim, or on first use
+/// from the section's value range by the layout skim.
+#[derive(Debug)]
+struct Lazy<T> {
+    range: Option<Range<usize>>,
+    map: OnceLock<IndexMap<String, Entry<T>>>,
+}
+
+impl<T> Lazy<T> {
+    fn new(doc: &Document, key: &str, members: Members) -> Self {
+        let range = doc.members.get(key).cloned().filter(|_| doc.indent > 0);
+        let map = OnceLock::new();
+        if range.is_none() {
+            let _ = map.set(entries(members));
+        }
+        Lazy { range, map }
+    }
+
+    /// How many entries have been decoded (0 while not yet split).
+    fn decoded(&self) -> usize {
+        self.map.get().map_or(0, |map| {
+            map.values().filter(|e| e.cell.get().is_some()).count()
+        })
     }
 }
 
@@ -109,12 +138,22 @@ pub struct Package {
     problems: Vec<SchemaProblem>,
     provider: Entry<Resource>,
     config: Entry<Config>,
-    resources: IndexMap<String, Entry<Resource>>,
-    functions: IndexMap<String, Entry<Function>>,
-    types: IndexMap<String, Entry<TypeDef>>,
+    resources: Lazy<Resource>,
+    functions: Lazy<Function>,
+    types: Lazy<TypeDef>,
     resource_index: OnceLock<CanonicalIndex>,
     function_index: OnceLock<CanonicalIndex>,
     type_index: OnceLock<CanonicalIndex>,
+    /// Whether the document was skimmed by layout ([`crate::layout`]), so
+    /// that the inside of lazily decoded members is not yet validated.
+    by_layout: bool,
+    /// The layout skim's indentation unit (0 for the full skim).
+    indent: usize,
+    /// The full serde skim, run on demand in layout mode (after a decode
+    /// error, or for [`Package::decode_all`]).
+    full_skim: OnceLock<Result<Document, SkimError>>,
+    /// Whether the `language` member is valid JSON (checked on first use).
+    language_ok: OnceLock<bool>,
 }
 
 impl Package {
@@ -128,22 +167,36 @@ impl Package {
     ) -> Result<Package, LoadError> {
         let src: String = text.into();
         let origin = origin.map(Path::to_path_buf);
-        let doc = skim::document(&src).map_err(|e| {
-            let (line, column) = skim::line_col(&src, e.offset);
-            LoadError::Malformed {
-                name: name_hint.to_owned(),
-                path: origin.clone(),
-                line,
-                column,
-                message: e.message,
+        let (doc, by_layout) = match layout::document(&src) {
+            Some(doc) => (doc, true),
+            None => {
+                let doc = skim::document(&src).map_err(|e| {
+                    let (line, column) = skim::line_col(&src, e.offset);
+                    LoadError::Malformed {
+                        name: name_hint.to_owned(),
+                        path: origin.clone(),
+                        line,
+                        column,
+                        message: e.message,
+                    }
+                })?;
+                (doc, false)
             }
-        })?;
+        };
         let top = TopLevel {
             src: &src,
             members: &doc.members,
             name_hint,
             origin: &origin,
         };
+        if by_layout {
+            // Everything but the lazily decoded members is validated now.
+            for key in doc.members.keys() {
+                if !LAZY_MEMBERS.contains(&key.as_str()) {
+                    top.decode::<serde::de::IgnoredAny>(key)?;
+                }
+            }
+        }
         let name: String = top.decode("name")?.unwrap_or_default();
         if name.is_empty() {
             return Err(top.invalid("no name provided"));
@@ -187,9 +240,9 @@ impl Package {
             language: doc.members.get("language").cloned(),
             provider: Entry::new(doc.members.get("provider").cloned()),
             config: Entry::new(doc.members.get("config").cloned()),
-            resources: entries(doc.resources),
-            functions: entries(doc.functions),
-            types: entries(doc.types),
+            resources: Lazy::new(&doc, "resources", doc.resources.clone()),
+            functions: Lazy::new(&doc, "functions", doc.functions.clone()),
+            types: Lazy::new(&doc, "types", doc.types.clone()),
             name,
             version,
             module_format,
@@ -202,6 +255,10 @@ impl Package {
             resource_index: OnceLock::new(),
             function_index: OnceLock::new(),
             type_index: OnceLock::new(),
+            by_layout,
+            indent: doc.indent,
+            full_skim: OnceLock::new(),
+            language_ok: OnceLock::new(),
         })
     }
 
@@ -271,8 +328,15 @@ impl Package {
     }
 
     /// The package `language` object as JSON text.
+    ///
+    /// `None` when absent, or when it is not valid JSON: in a document
+    /// skimmed by layout the member is validated on the first call.
     pub fn language_json(&self) -> Option<&str> {
-        self.language.clone().and_then(|r| self.src.get(r))
+        let text = self.language.clone().and_then(|r| self.src.get(r))?;
+        let ok = *self.language_ok.get_or_init(|| {
+            !self.by_layout || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+        });
+        ok.then_some(text)
     }
 
     pub fn parameterization(&self) -> Option<&SchemaParameterization> {
@@ -344,35 +408,35 @@ impl Package {
         if schema_token == self.provider_token() {
             return Some(self.provider());
         }
-        let entry = self.resources.get(schema_token)?;
+        let entry = self.resources().get(schema_token)?;
         Some(self.decode_resource(schema_token, entry))
     }
 
     /// A function by its exact schema token.
     pub fn function(&self, schema_token: &str) -> Option<Result<Arc<Function>, DecodeError>> {
-        let entry = self.functions.get(schema_token)?;
+        let entry = self.functions().get(schema_token)?;
         Some(self.decode_function(schema_token, entry))
     }
 
     /// An object or enum type by its exact schema token.
     pub fn type_def(&self, schema_token: &str) -> Option<Result<Arc<TypeDef>, DecodeError>> {
-        let entry = self.types.get(schema_token)?;
+        let entry = self.types().get(schema_token)?;
         Some(self.decode_type(schema_token, entry))
     }
 
     /// Schema tokens of all resources, in document order (no provider).
     pub fn resource_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.resources.keys().map(String::as_str)
+        self.resources().keys().map(String::as_str)
     }
 
     /// Schema tokens of all functions, in document order.
     pub fn function_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.functions.keys().map(String::as_str)
+        self.functions().keys().map(String::as_str)
     }
 
     /// Schema tokens of all types, in document order.
     pub fn type_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.types.keys().map(String::as_str)
+        self.types().keys().map(String::as_str)
     }
 
     /// Canonical tokens of all resources, in document order.
@@ -398,43 +462,52 @@ impl Package {
             let item = self.provider()?;
             return Ok(Some(self.found(token, item)));
         }
+        if let Some((tok, entry)) = self.exact(self.resources(), token) {
+            return Ok(Some(self.found(tok, self.decode_resource(tok, entry)?)));
+        }
         let index = self
             .resource_index
-            .get_or_init(|| self.build_index(&self.resources));
-        match self.find(&self.resources, index, token)? {
-            Some(i) => match self.resources.get_index(i) {
+            .get_or_init(|| self.build_index(self.resources()));
+        match self.find(self.resources(), index, token)? {
+            Some(i) => match self.resources().get_index(i) {
                 Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_resource(tok, entry)?))),
                 None => Ok(None),
             },
-            None => Ok(None),
+            None => self.check_miss().map(|()| None),
         }
     }
 
     /// Resolves a function token as written in an `invoke`.
     pub fn lookup_function(&self, token: &str) -> Result<Option<Found<Function>>, LookupError> {
+        if let Some((tok, entry)) = self.exact(self.functions(), token) {
+            return Ok(Some(self.found(tok, self.decode_function(tok, entry)?)));
+        }
         let index = self
             .function_index
-            .get_or_init(|| self.build_index(&self.functions));
-        match self.find(&self.functions, index, token)? {
-            Some(i) => match self.functions.get_index(i) {
+            .get_or_init(|| self.build_index(self.functions()));
+        match self.find(self.functions(), index, token)? {
+            Some(i) => match self.functions().get_index(i) {
                 Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_function(tok, entry)?))),
                 None => Ok(None),
             },
-            None => Ok(None),
+            None => self.check_miss().map(|()| None),
         }
     }
 
     /// Resolves a type token with the same canonicalisation.
     pub fn lookup_type(&self, token: &str) -> Result<Option<Found<TypeDef>>, LookupError> {
+        if let Some((tok, entry)) = self.exact(self.types(), token) {
+            return Ok(Some(self.found(tok, self.decode_type(tok, entry)?)));
+        }
         let index = self
             .type_index
-            .get_or_init(|| self.build_index(&self.types));
-        match self.find(&self.types, index, token)? {
-            Some(i) => match self.types.get_index(i) {
+            .get_or_init(|| self.build_index(self.types()));
+        match self.find(self.types(), index, token)? {
+            Some(i) => match self.types().get_index(i) {
                 Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_type(tok, entry)?))),
                 None => Ok(None),
             },
-            None => Ok(None),
+            None => self.check_miss().map(|()| None),
         }
     }
 
@@ -462,17 +535,37 @@ impl Package {
     }
 
     /// Decodes every member; returns the errors (for validation and tests).
+    ///
+    /// For a document skimmed by layout this also validates the whole
+    /// document (a malformation outside every member is reported with
+    /// [`Section::Package`]) and checks that the layout skim found exactly
+    /// the members the full skim finds.
     pub fn decode_all(&self) -> Vec<DecodeError> {
         let mut errors = Vec::new();
+        if self.by_layout {
+            match self.full_skim() {
+                Err(e) => {
+                    errors.push(self.package_error(e.offset, e.message.clone()));
+                }
+                Ok(doc) => {
+                    if !same(&doc.resources, self.resources())
+                        || !same(&doc.functions, self.functions())
+                        || !same(&doc.types, self.types())
+                    {
+                        errors.push(self.package_error(0, LAYOUT_MISMATCH.to_owned()));
+                    }
+                }
+            }
+        }
         errors.extend(self.provider().err());
         errors.extend(self.config().err());
-        for (tok, e) in &self.resources {
+        for (tok, e) in self.resources() {
             errors.extend(self.decode_resource(tok, e).err());
         }
-        for (tok, e) in &self.functions {
+        for (tok, e) in self.functions() {
             errors.extend(self.decode_function(tok, e).err());
         }
-        for (tok, e) in &self.types {
+        for (tok, e) in self.types() {
             errors.extend(self.decode_type(tok, e).err());
         }
         errors
@@ -483,21 +576,9 @@ impl Package {
         let count = |n: bool| usize::from(n);
         count(self.provider.cell.get().is_some())
             + count(self.config.cell.get().is_some())
-            + self
-                .resources
-                .values()
-                .filter(|e| e.cell.get().is_some())
-                .count()
-            + self
-                .functions
-                .values()
-                .filter(|e| e.cell.get().is_some())
-                .count()
-            + self
-                .types
-                .values()
-                .filter(|e| e.cell.get().is_some())
-                .count()
+            + self.resources.decoded()
+            + self.functions.decoded()
+            + self.types.decoded()
     }
 
     // ----- references ----------------------------------------------------
@@ -578,6 +659,122 @@ impl Package {
     }
 
     // ----- internals -----------------------------------------------------
+
+    fn resources(&self) -> &IndexMap<String, Entry<Resource>> {
+        self.section_map(&self.resources, |d| &d.resources)
+    }
+
+    fn functions(&self) -> &IndexMap<String, Entry<Function>> {
+        self.section_map(&self.functions, |d| &d.functions)
+    }
+
+    fn types(&self) -> &IndexMap<String, Entry<TypeDef>> {
+        self.section_map(&self.types, |d| &d.types)
+    }
+
+    /// A section's entries, split on first use. When its layout is
+    /// irregular the full skim splits it (and when the document is
+    /// malformed the section reads as empty: lookups that miss then report
+    /// the malformation, see [`Package::check_miss`]).
+    fn section_map<'a, T>(
+        &'a self,
+        lazy: &'a Lazy<T>,
+        full: fn(&Document) -> &Members,
+    ) -> &'a IndexMap<String, Entry<T>> {
+        lazy.map.get_or_init(|| {
+            let members = lazy
+                .range
+                .clone()
+                .and_then(|r| layout::section(&self.src, r, self.indent));
+            match members {
+                Some(members) => entries(members),
+                None => match self.full_skim() {
+                    Ok(doc) => entries(full(doc).clone()),
+                    Err(_) => IndexMap::new(),
+                },
+            }
+        })
+    }
+
+    /// Before a lookup reports "not found" in a document skimmed by
+    /// layout: validates the whole document (once) and checks that the
+    /// layout skim saw the same members, so that a miss is never an
+    /// artefact of the fast path.
+    fn check_miss(&self) -> Result<(), LookupError> {
+        if !self.by_layout {
+            return Ok(());
+        }
+        match self.full_skim() {
+            Err(e) => Err(LookupError::Decode(
+                self.package_error(e.offset, e.message.clone()),
+            )),
+            Ok(doc) => {
+                if same(&doc.resources, self.resources())
+                    && same(&doc.functions, self.functions())
+                    && same(&doc.types, self.types())
+                {
+                    Ok(())
+                } else {
+                    Err(LookupError::Decode(
+                        self.package_error(0, LAYOUT_MISMATCH.to_owned()),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// An exact schema-token hit that the two-step lookup would also pick:
+    /// when the written token is its own canonical key, every token in its
+    /// canonical bucket ties and the exact match wins (binder.md §5.6.1),
+    /// so the canonical index is not needed.
+    fn exact<'m, T>(
+        &self,
+        map: &'m IndexMap<String, Entry<T>>,
+        written: &str,
+    ) -> Option<(&'m String, &'m Entry<T>)> {
+        let (tok, entry) = map.get_key_value(written)?;
+        (self.canonical_token(written) == written).then_some((tok, entry))
+    }
+
+    /// The full serde skim of the document (validates all of it).
+    fn full_skim(&self) -> &Result<Document, SkimError> {
+        self.full_skim.get_or_init(|| skim::document(&self.src))
+    }
+
+    fn package_error(&self, offset: usize, message: String) -> DecodeError {
+        let (line, column) = skim::line_col(&self.src, offset);
+        DecodeError {
+            package: self.name.clone(),
+            section: Section::Package,
+            token: String::new(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// In layout mode, the range the full skim gives a member whose
+    /// layout range did not decode, when it differs.
+    fn corrected_range(
+        &self,
+        section: Section,
+        token: &str,
+        range: Option<&Range<usize>>,
+    ) -> Option<Range<usize>> {
+        if !self.by_layout {
+            return None;
+        }
+        let doc = self.full_skim().as_ref().ok()?;
+        let full = match section {
+            Section::Resource => doc.resources.get(token),
+            Section::Function => doc.functions.get(token),
+            Section::Type => doc.types.get(token),
+            Section::Provider => doc.members.get("provider"),
+            Section::Config => doc.members.get("config"),
+            Section::Package => None,
+        }?;
+        (Some(full) != range).then(|| full.clone())
+    }
 
     fn found<T>(&self, schema_token: &str, item: Arc<T>) -> Found<T> {
         let canonical_token = self.canonical_token(schema_token);
@@ -681,33 +878,81 @@ impl Package {
         entry
             .cell
             .get_or_init(|| {
-                let start = entry.range.as_ref().map_or(0, |r| r.start);
-                let text = entry
-                    .range
-                    .clone()
-                    .and_then(|r| self.src.get(r))
-                    .unwrap_or("{}");
-                let error = |offset: usize, message: String| {
-                    let (line, column) = skim::line_col(&self.src, offset);
-                    DecodeError {
-                        package: self.name.clone(),
-                        section,
-                        token: token.to_owned(),
-                        line,
-                        column,
-                        message,
-                    }
-                };
-                let raw: R = serde_json::from_str(text).map_err(|e| {
-                    let offset = start + skim::offset_of(text, e.line(), e.column());
-                    error(offset, e.to_string())
-                })?;
-                convert(raw)
-                    .map(Arc::new)
-                    .map_err(|message| error(start, message))
+                let first = self.decode_range::<R>(section, token, entry.range.clone());
+                match first {
+                    Ok(raw) => convert(raw).map(Arc::new).map_err(|message| {
+                        let start = entry.range.as_ref().map_or(0, |r| r.start);
+                        self.member_error(section, token, start, message)
+                    }),
+                    Err(err) => match self.corrected_range(section, token, entry.range.as_ref()) {
+                        Some(range) => {
+                            let start = range.start;
+                            let raw = self.decode_range::<R>(section, token, Some(range))?;
+                            convert(raw).map(Arc::new).map_err(|message| {
+                                self.member_error(section, token, start, message)
+                            })
+                        }
+                        None => Err(err),
+                    },
+                }
             })
             .clone()
     }
+
+    fn member_error(
+        &self,
+        section: Section,
+        token: &str,
+        offset: usize,
+        message: String,
+    ) -> DecodeError {
+        let (line, column) = skim::line_col(&self.src, offset);
+        DecodeError {
+            package: self.name.clone(),
+            section,
+            token: token.to_owned(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// Deserializes the member text at `range` (an absent member reads as
+    /// `{}`); the text must be exactly one JSON value.
+    fn decode_range<R: DeserializeOwned>(
+        &self,
+        section: Section,
+        token: &str,
+        range: Option<Range<usize>>,
+    ) -> Result<R, DecodeError> {
+        let start = range.as_ref().map_or(0, |r| r.start);
+        let text = range.and_then(|r| self.src.get(r)).unwrap_or("{}");
+        serde_json::from_str(text).map_err(|e| {
+            let offset = start + skim::offset_of(text, e.line(), e.column());
+            self.member_error(section, token, offset, e.to_string())
+        })
+    }
+}
+
+const LAYOUT_MISMATCH: &str = "the document's indentation does not match its structure";
+
+/// Top-level members that are validated when decoded, not at load.
+const LAZY_MEMBERS: [&str; 6] = [
+    "provider",
+    "config",
+    "language",
+    "resources",
+    "functions",
+    "types",
+];
+
+/// Whether a section's entries are exactly the full skim's members.
+fn same<T>(full: &Members, ours: &IndexMap<String, Entry<T>>) -> bool {
+    full.len() == ours.len()
+        && full
+            .iter()
+            .zip(ours)
+            .all(|((k, r), (k2, e))| k == k2 && e.range.as_ref() == Some(r))
 }
 
 fn entries<T>(members: Members) -> IndexMap<String, Entry<T>> {
@@ -808,5 +1053,30 @@ mod tests {
         );
         let err = Package::parse_bytes(b"{\"name\":\"\xff\"}".to_vec(), "x", None).unwrap_err();
         assert!(matches!(err, LoadError::Malformed { .. }), "{err}");
+    }
+
+    #[test]
+    fn layout_skim_defers_member_validation_but_never_lies() {
+        let src = "{\n  \"name\": \"p\",\n  \"resources\": {\n    \"p:index:A\": {\n      \"inputProperties\": {}\n    },\n    \"p:index:B\": {\n      \"inputProperties\": {\"x\": tru}\n    }\n  }\n}\n";
+        let pkg = Package::parse(src, "p", None).unwrap();
+        assert!(pkg.by_layout);
+        assert!(pkg.lookup_resource("p:index:A").unwrap().is_some());
+        // The malformed member is reported when touched, with its position.
+        let err = pkg.lookup_resource("p:index:B").unwrap_err();
+        match err {
+            LookupError::Decode(e) => assert_eq!((e.line, e.section), (8, Section::Resource)),
+            other => panic!("{other}"),
+        }
+        // A miss validates the document: it is malformed, so no "None".
+        let miss = pkg.lookup_resource("p:index:Nope").unwrap_err();
+        assert!(
+            matches!(&miss, LookupError::Decode(e) if e.section == Section::Package && e.line == 8),
+            "{miss}"
+        );
+        assert!(!pkg.decode_all().is_empty());
+        // Malformed small top-level members still fail the load.
+        let bad = "{\n  \"name\": \"p\",\n  \"keywords\": [1 2]\n}\n";
+        let err = Package::parse(bad, "p", None).unwrap_err();
+        assert!(matches!(err, LoadError::Malformed { line: 3, .. }), "{err}");
     }
 }

@@ -32,6 +32,9 @@ pub(crate) struct Document {
     pub resources: Members,
     pub functions: Members,
     pub types: Members,
+    /// The indentation unit of a document skimmed by layout; the sections
+    /// are then not yet split (`members` holds their value ranges).
+    pub indent: usize,
 }
 
 /// Scans `src`, which must hold one JSON object.

@@ -234,3 +234,56 @@ fn big_schema_lookups_are_lazy() {
         "random::RandomPet"
     );
 }
+
+/// The layout fast path against the full serde skim: every corpus schema
+/// is also parsed minified (no layout, so the full skim runs) and both
+/// packages must list the same members and decode them identically.
+#[test]
+fn layout_skim_matches_full_skim_on_corpus() {
+    let Some(root) = corpus() else { return };
+    for folder in ["codegen", "conformance"] {
+        for file in json_files(&root.join(folder)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let fast = Package::parse(text.clone(), "fast", None).unwrap();
+            let full = Package::parse(value.to_string(), "full", None).unwrap();
+            let what = file.display();
+            assert_eq!(fast.name(), full.name(), "{what}");
+            assert_eq!(fast.version(), full.version(), "{what}");
+            assert_eq!(
+                fast.language_json()
+                    .map(|j| serde_json::from_str::<serde_json::Value>(j).unwrap()),
+                full.language_json()
+                    .map(|j| serde_json::from_str::<serde_json::Value>(j).unwrap()),
+                "{what}"
+            );
+            let listed = |p: &Package| {
+                (
+                    p.resource_tokens().map(str::to_owned).collect::<Vec<_>>(),
+                    p.function_tokens().map(str::to_owned).collect::<Vec<_>>(),
+                    p.type_tokens().map(str::to_owned).collect::<Vec<_>>(),
+                )
+            };
+            assert_eq!(listed(&fast), listed(&full), "{what}");
+            let dbg = |x: &dyn std::fmt::Debug| format!("{x:?}");
+            assert_eq!(dbg(&fast.provider().ok()), dbg(&full.provider().ok()));
+            assert_eq!(dbg(&fast.config().ok()), dbg(&full.config().ok()));
+            for t in full.resource_tokens() {
+                let a = fast.lookup_resource(t).unwrap().unwrap();
+                let b = full.lookup_resource(t).unwrap().unwrap();
+                assert_eq!(dbg(&a.item), dbg(&b.item), "{what}: {t}");
+            }
+            for t in full.function_tokens() {
+                let a = fast.lookup_function(t).unwrap().map(|f| dbg(&f.item));
+                let b = full.lookup_function(t).unwrap().map(|f| dbg(&f.item));
+                assert_eq!(a, b, "{what}: {t}");
+            }
+            for t in full.type_tokens() {
+                let a = fast.type_def(t).map(|r| dbg(&r.ok()));
+                let b = full.type_def(t).map(|r| dbg(&r.ok()));
+                assert_eq!(a, b, "{what}: {t}");
+            }
+            assert!(fast.decode_all().is_empty(), "{what}");
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! The fast skim: finds the top-level members and the entries of
+//! `resources`, `functions` and `types` from the document's line layout,
+//! without reading the bytes in between.
+//!
+//! Schemas are nearly always pretty-printed: one member per line, each
+//! nesting level indented by the same number of spaces `u`. JSON strings
+//! cannot hold a raw newline, so every line starts outside any string, and
+//! a line that starts with exactly `u` spaces and a `"` is a top-level key
+//! (`2u` spaces inside a section: an entry key). Those lines are found with
+//! a SIMD substring search (`memchr::memmem`) for `"\n" + spaces + "\""`,
+//! which runs at memory speed; nothing else is read at load.
+//!
+//! The layout is checked wherever the check is local: the document is
+//! `{`, newline, members, newline, `}`; every key is a complete JSON string
+//! followed by `:`; consecutive members are separated by exactly `,` and a
+//! line break; a value that spans lines closes with `}`/`]` at the
+//! indentation of its key; a section opens with `{` and a newline and
+//! closes at its key's indentation; no key repeats. When any check fails
+//! the caller falls back to the full serde skim ([`crate::skim`]). What
+//! this cannot see (a value's inside) is validated when that value is
+//! decoded: decoding requires the whole span to be exactly one JSON value.
+
+use std::ops::Range;
+
+use memchr::memmem;
+
+use crate::skim::{Document, Members};
+
+/// The largest indentation unit recognised.
+const MAX_INDENT: usize = 16;
+
+/// Skims `src` by layout. `None` when the text does not have the expected
+/// layout (the caller then uses the full skim).
+pub(crate) fn document(src: &str) -> Option<Document> {
+    let bytes = src.as_bytes();
+    let open = bytes.iter().position(|b| !is_ws(*b))?;
+    let close = bytes.iter().rposition(|b| !is_ws(*b))?;
+    if bytes.get(open) != Some(&b'{') || bytes.get(close) != Some(&b'}') || close <= open {
+        return None;
+    }
+    // `{` ends its line; the closing `}` starts its line.
+    let body_start = line_end(bytes, open + 1)?;
+    if close == 0 || bytes.get(close - 1) != Some(&b'\n') {
+        return None;
+    }
+    let indent = bytes
+        .get(body_start + 1..)?
+        .iter()
+        .take_while(|b| **b == b' ')
+        .count();
+    if indent == 0 || indent > MAX_INDENT {
+        return None;
+    }
+    let members = members(src, body_start, close - 1, indent)?;
+    let mut doc = Document {
+        indent,
+        ..Document::default()
+    };
+    // Sections keep their value ranges in `members`; [`section`] splits
+    // them on first use.
+    doc.members = members;
+    Some(doc)
+}
+
+/// The entries of a section whose value spans `range` (its key is
+/// indented by `indent`).
+pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<Members> {
+    let bytes = src.as_bytes();
+    let value = bytes.get(range.clone())?;
+    if value == b"null"
+        || (value.first() == Some(&b'{')
+            && value.last() == Some(&b'}')
+            && value.get(1..value.len() - 1)?.iter().all(|b| is_ws(*b)))
+    {
+        return Some(Members::new());
+    }
+    if value.first() != Some(&b'{') || value.last() != Some(&b'}') {
+        return None;
+    }
+    let body_start = line_end(bytes, range.start + 1)?;
+    // The closing `}` was checked to start its line at `indent`.
+    let body_end = range.end.checked_sub(indent + 2)?;
+    members(src, body_start, body_end, indent * 2)
+}
+
+/// The members of an object whose body runs from the newline at `start`
+/// to the newline at `end`, keys indented by `indent` spaces.
+fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Members> {
+    let bytes = src.as_bytes();
+    if bytes.get(start) != Some(&b'\n') || bytes.get(end) != Some(&b'\n') || end < start {
+        return None;
+    }
+    let mut needle = Vec::with_capacity(indent + 2);
+    needle.push(b'\n');
+    needle.resize(indent + 1, b' ');
+    needle.push(b'"');
+    let body = bytes.get(start..end)?;
+    let mut lines = memmem::find_iter(body, &needle).map(|i| start + i);
+    // The first key line must be the body's first line.
+    let mut line = lines.next()?;
+    if line != start {
+        return None;
+    }
+    let mut out = Members::new();
+    loop {
+        let key_start = line + indent + 1;
+        let (key, after_key) = key_at(src, key_start)?;
+        let colon = skip_spaces(bytes, after_key);
+        if bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        let value_start = skip_spaces(bytes, colon + 1);
+        let next = lines.next();
+        let value_end = match next {
+            Some(next_line) => {
+                // `value` `,` (spaces) newline.
+                let comma = trim_end(bytes, value_start, next_line)?;
+                if bytes.get(comma - 1) != Some(&b',') {
+                    return None;
+                }
+                trim_end(bytes, value_start, comma - 1)?
+            }
+            None => trim_end(bytes, value_start, end)?,
+        };
+        check_value_end(bytes, value_start, value_end, indent)?;
+        if out.insert(key, value_start..value_end).is_some() {
+            // A repeated key: leave its subtleties to the full skim.
+            return None;
+        }
+        match next {
+            Some(next_line) => line = next_line,
+            None => return Some(out),
+        }
+    }
+}
+
+/// A value that spans lines must close with `}`/`]` at the start of its
+/// last line, indented like its key.
+fn check_value_end(bytes: &[u8], start: usize, end: usize, indent: usize) -> Option<()> {
+    let value = bytes.get(start..end)?;
+    if memchr::memchr(b'\n', value).is_none() {
+        return Some(());
+    }
+    let last = *value.last()?;
+    if last != b'}' && last != b']' {
+        return None;
+    }
+    let line_start = end.checked_sub(indent + 2)?;
+    if bytes.get(line_start) != Some(&b'\n') {
+        return None;
+    }
+    bytes
+        .get(line_start + 1..end - 1)?
+        .iter()
+        .all(|b| *b == b' ')
+        .then_some(())
+}
+
+/// The JSON string starting at `at` (which must be `"`): its decoded text
+/// and the offset after its closing quote.
+fn key_at(src: &str, at: usize) -> Option<(String, usize)> {
+    let bytes = src.as_bytes();
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let mut pos = at + 1;
+    let mut escaped = false;
+    loop {
+        let i = pos + memchr::memchr3(b'"', b'\\', b'\n', bytes.get(pos..)?)?;
+        match bytes.get(i)? {
+            b'"' => {
+                let raw = src.get(at..=i)?;
+                let key = if escaped {
+                    serde_json::from_str::<String>(raw).ok()?
+                } else {
+                    let inner = src.get(at + 1..i)?;
+                    if inner.bytes().any(|b| b < 0x20) {
+                        return None;
+                    }
+                    inner.to_owned()
+                };
+                return Some((key, i + 1));
+            }
+            b'\\' => {
+                escaped = true;
+                pos = i + 2;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The offset after `\n` that ends the line containing `from`, provided
+/// only spaces (or `\r`) stand between `from` and it. Returns the offset of
+/// the newline itself.
+fn line_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let i = rest.iter().position(|b| *b != b' ' && *b != b'\r')?;
+    (rest.get(i) == Some(&b'\n')).then_some(from + i)
+}
+
+fn skip_spaces(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\t')) {
+        at += 1;
+    }
+    at
+}
+
+/// The end of `start..end` with trailing whitespace removed; `None` when
+/// nothing remains.
+fn trim_end(bytes: &[u8], start: usize, mut end: usize) -> Option<usize> {
+    while end > start && bytes.get(end - 1).is_some_and(|b| is_ws(*b)) {
+        end -= 1;
+    }
+    (end > start).then_some(end)
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_members_by_layout() {
+        let src = "{\n  \"name\": \"x\",\n  \"resources\": {\n    \"x:index:A\": {\n      \"description\": \"see \\\"x:index:B\\\": {\",\n      \"$ref\": \"x:index:B\"\n    },\n    \"x:index:B\": {}\n  },\n  \"types\": null\n}\n";
+        let doc = document(src).unwrap();
+        assert_eq!(
+            doc.members.keys().collect::<Vec<_>>(),
+            ["name", "resources", "types"]
+        );
+        let resources = section(src, doc.members["resources"].clone(), doc.indent).unwrap();
+        assert!(section(src, doc.members["types"].clone(), doc.indent)
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            resources.keys().collect::<Vec<_>>(),
+            ["x:index:A", "x:index:B"]
+        );
+        assert_eq!(&src[resources["x:index:B"].clone()], "{}");
+        assert!(src[resources["x:index:A"].clone()].ends_with("    }"));
+    }
+
+    /// Member text by token, via the layout skim (`None` if it declines).
+    fn fast(src: &str) -> Option<Vec<(String, String)>> {
+        let doc = document(src)?;
+        let range = doc.members.get("resources")?.clone();
+        let members = section(src, range, doc.indent)?;
+        Some(
+            members
+                .into_iter()
+                .map(|(k, r)| (k, src[r].to_owned()))
+                .collect(),
+        )
+    }
+
+    /// The same through the full serde skim.
+    fn full(src: &str) -> Option<Vec<(String, String)>> {
+        let doc = crate::skim::document(src).ok()?;
+        Some(
+            doc.resources
+                .into_iter()
+                .map(|(k, r)| (k, src[r].to_owned()))
+                .collect(),
+        )
+    }
+
+    const TRICKY: &str = "{\n  \"name\": \"p\",\n  \"description\": \"}\\n  \\\"resources\\\": {\",\n  \"resources\": {\n    \"p:index:A\": {\n      \"description\": \"has } and ] and { [ and \\\"p:index:B\\\": {} and \\u0022\",\n      \"properties\": {\n        \"p:index:B\": {\n          \"$ref\": \"#/resources/p:index:B\"\n        }\n      }\n    },\n    \"p:index:\\u0042\": {\n      \"x\": [\n        \"    \\\"p:index:C\\\": {\"\n      ]\n    },\n    \"p:index:C\": {}\n  }\n}\n";
+
+    #[test]
+    fn tricky_strings_escapes_and_depth() {
+        let fast = fast(TRICKY).unwrap();
+        assert_eq!(fast, full(TRICKY).unwrap());
+        let keys: Vec<&str> = fast.iter().map(|(k, _)| k.as_str()).collect();
+        // `p:index:B` as a nested key, a `$ref` and inside descriptions is
+        // not the member; the escaped member key is decoded.
+        assert_eq!(keys, ["p:index:A", "p:index:B", "p:index:C"]);
+        assert!(fast[1].1.contains("\"x\""));
+    }
+
+    #[test]
+    fn irregular_layouts_are_declined() {
+        for src in [
+            "{\"name\": \"p\"}",
+            "{\n\"name\": \"p\"\n}",
+            "{\n  \"name\": \"p\"\n  }",
+            "{\n  \"name\": \"p\",\n  \"x\": {\n    \"a\": 1\n    }\n}",
+            "{\n  \"name\": \"p\"\n  \"x\": 1\n}",
+            "{\n  \"name\": \"p\",\n  \"name\": \"q\"\n}",
+            "{\n\t\"name\": \"p\"\n}",
+            "[\n  1\n]",
+            "",
+        ] {
+            assert!(document(src).is_none(), "{src:?}");
+        }
+        // A section that is not laid out like one is declined on its own.
+        let src = "{\n  \"resources\": {\"a\": {}}\n}";
+        let doc = document(src).unwrap();
+        assert!(section(src, doc.members["resources"].clone(), doc.indent).is_none());
+    }
+
+    #[test]
+    fn truncation_at_every_position_never_panics_or_lies() {
+        for end in 0..TRICKY.len() {
+            let Some(src) = TRICKY.get(..end) else {
+                continue;
+            };
+            // The fast path either declines, or agrees with serde where
+            // serde succeeds; it never panics.
+            if let (Some(f), Some(g)) = (fast(src), full(src)) {
+                assert_eq!(f, g, "{end}");
+            }
+            // A whole package never panics and never loads a prefix.
+            let loaded = crate::Package::parse(src, "p", None);
+            if end + 1 < TRICKY.len() {
+                assert!(loaded.is_err(), "{end}: {src:?}");
+            }
+        }
+    }
+}
