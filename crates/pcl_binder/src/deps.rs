@@ -1,0 +1,122 @@
+//! Syntactic dependencies of a declaration (binder.md §5.2): every root
+//! name of a scope traversal and the name of every function call anywhere in
+//! its syntax, in source order. The caller resolves them in the root scope;
+//! names that are no node are ignored.
+//!
+//! For `resource`/`read` blocks the four property-list options
+//! (`ignoreChanges`, `hideDiffs`, `replaceOnChanges`,
+//! `additionalSecretOutputs`) are skipped: their names are input properties,
+//! not references.
+
+use pcl_syntax::ast::{Body, BodyItem, Expr, ExprKind, TemplatePart};
+
+/// Options whose values name the resource's own input properties.
+pub(crate) const PROPERTY_LIST_OPTIONS: [&str; 4] = [
+    "ignoreChanges",
+    "hideDiffs",
+    "replaceOnChanges",
+    "additionalSecretOutputs",
+];
+
+/// Names referenced by a body (attributes and nested blocks).
+pub(crate) fn body_names(body: &Body, skip_property_options: bool, out: &mut Vec<(u32, String)>) {
+    let mut stack: Vec<(&Body, bool)> = vec![(body, false)];
+    while let Some((body, in_options)) = stack.pop() {
+        for item in body.items.iter().rev() {
+            match item {
+                BodyItem::Attribute(attr) => {
+                    if in_options
+                        && skip_property_options
+                        && PROPERTY_LIST_OPTIONS.contains(&attr.name())
+                    {
+                        continue;
+                    }
+                    expr_names(&attr.expr, out);
+                }
+                BodyItem::Block(block) => stack.push((&block.body, block.type_name() == "options")),
+            }
+        }
+    }
+}
+
+/// Names referenced by one expression, iteratively (deep trees are fine).
+pub(crate) fn expr_names(expr: &Expr, out: &mut Vec<(u32, String)>) {
+    let mut stack: Vec<&Expr> = vec![expr];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Variable(ident) => out.push((ident.range.start, ident.name.to_string())),
+            ExprKind::Call(call) => {
+                out.push((call.name_range.start, call.name.to_string()));
+                stack.extend(call.args.iter());
+            }
+            ExprKind::Literal(_) | ExprKind::SplatItem | ExprKind::Error => {}
+            ExprKind::Template(t) => parts(&t.parts, &mut stack),
+            ExprKind::Traversal(t) => {
+                stack.push(&t.source);
+                for step in &t.steps {
+                    if let pcl_syntax::ast::StepKind::Index(k) = &step.kind {
+                        stack.push(k);
+                    }
+                }
+            }
+            ExprKind::Splat(s) => {
+                stack.push(&s.source);
+                stack.push(&s.each);
+            }
+            ExprKind::For(f) => {
+                stack.push(&f.collection);
+                if let Some(k) = &f.key_expr {
+                    stack.push(k);
+                }
+                stack.push(&f.value_expr);
+                if let Some(c) = &f.condition {
+                    stack.push(c);
+                }
+            }
+            ExprKind::Conditional(c) => {
+                stack.push(&c.condition);
+                stack.push(&c.then_expr);
+                stack.push(&c.else_expr);
+            }
+            ExprKind::Binary(b) => {
+                stack.push(&b.lhs);
+                stack.push(&b.rhs);
+            }
+            ExprKind::Unary(u) => stack.push(&u.operand),
+            ExprKind::Tuple(items) => stack.extend(items.iter()),
+            ExprKind::Object(items) => {
+                for item in items {
+                    // A bare identifier key is a literal name, not a reference.
+                    if item.bare_key().is_none() {
+                        stack.push(&item.key);
+                    }
+                    stack.push(&item.value);
+                }
+            }
+            ExprKind::Parens(inner) => stack.push(inner),
+        }
+    }
+}
+
+fn parts<'a>(parts_list: &'a [TemplatePart], stack: &mut Vec<&'a Expr>) {
+    let mut todo: Vec<&'a [TemplatePart]> = vec![parts_list];
+    while let Some(list) = todo.pop() {
+        for part in list {
+            match part {
+                TemplatePart::Literal(_) => {}
+                TemplatePart::Interpolation(i) => stack.push(&i.expr),
+                TemplatePart::If(d) => {
+                    stack.push(&d.condition);
+                    todo.push(&d.then_parts);
+                    if let Some(e) = &d.else_parts {
+                        todo.push(e);
+                    }
+                }
+                TemplatePart::For(d) => {
+                    stack.push(&d.collection);
+                    todo.push(&d.body);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! The [`Environment`] the program binder gives expression binding: node
+//! types, schema functions for `invoke` and resource methods for `call`.
+
+use pcl_diagnostics::Span;
+use pcl_expr::{
+    Environment, InvokeFunction, InvokeLookup, Method, MethodLookup, NodeId, NodeReference,
+};
+use pcl_schema::suggest::suggest_functions;
+use pcl_types::Type;
+
+use crate::schema_types::{SchemaResourceAnnotation, Schemas};
+
+/// A read-only view of the binder's state while one expression is bound.
+pub(crate) struct EnvView<'b, 's> {
+    pub refs: &'b [NodeReference],
+    pub schemas: &'b Schemas<'s>,
+}
+
+impl Environment for EnvView<'_, '_> {
+    fn node_type(&self, id: NodeId) -> Type {
+        self.refs
+            .get(id.0 as usize)
+            .map_or_else(Type::dynamic, |r| r.ty.clone())
+    }
+
+    fn node_reference(&self, id: NodeId) -> NodeReference {
+        self.refs
+            .get(id.0 as usize)
+            .cloned()
+            .unwrap_or(NodeReference {
+                ty: Type::dynamic(),
+                mode: pcl_expr::NodeMode::Dynamic,
+            })
+    }
+
+    fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {
+        let package = token.split(':').next().unwrap_or(token);
+        let pkg = match self.schemas.load(package) {
+            Ok(pkg) => pkg,
+            Err(e) => {
+                return InvokeLookup::UnknownPackage {
+                    package: package.to_string(),
+                    detail: e.to_string(),
+                }
+            }
+        };
+        match pkg.lookup_function(token) {
+            Ok(Some(found)) => {
+                let types = self.schemas.function_types(&pkg, &found.item);
+                InvokeLookup::Found(InvokeFunction {
+                    token: found.bound_token.clone(),
+                    inputs: types.inputs,
+                    input_shape: types.input_shape,
+                    return_type: types.return_type,
+                    multi_argument_inputs: types.multi_argument_inputs,
+                })
+            }
+            Ok(None) => InvokeLookup::NotFound {
+                candidates: suggest_functions(&pkg, token),
+            },
+            Err(e) => InvokeLookup::LoadError {
+                message: e.to_string(),
+            },
+        }
+    }
+
+    fn method_signature(&self, receiver: &Type, method: &str) -> MethodLookup {
+        let annotations = receiver.annotations();
+        let Some(ann) = annotations.first::<SchemaResourceAnnotation>() else {
+            return MethodLookup::UntypedReceiver;
+        };
+        let Ok(pkg) = self.schemas.load(&ann.package) else {
+            return MethodLookup::UntypedReceiver;
+        };
+        let Some(Ok(res)) = pkg.resource(&ann.token) else {
+            return MethodLookup::UntypedReceiver;
+        };
+        match pkg.method(&res, method) {
+            Some(Ok(f)) => {
+                let types = self.schemas.function_types(&pkg, &f);
+                MethodLookup::Found(Method {
+                    token: f.token.clone(),
+                    inputs: types.method_inputs,
+                    return_type: types.return_type,
+                    plain_return: types.plain_return,
+                })
+            }
+            _ => {
+                let names: Vec<&str> = res.methods.keys().map(String::as_str).collect();
+                let candidates = pcl_diagnostics::suggest::did_you_mean(method, names)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
+                MethodLookup::NotFound {
+                    resource_token: pkg.canonical_token(&res.token),
+                    candidates,
+                }
+            }
+        }
+    }
+}

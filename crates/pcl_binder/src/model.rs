@@ -1,0 +1,328 @@
+//! The bound program: inert, fully resolved data for code generators.
+//!
+//! A [`Program`] holds its [`Node`]s in declaration order (indexable by
+//! [`NodeId`]) and, separately, a deterministic topological order
+//! ([`Program::ordered_nodes`], the reference's `Linearize`). Every
+//! expression is a typed [`BoundExpr`]; references inside expressions name
+//! nodes by [`NodeId`] (`Definition::Node`). Resource inputs name the schema
+//! property they set. Comments written before and after a declaration are
+//! kept on the node.
+
+use std::sync::Arc;
+
+use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
+use pcl_expr::{BoundExpr, NodeId};
+use pcl_syntax::ast::Comment;
+use pcl_types::Type;
+
+/// A value with the diagnostics found while producing it.
+#[derive(Debug)]
+pub struct Checked<T> {
+    value: T,
+    sources: SourceMap,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<T> Checked<T> {
+    pub(crate) fn new(value: T, sources: SourceMap, diagnostics: Vec<Diagnostic>) -> Checked<T> {
+        Checked {
+            value,
+            sources,
+            diagnostics,
+        }
+    }
+
+    /// The checked value (always present, even with errors).
+    pub fn value(&self) -> &T {
+        &self.value
+    }
+
+    /// Every file read (program files and component files).
+    pub fn sources(&self) -> &SourceMap {
+        &self.sources
+    }
+
+    /// Diagnostics, sorted deterministically.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Only the errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+
+    pub fn into_parts(self) -> (T, SourceMap, Vec<Diagnostic>) {
+        (self.value, self.sources, self.diagnostics)
+    }
+}
+
+/// A bound program (or component sub-program).
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) order: Vec<NodeId>,
+    pub(crate) packages: Vec<PackageUse>,
+    pub(crate) files: Vec<ProgramFile>,
+    pub(crate) directory: String,
+}
+
+impl Program {
+    /// Nodes in declaration order (files sorted by name; within a file,
+    /// resources and reads first, then everything else, in source order).
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id.0 as usize)
+    }
+
+    /// The node declared under `name` (outputs included).
+    pub fn find(&self, name: &str) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.name == name)
+    }
+
+    /// Node ids in topological order: a node after everything it depends on
+    /// (cycles broken), otherwise source order, files grouped.
+    pub fn order(&self) -> &[NodeId] {
+        &self.order
+    }
+
+    /// Nodes in topological order.
+    pub fn ordered_nodes(&self) -> impl Iterator<Item = &Node> {
+        self.order.iter().filter_map(|id| self.node(*id))
+    }
+
+    /// Packages the program uses (resources, providers, invokes), in first
+    /// use order.
+    pub fn packages(&self) -> &[PackageUse] {
+        &self.packages
+    }
+
+    /// The files of this program, sorted by name.
+    pub fn files(&self) -> &[ProgramFile] {
+        &self.files
+    }
+
+    /// The program's directory relative to the root (`""` for the root).
+    pub fn directory(&self) -> &str {
+        &self.directory
+    }
+}
+
+/// One source file of a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramFile {
+    pub id: FileId,
+    pub name: String,
+}
+
+/// A package a program uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageUse {
+    pub name: String,
+    /// The loaded schema's version; `None` when it has none or did not load.
+    pub version: Option<String>,
+    /// Whether the schema loaded.
+    pub loaded: bool,
+}
+
+/// A top-level declaration.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub id: NodeId,
+    /// The declared name (`resource <name> …`, `hook <kind> <name>`,
+    /// `pulumi` for the pulumi block).
+    pub name: String,
+    /// `__logicalName` when set, else the name.
+    pub logical_name: String,
+    pub kind: NodeKind,
+    /// The whole block or attribute.
+    pub span: Span,
+    /// The name label (or attribute name).
+    pub name_span: Span,
+    /// The node's type as references see it (a resource's output object,
+    /// a local's value type, a config's declared type …).
+    pub ty: Type,
+    /// Nodes this node references (syntactically, in the root scope), in
+    /// source order.
+    pub dependencies: Vec<NodeId>,
+    pub leading_comments: Vec<Comment>,
+    pub trailing_comments: Vec<Comment>,
+}
+
+impl Node {
+    pub fn file(&self) -> FileId {
+        self.span.file
+    }
+
+    /// A short name for the node's kind (`resource`, `read`, `config`, …).
+    pub fn kind_name(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Local(_) => "local",
+            NodeKind::Config(_) => "config",
+            NodeKind::Output(_) => "output",
+            NodeKind::Resource(r) if r.read => "read",
+            NodeKind::Resource(_) => "resource",
+            NodeKind::Component(_) => "component",
+            NodeKind::Hook(_) => "hook",
+            NodeKind::Pulumi(_) => "pulumi",
+        }
+    }
+}
+
+/// What a node is.
+#[derive(Clone, Debug)]
+pub enum NodeKind {
+    Local(LocalNode),
+    Config(ConfigNode),
+    Output(OutputNode),
+    /// `resource` and `read` blocks.
+    Resource(ResourceNode),
+    Component(ComponentNode),
+    Hook(HookNode),
+    Pulumi(PulumiNode),
+}
+
+/// `name = expr` at the top level.
+#[derive(Clone, Debug)]
+pub struct LocalNode {
+    pub value: Option<BoundExpr>,
+}
+
+/// `config <name> [<type>] { … }`.
+#[derive(Clone, Debug)]
+pub struct ConfigNode {
+    /// The type label as written.
+    pub type_label: Option<String>,
+    pub default: Option<BoundExpr>,
+    pub description: Option<String>,
+    /// `default = null` or `nullable = true`.
+    pub nullable: bool,
+    pub secret: bool,
+    /// Other attributes (bound, otherwise ignored).
+    pub attributes: Vec<BoundAttribute>,
+}
+
+/// `output <name> [<type>] { value = … }`.
+#[derive(Clone, Debug)]
+pub struct OutputNode {
+    pub type_label: Option<String>,
+    pub value: Option<BoundExpr>,
+}
+
+/// How a `range` option multiplies a resource or component.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RangeKind {
+    /// `range = <bool>`: zero or one instance.
+    Bool,
+    /// `range = <number>`: a list of instances; `range.value` is the index.
+    Count,
+    /// A list (or tuple, or dynamic) collection: a list of instances.
+    List { key: Type, value: Type },
+    /// A map or object collection: a map of instances.
+    Map { key: Type, value: Type },
+}
+
+/// `resource <name> "<token>" { … }` or `read <name> "<token>" { … }`.
+#[derive(Clone, Debug)]
+pub struct ResourceNode {
+    pub read: bool,
+    /// The token as written.
+    pub written_token: String,
+    /// The bound token (canonical when resolved, else as written).
+    pub token: String,
+    /// The schema resource, when resolved.
+    pub schema: Option<SchemaResourceRef>,
+    /// The type the inputs are checked against (`dynamic` when untyped).
+    pub input_type: Type,
+    /// The type of one instance (before the range rule).
+    pub output_type: Type,
+    pub inputs: Vec<BoundAttribute>,
+    pub options: Option<ResourceOptions>,
+    pub range: Option<RangeKind>,
+}
+
+/// Where a resource's schema came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaResourceRef {
+    pub package: String,
+    pub package_version: Option<String>,
+    /// The token as written in the schema.
+    pub schema_token: String,
+    pub is_provider: bool,
+    pub is_component: bool,
+}
+
+/// An attribute after binding, with the schema property it sets.
+#[derive(Clone, Debug)]
+pub struct BoundAttribute {
+    pub name: String,
+    pub name_span: Span,
+    pub value: BoundExpr,
+    /// The type the value was checked against, when there was one.
+    pub expected: Option<Type>,
+    pub leading_comments: Vec<Comment>,
+    pub trailing_comments: Vec<Comment>,
+}
+
+/// The `options { … }` block of a resource, read or component.
+#[derive(Clone, Debug, Default)]
+pub struct ResourceOptions {
+    pub span: Option<Span>,
+    /// Every option attribute in source order.
+    pub attributes: Vec<BoundAttribute>,
+}
+
+impl ResourceOptions {
+    /// The option named `name`.
+    pub fn get(&self, name: &str) -> Option<&BoundExpr> {
+        self.attributes
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| &a.value)
+    }
+}
+
+/// `component <name> ["<dir>"] { … }`.
+#[derive(Clone, Debug)]
+pub struct ComponentNode {
+    /// The source directory as written.
+    pub source: Option<String>,
+    /// The resolved directory relative to the program root.
+    pub directory: Option<String>,
+    /// `token = "…"` of a sourceless component.
+    pub token: Option<String>,
+    /// The bound sub-program (shared between components with one source).
+    pub program: Option<Arc<Program>>,
+    pub inputs: Vec<BoundAttribute>,
+    pub options: Option<ResourceOptions>,
+    pub range: Option<RangeKind>,
+}
+
+/// Which hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookKind {
+    Resource,
+    Error,
+}
+
+/// `hook <kind> <name> { command = … }`.
+#[derive(Clone, Debug)]
+pub struct HookNode {
+    pub hook_kind: HookKind,
+    pub command: Option<BoundExpr>,
+    pub on_dry_run: Option<BoundExpr>,
+    pub ignore_errors: Option<BoundExpr>,
+}
+
+/// `pulumi { requiredVersionRange = … }`.
+#[derive(Clone, Debug)]
+pub struct PulumiNode {
+    pub attributes: Vec<BoundAttribute>,
+}

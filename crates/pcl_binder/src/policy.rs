@@ -1,0 +1,92 @@
+//! [`BindPolicy`]: the one options object of a check (binder.md §7).
+//!
+//! Strict by default; each lenient option can be turned on alone, and
+//! [`BindPolicy::lenient`] turns on all five (the reference's
+//! `NonStrictBindOptions`). Component sub-programs are bound with the same
+//! policy as their parent.
+
+use pcl_expr::ExprOptions;
+
+/// How strictly a program is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindPolicy {
+    /// Undefined names are warnings instead of errors.
+    pub allow_missing_variables: bool,
+    /// Every schema-derived object property is optional; schema objects are
+    /// non-strict (unknown properties are warnings).
+    pub allow_missing_properties: bool,
+    /// Resource problems (unknown packages and types, attribute checks) are
+    /// warnings; unresolvable resources become `dynamic`.
+    pub skip_resource_typecheck: bool,
+    /// `invoke` problems (unknown packages and functions) are silent.
+    pub skip_invoke_typecheck: bool,
+    /// `cannot iterate over …` is a warning.
+    pub skip_range_typecheck: bool,
+    /// `invoke` always picks the output-versioned form when it can.
+    pub prefer_output_versioned_invokes: bool,
+    /// How deeply components may nest (a guard against runaway recursion).
+    pub max_component_depth: usize,
+}
+
+/// The default nesting limit for components.
+pub const DEFAULT_MAX_COMPONENT_DEPTH: usize = 16;
+
+/// The name the style guide uses for the same thing.
+pub type CheckOptions = BindPolicy;
+
+impl BindPolicy {
+    /// Everything checked; this is also `Default`.
+    pub fn strict() -> BindPolicy {
+        BindPolicy {
+            allow_missing_variables: false,
+            allow_missing_properties: false,
+            skip_resource_typecheck: false,
+            skip_invoke_typecheck: false,
+            skip_range_typecheck: false,
+            prefer_output_versioned_invokes: false,
+            max_component_depth: DEFAULT_MAX_COMPONENT_DEPTH,
+        }
+    }
+
+    /// All five lenient options on.
+    pub fn lenient() -> BindPolicy {
+        BindPolicy {
+            allow_missing_variables: true,
+            allow_missing_properties: true,
+            skip_resource_typecheck: true,
+            skip_invoke_typecheck: true,
+            skip_range_typecheck: true,
+            ..BindPolicy::strict()
+        }
+    }
+
+    /// Whether any lenient option is on.
+    pub fn is_lenient(&self) -> bool {
+        self.allow_missing_variables
+            || self.allow_missing_properties
+            || self.skip_resource_typecheck
+            || self.skip_invoke_typecheck
+            || self.skip_range_typecheck
+    }
+
+    /// Schema object types are non-strict under these options.
+    pub(crate) fn non_strict_objects(&self) -> bool {
+        self.allow_missing_properties || self.skip_resource_typecheck
+    }
+
+    /// The expression-level part of the policy.
+    pub fn expr_options(&self) -> ExprOptions {
+        ExprOptions {
+            skip_invoke_typecheck: self.skip_invoke_typecheck,
+            skip_range_typecheck: self.skip_range_typecheck,
+            allow_missing_variables: self.allow_missing_variables,
+            prefer_output_versioned_invokes: self.prefer_output_versioned_invokes,
+        }
+    }
+}
+
+impl Default for BindPolicy {
+    fn default() -> Self {
+        BindPolicy::strict()
+    }
+}

@@ -1,0 +1,675 @@
+//! Binding one program (or component sub-program): parsing its files,
+//! reading `package` blocks, declaring nodes, ordering them by dependency
+//! with cycle detection, binding each node, and assembling the [`Program`].
+//!
+//! Declaration follows binder.md §5.2: files sorted by name; in each file
+//! `resource`/`read` blocks first, then everything else, in source order.
+//! Binding order is a depth-first walk over syntactic dependencies from each
+//! node in declaration order (dependencies first), computed iteratively up
+//! front, so a long chain of locals cannot overflow the stack. A node
+//! re-entered along the walk is a `circular reference`, except a component
+//! that does not reference itself (mutually dependent components bind, the
+//! one entered second seeing the first as `dynamic`).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use pcl_diagnostics::{Diagnostic, FileId, Severity, SourceMap, Span, TextRange};
+use pcl_expr::{
+    bind_expr, check_convertible, BindContext, BoundExpr, Definition, NodeMode, NodeReference,
+    Scope,
+};
+use pcl_syntax::ast::{self, Block, BodyItem};
+use pcl_types::Type;
+
+use crate::codes;
+use crate::deps;
+use crate::env::EnvView;
+use crate::files::FileProvider;
+use crate::linearize::{linearize, OrderInput};
+use crate::model::{HookKind, Node, NodeKind, Program, ProgramFile};
+use crate::packages::read_package_blocks;
+use crate::policy::BindPolicy;
+use crate::schema_types::Schemas;
+
+/// State shared by a program and all its component sub-programs.
+pub(crate) struct Shared<'s> {
+    pub schemas: Schemas<'s>,
+    pub policy: BindPolicy,
+    pub files: &'s dyn FileProvider,
+    /// Bound component programs by directory (each bound once).
+    pub components: RefCell<HashMap<String, Arc<Program>>>,
+    /// Directories of the components being bound (cycle detection).
+    pub stack: RefCell<Vec<String>>,
+}
+
+pub(crate) struct ParsedFile {
+    pub id: FileId,
+    pub name: String,
+    pub body: ast::Body,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DeclKind {
+    Local,
+    Config,
+    Output,
+    Resource,
+    Read,
+    Component,
+    Hook(HookKind),
+    Pulumi,
+}
+
+pub(crate) struct Decl {
+    pub kind: DeclKind,
+    pub name: String,
+    pub file_idx: usize,
+    pub item_idx: usize,
+    pub span: Span,
+    pub name_span: Span,
+}
+
+/// The binder of one program.
+pub(crate) struct ProgramBinder<'a, 's> {
+    pub shared: &'a Shared<'s>,
+    pub dir: String,
+    pub depth: usize,
+    pub files: Rc<Vec<ParsedFile>>,
+    pub decls: Vec<Decl>,
+    pub scope: Scope,
+    pub refs: Vec<NodeReference>,
+    pub deps: Vec<Vec<usize>>,
+    pub nodes: Vec<Option<Node>>,
+    pub diags: Vec<Diagnostic>,
+    pub expr_options: pcl_expr::ExprOptions,
+}
+
+/// Binds the program made of `files` (`(name, text)`) in directory `dir`.
+pub(crate) fn bind_program(
+    shared: &Shared<'_>,
+    sources: &mut SourceMap,
+    files: Vec<(String, String)>,
+    dir: &str,
+    depth: usize,
+) -> (Program, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut parsed: Vec<ParsedFile> = Vec::new();
+    for (name, text) in files {
+        let id = sources.add(name.clone(), text.as_str());
+        let parse = pcl_syntax::parse(id, &text);
+        let (body, parse_diags) = parse.into_parts();
+        diags.extend(parse_diags);
+        parsed.push(ParsedFile { id, name, body });
+    }
+    // Package blocks, files in the order given.
+    let mut seen: HashMap<String, FileId> = HashMap::new();
+    for file in &parsed {
+        let descriptors = read_package_blocks(file.id, &file.body, &mut diags);
+        for (name, (desc, range)) in descriptors {
+            if !shared.schemas.add_descriptor(desc) {
+                let prior = seen.get(&name).copied();
+                let mut d = Diagnostic::error(
+                    codes::DUPLICATE_PACKAGE,
+                    Span::new(file.id, range),
+                    format!("package \"{name}\" was already defined with different parameters"),
+                );
+                if let Some(prior) = prior {
+                    d = d.with_help(format!("the other definition is in file {}", prior.0));
+                }
+                diags.push(d);
+            } else {
+                seen.entry(name).or_insert(file.id);
+            }
+        }
+    }
+    parsed.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut binder = ProgramBinder {
+        shared,
+        dir: dir.to_string(),
+        depth,
+        files: Rc::new(parsed),
+        decls: Vec::new(),
+        scope: Scope::root(),
+        refs: Vec::new(),
+        deps: Vec::new(),
+        nodes: Vec::new(),
+        diags,
+        expr_options: shared.policy.expr_options(),
+    };
+    binder.declare_all();
+    binder.compute_dependencies();
+    let order = binder.binding_order();
+    for idx in order {
+        binder.bind_node(sources, idx);
+    }
+    binder.finish()
+}
+
+fn label_span(block: &Block) -> TextRange {
+    match (block.labels.first(), block.labels.last()) {
+        (Some(first), Some(last)) => first.range.cover(last.range),
+        _ => block.type_range(),
+    }
+}
+
+impl ProgramBinder<'_, '_> {
+    pub fn policy(&self) -> &BindPolicy {
+        &self.shared.policy
+    }
+
+    // ----- declaration --------------------------------------------------------
+
+    fn declare_all(&mut self) {
+        let files = self.files.clone();
+        for (file_idx, file) in files.iter().enumerate() {
+            for pass_a in [true, false] {
+                for (item_idx, item) in file.body.items.iter().enumerate() {
+                    let is_resource = matches!(item, BodyItem::Block(b) if matches!(b.type_name(), "resource" | "read"));
+                    if is_resource != pass_a {
+                        continue;
+                    }
+                    self.declare_item(file.id, file_idx, item_idx, item);
+                }
+            }
+        }
+    }
+
+    fn declare_item(&mut self, file: FileId, file_idx: usize, item_idx: usize, item: &BodyItem) {
+        let span = |r: TextRange| Span::new(file, r);
+        let (kind, name, name_range) = match item {
+            BodyItem::Attribute(attr) => {
+                (DeclKind::Local, attr.name().to_string(), attr.name_range())
+            }
+            BodyItem::Block(block) => {
+                let labels = &block.labels;
+                let label_error = |this: &mut Self, msg: &str| {
+                    this.diags.push(Diagnostic::error(
+                        codes::BLOCK_LABELS,
+                        span(label_span(block)),
+                        msg.to_string(),
+                    ));
+                };
+                match block.type_name() {
+                    t @ ("resource" | "read") => {
+                        let kind = if t == "resource" {
+                            DeclKind::Resource
+                        } else {
+                            DeclKind::Read
+                        };
+                        if labels.len() != 2 {
+                            label_error(
+                                self,
+                                &format!("{t} variables must have exactly two labels"),
+                            );
+                        }
+                        match labels.first() {
+                            Some(first) if labels.len() >= 2 => {
+                                (kind, first.value.to_string(), first.range)
+                            }
+                            _ => return,
+                        }
+                    }
+                    t @ ("config" | "output") => {
+                        let kind = if t == "config" {
+                            DeclKind::Config
+                        } else {
+                            DeclKind::Output
+                        };
+                        if labels.is_empty() || labels.len() > 2 {
+                            label_error(
+                                self,
+                                &format!("{t} variables must have exactly one or two labels"),
+                            );
+                        }
+                        match labels.first() {
+                            Some(first) => (kind, first.value.to_string(), first.range),
+                            None => return,
+                        }
+                    }
+                    "component" => {
+                        if labels.is_empty() || labels.len() > 2 {
+                            label_error(self, "components must have one or two labels");
+                        }
+                        match labels.first() {
+                            Some(first) => {
+                                (DeclKind::Component, first.value.to_string(), first.range)
+                            }
+                            None => return,
+                        }
+                    }
+                    "hook" => {
+                        let (Some(kind_label), Some(name_label), 2) =
+                            (labels.first(), labels.get(1), labels.len())
+                        else {
+                            label_error(
+                                self,
+                                "hook blocks must have exactly two labels: a kind ('resource' or 'error') and a name",
+                            );
+                            return;
+                        };
+                        let kind = match kind_label.value() {
+                            "resource" => HookKind::Resource,
+                            "error" => HookKind::Error,
+                            other => {
+                                self.diags.push(Diagnostic::error(
+                                    codes::INVALID_HOOK_KIND,
+                                    span(label_span(block)),
+                                    format!("invalid hook kind '{other}': must be 'resource' or 'error'"),
+                                ));
+                                return;
+                            }
+                        };
+                        (
+                            DeclKind::Hook(kind),
+                            name_label.value.to_string(),
+                            name_label.range,
+                        )
+                    }
+                    "pulumi" => {
+                        if !labels.is_empty() {
+                            label_error(self, "pulumi block must not have any labels");
+                        }
+                        (DeclKind::Pulumi, "pulumi".to_string(), block.type_range())
+                    }
+                    _ => return,
+                }
+            }
+        };
+        let id = self.decls.len();
+        let is_output = kind == DeclKind::Output;
+        let def = Definition::Node(pcl_expr::NodeId(id as u32));
+        if let Err(existing) = self.scope.define(name.clone(), def, is_output) {
+            let mut d = Diagnostic::error(
+                codes::DUPLICATE_DECLARATION,
+                span(name_range),
+                format!("\"{name}\" already declared"),
+            );
+            if let Definition::Node(prev) = existing {
+                if let Some(prev) = self.decls.get(prev.0 as usize) {
+                    d = d.with_related(prev.name_span, "first declared here");
+                }
+            } else {
+                d = d.with_help(format!("`{name}` is a reserved name"));
+            }
+            self.diags.push(d);
+            return;
+        }
+        self.decls.push(Decl {
+            kind,
+            name,
+            file_idx,
+            item_idx,
+            span: span(item.range()),
+            name_span: span(name_range),
+        });
+        let provisional = match kind {
+            DeclKind::Resource => Type::object([
+                ("id", Type::output(Type::id())),
+                ("urn", Type::output(Type::string())),
+            ]),
+            DeclKind::Read => Type::object([
+                ("id", Type::output(Type::string())),
+                ("urn", Type::output(Type::string())),
+            ]),
+            _ => Type::dynamic(),
+        };
+        let mode = match kind {
+            DeclKind::Hook(_) => NodeMode::Dynamic,
+            DeclKind::Pulumi => {
+                NodeMode::NotTraversable("pulumi blocks cannot be traversed".into())
+            }
+            DeclKind::Resource | DeclKind::Read if self.shared.policy.skip_resource_typecheck => {
+                NodeMode::Lenient
+            }
+            _ => NodeMode::Typed,
+        };
+        self.refs.push(NodeReference {
+            ty: provisional,
+            mode,
+        });
+        self.nodes.push(None);
+        if matches!(kind, DeclKind::Config | DeclKind::Output) {
+            if let BodyItem::Block(block) = item {
+                let ty = self.label_type(file, block, kind == DeclKind::Config);
+                if let Some(r) = self.refs.get_mut(id) {
+                    r.ty = ty;
+                }
+            }
+        }
+    }
+
+    /// The type of a config/output type label (diagnostics at the label).
+    fn label_type(&mut self, file: FileId, block: &Block, config: bool) -> Type {
+        let Some(label) = block.labels.get(1) else {
+            return Type::dynamic();
+        };
+        let result = pcl_types::bind_type_label(label.value());
+        let offset = if label.quoted {
+            label.range.start + 1
+        } else {
+            label.range.start
+        };
+        for d in result.diagnostics {
+            let range = d
+                .range
+                .map(|r| TextRange::new(r.start + offset, r.end + offset))
+                .filter(|r| label.range.contains_range(*r) && !r.is_empty())
+                .unwrap_or(label.range);
+            self.diags.push(d.into_diagnostic(Span::new(file, range)));
+        }
+        if config {
+            pcl_types::label::config_type(&result.ty)
+        } else {
+            result.ty
+        }
+    }
+
+    // ----- dependencies and order -------------------------------------------
+
+    fn compute_dependencies(&mut self) {
+        let files = self.files.clone();
+        let mut all = Vec::with_capacity(self.decls.len());
+        for decl in &self.decls {
+            let mut names: Vec<(u32, String)> = Vec::new();
+            if let Some(item) = files
+                .get(decl.file_idx)
+                .and_then(|f| f.body.items.get(decl.item_idx))
+            {
+                match item {
+                    BodyItem::Attribute(a) => deps::expr_names(&a.expr, &mut names),
+                    BodyItem::Block(b) => {
+                        let skip = matches!(decl.kind, DeclKind::Resource | DeclKind::Read);
+                        deps::body_names(&b.body, skip, &mut names);
+                    }
+                }
+            }
+            names.sort_by_key(|(pos, _)| *pos);
+            let mut deps: Vec<usize> = Vec::new();
+            for (_, name) in names {
+                if let Some(Definition::Node(id)) = self.scope.lookup(&name) {
+                    let id = id.0 as usize;
+                    if !deps.contains(&id) {
+                        deps.push(id);
+                    }
+                }
+            }
+            all.push(deps);
+        }
+        self.deps = all;
+    }
+
+    /// The order nodes are bound in, with `circular reference` diagnostics.
+    fn binding_order(&mut self) -> Vec<usize> {
+        let n = self.decls.len();
+        let mut state = vec![0u8; n]; // 0 unvisited, 1 on stack, 2 done
+        let mut order = Vec::with_capacity(n);
+        let mut reported: Vec<bool> = vec![false; n];
+        for start in 0..n {
+            if state.get(start).copied() != Some(0) {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            if let Some(s) = state.get_mut(start) {
+                *s = 1;
+            }
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                let dep = self.deps.get(node).and_then(|d| d.get(*next)).copied();
+                match dep {
+                    Some(dep) => {
+                        *next += 1;
+                        match state.get(dep).copied() {
+                            Some(0) => {
+                                if let Some(s) = state.get_mut(dep) {
+                                    *s = 1;
+                                }
+                                stack.push((dep, 0));
+                            }
+                            Some(1) => {
+                                let self_ref = self.deps.get(dep).is_some_and(|d| d.contains(&dep));
+                                let is_component = self
+                                    .decls
+                                    .get(dep)
+                                    .is_some_and(|d| d.kind == DeclKind::Component);
+                                if is_component && !self_ref {
+                                    continue;
+                                }
+                                if !reported.get(dep).copied().unwrap_or(true) {
+                                    if let Some(r) = reported.get_mut(dep) {
+                                        *r = true;
+                                    }
+                                    let cycle: Vec<usize> =
+                                        match stack.iter().position(|(x, _)| *x == dep) {
+                                            Some(pos) => {
+                                                stack.iter().skip(pos).map(|(x, _)| *x).collect()
+                                            }
+                                            None => vec![dep],
+                                        };
+                                    self.report_cycle(dep, &cycle);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    None => {
+                        stack.pop();
+                        if let Some(s) = state.get_mut(node) {
+                            *s = 2;
+                        }
+                        order.push(node);
+                    }
+                }
+            }
+        }
+        order
+    }
+
+    fn report_cycle(&mut self, at: usize, cycle: &[usize]) {
+        let Some(decl) = self.decls.get(at) else {
+            return;
+        };
+        let mut d = Diagnostic::error(codes::CIRCULAR_REFERENCE, decl.span, "circular reference");
+        if cycle.len() <= 1 {
+            d = d.with_help(format!("`{}` refers to itself", decl.name));
+        } else {
+            let names: Vec<&str> = cycle
+                .iter()
+                .chain(cycle.first())
+                .filter_map(|i| self.decls.get(*i).map(|d| d.name.as_str()))
+                .collect();
+            d = d.with_help(format!("the cycle is {}", names.join(" -> ")));
+            for (pos, i) in cycle.iter().enumerate() {
+                let next = cycle.get(pos + 1).or(cycle.first()).copied().unwrap_or(*i);
+                if let (Some(a), Some(b)) = (self.decls.get(*i), self.decls.get(next)) {
+                    d = d.with_related(a.name_span, format!("`{}` refers to `{}`", a.name, b.name));
+                }
+            }
+        }
+        self.diags.push(d);
+    }
+
+    // ----- binding helpers ----------------------------------------------------
+
+    /// Binds an expression in `scope`.
+    pub fn bind(
+        &self,
+        file: FileId,
+        expr: &ast::Expr,
+        scope: &Scope,
+    ) -> (BoundExpr, Vec<Diagnostic>) {
+        let env = EnvView {
+            refs: &self.refs,
+            schemas: &self.shared.schemas,
+        };
+        let mut cx = BindContext::new(file, &env, &self.expr_options);
+        let bound = bind_expr(expr, scope, &mut cx);
+        (bound, cx.take_diagnostics())
+    }
+
+    /// Checks `expr` against `dest`; diagnostics returned.
+    pub fn check(&self, file: FileId, expr: &BoundExpr, dest: &Type) -> Vec<Diagnostic> {
+        let env = EnvView {
+            refs: &self.refs,
+            schemas: &self.shared.schemas,
+        };
+        let mut cx = BindContext::new(file, &env, &self.expr_options);
+        check_convertible(&mut cx, expr, dest);
+        cx.take_diagnostics()
+    }
+
+    pub fn set_type(&mut self, idx: usize, ty: Type) {
+        if let Some(r) = self.refs.get_mut(idx) {
+            r.ty = ty;
+        }
+    }
+
+    pub fn node_type(&self, idx: usize) -> Type {
+        self.refs
+            .get(idx)
+            .map_or_else(Type::dynamic, |r| r.ty.clone())
+    }
+
+    /// Builds the node record for a declaration.
+    pub fn finish_node(&mut self, idx: usize, kind: NodeKind, logical_name: Option<String>) {
+        let Some(decl) = self.decls.get(idx) else {
+            return;
+        };
+        let files = self.files.clone();
+        let item = files
+            .get(decl.file_idx)
+            .and_then(|f| f.body.items.get(decl.item_idx));
+        let (leading, trailing) = item.map_or((Vec::new(), Vec::new()), |i| {
+            (
+                i.leading_comments().to_vec(),
+                i.trailing_comments().to_vec(),
+            )
+        });
+        let deps = self
+            .deps
+            .get(idx)
+            .map(|d| d.iter().map(|i| pcl_expr::NodeId(*i as u32)).collect())
+            .unwrap_or_default();
+        let node = Node {
+            id: pcl_expr::NodeId(idx as u32),
+            name: decl.name.clone(),
+            logical_name: logical_name.unwrap_or_else(|| decl.name.clone()),
+            kind,
+            span: decl.span,
+            name_span: decl.name_span,
+            ty: self.node_type(idx),
+            dependencies: deps,
+            leading_comments: leading,
+            trailing_comments: trailing,
+        };
+        if let Some(slot) = self.nodes.get_mut(idx) {
+            *slot = Some(node);
+        }
+    }
+
+    fn bind_node(&mut self, sources: &mut SourceMap, idx: usize) {
+        let Some(decl) = self.decls.get(idx) else {
+            return;
+        };
+        let kind = decl.kind;
+        let files = self.files.clone();
+        let Some(file) = files.get(decl.file_idx) else {
+            return;
+        };
+        let Some(item) = file.body.items.get(decl.item_idx) else {
+            return;
+        };
+        match (kind, item) {
+            (DeclKind::Local, BodyItem::Attribute(attr)) => self.bind_local(idx, file.id, attr),
+            (DeclKind::Config, BodyItem::Block(b)) => self.bind_config(idx, file.id, b),
+            (DeclKind::Output, BodyItem::Block(b)) => self.bind_output(idx, file.id, b),
+            (DeclKind::Resource, BodyItem::Block(b)) => self.bind_resource(idx, file.id, b, false),
+            (DeclKind::Read, BodyItem::Block(b)) => self.bind_resource(idx, file.id, b, true),
+            (DeclKind::Component, BodyItem::Block(b)) => {
+                self.bind_component(sources, idx, file.id, b)
+            }
+            (DeclKind::Hook(k), BodyItem::Block(b)) => self.bind_hook(idx, file.id, b, k),
+            (DeclKind::Pulumi, BodyItem::Block(b)) => self.bind_pulumi(idx, file.id, b),
+            _ => {}
+        }
+    }
+
+    fn finish(self) -> (Program, Vec<Diagnostic>) {
+        let ProgramBinder {
+            decls,
+            files,
+            nodes,
+            deps,
+            mut diags,
+            dir,
+            shared,
+            ..
+        } = self;
+        let file_names: Vec<&str> = decls
+            .iter()
+            .map(|d| files.get(d.file_idx).map_or("", |f| f.name.as_str()))
+            .collect();
+        let inputs: Vec<OrderInput<'_>> = decls
+            .iter()
+            .enumerate()
+            .map(|(i, d)| OrderInput {
+                file: file_names.get(i).copied().unwrap_or(""),
+                position: d.span.range.start,
+                deps: deps.get(i).map_or(&[][..], |v| v.as_slice()),
+            })
+            .collect();
+        let order: Vec<pcl_expr::NodeId> = linearize(&inputs)
+            .into_iter()
+            .map(|i| pcl_expr::NodeId(i as u32))
+            .collect();
+        // Every declared node is bound exactly once; a node whose syntax did
+        // not match its declaration kind keeps a placeholder so ids stay dense.
+        let nodes: Vec<Node> = nodes
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| n.unwrap_or_else(|| placeholder(&decls, i)))
+            .collect();
+        let program = Program {
+            nodes,
+            order,
+            packages: shared.schemas.used_packages(),
+            files: files
+                .iter()
+                .map(|f| ProgramFile {
+                    id: f.id,
+                    name: f.name.clone(),
+                })
+                .collect(),
+            directory: dir,
+        };
+        diags.retain(|d| d.severity != Severity::Note || !d.summary.is_empty());
+        (program, diags)
+    }
+}
+
+/// Turns every error into a warning (SkipResourceTypechecking on a body).
+pub(crate) fn downgrade(diags: &mut [Diagnostic]) {
+    for d in diags {
+        if d.severity == Severity::Error {
+            d.severity = Severity::Warning;
+        }
+    }
+}
+
+fn placeholder(decls: &[Decl], i: usize) -> Node {
+    let decl = decls.get(i);
+    let span = decl.map_or(Span::new(FileId(0), TextRange::empty(0)), |d| d.span);
+    Node {
+        id: pcl_expr::NodeId(i as u32),
+        name: decl.map(|d| d.name.clone()).unwrap_or_default(),
+        logical_name: decl.map(|d| d.name.clone()).unwrap_or_default(),
+        kind: NodeKind::Local(crate::model::LocalNode { value: None }),
+        span,
+        name_span: decl.map_or(span, |d| d.name_span),
+        ty: Type::dynamic(),
+        dependencies: Vec::new(),
+        leading_comments: Vec::new(),
+        trailing_comments: Vec::new(),
+    }
+}

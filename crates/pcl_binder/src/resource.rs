@@ -1,0 +1,652 @@
+//! Binding `resource` and `read` blocks (binder.md §5.6): token resolution
+//! against the schema, the `range` rule, body binding, input checking and
+//! the options block.
+//!
+//! Decision on the QUIRK of §5.6.4 (mismatches reported only on
+//! properties that are also outputs, with an empty summary): every input
+//! property is checked, and the message names the resource, the property
+//! and the first mismatching path with compact types. The corpus binds
+//! cleanly with this rule (see `tests/corpus.rs`).
+
+use std::sync::Arc;
+
+use pcl_diagnostics::suggest::{did_you_mean, help_line};
+use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use pcl_expr::{BoundExpr, Definition, Scope};
+use pcl_schema::suggest::suggest_resources;
+use pcl_schema::{decompose, Package};
+use pcl_syntax::ast::{Attribute, Block, BodyItem};
+use pcl_types::{
+    collection_types, conversion_from, explain_conversion, input_type, is_optional, pretty_capped,
+    resolve_outputs, unwrap_option, wrap_iterable_result_type, ConversionKind, Type, TypeKind,
+};
+
+use crate::blocks::bound_attribute;
+use crate::codes;
+use crate::model::{NodeKind, RangeKind, ResourceNode, ResourceOptions, SchemaResourceRef};
+use crate::packages::string_literal;
+use crate::program::{downgrade, ProgramBinder};
+
+/// A resolved resource type.
+struct Resolved {
+    package: Arc<Package>,
+    token: String,
+    resource: Arc<pcl_schema::Resource>,
+    schema_token: String,
+}
+
+/// What the `range` option makes of a resource or component.
+pub(crate) struct RangeResult {
+    pub var_type: Type,
+    pub range_var: Option<Type>,
+    pub kind: Option<RangeKind>,
+}
+
+pub(crate) fn first_options_block(block: &Block) -> Option<&Block> {
+    block.body.blocks().find(|b| b.type_name() == "options")
+}
+
+pub(crate) fn range_attr(block: &Block) -> Option<&Attribute> {
+    first_options_block(block).and_then(|o| o.body.attributes().find(|a| a.name() == "range"))
+}
+
+impl ProgramBinder<'_, '_> {
+    fn resolve_resource(
+        &mut self,
+        file: FileId,
+        token: &str,
+        token_range: TextRange,
+        read: bool,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Resolved> {
+        let span = Span::new(file, token_range);
+        let skip = self.policy().skip_resource_typecheck;
+        let parts = match decompose(token) {
+            Ok(parts) => parts,
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    codes::MALFORMED_TOKEN,
+                    span,
+                    e.to_string(),
+                ));
+                return None;
+            }
+        };
+        let is_provider = parts.package == "pulumi" && parts.module == "providers";
+        if is_provider && read {
+            diags.push(Diagnostic::error(
+                codes::CANNOT_READ,
+                span,
+                format!("provider resources cannot be read: '{token}'"),
+            ));
+            return None;
+        }
+        let package_name = if is_provider {
+            parts.member
+        } else {
+            parts.package
+        };
+        let package = match self.shared.schemas.load(package_name) {
+            Ok(p) => p,
+            Err(e) => {
+                let d = Diagnostic::new(
+                    if skip {
+                        pcl_diagnostics::Severity::Warning
+                    } else {
+                        pcl_diagnostics::Severity::Error
+                    },
+                    codes::UNKNOWN_PACKAGE,
+                    span,
+                    format!("unknown package '{package_name}'"),
+                )
+                .with_detail(e.to_string());
+                let d = match e.help() {
+                    Some(h) => d.with_help(h),
+                    None => d,
+                };
+                diags.push(d);
+                return None;
+            }
+        };
+        let found = match package.lookup_resource(token) {
+            Ok(Some(found)) => found,
+            Ok(None) => {
+                if !skip {
+                    let mut d = Diagnostic::error(
+                        codes::UNKNOWN_RESOURCE_TYPE,
+                        span,
+                        format!("unknown resource type '{token}'"),
+                    );
+                    let candidates = suggest_resources(&package, token);
+                    let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
+                    if let Some(h) = help_line(&refs) {
+                        d = d.with_help(h);
+                    }
+                    diags.push(d);
+                }
+                return None;
+            }
+            Err(e) => {
+                if !skip {
+                    diags.push(Diagnostic::error(
+                        codes::SCHEMA_ERROR,
+                        span,
+                        format!("error loading resource type '{token}': {e}"),
+                    ));
+                }
+                return None;
+            }
+        };
+        if read && found.item.is_component {
+            diags.push(Diagnostic::error(
+                codes::CANNOT_READ,
+                span,
+                format!(
+                    "component resources cannot be read: '{}'",
+                    found.bound_token
+                ),
+            ));
+            return None;
+        }
+        Some(Resolved {
+            package,
+            token: found.bound_token.clone(),
+            schema_token: found.schema_token.clone(),
+            resource: found.item,
+        })
+    }
+
+    /// The `range` rule of §5.6.3 for a resource whose instance type is `r`.
+    pub(crate) fn resource_range(
+        &mut self,
+        file: FileId,
+        attr: Option<&Attribute>,
+        r: &Type,
+        diags: &mut Vec<Diagnostic>,
+    ) -> RangeResult {
+        let Some(attr) = attr else {
+            return RangeResult {
+                var_type: r.clone(),
+                range_var: None,
+                kind: None,
+            };
+        };
+        let scope = self.scope.clone();
+        let (bound, _discarded) = self.bind(file, &attr.expr, &scope);
+        let mut typ = resolve_outputs(&bound.ty);
+        if is_optional(&typ) {
+            typ = unwrap_option(&typ);
+        }
+        if conversion_from(&input_type(&Type::bool()), &typ) == ConversionKind::Safe {
+            let t = pcl_types::lift_operation_type(&Type::optional(r.clone()), [&bound.ty]);
+            return RangeResult {
+                var_type: t,
+                range_var: None,
+                kind: Some(RangeKind::Bool),
+            };
+        }
+        if conversion_from(&input_type(&Type::number()), &typ) == ConversionKind::Safe {
+            return RangeResult {
+                var_type: Type::list(r.clone()),
+                range_var: Some(Type::object([("value", Type::int())])),
+                kind: Some(RangeKind::Count),
+            };
+        }
+        let strict = !self.policy().skip_range_typecheck;
+        let c = collection_types(&typ, strict);
+        for d in c.diagnostics {
+            diags.push(d.into_diagnostic(Span::new(file, attr.range)));
+        }
+        let range_var = Some(Type::object([
+            ("key", c.key.clone()),
+            ("value", c.value.clone()),
+        ]));
+        if c.key == Type::string() {
+            RangeResult {
+                var_type: wrap_iterable_result_type(&bound.ty, &Type::map(r.clone())),
+                range_var,
+                kind: Some(RangeKind::Map {
+                    key: c.key,
+                    value: c.value,
+                }),
+            }
+        } else {
+            RangeResult {
+                var_type: wrap_iterable_result_type(&bound.ty, &Type::list(r.clone())),
+                range_var,
+                kind: Some(RangeKind::List {
+                    key: c.key,
+                    value: c.value,
+                }),
+            }
+        }
+    }
+
+    pub(crate) fn bind_resource(&mut self, idx: usize, file: FileId, block: &Block, read: bool) {
+        let skip = self.policy().skip_resource_typecheck;
+        let name = self
+            .decls
+            .get(idx)
+            .map(|d| d.name.clone())
+            .unwrap_or_default();
+        let Some(token_label) = block.labels.get(1) else {
+            return;
+        };
+        let written = token_label.value.to_string();
+        let mut diags = Vec::new();
+        let resolved = self.resolve_resource(file, &written, token_label.range, read, &mut diags);
+        let (input_type_, output_type, schema, token) = match &resolved {
+            Some(r) => {
+                let types = self
+                    .shared
+                    .schemas
+                    .resource_types(&r.package, &r.resource, read);
+                let schema = SchemaResourceRef {
+                    package: r.package.name().to_string(),
+                    package_version: r.package.version().map(ToString::to_string),
+                    schema_token: r.schema_token.clone(),
+                    is_provider: r.resource.is_provider,
+                    is_component: r.resource.is_component,
+                };
+                (types.input, types.output, Some(schema), r.token.clone())
+            }
+            None => (Type::dynamic(), Type::dynamic(), None, written.clone()),
+        };
+        let range = self.resource_range(file, range_attr(block), &output_type, &mut diags);
+        self.set_type(idx, range.var_type.clone());
+        let mut scope = self.scope.clone();
+        if let Some(rv) = &range.range_var {
+            scope = scope.child();
+            let _ = scope.define("range", Definition::variable("range", rv.clone()), false);
+        }
+        // Body.
+        let mut body_diags = Vec::new();
+        let mut structural = Vec::new();
+        let mut inputs = Vec::new();
+        let mut logical_name = None;
+        let mut options_block: Option<&Block> = None;
+        for item in &block.body.items {
+            match item {
+                BodyItem::Attribute(attr) => {
+                    let (value, d) = self.bind(file, &attr.expr, &scope);
+                    body_diags.extend(d);
+                    if attr.name() == "__logicalName" {
+                        match string_literal(&attr.expr) {
+                            Some(s) => logical_name = Some(s.to_string()),
+                            None => structural.push(Diagnostic::error(
+                                codes::LITERAL_REQUIRED,
+                                Span::new(file, attr.expr.range),
+                                "attribute __logicalName must be a string literal",
+                            )),
+                        }
+                        continue;
+                    }
+                    inputs.push((attr, value));
+                }
+                BodyItem::Block(b) if b.type_name() == "options" => {
+                    if options_block.is_some() {
+                        structural.push(Diagnostic::error(
+                            codes::DUPLICATE_BLOCK,
+                            Span::new(file, b.type_range()),
+                            "duplicate block of type 'options'",
+                        ));
+                    } else {
+                        options_block = Some(b);
+                    }
+                }
+                BodyItem::Block(b) => structural.push(Diagnostic::error(
+                    codes::UNSUPPORTED_BLOCK,
+                    Span::new(file, b.type_range()),
+                    format!("unsupported block of type '{}'", b.type_name()),
+                )),
+            }
+        }
+        if skip {
+            downgrade(&mut body_diags);
+        }
+        diags.extend(body_diags);
+        diags.extend(structural);
+        // Attribute checks.
+        let mut checks = Vec::new();
+        let mut bound_inputs = Vec::new();
+        let props = input_type_.as_object().map(|o| o.properties().clone());
+        for (attr, value) in inputs {
+            let mut expected = None;
+            if let Some(props) = &props {
+                match props.get(attr.name()) {
+                    None => {
+                        let names: Vec<&str> = props.keys().map(|k| k.as_ref()).collect();
+                        let mut d = Diagnostic::error(
+                            codes::UNSUPPORTED_ATTRIBUTE,
+                            Span::new(file, attr.name_range()),
+                            format!("unsupported attribute '{}'", attr.name()),
+                        );
+                        if resolved.is_some() {
+                            d = d.with_detail(format!(
+                                "resource type '{token}' has no input property '{}'",
+                                attr.name()
+                            ));
+                        }
+                        if let Some(h) = help_line(&did_you_mean(attr.name(), names)) {
+                            d = d.with_help(h);
+                        }
+                        checks.push(d);
+                    }
+                    Some(prop_ty) => {
+                        if let Some(d) = mismatch(file, &name, &token, attr.name(), prop_ty, &value)
+                        {
+                            checks.push(d);
+                        }
+                        expected = Some(prop_ty.clone());
+                    }
+                }
+            }
+            bound_inputs.push(bound_attribute(file, attr, value, expected));
+        }
+        if let Some(props) = &props {
+            for (prop, ty) in props {
+                let provided = bound_inputs.iter().any(|a| a.name == prop.as_ref());
+                if provided
+                    || is_optional(ty)
+                    || matches!(ty.kind(), TypeKind::Const(_))
+                    || ty.is_dynamic()
+                {
+                    continue;
+                }
+                checks.push(
+                    Diagnostic::error(
+                        codes::MISSING_REQUIRED_ATTRIBUTE,
+                        Span::new(file, block.open_brace_range),
+                        format!("missing required attribute '{prop}'"),
+                    )
+                    .with_help(format!("resource '{name}' ({token}) requires '{prop}'")),
+                );
+            }
+        }
+        if skip {
+            downgrade(&mut checks);
+        }
+        diags.extend(checks);
+        let options =
+            options_block.map(|b| self.bind_options(file, b, Some(&input_type_), &mut diags));
+        self.diags.extend(diags);
+        let node = ResourceNode {
+            read,
+            written_token: written,
+            token,
+            schema,
+            input_type: input_type_,
+            output_type,
+            inputs: bound_inputs,
+            options,
+            range: range.kind,
+        };
+        self.finish_node(idx, NodeKind::Resource(node), logical_name);
+    }
+
+    /// Binds an `options` block (§5.8). `inputs` is the resource's input
+    /// type (for the property-list options); `None` for components.
+    pub(crate) fn bind_options(
+        &mut self,
+        file: FileId,
+        block: &Block,
+        inputs: Option<&Type>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> ResourceOptions {
+        let scope = self.scope.clone();
+        let mut property_scope = Scope::empty();
+        if let Some(props) = inputs.and_then(|t| t.as_object()) {
+            for (name, ty) in props.properties() {
+                let _ = property_scope.define(
+                    name.to_string(),
+                    Definition::ResourceProperty {
+                        name: name.to_string(),
+                        ty: ty.clone(),
+                    },
+                    false,
+                );
+            }
+        }
+        let mut out = ResourceOptions {
+            span: Some(Span::new(file, block.range)),
+            attributes: Vec::new(),
+        };
+        for item in &block.body.items {
+            let attr = match item {
+                BodyItem::Attribute(a) => a,
+                BodyItem::Block(b) => {
+                    diags.push(Diagnostic::error(
+                        codes::UNSUPPORTED_BLOCK,
+                        Span::new(file, b.type_range()),
+                        format!("unsupported block of type '{}'", b.type_name()),
+                    ));
+                    continue;
+                }
+            };
+            let is_property_list = crate::deps::PROPERTY_LIST_OPTIONS.contains(&attr.name());
+            let bind_scope = if is_property_list && inputs.is_some() {
+                &property_scope
+            } else {
+                &scope
+            };
+            let (value, d) = self.bind(file, &attr.expr, bind_scope);
+            diags.extend(d);
+            let dest = match option_type(attr.name()) {
+                Some(t) => t,
+                None if attr.name() == "hooks" => {
+                    self.check_hooks(file, attr, &value, diags);
+                    out.attributes
+                        .push(bound_attribute(file, attr, value, None));
+                    continue;
+                }
+                None => {
+                    let known = OPTION_NAMES;
+                    let mut d = Diagnostic::error(
+                        codes::UNSUPPORTED_ATTRIBUTE,
+                        Span::new(file, attr.name_range()),
+                        format!("unsupported attribute '{}'", attr.name()),
+                    );
+                    if let Some(h) = help_line(&did_you_mean(attr.name(), known.iter().copied())) {
+                        d = d.with_help(h);
+                    }
+                    diags.push(d);
+                    out.attributes
+                        .push(bound_attribute(file, attr, value, None));
+                    continue;
+                }
+            };
+            let dest = input_type(&dest);
+            diags.extend(self.check(file, &value, &dest));
+            out.attributes
+                .push(bound_attribute(file, attr, value, Some(dest)));
+        }
+        out
+    }
+
+    fn check_hooks(
+        &self,
+        file: FileId,
+        attr: &Attribute,
+        value: &BoundExpr,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        use pcl_expr::BoundExprKind;
+        use pcl_syntax::ast::ExprKind;
+        let bad = |range: TextRange| {
+            Diagnostic::error(
+                codes::INVALID_HOOKS_OPTION,
+                Span::new(file, range),
+                "hooks option must be an object mapping hook names to lists of hook references",
+            )
+        };
+        let ExprKind::Object(items) = &attr.expr.kind else {
+            diags.push(bad(attr.expr.range));
+            return;
+        };
+        let bound_items = match &value.strip_parens().kind {
+            BoundExprKind::Object(items) => items.as_slice(),
+            _ => &[],
+        };
+        const HOOK_NAMES: [&str; 7] = [
+            "beforeCreate",
+            "afterCreate",
+            "beforeUpdate",
+            "afterUpdate",
+            "beforeDelete",
+            "afterDelete",
+            "onError",
+        ];
+        for (i, item) in items.iter().enumerate() {
+            let key = item.bare_key().or_else(|| string_literal(&item.key));
+            let Some(key) = key else { continue };
+            if !HOOK_NAMES.contains(&key) {
+                let mut d = Diagnostic::error(
+                    codes::UNKNOWN_HOOK_NAME,
+                    Span::new(file, item.key.range),
+                    format!("unknown hook name '{key}'"),
+                );
+                if let Some(h) = help_line(&did_you_mean(key, HOOK_NAMES.iter().copied())) {
+                    d = d.with_help(h);
+                }
+                diags.push(d);
+                continue;
+            }
+            let ExprKind::Tuple(_) = &item.value.kind else {
+                diags.push(bad(item.value.range));
+                continue;
+            };
+            let Some((_, bound_value)) = bound_items.get(i) else {
+                continue;
+            };
+            let BoundExprKind::Tuple(elements) = &bound_value.strip_parens().kind else {
+                continue;
+            };
+            for element in elements {
+                let BoundExprKind::ScopeTraversal {
+                    definition: Some(Definition::Node(id)),
+                    root,
+                    ..
+                } = &element.strip_parens().kind
+                else {
+                    continue;
+                };
+                let Some(decl) = self.decls.get(id.0 as usize) else {
+                    continue;
+                };
+                let crate::program::DeclKind::Hook(kind) = decl.kind else {
+                    continue;
+                };
+                let wanted = if key == "onError" {
+                    crate::model::HookKind::Error
+                } else {
+                    crate::model::HookKind::Resource
+                };
+                if kind != wanted {
+                    let kind_name = match kind {
+                        crate::model::HookKind::Resource => "resource",
+                        crate::model::HookKind::Error => "error",
+                    };
+                    diags.push(Diagnostic::error(
+                        codes::HOOK_KIND_MISMATCH,
+                        Span::new(file, element.range),
+                        format!("cannot bind {kind_name} hook '{root}' to '{key}'"),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+const OPTION_NAMES: &[&str] = &[
+    "aliases",
+    "range",
+    "parent",
+    "provider",
+    "deletedWith",
+    "providers",
+    "dependsOn",
+    "replaceWith",
+    "protect",
+    "retainOnDelete",
+    "deleteBeforeReplace",
+    "ignoreChanges",
+    "hideDiffs",
+    "replaceOnChanges",
+    "additionalSecretOutputs",
+    "version",
+    "pluginDownloadURL",
+    "import",
+    "customTimeouts",
+    "replacementTrigger",
+    "envVarMappings",
+    "hooks",
+];
+
+/// The type an option's value must convert to (§5.8); `None` for `hooks`
+/// (checked structurally) and unknown options.
+fn option_type(name: &str) -> Option<Type> {
+    let opt_str = || Type::optional(Type::string());
+    Some(match name {
+        "aliases" => Type::list(Type::union([
+            Type::string(),
+            Type::object([
+                ("name", opt_str()),
+                ("type", opt_str()),
+                ("noParent", Type::optional(Type::bool())),
+                ("parent", Type::optional(Type::dynamic())),
+            ]),
+        ])),
+        "range" => Type::union([
+            Type::bool(),
+            Type::number(),
+            Type::list(Type::dynamic()),
+            Type::map(Type::dynamic()),
+        ]),
+        "parent" | "provider" | "deletedWith" | "replacementTrigger" => Type::dynamic(),
+        "providers" => Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())]),
+        "dependsOn" | "replaceWith" => Type::list(Type::dynamic()),
+        "protect" | "retainOnDelete" | "deleteBeforeReplace" => Type::bool(),
+        "ignoreChanges" | "hideDiffs" | "replaceOnChanges" | "additionalSecretOutputs" => {
+            Type::list(Type::opaque("Property"))
+        }
+        "version" | "pluginDownloadURL" | "import" => Type::string(),
+        "customTimeouts" => Type::object([
+            ("create", opt_str()),
+            ("update", opt_str()),
+            ("delete", opt_str()),
+            ("read", opt_str()),
+        ]),
+        "envVarMappings" => Type::map(Type::string()),
+        _ => return None,
+    })
+}
+
+/// A failed assignment of `value` to input `prop` of type `dest`.
+fn mismatch(
+    file: FileId,
+    resource: &str,
+    token: &str,
+    prop: &str,
+    dest: &Type,
+    value: &BoundExpr,
+) -> Option<Diagnostic> {
+    if conversion_from(dest, &value.ty) != ConversionKind::None {
+        return None;
+    }
+    let (path, expected, found) = match explain_conversion(dest, &value.ty) {
+        Some(e) => (e.path_string(), e.expected, e.found),
+        None => (String::new(), dest.clone(), value.ty.clone()),
+    };
+    let expected = pretty_capped(&resolve_outputs(&expected));
+    Some(
+        Diagnostic::error(
+            codes::ATTRIBUTE_TYPE_MISMATCH,
+            Span::new(file, value.range),
+            format!(
+                "cannot assign value of type {} to property '{prop}{path}' of type {expected}",
+                pretty_capped(&found)
+            ),
+        )
+        .with_detail(format!("resource '{resource}' has type '{token}'")),
+    )
+}

@@ -1,0 +1,139 @@
+//! Library-level tests: component depth limit, determinism across file
+//! orders, each lenient option alone, and the bound model's references.
+
+use pcl_binder::{
+    check_program, check_program_with_files, codes, BindPolicy, MemoryFiles, NodeKind,
+};
+use pcl_schema::MemoryLoader;
+
+fn src(name: &str, text: &str) -> (String, String) {
+    (name.to_string(), text.to_string())
+}
+
+#[test]
+fn component_nesting_is_limited() {
+    let mut files = MemoryFiles::new();
+    let depth = 40;
+    for i in 0..depth {
+        let dir = (0..=i)
+            .map(|j| format!("c{j}"))
+            .collect::<Vec<_>>()
+            .join("/");
+        files.add(
+            format!("{dir}/main.pp"),
+            format!("component next \"./c{}\" {{}}\n", i + 1),
+        );
+    }
+    let sources = vec![src("main.pp", "component first \"./c0\" {}\n")];
+    let checked = check_program_with_files(
+        &sources,
+        &MemoryLoader::new(),
+        &BindPolicy::strict(),
+        &files,
+    );
+    assert!(
+        checked
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == codes::COMPONENT_TOO_DEEP),
+        "{:?}",
+        checked.diagnostics()
+    );
+}
+
+#[test]
+fn file_order_does_not_matter() {
+    let a = src("a.pp", "x = y\nz = 1\n");
+    let b = src("b.pp", "y = 2\nq = undefinedName\n");
+    let loader = MemoryLoader::new();
+    let one = check_program(&[a.clone(), b.clone()], &loader, &BindPolicy::strict());
+    let two = check_program(&[b, a], &loader, &BindPolicy::strict());
+    let names = |c: &pcl_binder::Checked<pcl_binder::Program>| -> Vec<String> {
+        c.value().ordered_nodes().map(|n| n.name.clone()).collect()
+    };
+    assert_eq!(names(&one), names(&two));
+    assert_eq!(names(&one), ["y", "q", "x", "z"]);
+    let summaries = |c: &pcl_binder::Checked<pcl_binder::Program>| -> Vec<String> {
+        c.diagnostics().iter().map(|d| d.summary.clone()).collect()
+    };
+    assert_eq!(summaries(&one), summaries(&two));
+}
+
+#[test]
+fn missing_package_is_one_diagnostic_and_lenient_makes_it_dynamic() {
+    let text = "resource a \"nope:index:A\" {}\nresource b \"nope:index:B\" { x = a.y }\n";
+    let loader = MemoryLoader::new();
+    let strict = check_program(&[src("main.pp", text)], &loader, &BindPolicy::strict());
+    let count = strict
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == codes::UNKNOWN_PACKAGE)
+        .count();
+    assert_eq!(count, 1, "{:?}", strict.diagnostics());
+    assert!(strict.has_errors());
+    let policy = BindPolicy {
+        skip_resource_typecheck: true,
+        ..BindPolicy::strict()
+    };
+    let lenient = check_program(&[src("main.pp", text)], &loader, &policy);
+    assert!(!lenient.has_errors(), "{:?}", lenient.diagnostics());
+    let node = lenient.value().find("a").map(|n| n.ty.clone());
+    assert_eq!(node, Some(pcl_types::Type::dynamic()));
+}
+
+#[test]
+fn allow_missing_variables_alone() {
+    let text = "x = nothing\n";
+    let loader = MemoryLoader::new();
+    let strict = check_program(&[src("main.pp", text)], &loader, &BindPolicy::strict());
+    let policy = BindPolicy {
+        allow_missing_variables: true,
+        ..BindPolicy::strict()
+    };
+    let lenient = check_program(&[src("main.pp", text)], &loader, &policy);
+    // The strict check can only report an undefined variable once the
+    // expression binder resolves names; leniency must never add errors.
+    assert!(lenient.errors().count() <= strict.errors().count());
+    assert!(!lenient.has_errors());
+}
+
+#[test]
+fn labels_missing_do_not_panic() {
+    let text = "resource {}\nread {}\nconfig {}\noutput {}\ncomponent {}\nhook {}\n";
+    let checked = check_program(
+        &[src("main.pp", text)],
+        &MemoryLoader::new(),
+        &BindPolicy::strict(),
+    );
+    let labels = checked
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == codes::BLOCK_LABELS)
+        .count();
+    assert_eq!(labels, 6, "{:?}", checked.diagnostics());
+    assert!(checked.value().nodes().is_empty());
+}
+
+#[test]
+fn duplicates_point_at_the_first_declaration() {
+    let text = "a = 1\na = 2\n";
+    let checked = check_program(
+        &[src("main.pp", text)],
+        &MemoryLoader::new(),
+        &BindPolicy::strict(),
+    );
+    let d = checked
+        .diagnostics()
+        .iter()
+        .find(|d| d.code == codes::DUPLICATE_DECLARATION)
+        .cloned();
+    let d = d.expect("duplicate diagnostic");
+    assert_eq!(d.summary, "\"a\" already declared");
+    assert_eq!(d.related.len(), 1);
+    assert_eq!(d.related[0].span.range.start, 0);
+    assert_eq!(checked.value().nodes().len(), 1);
+    assert!(matches!(
+        checked.value().nodes()[0].kind,
+        NodeKind::Local(_)
+    ));
+}

@@ -1,0 +1,149 @@
+//! Binds every program of `../shared/corpus/manifest.tsv` and compares the
+//! verdict with Pulumi's: `clean` programs must bind without errors,
+//! `error` programs must report errors containing each expected substring,
+//! and programs whose schemas are missing must bind in lenient mode without
+//! a panic. Prints `corpus: N agree, M disagree` and fails on any
+//! disagreement.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pcl_binder::{check_directory, BindPolicy};
+use pcl_diagnostics::render_short;
+use pcl_schema::{CachingLoader, DirLoader, LoadError, Package, PackageDescriptor, SchemaLoader};
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+/// The conformance folder's defaults for unpinned packages (corpus README).
+struct Defaults {
+    inner: CachingLoader<DirLoader>,
+    conformance: bool,
+}
+
+impl SchemaLoader for Defaults {
+    fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
+        if self.conformance && request.version.is_none() && request.parameterization.is_none() {
+            let pinned = match request.name.as_str() {
+                "simple" => Some("2.0.0"),
+                "nestedobject" => Some("1.42.0"),
+                "conformance-component" => Some("22.0.0"),
+                "builtin-info-component" => Some("37.0.0"),
+                "bad" => Some("3.0.0"),
+                _ => None,
+            };
+            if let Some(v) = pinned.and_then(|v| semver::Version::parse(v).ok()) {
+                return self.inner.load(&request.clone().with_version(Some(v)));
+            }
+        }
+        self.inner.load(request)
+    }
+}
+
+fn policy_from_flags(flags: &str) -> BindPolicy {
+    let mut p = BindPolicy::strict();
+    for flag in flags.split_whitespace() {
+        match flag {
+            "-" => {}
+            "--lenient" => p = BindPolicy::lenient(),
+            "--allow-missing-variables" => p.allow_missing_variables = true,
+            "--allow-missing-properties" => p.allow_missing_properties = true,
+            "--skip-resource-typecheck" => p.skip_resource_typecheck = true,
+            "--skip-invoke-typecheck" => p.skip_invoke_typecheck = true,
+            "--skip-range-typecheck" => p.skip_range_typecheck = true,
+            "--prefer-output-versioned-invokes" => p.prefer_output_versioned_invokes = true,
+            other => panic!("unknown flag {other}"),
+        }
+    }
+    p
+}
+
+#[test]
+fn corpus() {
+    let dir = corpus_dir();
+    let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
+        eprintln!("corpus: ../shared/corpus is absent; skipping");
+        return;
+    };
+    let filter = std::env::var("CORPUS_FILTER").ok();
+    let (mut agree, mut disagree) = (0usize, 0usize);
+    let mut report = String::new();
+    for line in manifest.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [name, program_dir, schema_dir, checkable, expect, flags, messages] = cols.as_slice()
+        else {
+            continue;
+        };
+        if filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let loader = Defaults {
+            inner: CachingLoader::new(DirLoader::new([dir.join(schema_dir)])),
+            conformance: schema_dir.contains("conformance"),
+        };
+        let checkable = *checkable == "yes";
+        let policy = if checkable {
+            policy_from_flags(flags)
+        } else {
+            BindPolicy::lenient()
+        };
+        let path = dir.join(program_dir);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check_directory(&path, &loader, &policy)
+        }));
+        let checked = match result {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                disagree += 1;
+                report.push_str(&format!("DISAGREE {name}: cannot read: {e}\n"));
+                continue;
+            }
+            Err(_) => {
+                disagree += 1;
+                report.push_str(&format!("DISAGREE {name}: panic\n"));
+                continue;
+            }
+        };
+        let errors: Vec<String> = checked
+            .errors()
+            .map(|d| {
+                let mut s = render_short(d, checked.sources());
+                if let Some(detail) = &d.detail {
+                    s.push_str(" | ");
+                    s.push_str(detail);
+                }
+                s
+            })
+            .collect();
+        let ok = if !checkable {
+            true
+        } else {
+            match *expect {
+                "clean" => errors.is_empty(),
+                "error" => {
+                    !errors.is_empty()
+                        && messages
+                            .split(" | ")
+                            .all(|m| errors.iter().any(|e| e.contains(m)))
+                }
+                _ => true,
+            }
+        };
+        if ok {
+            agree += 1;
+        } else {
+            disagree += 1;
+            report.push_str(&format!(
+                "DISAGREE {name} (expect {expect}, {} errors)\n",
+                errors.len()
+            ));
+            for e in errors.iter().take(6) {
+                report.push_str(&format!("    {e}\n"));
+            }
+        }
+    }
+    eprint!("{report}");
+    eprintln!("corpus: {agree} agree, {disagree} disagree");
+    assert_eq!(disagree, 0, "corpus: {agree} agree, {disagree} disagree");
+}

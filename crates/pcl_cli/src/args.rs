@@ -1,0 +1,388 @@
+//! Hand-rolled argument parsing.
+//!
+//! The grammar is small enough that a parser library would cost more build
+//! time than it saves: `pcl [--help|--version]`,
+//! `pcl parse [--emit tokens|tree|source] PATH...` and
+//! `pcl check [flags] PATH...`. Options may appear anywhere after the
+//! subcommand; `--` ends option parsing; `--opt=value` and `--opt value`
+//! are the same.
+
+use std::path::PathBuf;
+
+pub const USAGE: &str = "\
+usage: pcl parse [--emit tokens|tree|source] PATH...
+       pcl check [--schema-dir DIR]... [--lenient] [--allow-missing-variables]
+                 [--allow-missing-properties] [--skip-resource-typecheck]
+                 [--skip-invoke-typecheck] [--skip-range-typecheck]
+                 [--prefer-output-versioned-invokes] [--format human|short]
+                 [--color auto|always|never] PATH...
+
+commands:
+  parse    parse .pp files and report syntax errors
+  check    bind programs against their package schemas and report errors
+
+parse options:
+  --emit tokens   print every token (kind and byte range), one per line
+  --emit tree     print the syntax tree
+  --emit source   print the source rebuilt from the tree
+  PATH            a .pp file, or a directory whose *.pp files are parsed
+
+check options:
+  --schema-dir DIR     read package schemas (<name>-<version>.json or <name>.json)
+                       from DIR; repeatable, earlier directories win
+  --lenient            all five lenient options below
+  --allow-missing-variables   undefined names are warnings
+  --allow-missing-properties  schema object properties are all optional and
+                              unknown properties are warnings
+  --skip-resource-typecheck   resource problems are warnings; unknown resources
+                              are `dynamic`
+  --skip-invoke-typecheck     invoke problems (unknown packages, functions) are silent
+  --skip-range-typecheck      `cannot iterate over ...` is a warning
+  --prefer-output-versioned-invokes  invoke picks the output-versioned form
+  --format human       ariadne reports on stderr (default)
+  --format short       one `path:line:col: severity[code]: message` line per
+                       diagnostic on stdout
+  --color auto|always|never   colour human reports (auto: stderr is a terminal
+                              and NO_COLOR is unset)
+  PATH                 a .pp file (a one-file program), or a directory whose
+                       *.pp files form one program; a directory whose
+                       Pulumi.yaml says `runtime: pcl` uses its `main` directory
+
+exit status: 0 no errors (warnings allowed), 1 errors found,
+             2 bad arguments, unreadable input or internal error
+";
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Version,
+    Parse(ParseArgs),
+    Check(CheckArgs),
+}
+
+/// How `pcl check` prints diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// ariadne reports on stderr.
+    #[default]
+    Human,
+    /// `path:line:col: severity[code]: message` lines on stdout.
+    Short,
+}
+
+/// When human reports are coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Color {
+    /// When stderr is a terminal and `NO_COLOR` is unset or empty.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// The bind options `pcl check` accepts, one field per flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PolicyFlags {
+    pub lenient: bool,
+    pub allow_missing_variables: bool,
+    pub allow_missing_properties: bool,
+    pub skip_resource_typecheck: bool,
+    pub skip_invoke_typecheck: bool,
+    pub skip_range_typecheck: bool,
+    pub prefer_output_versioned_invokes: bool,
+}
+
+/// Arguments of `pcl check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckArgs {
+    pub schema_dirs: Vec<PathBuf>,
+    pub policy: PolicyFlags,
+    pub format: Format,
+    pub color: Color,
+    pub paths: Vec<PathBuf>,
+}
+
+/// What `pcl parse` prints on stdout besides diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Emit {
+    /// Nothing: only diagnostics on stderr.
+    #[default]
+    Nothing,
+    Tokens,
+    Tree,
+    Source,
+}
+
+/// Arguments of `pcl parse`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseArgs {
+    pub emit: Emit,
+    pub paths: Vec<PathBuf>,
+}
+
+/// Parses `args` (without the program name).
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let mut iter = args.iter();
+    let Some(first) = iter.next() else {
+        return Err("missing command".to_string());
+    };
+    match first.as_str() {
+        "-h" | "--help" | "help" => Ok(Command::Help),
+        "-V" | "--version" => Ok(Command::Version),
+        "parse" => parse_parse(iter.as_slice()).map(Command::Parse),
+        "check" => parse_check(iter.as_slice()).map(Command::Check),
+        other if other.starts_with('-') => Err(format!("unknown option `{other}`")),
+        other => Err(format!("unknown command `{other}`")),
+    }
+}
+
+fn parse_parse(args: &[String]) -> Result<ParseArgs, String> {
+    let mut emit = None;
+    let mut paths = Vec::new();
+    let mut iter = args.iter();
+    let mut options_done = false;
+    while let Some(arg) = iter.next() {
+        if options_done || !arg.starts_with('-') || arg == "-" {
+            paths.push(PathBuf::from(arg));
+            continue;
+        }
+        let value = match arg.as_str() {
+            "--" => {
+                options_done = true;
+                continue;
+            }
+            "--emit" => match iter.next() {
+                Some(value) => value.as_str(),
+                None => return Err("`--emit` needs a value: tokens, tree or source".to_string()),
+            },
+            other => match other.strip_prefix("--emit=") {
+                Some(value) => value,
+                None => return Err(format!("unknown option `{other}` for `parse`")),
+            },
+        };
+        if emit.is_some() {
+            return Err("`--emit` given more than once".to_string());
+        }
+        emit = Some(parse_emit(value)?);
+    }
+    if paths.is_empty() {
+        return Err("`parse` needs at least one PATH".to_string());
+    }
+    Ok(ParseArgs {
+        emit: emit.unwrap_or_default(),
+        paths,
+    })
+}
+
+/// Splits `--name=value` into its parts; other arguments are returned whole.
+fn split_value(arg: &str) -> (&str, Option<&str>) {
+    match arg.split_once('=') {
+        Some((name, value)) if name.starts_with("--") => (name, Some(value)),
+        _ => (arg, None),
+    }
+}
+
+fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
+    let mut out = CheckArgs {
+        schema_dirs: Vec::new(),
+        policy: PolicyFlags::default(),
+        format: Format::default(),
+        color: Color::default(),
+        paths: Vec::new(),
+    };
+    let (mut format_seen, mut color_seen) = (false, false);
+    let mut iter = args.iter();
+    let mut options_done = false;
+    while let Some(arg) = iter.next() {
+        if options_done || !arg.starts_with('-') || arg == "-" {
+            out.paths.push(PathBuf::from(arg));
+            continue;
+        }
+        if arg == "--" {
+            options_done = true;
+            continue;
+        }
+        let (name, inline) = split_value(arg);
+        let flag = match name {
+            "--lenient" => Some(&mut out.policy.lenient),
+            "--allow-missing-variables" => Some(&mut out.policy.allow_missing_variables),
+            "--allow-missing-properties" => Some(&mut out.policy.allow_missing_properties),
+            "--skip-resource-typecheck" => Some(&mut out.policy.skip_resource_typecheck),
+            "--skip-invoke-typecheck" => Some(&mut out.policy.skip_invoke_typecheck),
+            "--skip-range-typecheck" => Some(&mut out.policy.skip_range_typecheck),
+            "--prefer-output-versioned-invokes" => {
+                Some(&mut out.policy.prefer_output_versioned_invokes)
+            }
+            _ => None,
+        };
+        if let Some(flag) = flag {
+            if inline.is_some() {
+                return Err(format!("`{name}` takes no value"));
+            }
+            *flag = true;
+            continue;
+        }
+        let mut value = |what: &str| -> Result<String, String> {
+            match inline {
+                Some(v) => Ok(v.to_string()),
+                None => iter
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("`{name}` needs a value: {what}")),
+            }
+        };
+        match name {
+            "--schema-dir" => {
+                let dir = value("a directory")?;
+                if dir.is_empty() {
+                    return Err("`--schema-dir` needs a non-empty directory".to_string());
+                }
+                out.schema_dirs.push(PathBuf::from(dir));
+            }
+            "--format" => {
+                let v = value("human or short")?;
+                if std::mem::replace(&mut format_seen, true) {
+                    return Err("`--format` given more than once".to_string());
+                }
+                out.format = match v.as_str() {
+                    "human" => Format::Human,
+                    "short" => Format::Short,
+                    other => {
+                        return Err(format!(
+                            "unknown `--format` value `{other}`; expected human or short"
+                        ))
+                    }
+                };
+            }
+            "--color" | "--colour" => {
+                let v = value("auto, always or never")?;
+                if std::mem::replace(&mut color_seen, true) {
+                    return Err("`--color` given more than once".to_string());
+                }
+                out.color = match v.as_str() {
+                    "auto" => Color::Auto,
+                    "always" => Color::Always,
+                    "never" => Color::Never,
+                    other => {
+                        return Err(format!(
+                            "unknown `--color` value `{other}`; expected auto, always or never"
+                        ))
+                    }
+                };
+            }
+            other => return Err(format!("unknown option `{other}` for `check`")),
+        }
+    }
+    if out.paths.is_empty() {
+        return Err("`check` needs at least one PATH".to_string());
+    }
+    Ok(out)
+}
+
+fn parse_emit(value: &str) -> Result<Emit, String> {
+    match value {
+        "tokens" => Ok(Emit::Tokens),
+        "tree" => Ok(Emit::Tree),
+        "source" => Ok(Emit::Source),
+        other => Err(format!(
+            "unknown `--emit` value `{other}`; expected tokens, tree or source"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_emit_forms() {
+        let expected = Command::Parse(ParseArgs {
+            emit: Emit::Tree,
+            paths: vec![PathBuf::from("a.pp"), PathBuf::from("dir")],
+        });
+        assert_eq!(
+            parse(&strings(&["parse", "--emit", "tree", "a.pp", "dir"])),
+            Ok(expected.clone())
+        );
+        assert_eq!(
+            parse(&strings(&["parse", "a.pp", "--emit=tree", "dir"])),
+            Ok(expected)
+        );
+    }
+
+    #[test]
+    fn double_dash_ends_options() {
+        let parsed = parse(&strings(&["parse", "--", "--emit"]));
+        assert_eq!(
+            parsed,
+            Ok(Command::Parse(ParseArgs {
+                emit: Emit::Nothing,
+                paths: vec![PathBuf::from("--emit")],
+            }))
+        );
+    }
+
+    #[test]
+    fn parses_check_flags() {
+        let parsed = parse(&strings(&[
+            "check",
+            "--schema-dir",
+            "a",
+            "prog",
+            "--schema-dir=b",
+            "--lenient",
+            "--skip-range-typecheck",
+            "--format=short",
+            "--color",
+            "never",
+            "x.pp",
+        ]));
+        let Ok(Command::Check(args)) = parsed else {
+            panic!("{parsed:?}");
+        };
+        assert_eq!(args.schema_dirs, [PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(args.paths, [PathBuf::from("prog"), PathBuf::from("x.pp")]);
+        assert!(args.policy.lenient && args.policy.skip_range_typecheck);
+        assert!(!args.policy.allow_missing_variables);
+        assert_eq!(args.format, Format::Short);
+        assert_eq!(args.color, Color::Never);
+    }
+
+    #[test]
+    fn rejects_bad_check_arguments() {
+        for args in [
+            &["check"][..],
+            &["check", "--schema-dir"][..],
+            &["check", "--schema-dir=", "a.pp"][..],
+            &["check", "--lenient=yes", "a.pp"][..],
+            &["check", "--format", "json", "a.pp"][..],
+            &["check", "--format", "short", "--format", "short", "a.pp"][..],
+            &["check", "--color", "sometimes", "a.pp"][..],
+            &["check", "--emit", "tree", "a.pp"][..],
+            &["check", "--strict", "a.pp"][..],
+        ] {
+            assert!(parse(&strings(args)).is_err(), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        for args in [
+            &[][..],
+            &["frobnicate"][..],
+            &["--frob"][..],
+            &["parse"][..],
+            &["parse", "--emit"][..],
+            &["parse", "--emit", "ast", "a.pp"][..],
+            &["parse", "--emit", "tree", "--emit", "tree", "a.pp"][..],
+            &["parse", "--bogus", "a.pp"][..],
+        ] {
+            assert!(parse(&strings(args)).is_err(), "{args:?}");
+        }
+    }
+}

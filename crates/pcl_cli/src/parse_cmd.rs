@@ -1,0 +1,119 @@
+//! `pcl parse`: parse files, report syntax errors, optionally print
+//! tokens, the tree, or the source rebuilt from the tree.
+//!
+//! Diagnostics go to stderr (coloured only when stderr is a terminal and
+//! `NO_COLOR` is unset), emitted text to stdout. With several files, the
+//! `tokens` and `tree` outputs are preceded by a `==> path <==` header;
+//! `source` output is the plain concatenation, like `cat`.
+
+use std::fs;
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+
+use pcl_diagnostics::{render, Diagnostic, RenderOptions, SourceMap};
+
+use crate::args::{Emit, ParseArgs};
+use crate::input::{self, Decoded};
+use crate::Status;
+
+/// Runs `pcl parse`.
+pub fn run(args: &ParseArgs) -> Status {
+    let files = input::expand_paths(&args.paths);
+    let options = RenderOptions {
+        color: io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let show_headers = files.len() > 1 && matches!(args.emit, Emit::Tokens | Emit::Tree);
+    let mut sources = SourceMap::new();
+    let mut status = Status::Success;
+    let mut stdout = io::stdout().lock();
+    let (mut n_errors, mut n_files_with_errors) = (0usize, 0usize);
+    for file in files {
+        let path = match file {
+            Ok(path) => path,
+            Err((path, err)) => {
+                eprintln!("error: cannot read `{}`: {err}", path.display());
+                status = status.max(Status::Usage);
+                continue;
+            }
+        };
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                eprintln!("error: cannot read `{}`: {err}", path.display());
+                status = status.max(Status::Usage);
+                continue;
+            }
+        };
+        let decoded = input::decode(bytes);
+        let file_errors = parse_one(
+            &path,
+            decoded,
+            args.emit,
+            show_headers,
+            &mut sources,
+            &mut stdout,
+            options,
+        );
+        if file_errors > 0 {
+            n_errors += file_errors;
+            n_files_with_errors += 1;
+            status = status.max(Status::Errors);
+        }
+    }
+    if stdout.flush().is_err() {
+        status = status.max(Status::Usage);
+    }
+    if n_errors > 0 {
+        let errors = if n_errors == 1 { "error" } else { "errors" };
+        let files = if n_files_with_errors == 1 {
+            "file"
+        } else {
+            "files"
+        };
+        eprintln!("{n_errors} syntax {errors} in {n_files_with_errors} {files}");
+    }
+    status
+}
+
+/// Parses one file, prints what was asked for, renders its diagnostics and
+/// returns how many errors it had.
+fn parse_one(
+    path: &Path,
+    decoded: Decoded,
+    emit: Emit,
+    show_headers: bool,
+    sources: &mut SourceMap,
+    stdout: &mut impl Write,
+    options: RenderOptions,
+) -> usize {
+    let name = path.display().to_string();
+    let file = sources.add(name.clone(), decoded.text.as_str());
+    let parse = pcl_syntax::parse(file, &decoded.text);
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    if let Some(offset) = decoded.first_bad_byte {
+        diagnostics.push(input::invalid_utf8_diagnostic(file, offset));
+    }
+    diagnostics.extend(parse.diagnostics().iter().cloned());
+    if show_headers {
+        let _ = writeln!(stdout, "==> {name} <==");
+    }
+    let _ = match emit {
+        Emit::Nothing => Ok(()),
+        Emit::Source => stdout.write_all(parse.print().as_bytes()),
+        Emit::Tree => stdout.write_all(parse.dump().as_bytes()),
+        Emit::Tokens => write_tokens(stdout, &decoded.text, parse.tokens()),
+    };
+    for diagnostic in &diagnostics {
+        eprint!("{}", render(diagnostic, sources, options));
+    }
+    diagnostics.iter().filter(|d| d.is_error()).count()
+}
+
+/// One line per token: kind, byte range and the token's text.
+fn write_tokens(out: &mut impl Write, text: &str, tokens: &[pcl_syntax::Token]) -> io::Result<()> {
+    for token in tokens {
+        let lexeme = text.get(token.range.to_usize()).unwrap_or("");
+        writeln!(out, "{:?} {} {:?}", token.kind, token.range, lexeme)?;
+    }
+    Ok(())
+}

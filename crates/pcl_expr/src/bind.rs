@@ -1,0 +1,940 @@
+//! Binding expressions (binder.md §3): every expression kind except calls,
+//! which live in [`crate::call`].
+//!
+//! Each node binds its children first (their diagnostics come first, in
+//! source order), then checks itself.
+
+use pcl_diagnostics::{suggest, Diagnostic, Severity, TextRange};
+use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
+use pcl_types::{
+    collection_types, conversion_from, display_string, expr_not_convertible, input_type,
+    lift_operation_type, operators, pretty_capped, traverse, unify_types,
+    unwrap_iterable_source_type, wrap_iterable_result_type, Number, Traverser, Type, TypeKind,
+    Value,
+};
+
+use crate::bound::{BoundExpr, BoundExprKind, BoundFor, BoundStep, BoundStepKind};
+use crate::codes;
+use crate::context::BindContext;
+use crate::env::NodeMode;
+use crate::scope::{Definition, Scope};
+use crate::MAX_EXPR_DEPTH;
+
+/// Binds one expression in `scope`; diagnostics go to `cx`.
+pub fn bind_expr(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
+    if cx.depth >= MAX_EXPR_DEPTH {
+        if !cx.too_deep_reported {
+            cx.too_deep_reported = true;
+            let span = cx.span(expr.range);
+            cx.report(Diagnostic::error(
+                codes::EXPRESSION_TOO_DEEP,
+                span,
+                format!("expression nests more than {MAX_EXPR_DEPTH} levels deep"),
+            ));
+        }
+        return error_expr(expr.range);
+    }
+    cx.depth += 1;
+    let bound = bind_kind(expr, scope, cx);
+    cx.depth -= 1;
+    if cx.depth == 0 {
+        cx.too_deep_reported = false;
+    }
+    bound
+}
+
+/// Checks that `expr` converts to `dest` and reports `type-not-convertible`
+/// at the expression otherwise; returns whether it converts. Only a `None`
+/// conversion is reported; unsafe conversions are accepted silently.
+pub fn check_convertible(cx: &mut BindContext<'_>, expr: &BoundExpr, dest: &Type) -> bool {
+    check_type(cx, &expr.ty, expr.range, dest)
+}
+
+/// [`check_convertible`] for a type at a range.
+pub(crate) fn check_type(
+    cx: &mut BindContext<'_>,
+    src: &Type,
+    range: TextRange,
+    dest: &Type,
+) -> bool {
+    if conversion_from(dest, src).exists() {
+        return true;
+    }
+    if let Some(d) = expr_not_convertible(dest, src) {
+        cx.report_type(d, range);
+    }
+    false
+}
+
+pub(crate) fn error_expr(range: TextRange) -> BoundExpr {
+    BoundExpr {
+        kind: BoundExprKind::Error,
+        ty: Type::dynamic(),
+        range,
+    }
+}
+
+fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
+    let range = expr.range;
+    match &expr.kind {
+        ExprKind::Literal(lit) => bind_literal(lit, range, cx),
+        ExprKind::Template(t) => bind_template(t, range, scope, cx),
+        ExprKind::Variable(ident) => bind_scope_traversal(ident, &[], range, scope, cx),
+        ExprKind::Traversal(t) => bind_traversal(t, range, scope, cx),
+        ExprKind::Splat(s) => bind_splat(s, range, scope, cx),
+        ExprKind::SplatItem => match cx.splat_items.last() {
+            Some(ty) => BoundExpr {
+                kind: BoundExprKind::SplatItem,
+                ty: ty.clone(),
+                range,
+            },
+            None => {
+                let span = cx.span(range);
+                cx.report(Diagnostic::error(
+                    codes::UNDEFINED_ANONYMOUS_SYMBOL,
+                    span,
+                    "Internal error: undefined anonymous symbol",
+                ));
+                BoundExpr {
+                    kind: BoundExprKind::SplatItem,
+                    ty: Type::dynamic(),
+                    range,
+                }
+            }
+        },
+        ExprKind::Call(c) => crate::call::bind_call(c, range, scope, cx),
+        ExprKind::For(f) => bind_for(f, range, scope, cx),
+        ExprKind::Conditional(c) => {
+            let condition = bind_expr(&c.condition, scope, cx);
+            let then_expr = bind_expr(&c.then_expr, scope, cx);
+            let else_expr = bind_expr(&c.else_expr, scope, cx);
+            conditional(condition, then_expr, else_expr, range, cx)
+        }
+        ExprKind::Binary(b) => {
+            let lhs = bind_expr(&b.lhs, scope, cx);
+            let rhs = bind_expr(&b.rhs, scope, cx);
+            let sig = operators::signature(b.op.as_str()).unwrap_or_else(|| operators::Signature {
+                params: Vec::new(),
+                result: Type::dynamic(),
+            });
+            let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
+            for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
+                check_type(cx, &operand.ty, operand.range, &input_type(param));
+            }
+            let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
+            BoundExpr {
+                kind: BoundExprKind::Binary {
+                    op: b.op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                ty,
+                range,
+            }
+        }
+        ExprKind::Unary(u) => bind_unary(u, range, scope, cx),
+        ExprKind::Tuple(items) => {
+            let items: Vec<BoundExpr> = items.iter().map(|e| bind_expr(e, scope, cx)).collect();
+            let ty = Type::tuple(items.iter().map(|e| e.ty.clone()));
+            BoundExpr {
+                kind: BoundExprKind::Tuple(items),
+                ty,
+                range,
+            }
+        }
+        ExprKind::Object(items) => bind_object(items, range, scope, cx),
+        ExprKind::Parens(inner) => {
+            let inner = bind_expr(inner, scope, cx);
+            BoundExpr {
+                ty: inner.ty.clone(),
+                kind: BoundExprKind::Parens(Box::new(inner)),
+                range,
+            }
+        }
+        ExprKind::Error => error_expr(range),
+    }
+}
+
+// ---- literals ------------------------------------------------------------------------
+
+/// The value of a numeric literal.
+pub(crate) fn number_value(n: &ast::Number) -> Option<Number> {
+    match &n.value {
+        ast::NumberValue::Int(i) => Some(Number::from_bigint(i)),
+        ast::NumberValue::Fraction(_) => Number::parse(&n.text),
+        ast::NumberValue::Invalid => None,
+    }
+}
+
+fn bind_literal(lit: &ast::Literal, range: TextRange, _cx: &mut BindContext<'_>) -> BoundExpr {
+    let value = match lit {
+        ast::Literal::Null => Value::Null,
+        ast::Literal::Bool(b) => Value::Bool(*b),
+        ast::Literal::Number(n) => match number_value(n) {
+            Some(v) => Value::Number(v),
+            // The parser has already reported the malformed number.
+            None => return error_expr(range),
+        },
+    };
+    literal(value, range)
+}
+
+/// A literal expression: `const(literalValueType(v), v)` (binder.md §3.1).
+pub(crate) fn literal(value: Value, range: TextRange) -> BoundExpr {
+    BoundExpr {
+        ty: Type::literal(value.clone()),
+        kind: BoundExprKind::Literal(value),
+        range,
+    }
+}
+
+fn negate(n: &Number) -> Option<Number> {
+    let text = n.notation();
+    match text.strip_prefix('-') {
+        Some(rest) => Number::parse(rest),
+        None => Number::parse(&format!("-{text}")),
+    }
+}
+
+fn bind_unary(
+    u: &ast::Unary,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let operand = bind_expr(&u.operand, scope, cx);
+    if u.op == UnaryOp::Negate {
+        if let BoundExprKind::Literal(Value::Number(n)) = &operand.kind {
+            if let Some(neg) = negate(n) {
+                return literal(Value::Number(neg), range);
+            }
+        }
+    }
+    let name = match u.op {
+        UnaryOp::Negate => "neg",
+        UnaryOp::Not => "!",
+    };
+    let sig = operators::signature(name).unwrap_or_else(|| operators::Signature {
+        params: Vec::new(),
+        result: Type::dynamic(),
+    });
+    let sig = operators::lift_int(&sig, std::slice::from_ref(&operand.ty));
+    if let Some((_, param)) = sig.params.first() {
+        check_type(cx, &operand.ty, operand.range, &input_type(param));
+    }
+    let ty = lift_operation_type(&sig.result, [&operand.ty]);
+    BoundExpr {
+        kind: BoundExprKind::Unary {
+            op: u.op,
+            operand: Box::new(operand),
+        },
+        ty,
+        range,
+    }
+}
+
+// ---- templates -----------------------------------------------------------------------
+
+fn bind_template(
+    t: &ast::Template,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    // `"${x}"` is `x` itself (binder.md §3.2).
+    if let Some(inner) = t.wrapped_expr() {
+        return bind_expr(inner, scope, cx);
+    }
+    let parts = if t.parts.is_empty() {
+        vec![string_literal("", range)]
+    } else {
+        bind_parts(&t.parts, scope, cx)
+    };
+    template(parts, range)
+}
+
+fn template(parts: Vec<BoundExpr>, range: TextRange) -> BoundExpr {
+    let ty = lift_operation_type(&Type::string(), parts.iter().map(|p| &p.ty));
+    BoundExpr {
+        kind: BoundExprKind::Template(parts),
+        ty,
+        range,
+    }
+}
+
+fn string_literal(s: &str, range: TextRange) -> BoundExpr {
+    literal(Value::string(s), range)
+}
+
+fn parts_range(parts: &[TemplatePart], fallback: TextRange) -> TextRange {
+    match (parts.first(), parts.last()) {
+        (Some(a), Some(b)) => a.range().cover(b.range()),
+        _ => TextRange::empty(fallback.end),
+    }
+}
+
+fn bind_parts(parts: &[TemplatePart], scope: &Scope, cx: &mut BindContext<'_>) -> Vec<BoundExpr> {
+    let mut out = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part {
+            TemplatePart::Literal(lit) => out.push(string_literal(&lit.value, lit.range)),
+            TemplatePart::Interpolation(i) => out.push(bind_expr(&i.expr, scope, cx)),
+            TemplatePart::If(dir) => {
+                if cx.depth >= MAX_EXPR_DEPTH {
+                    out.push(bind_expr(&dir.condition, scope, cx));
+                    continue;
+                }
+                cx.depth += 1;
+                let condition = bind_expr(&dir.condition, scope, cx);
+                let then_range = parts_range(&dir.then_parts, dir.range);
+                let then_parts = bind_parts(&dir.then_parts, scope, cx);
+                let then_expr = template(non_empty(then_parts, then_range), then_range);
+                let else_expr = match &dir.else_parts {
+                    Some(ps) => {
+                        let r = parts_range(ps, dir.range);
+                        let bound = bind_parts(ps, scope, cx);
+                        template(non_empty(bound, r), r)
+                    }
+                    None => template(
+                        vec![string_literal("", TextRange::empty(dir.range.end))],
+                        dir.range,
+                    ),
+                };
+                cx.depth -= 1;
+                out.push(conditional(condition, then_expr, else_expr, dir.range, cx));
+            }
+            TemplatePart::For(dir) => {
+                if cx.depth >= MAX_EXPR_DEPTH {
+                    out.push(bind_expr(&dir.collection, scope, cx));
+                    continue;
+                }
+                cx.depth += 1;
+                let collection = bind_expr(&dir.collection, scope, cx);
+                let (key_ty, value_ty) = iteration_types(&collection, cx);
+                let mut inner = scope.child();
+                define_for_vars(
+                    &mut inner,
+                    dir.key_var.as_ref(),
+                    &dir.value_var,
+                    key_ty,
+                    value_ty,
+                    dir.range,
+                    cx,
+                );
+                let body_range = parts_range(&dir.body, dir.range);
+                let body = bind_parts(&dir.body, &inner, cx);
+                let value = template(non_empty(body, body_range), body_range);
+                cx.depth -= 1;
+                let result =
+                    wrap_iterable_result_type(&collection.ty, &Type::list(value.ty.clone()));
+                let for_expr = BoundExpr {
+                    kind: BoundExprKind::For(Box::new(BoundFor {
+                        key_var: dir.key_var.as_ref().map(|k| k.name.to_string()),
+                        value_var: dir.value_var.name.to_string(),
+                        collection,
+                        key: None,
+                        value,
+                        condition: None,
+                        grouping: false,
+                    })),
+                    ty: result,
+                    range: dir.range,
+                };
+                let ty = lift_operation_type(&Type::string(), [&for_expr.ty]);
+                out.push(BoundExpr {
+                    kind: BoundExprKind::TemplateJoin(Box::new(for_expr)),
+                    ty,
+                    range: dir.range,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn non_empty(parts: Vec<BoundExpr>, range: TextRange) -> Vec<BoundExpr> {
+    if parts.is_empty() {
+        vec![string_literal("", range)]
+    } else {
+        parts
+    }
+}
+
+// ---- conditionals --------------------------------------------------------------------
+
+/// The literal `null`'s type `const(none, null)` counts as `none` when
+/// unifying branches, so `c ? x : null` is `optional(x)` (fixes defect
+/// `const-null-not-optional`).
+fn branch_type(t: &Type) -> Type {
+    match t.as_const() {
+        Some(c) if matches!(c.value(), Value::Null) => Type::none(),
+        _ => t.clone(),
+    }
+}
+
+pub(crate) fn conditional(
+    condition: BoundExpr,
+    then_expr: BoundExpr,
+    else_expr: BoundExpr,
+    range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let unified = unify_types(&[branch_type(&then_expr.ty), branch_type(&else_expr.ty)]).safe;
+    check_type(
+        cx,
+        &condition.ty,
+        condition.range,
+        &input_type(&Type::bool()),
+    );
+    let ty = lift_operation_type(&unified, [&condition.ty]);
+    BoundExpr {
+        kind: BoundExprKind::Conditional {
+            condition: Box::new(condition),
+            then_expr: Box::new(then_expr),
+            else_expr: Box::new(else_expr),
+        },
+        ty,
+        range,
+    }
+}
+
+// ---- for expressions -----------------------------------------------------------------
+
+/// `CollectionTypes` of a bound collection, reporting at its range.
+pub(crate) fn iteration_types(collection: &BoundExpr, cx: &mut BindContext<'_>) -> (Type, Type) {
+    iteration_types_of(&collection.ty, collection.range, cx)
+}
+
+pub(crate) fn iteration_types_of(
+    ty: &Type,
+    range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> (Type, Type) {
+    let strict = !cx.options().skip_range_typecheck;
+    let ct = collection_types(ty, strict);
+    for d in ct.diagnostics {
+        cx.report_type(d, range);
+    }
+    (ct.key, ct.value)
+}
+
+fn define_for_vars(
+    scope: &mut Scope,
+    key_var: Option<&ast::Ident>,
+    value_var: &ast::Ident,
+    key_ty: Type,
+    value_ty: Type,
+    for_range: TextRange,
+    cx: &mut BindContext<'_>,
+) {
+    if let Some(k) = key_var {
+        let def = Definition::Variable {
+            name: k.name.to_string(),
+            ty: key_ty,
+            range: Some(cx.span(k.range)),
+        };
+        let _ = scope.define(k.name.to_string(), def, false);
+    }
+    let def = Definition::Variable {
+        name: value_var.name.to_string(),
+        ty: value_ty,
+        range: Some(cx.span(value_var.range)),
+    };
+    if scope
+        .define(value_var.name.to_string(), def, false)
+        .is_err()
+    {
+        let span = cx.span(for_range);
+        cx.report(Diagnostic::error(
+            codes::DUPLICATE_FOR_VARIABLE,
+            span,
+            format!("name {} already defined", value_var.name),
+        ));
+    }
+}
+
+fn bind_for(
+    f: &ast::ForExpr,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let collection = bind_expr(&f.collection, scope, cx);
+    let (key_ty, value_ty) = iteration_types(&collection, cx);
+    let mut inner = scope.child();
+    define_for_vars(
+        &mut inner,
+        f.key_var.as_ref(),
+        &f.value_var,
+        key_ty,
+        value_ty,
+        range,
+        cx,
+    );
+    let key = f.key_expr.as_ref().map(|k| bind_expr(k, &inner, cx));
+    let value = bind_expr(&f.value_expr, &inner, cx);
+    let condition = f.condition.as_ref().map(|c| bind_expr(c, &inner, cx));
+    if let Some(k) = &key {
+        check_type(cx, &k.ty, k.range, &input_type(&Type::string()));
+    }
+    if let Some(c) = &condition {
+        check_type(cx, &c.ty, c.range, &input_type(&Type::bool()));
+    }
+    let result = match (&key, f.kind) {
+        (Some(_), _) | (None, ast::ForKind::Object) => {
+            if f.grouping {
+                Type::map(Type::list(value.ty.clone()))
+            } else {
+                Type::map(value.ty.clone())
+            }
+        }
+        (None, ast::ForKind::Tuple) => Type::list(value.ty.clone()),
+    };
+    let result = wrap_iterable_result_type(&collection.ty, &result);
+    let lifters: Vec<&Type> = key.iter().chain(condition.iter()).map(|e| &e.ty).collect();
+    let ty = lift_operation_type(&result, lifters);
+    BoundExpr {
+        kind: BoundExprKind::For(Box::new(BoundFor {
+            key_var: f.key_var.as_ref().map(|k| k.name.to_string()),
+            value_var: f.value_var.name.to_string(),
+            collection,
+            key,
+            value,
+            condition,
+            grouping: f.grouping,
+        })),
+        ty,
+        range,
+    }
+}
+
+// ---- splats --------------------------------------------------------------------------
+
+fn bind_splat(
+    s: &ast::Splat,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let source = bind_expr(&s.source, scope, cx);
+    let unwrapped = unwrap_iterable_source_type(&source.ty);
+    let (item, source_ty) = match unwrapped.kind() {
+        TypeKind::List(e) | TypeKind::Set(e) => (e.clone(), source.ty.clone()),
+        TypeKind::Tuple(es) => (unify_types(es).safe, source.ty.clone()),
+        TypeKind::Dynamic => (Type::dynamic(), source.ty.clone()),
+        // A scalar behaves like a one-element list (binder.md §3.8); the
+        // eventual wrapper is lost (defect eventual-lost-through-optional,
+        // replicated).
+        _ => (unwrapped.clone(), Type::list(source.ty.clone())),
+    };
+    cx.splat_items.push(item);
+    let each = bind_expr(&s.each, scope, cx);
+    cx.splat_items.pop();
+    let ty = wrap_iterable_result_type(&source_ty, &Type::list(each.ty.clone()));
+    BoundExpr {
+        kind: BoundExprKind::Splat {
+            source: Box::new(source),
+            each: Box::new(each),
+        },
+        ty,
+        range,
+    }
+}
+
+// ---- objects -------------------------------------------------------------------------
+
+/// The property name of a literal key: a literal value convertible to a
+/// string, or a template of exactly one literal part.
+fn literal_key(key: &BoundExpr) -> Option<String> {
+    match &key.kind {
+        BoundExprKind::Literal(v) => v.to_key_string(),
+        BoundExprKind::Template(_) => key.literal_string().map(str::to_string),
+        _ => None,
+    }
+}
+
+/// A type as the object-key message prints it: `String()` form, except
+/// consts, whose `String()` is a cty value (`null` reads better).
+fn key_type_string(t: &Type) -> String {
+    if t.as_const().is_some() {
+        pretty_capped(t)
+    } else {
+        display_string(t)
+    }
+}
+
+fn bind_object(
+    items: &[ast::ObjectItem],
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let mut bound: Vec<(BoundExpr, BoundExpr)> = Vec::with_capacity(items.len());
+    for item in items {
+        let key = match item.bare_key() {
+            Some(name)
+                if !item.force_non_literal() && matches!(item.key.kind, ExprKind::Variable(_)) =>
+            {
+                string_literal(name, item.key.range)
+            }
+            _ => bind_expr(&item.key, scope, cx),
+        };
+        let value = bind_expr(&item.value, scope, cx);
+        let string_input = input_type(&Type::string());
+        if !conversion_from(&string_input, &key.ty).exists() {
+            let span = cx.span(key.range);
+            cx.report(Diagnostic::error(
+                codes::OBJECT_KEY_NOT_CONVERTIBLE,
+                span,
+                format!(
+                    "object keys must be strings: cannot assign expression of type {} to location of type string",
+                    key_type_string(&key.ty)
+                ),
+            ));
+        }
+        bound.push((key, value));
+    }
+    let literal_keys: Option<Vec<String>> = bound.iter().map(|(k, _)| literal_key(k)).collect();
+    let ty = match literal_keys {
+        Some(names) => {
+            let mut props: indexmap::IndexMap<String, Type> = indexmap::IndexMap::new();
+            for (name, (_, v)) in names.into_iter().zip(bound.iter()) {
+                props.insert(name, v.ty.clone());
+            }
+            Type::object(props)
+        }
+        None => {
+            let values: Vec<Type> = bound.iter().map(|(_, v)| v.ty.clone()).collect();
+            Type::map(unify_types(&values).safe)
+        }
+    };
+    let ty = lift_operation_type(&ty, bound.iter().map(|(k, _)| &k.ty));
+    BoundExpr {
+        kind: BoundExprKind::Object(bound),
+        ty,
+        range,
+    }
+}
+
+// ---- traversals ----------------------------------------------------------------------
+
+/// A step key that the parser would have folded into a traversal step:
+/// a number/bool/null literal or a string without interpolations.
+fn literal_step_key(e: &ast::Expr) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Literal(ast::Literal::Null) => Some(Value::Null),
+        ExprKind::Literal(ast::Literal::Bool(b)) => Some(Value::Bool(*b)),
+        ExprKind::Literal(ast::Literal::Number(n)) => number_value(n).map(Value::Number),
+        ExprKind::Template(t) if matches!(t.kind, ast::TemplateKind::Quoted) => {
+            t.literal_value().map(Value::string)
+        }
+        _ => None,
+    }
+}
+
+/// A pending traversal step.
+enum PendingStep<'e> {
+    Literal(BoundStepKind, TextRange),
+    Index(&'e ast::Expr, TextRange),
+}
+
+fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
+    steps
+        .iter()
+        .map(|s| match &s.kind {
+            StepKind::Attr(id) => {
+                PendingStep::Literal(BoundStepKind::Attr(id.name.to_string()), s.range)
+            }
+            StepKind::LegacyIndex { value, .. } => PendingStep::Literal(
+                BoundStepKind::Index(Value::Number(Number::from_bigint(value))),
+                s.range,
+            ),
+            StepKind::Index(e) => match literal_step_key(e) {
+                Some(v) => PendingStep::Literal(BoundStepKind::Index(v), s.range),
+                None => PendingStep::Index(e, s.range),
+            },
+        })
+        .collect()
+}
+
+fn traverser(kind: &BoundStepKind) -> Traverser {
+    match kind {
+        BoundStepKind::Attr(n) => Traverser::Attr(n.clone()),
+        BoundStepKind::Index(v) => Traverser::Literal(v.clone()),
+    }
+}
+
+/// Applies literal steps to `ty`, reporting step diagnostics.
+fn apply_steps(
+    mut ty: Type,
+    steps: Vec<(BoundStepKind, TextRange)>,
+    mode: &NodeMode,
+    cx: &mut BindContext<'_>,
+) -> (Type, Vec<BoundStep>) {
+    let mut out = Vec::with_capacity(steps.len());
+    for (i, (kind, range)) in steps.into_iter().enumerate() {
+        let next = match mode {
+            NodeMode::Dynamic => Type::dynamic(),
+            NodeMode::NotTraversable(msg) => {
+                if i == 0 {
+                    let span = cx.span(range);
+                    cx.report(Diagnostic::error(
+                        codes::NODE_NOT_TRAVERSABLE,
+                        span,
+                        msg.clone(),
+                    ));
+                }
+                Type::dynamic()
+            }
+            NodeMode::Lenient if i == 0 => {
+                let t = traverse(&ty, &traverser(&kind));
+                if t.has_errors() {
+                    Type::dynamic()
+                } else {
+                    report_step(t.diagnostics, range, cx);
+                    t.ty
+                }
+            }
+            NodeMode::Typed | NodeMode::Lenient => {
+                let t = traverse(&ty, &traverser(&kind));
+                report_step(t.diagnostics, range, cx);
+                t.ty
+            }
+        };
+        ty = next;
+        out.push(BoundStep {
+            kind,
+            ty: ty.clone(),
+            range,
+        });
+    }
+    (ty, out)
+}
+
+fn report_step(diags: Vec<pcl_types::TypeDiagnostic>, range: TextRange, cx: &mut BindContext<'_>) {
+    let allow_missing = cx.options().allow_missing_variables;
+    for d in diags {
+        if allow_missing && d.summary.starts_with("undefined variable") {
+            continue;
+        }
+        cx.report_type(d, range);
+    }
+}
+
+fn bind_traversal(
+    t: &ast::Traversal,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    if let ExprKind::Variable(ident) = &t.source.kind {
+        return bind_scope_traversal(ident, &t.steps, range, scope, cx);
+    }
+    let source = bind_expr(&t.source, scope, cx);
+    continue_traversal(source, classify(&t.steps), range, scope, cx)
+}
+
+/// Applies the remaining steps to an already-bound source: runs of literal
+/// steps become relative traversals, non-literal index steps become index
+/// expressions (binder.md §3.10, §3.14).
+fn continue_traversal(
+    mut current: BoundExpr,
+    steps: Vec<PendingStep<'_>>,
+    full_range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let mut run: Vec<(BoundStepKind, TextRange)> = Vec::new();
+    for step in steps {
+        match step {
+            PendingStep::Literal(kind, r) => run.push((kind, r)),
+            PendingStep::Index(key, r) => {
+                current = relative(current, std::mem::take(&mut run), cx);
+                let key = bind_expr(key, scope, cx);
+                let range = current.range.cover(r);
+                current = index(current, key, range, cx);
+            }
+        }
+    }
+    let mut out = relative(current, run, cx);
+    if out.range.start == full_range.start {
+        out.range = out.range.cover(full_range);
+    }
+    out
+}
+
+fn relative(
+    source: BoundExpr,
+    run: Vec<(BoundStepKind, TextRange)>,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    if run.is_empty() {
+        return source;
+    }
+    let end = run.last().map_or(source.range.end, |(_, r)| r.end);
+    let range = TextRange::new(source.range.start, end.max(source.range.end));
+    let (ty, steps) = apply_steps(source.ty.clone(), run, &NodeMode::Typed, cx);
+    BoundExpr {
+        kind: BoundExprKind::RelativeTraversal {
+            source: Box::new(source),
+            steps,
+        },
+        ty,
+        range,
+    }
+}
+
+/// `coll[key]` with a non-literal key (binder.md §3.10).
+fn index(
+    collection: BoundExpr,
+    key: BoundExpr,
+    range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let (key_ty, value_ty) = iteration_types(&collection, cx);
+    // A key that folded to a literal (`t[-1]`) is first tried as a
+    // traversal step; if that reports anything the index rule applies
+    // (defect index-fallback-drops-diagnostic, replicated: see the crate's
+    // golden test).
+    if let BoundExprKind::Literal(v) = &key.kind {
+        let t = traverse(&collection.ty, &Traverser::Literal(v.clone()));
+        if t.diagnostics.is_empty() {
+            return BoundExpr {
+                ty: t.ty,
+                kind: BoundExprKind::Index {
+                    collection: Box::new(collection),
+                    key: Box::new(key),
+                },
+                range,
+            };
+        }
+    }
+    check_type(cx, &key.ty, key.range, &input_type(&key_ty));
+    let ty = lift_operation_type(
+        &wrap_iterable_result_type(&collection.ty, &value_ty),
+        [&key.ty],
+    );
+    BoundExpr {
+        kind: BoundExprKind::Index {
+            collection: Box::new(collection),
+            key: Box::new(key),
+        },
+        ty,
+        range,
+    }
+}
+
+fn bind_scope_traversal(
+    ident: &ast::Ident,
+    steps: &[ast::Step],
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let pending = classify(steps);
+    let split = pending
+        .iter()
+        .position(|s| matches!(s, PendingStep::Index(..)))
+        .unwrap_or(pending.len());
+    let mut pending = pending.into_iter();
+    let literal_run: Vec<(BoundStepKind, TextRange)> = pending
+        .by_ref()
+        .take(split)
+        .filter_map(|s| match s {
+            PendingStep::Literal(k, r) => Some((k, r)),
+            PendingStep::Index(..) => None,
+        })
+        .collect();
+    let rest: Vec<PendingStep<'_>> = pending.collect();
+    let name = ident.as_str();
+    let root_end = literal_run.last().map_or(ident.range.end, |(_, r)| r.end);
+    let head_range = TextRange::new(ident.range.start, root_end);
+    let head = match scope.lookup(name).cloned() {
+        None => {
+            let severity = if cx.options().allow_missing_variables {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            let span = cx.span(ident.range);
+            let mut d = Diagnostic::new(
+                severity,
+                codes::UNDEFINED_VARIABLE,
+                span,
+                format!("undefined variable {name}"),
+            );
+            if let Some(help) =
+                suggest::help_line(&suggest::did_you_mean(name, scope.visible_names()))
+            {
+                d = d.with_help(help);
+            }
+            cx.report(d);
+            let steps = literal_run
+                .into_iter()
+                .map(|(kind, range)| BoundStep {
+                    kind,
+                    ty: Type::dynamic(),
+                    range,
+                })
+                .collect();
+            BoundExpr {
+                kind: BoundExprKind::ScopeTraversal {
+                    root: name.to_string(),
+                    root_range: ident.range,
+                    definition: None,
+                    steps,
+                },
+                ty: Type::dynamic(),
+                range: head_range,
+            }
+        }
+        Some(def) => {
+            let (root_ty, mode) = match &def {
+                Definition::Node(id) => {
+                    let r = cx.env().node_reference(*id);
+                    (r.ty, r.mode)
+                }
+                Definition::Variable { ty, .. } => (ty.clone(), NodeMode::Typed),
+                Definition::Null => (Type::none(), NodeMode::Typed),
+                Definition::Keyword(k) => (
+                    Type::dynamic(),
+                    NodeMode::NotTraversable(format!("'{k}' is a keyword and cannot be traversed")),
+                ),
+                Definition::ResourceProperty { ty, .. } => (ty.clone(), NodeMode::Typed),
+            };
+            let mode = match (&def, mode) {
+                (Definition::Keyword(_), NodeMode::NotTraversable(m)) => {
+                    NodeMode::NotTraversable(m)
+                }
+                (_, m) => m,
+            };
+            let code_keyword = matches!(def, Definition::Keyword(_));
+            let mark = cx.mark();
+            let (mut ty, steps) = apply_steps(root_ty, literal_run, &mode, cx);
+            if code_keyword {
+                // Same message, the keyword's own code.
+                let mut tail = cx.split_off(mark);
+                for d in &mut tail {
+                    d.code = codes::KEYWORD_TRAVERSAL;
+                }
+                for d in tail {
+                    cx.report(d);
+                }
+            }
+            if matches!(def, Definition::ResourceProperty { .. }) {
+                ty = Type::opaque("Property");
+            }
+            BoundExpr {
+                kind: BoundExprKind::ScopeTraversal {
+                    root: name.to_string(),
+                    root_range: ident.range,
+                    definition: Some(def),
+                    steps,
+                },
+                ty,
+                range: head_range,
+            }
+        }
+    };
+    continue_traversal(head, rest, range, scope, cx)
+}

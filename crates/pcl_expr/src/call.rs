@@ -1,0 +1,860 @@
+//! Function calls: argument checking and lifting (binder.md §3.9), the
+//! builtins' argument-dependent signatures (§4.1), `invoke` (§6.3) and
+//! `call` (§6.4).
+
+use pcl_diagnostics::{suggest, Diagnostic, Severity, TextRange};
+use pcl_syntax::ast;
+use pcl_types::{
+    assignable_from, collection_types, contains_outputs, contains_promises, conversion_from,
+    input_type, is_optional, lift_operation_type, resolve_outputs, unify_types, unwrap_option,
+    Type, TypeKind,
+};
+
+use crate::bind::{bind_expr, check_type};
+use crate::bound::{BoundCall, BoundExpr, BoundExprKind};
+use crate::builtins::Builtin;
+use crate::codes;
+use crate::context::BindContext;
+use crate::env::{InvokeLookup, MethodLookup, ResourceAnnotation};
+use crate::scope::{Definition, Function, Scope};
+use crate::signature::{Param, Signature};
+
+/// An effective argument: a bound argument, or one element of an expanded
+/// final argument (`f(xs...)`), which carries the final argument's range.
+pub(crate) struct Arg {
+    pub ty: Type,
+    pub range: TextRange,
+}
+
+/// What signature computation produced besides the signature.
+struct Computed {
+    signature: Signature,
+    invoke_token: Option<String>,
+}
+
+impl From<Signature> for Computed {
+    fn from(signature: Signature) -> Computed {
+        Computed {
+            signature,
+            invoke_token: None,
+        }
+    }
+}
+
+pub(crate) fn bind_call(
+    c: &ast::Call,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let name: &str = &c.name;
+    let mut args = Vec::with_capacity(c.args.len());
+    for (i, arg) in c.args.iter().enumerate() {
+        if name == "recover" && i == 1 {
+            let mut inner = scope.child();
+            let _ = inner.define(
+                "error",
+                Definition::variable("error", Type::string()),
+                false,
+            );
+            args.push(bind_expr(arg, &inner, cx));
+        } else {
+            args.push(bind_expr(arg, scope, cx));
+        }
+    }
+    let function = scope.lookup_function(name).cloned();
+    let Some(function) = function else {
+        let span = cx.span(c.name_range);
+        let mut d = Diagnostic::error(
+            codes::UNKNOWN_FUNCTION,
+            span,
+            format!("unknown function '{name}'"),
+        );
+        if let Some(help) =
+            suggest::help_line(&suggest::did_you_mean(name, scope.visible_functions()))
+        {
+            d = d.with_help(help);
+        }
+        cx.report(d);
+        return BoundExpr {
+            kind: BoundExprKind::Call(Box::new(BoundCall {
+                name: name.to_string(),
+                name_range: c.name_range,
+                function: None,
+                args,
+                expand_final: c.expand_final,
+                signature: Signature::dynamic(),
+                invoke_token: None,
+            })),
+            ty: Type::dynamic(),
+            range,
+        };
+    };
+    let effective = effective_args(&args, c.expand_final);
+    let computed: Computed = match &function {
+        Function::Static(sig) => Signature::clone(sig).into(),
+        Function::Builtin(b) => builtin_signature(*b, &effective, range, cx).into(),
+        Function::Invoke => invoke_signature(&args, &effective, cx),
+        Function::Call => call_signature(&args, &effective, range, cx).into(),
+    };
+    let ty = typecheck_args(&computed.signature, &effective, range, cx);
+    BoundExpr {
+        kind: BoundExprKind::Call(Box::new(BoundCall {
+            name: name.to_string(),
+            name_range: c.name_range,
+            function: Some(function),
+            args,
+            expand_final: c.expand_final,
+            signature: computed.signature,
+            invoke_token: computed.invoke_token,
+        })),
+        ty,
+        range,
+    }
+}
+
+/// Step 3 of binder.md §3.9: a final `xs...` whose resolved type is a
+/// tuple, list or set stands for its elements.
+fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
+    let mut out: Vec<Arg> = args
+        .iter()
+        .map(|a| Arg {
+            ty: a.ty.clone(),
+            range: a.range,
+        })
+        .collect();
+    if !expand_final {
+        return out;
+    }
+    let Some(last) = args.last() else {
+        return out;
+    };
+    let resolved = resolve_outputs(&last.ty);
+    let expanded: Option<Vec<Type>> = match resolved.kind() {
+        TypeKind::Tuple(es) => Some(es.to_vec()),
+        TypeKind::List(e) | TypeKind::Set(e) => Some(vec![e.clone()]),
+        _ => None,
+    };
+    if let Some(types) = expanded {
+        out.pop();
+        out.extend(types.into_iter().map(|ty| Arg {
+            ty,
+            range: last.range,
+        }));
+    }
+    out
+}
+
+/// `typecheckArgs` and lifting (binder.md §3.9 steps 5–7); returns the
+/// call's type.
+fn typecheck_args(
+    sig: &Signature,
+    args: &[Arg],
+    call_range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> Type {
+    let mut lift = false;
+    for (i, param) in sig.params.iter().enumerate() {
+        match args.get(i) {
+            None => {
+                if !is_optional(&param.ty) {
+                    let span = cx.span(call_range);
+                    cx.report(Diagnostic::error(
+                        codes::MISSING_ARGUMENT,
+                        span,
+                        format!("missing required parameter '{}'", param.name),
+                    ));
+                }
+            }
+            Some(arg) => {
+                check_type(cx, &arg.ty, arg.range, &input_type(&param.ty));
+                lift |= !assignable_from(&param.ty, &arg.ty);
+            }
+        }
+    }
+    if args.len() > sig.params.len() {
+        match &sig.varargs {
+            None => {
+                let span = cx.span(call_range);
+                cx.report(Diagnostic::error(
+                    codes::TOO_MANY_ARGUMENTS,
+                    span,
+                    format!(
+                        "too many arguments to call: expected {}, got {}",
+                        sig.params.len(),
+                        args.len()
+                    ),
+                ));
+            }
+            Some(v) => {
+                for arg in args.iter().skip(sig.params.len()) {
+                    check_type(cx, &arg.ty, arg.range, &input_type(&v.ty));
+                    lift |= !assignable_from(&v.ty, &arg.ty);
+                }
+            }
+        }
+    }
+    if lift {
+        lift_operation_type(&sig.result, args.iter().map(|a| &a.ty))
+    } else {
+        sig.result.clone()
+    }
+}
+
+// ---- builtins --------------------------------------------------------------------------
+
+fn p(name: &str, ty: Type) -> Param {
+    Param::new(name, ty)
+}
+
+fn eventual(t: &Type) -> bool {
+    contains_outputs(t) || contains_promises(t)
+}
+
+fn output_if(cond: bool, t: Type) -> Type {
+    if cond {
+        Type::output(t)
+    } else {
+        t
+    }
+}
+
+fn asset_or_archive() -> Type {
+    Type::union([Type::opaque("Archive"), Type::opaque("Asset")])
+}
+
+/// An error at `range` with the detail equal to the summary (pcl's
+/// `errorf` convention).
+fn pcl_error(
+    cx: &mut BindContext<'_>,
+    code: pcl_diagnostics::Code,
+    range: TextRange,
+    summary: String,
+) {
+    let span = cx.span(range);
+    cx.report(Diagnostic::error(code, span, summary.clone()).with_detail(summary));
+}
+
+/// A plain error at `range`.
+fn error(cx: &mut BindContext<'_>, code: pcl_diagnostics::Code, range: TextRange, summary: String) {
+    let span = cx.span(range);
+    cx.report(Diagnostic::error(code, span, summary));
+}
+
+fn is_resource(t: &Type) -> bool {
+    t.as_object()
+        .is_some_and(|o| o.annotations().first::<ResourceAnnotation>().is_some())
+}
+
+fn builtin_signature(
+    b: Builtin,
+    args: &[Arg],
+    call_range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> Signature {
+    let arg0 = args.first();
+    let t0 = arg0.map_or_else(Type::dynamic, |a| a.ty.clone());
+    let r0 = arg0.map_or(call_range, |a| a.range);
+    let string = Type::string;
+    let fixed = |params: Vec<Param>, result: Type| Signature::new(params, result);
+    match b {
+        Builtin::Element => {
+            let (list, elem) = match arg0 {
+                None => (Type::dynamic(), Type::dynamic()),
+                Some(_) => match resolve_outputs(&t0).kind() {
+                    TypeKind::List(e) => (t0.clone(), e.clone()),
+                    TypeKind::Tuple(es) => (t0.clone(), unify_types(es).unsafe_),
+                    _ => {
+                        if !cx.options().skip_range_typecheck {
+                            pcl_error(
+                                cx,
+                                codes::BUILTIN_ARGUMENT,
+                                r0,
+                                "the first argument to 'element' must be a list or tuple".into(),
+                            );
+                        }
+                        (Type::dynamic(), Type::dynamic())
+                    }
+                },
+            };
+            let result = output_if(eventual(&list), elem);
+            fixed(vec![p("list", list), p("index", Type::int())], result)
+        }
+        Builtin::Entries => {
+            let (k, v) = if args.len() == 1 {
+                let ct =
+                    collection_types(&resolve_outputs(&t0), !cx.options().skip_range_typecheck);
+                for d in ct.diagnostics {
+                    cx.report_type(d, r0);
+                }
+                (ct.key, ct.value)
+            } else {
+                (Type::dynamic(), Type::dynamic())
+            };
+            let entry = Type::object([("key", k), ("value", v)]);
+            let result = output_if(arg0.is_some_and(|_| eventual(&t0)), Type::list(entry));
+            fixed(vec![p("collection", Type::dynamic())], result)
+        }
+        Builtin::FileArchive => fixed(vec![p("path", string())], Type::opaque("Archive")),
+        Builtin::RemoteArchive => fixed(vec![p("uri", string())], Type::opaque("Archive")),
+        Builtin::AssetArchive => fixed(
+            vec![p("assets", Type::map(asset_or_archive()))],
+            Type::opaque("Archive"),
+        ),
+        Builtin::FileAsset => fixed(vec![p("path", string())], Type::opaque("Asset")),
+        Builtin::StringAsset => fixed(vec![p("value", string())], Type::opaque("Asset")),
+        Builtin::RemoteAsset => fixed(vec![p("uri", string())], Type::opaque("Asset")),
+        Builtin::Join => fixed(
+            vec![p("separator", string()), p("strings", Type::list(string()))],
+            string(),
+        ),
+        Builtin::Length => {
+            if arg0.is_some() {
+                let resolved = unwrap_option(&resolve_outputs(&t0));
+                let ok = matches!(
+                    resolved.kind(),
+                    TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
+                ) || conversion_from(&string(), &resolved).exists();
+                if !ok {
+                    pcl_error(
+                        cx,
+                        codes::BUILTIN_ARGUMENT,
+                        r0,
+                        "the first argument to 'length' must be a list, map, object, tuple, or string".into(),
+                    );
+                }
+            }
+            fixed(
+                vec![p("value", t0.clone())],
+                output_if(eventual(&t0), Type::int()),
+            )
+        }
+        Builtin::Lookup => {
+            let (map, elem) = match arg0 {
+                None => (Type::dynamic(), Type::dynamic()),
+                Some(_) => {
+                    let resolved = resolve_outputs(&t0);
+                    match resolved.kind() {
+                        TypeKind::Map(e) => (resolved.clone(), e.clone()),
+                        // The reference crashes on an object without
+                        // properties; its element type is `dynamic` here.
+                        TypeKind::Object(o) if o.properties().is_empty() => {
+                            (resolved.clone(), Type::dynamic())
+                        }
+                        TypeKind::Object(o) => {
+                            let props: Vec<Type> = o.properties().values().cloned().collect();
+                            (resolved.clone(), unify_types(&props).unsafe_)
+                        }
+                        // `dynamic` is accepted without a diagnostic (the
+                        // reference reports it; untyped values are common
+                        // in lenient programs).
+                        TypeKind::Dynamic => (Type::dynamic(), Type::dynamic()),
+                        _ => {
+                            pcl_error(
+                                cx,
+                                codes::BUILTIN_ARGUMENT,
+                                r0,
+                                "the first argument to 'lookup' must be a map".into(),
+                            );
+                            (Type::dynamic(), Type::dynamic())
+                        }
+                    }
+                }
+            };
+            let result = output_if(eventual(&t0), elem.clone());
+            fixed(
+                vec![
+                    p("map", map),
+                    p("key", string()),
+                    p("default", Type::optional(elem)),
+                ],
+                result,
+            )
+        }
+        Builtin::Range => fixed(
+            vec![
+                p("fromOrTo", Type::int()),
+                p("to", Type::optional(Type::int())),
+            ],
+            Type::list(Type::int()),
+        ),
+        Builtin::ReadFile | Builtin::Filebase64 | Builtin::Filebase64sha256 => {
+            fixed(vec![p("path", string())], string())
+        }
+        Builtin::Sha1 => fixed(vec![p("input", string())], string()),
+        Builtin::ToBase64 | Builtin::FromBase64 => fixed(vec![p("value", string())], string()),
+        Builtin::Split => fixed(
+            vec![p("separator", string()), p("string", string())],
+            Type::list(string()),
+        ),
+        Builtin::Secret | Builtin::Unsecret => {
+            let t = if args.len() == 1 {
+                t0.clone()
+            } else {
+                Type::dynamic()
+            };
+            fixed(vec![p("value", t.clone())], Type::output(t))
+        }
+        Builtin::ToJson => {
+            if args.len() != 1 {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARITY,
+                    call_range,
+                    "'toJSON' expects exactly one argument".into(),
+                );
+            }
+            let result = output_if(arg0.is_some_and(|_| eventual(&t0)), string());
+            fixed(vec![p("value", Type::dynamic())], result)
+        }
+        Builtin::Stack
+        | Builtin::Project
+        | Builtin::Organization
+        | Builtin::Cwd
+        | Builtin::RootDirectory => fixed(Vec::new(), string()),
+        Builtin::NotImplemented => fixed(vec![p("errorMessage", string())], Type::dynamic()),
+        Builtin::SingleOrNone => {
+            let value = if args.len() == 1 {
+                t0.clone()
+            } else {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARITY,
+                    call_range,
+                    "'singleOrNone' only expects one argument".into(),
+                );
+                Type::dynamic()
+            };
+            let elem = match resolve_outputs(&value).kind() {
+                TypeKind::List(e) => e.clone(),
+                TypeKind::Tuple(es) => es.first().cloned().unwrap_or_else(Type::dynamic),
+                TypeKind::Dynamic => Type::dynamic(),
+                _ => {
+                    pcl_error(
+                        cx,
+                        codes::BUILTIN_ARGUMENT,
+                        r0,
+                        "the first argument to 'singleOrNone' must be a list or tuple".into(),
+                    );
+                    Type::dynamic()
+                }
+            };
+            let result = output_if(eventual(&value), Type::optional(elem));
+            fixed(vec![p("value", value)], result)
+        }
+        Builtin::GetOutput => fixed(
+            vec![
+                p("stackReference", Type::dynamic()),
+                p("outputName", string()),
+            ],
+            Type::output(Type::dynamic()),
+        ),
+        Builtin::Try => {
+            if args.is_empty() {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARITY,
+                    call_range,
+                    "'try' expects at least one argument".into(),
+                );
+                return fixed(Vec::new(), Type::dynamic());
+            }
+            let types: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
+            let any_dynamic = types.iter().any(Type::is_dynamic);
+            let any_eventual = types.iter().any(eventual);
+            let elem = if any_dynamic {
+                Type::dynamic()
+            } else {
+                unify_types(&types).safe
+            };
+            let params = types
+                .iter()
+                .enumerate()
+                .map(|(i, t)| p(&format!("arg{i}"), t.clone()))
+                .collect();
+            fixed(params, output_if(any_dynamic || any_eventual, elem))
+        }
+        Builtin::Can => {
+            let t = if args.len() == 1 {
+                t0.clone()
+            } else {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARITY,
+                    call_range,
+                    "'can' expects exactly one argument".into(),
+                );
+                Type::dynamic()
+            };
+            let outputish = match t.kind() {
+                TypeKind::Output(_) | TypeKind::Dynamic => true,
+                TypeKind::Union(u) => u
+                    .elements()
+                    .iter()
+                    .any(|e| matches!(e.kind(), TypeKind::Output(_))),
+                _ => false,
+            };
+            fixed(vec![p("arg", t)], output_if(outputish, Type::bool()))
+        }
+        Builtin::Recover => {
+            if args.len() != 2 {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARITY,
+                    call_range,
+                    "'recover' expects exactly two arguments".into(),
+                );
+            }
+            if arg0.is_some() && !matches!(t0.kind(), TypeKind::Output(_)) {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARGUMENT,
+                    r0,
+                    "the first argument to 'recover' must be an output".into(),
+                );
+            }
+            let t1 = args.get(1).map_or_else(Type::dynamic, |a| a.ty.clone());
+            let result =
+                Type::output(unify_types(&[resolve_outputs(&t0), resolve_outputs(&t1)]).safe);
+            fixed(vec![p("value", t0.clone()), p("recovery", t1)], result)
+        }
+        Builtin::Max | Builtin::Min => {
+            let any_number = args
+                .iter()
+                .any(|a| matches!(resolve_outputs(&a.ty).kind(), TypeKind::Number));
+            let n = if any_number {
+                Type::number()
+            } else {
+                Type::int()
+            };
+            fixed(vec![p("first", n.clone())], n.clone()).with_varargs(p("rest", n))
+        }
+        Builtin::PulumiResourceType | Builtin::PulumiResourceName => {
+            let name = b.name();
+            if args.len() != 1 {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARITY,
+                    r0,
+                    format!("{name} expects exactly one argument"),
+                );
+                return fixed(Vec::new(), Type::dynamic());
+            }
+            if !is_resource(&t0) {
+                pcl_error(
+                    cx,
+                    codes::BUILTIN_ARGUMENT,
+                    r0,
+                    format!("{name} argument must be a single resource"),
+                );
+            }
+            fixed(vec![p("resource", t0.clone())], string())
+        }
+    }
+}
+
+// ---- invoke ----------------------------------------------------------------------------
+
+fn invoke_options_type() -> Type {
+    Type::object([
+        ("provider", Type::optional(Type::dynamic())),
+        ("parent", Type::optional(Type::dynamic())),
+        ("version", Type::optional(Type::string())),
+        ("pluginDownloadUrl", Type::optional(Type::string())),
+        ("dependsOn", Type::optional(Type::list(Type::dynamic()))),
+    ])
+}
+
+fn invoke_zero_signature() -> Signature {
+    Signature::new(
+        vec![
+            p("token", Type::string()),
+            p("args", Type::optional(Type::dynamic())),
+            p("invokeOptions", Type::optional(invoke_options_type())),
+        ],
+        Type::dynamic(),
+    )
+}
+
+/// `pkg:module:member` or `pkg:member` (the module may be empty).
+fn well_formed_token(token: &str) -> bool {
+    let parts: Vec<&str> = token.split(':').collect();
+    match parts.as_slice() {
+        [pkg, member] | [pkg, _, member] => !pkg.is_empty() && !member.is_empty(),
+        _ => false,
+    }
+}
+
+fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<'_>) -> Computed {
+    let zero = || Computed::from(invoke_zero_signature());
+    let Some(token_arg) = args.first() else {
+        return zero();
+    };
+    let Some(token) = token_arg
+        .strip_parens()
+        .literal_string()
+        .map(str::to_string)
+    else {
+        error(
+            cx,
+            codes::INVOKE_TOKEN,
+            token_arg.range,
+            "invoke token must be a string literal".into(),
+        );
+        return zero();
+    };
+    if !well_formed_token(&token) {
+        error(
+            cx,
+            codes::INVOKE_TOKEN,
+            token_arg.range,
+            format!("malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"),
+        );
+        return zero();
+    }
+    let skip = cx.options().skip_invoke_typecheck;
+    let span = cx.span(token_arg.range);
+    let function = match cx.env().invoke_signature(&token, span) {
+        InvokeLookup::Found(f) => f,
+        InvokeLookup::UnknownPackage { package, detail } => {
+            if !skip {
+                let d = Diagnostic::new(
+                    Severity::Warning,
+                    codes::UNKNOWN_PACKAGE,
+                    span,
+                    format!("unknown package '{package}'"),
+                )
+                .with_detail(detail);
+                cx.report(d);
+            }
+            return zero();
+        }
+        InvokeLookup::LoadError { message } => {
+            if !skip {
+                error(
+                    cx,
+                    codes::INVOKE_FUNCTION,
+                    token_arg.range,
+                    format!("error loading function '{token}': {message}"),
+                );
+            }
+            return zero();
+        }
+        InvokeLookup::NotFound { candidates } => {
+            if !skip {
+                let mut d = Diagnostic::error(
+                    codes::UNKNOWN_FUNCTION,
+                    span,
+                    format!("unknown function '{token}'"),
+                );
+                let help = suggest::help_line(&suggest::did_you_mean(
+                    &token,
+                    candidates.iter().map(String::as_str),
+                ));
+                if let Some(help) = help {
+                    d = d.with_help(help);
+                }
+                cx.report(d);
+            }
+            return zero();
+        }
+    };
+    let canonical = Some(function.token.clone());
+    let with_token = |signature: Signature| Computed {
+        signature,
+        invoke_token: canonical.clone(),
+    };
+    let Some(arg1) = effective.get(1) else {
+        error(
+            cx,
+            codes::INVOKE_ARGUMENTS,
+            token_arg.range,
+            "missing second arg".into(),
+        );
+        return with_token(invoke_zero_signature());
+    };
+    let options = p("invokeOptions", Type::optional(invoke_options_type()));
+    let ret = function
+        .return_type
+        .clone()
+        .unwrap_or_else(|| Type::object(Vec::<(String, Type)>::new()));
+    if let Some(inputs) = &function.multi_argument_inputs {
+        let converts_to = |t: &Option<Type>| {
+            t.as_ref()
+                .is_some_and(|t| conversion_from(t, &arg1.ty).exists())
+        };
+        if converts_to(&function.inputs) || converts_to(&function.input_shape) {
+            let t = &function.token;
+            error(
+                cx,
+                codes::INVOKE_ARGUMENTS,
+                arg1.range,
+                format!(
+                    "function \"{t}\" is declared with multi-argument inputs and must be invoked with positional arguments, e.g. invoke(\"{t}\", arg1, arg2), not a single object argument"
+                ),
+            );
+            return with_token(invoke_zero_signature());
+        }
+        let mut params = vec![p("token", Type::string())];
+        for (name, ty, required) in inputs {
+            let ty = if *required {
+                ty.clone()
+            } else {
+                Type::optional(ty.clone())
+            };
+            params.push(p(name, ty));
+        }
+        params.push(options);
+        return with_token(Signature::new(params, Type::promise(ret)));
+    }
+    let empty = || Type::object(Vec::<(String, Type)>::new());
+    let output_form = function.return_type.is_some()
+        && (cx.options().prefer_output_versioned_invokes
+            || matches!(arg1.ty.kind(), TypeKind::Output(_))
+            || match (&function.inputs, &function.input_shape) {
+                (Some(plain), Some(shape)) => {
+                    !conversion_from(plain, &arg1.ty).exists()
+                        && conversion_from(shape, &arg1.ty).exists()
+                        && contains_outputs(&arg1.ty)
+                }
+                _ => false,
+            });
+    let signature = if output_form {
+        let args_ty = function.input_shape.clone().unwrap_or_else(empty);
+        Signature::new(
+            vec![p("token", Type::string()), p("args", args_ty), options],
+            Type::output(ret),
+        )
+    } else {
+        let args_ty = function
+            .inputs
+            .clone()
+            .unwrap_or_else(|| Type::optional(empty()));
+        Signature::new(
+            vec![p("token", Type::string()), p("args", args_ty), options],
+            Type::promise(ret),
+        )
+    };
+    with_token(signature)
+}
+
+// ---- call ------------------------------------------------------------------------------
+
+fn call_zero_signature() -> Signature {
+    Signature::new(
+        vec![
+            p("self", Type::dynamic()),
+            p("method", Type::string()),
+            p("args", Type::dynamic()),
+        ],
+        Type::dynamic(),
+    )
+}
+
+fn call_signature(
+    args: &[BoundExpr],
+    effective: &[Arg],
+    call_range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> Signature {
+    if effective.len() < 3 {
+        let r = args.first().map_or(call_range, |a| a.range);
+        error(
+            cx,
+            codes::CALL_ARGUMENTS,
+            r,
+            "call must be passed a receiver, method name, and arguments object".into(),
+        );
+        return call_zero_signature();
+    }
+    let (Some(receiver), Some(method_arg)) = (args.first(), args.get(1)) else {
+        return call_zero_signature();
+    };
+    if !is_resource(&receiver.ty) {
+        error(
+            cx,
+            codes::CALL_ARGUMENTS,
+            receiver.range,
+            "call's receiver must be a single resource".into(),
+        );
+        return call_zero_signature();
+    }
+    let Some(method) = method_arg
+        .strip_parens()
+        .literal_string()
+        .map(str::to_string)
+    else {
+        error(
+            cx,
+            codes::CALL_ARGUMENTS,
+            method_arg.range,
+            "call's method name must be a string literal".into(),
+        );
+        return call_zero_signature();
+    };
+    let found = match cx.env().method_signature(&receiver.ty, &method) {
+        MethodLookup::Found(m) => m,
+        MethodLookup::UntypedReceiver => {
+            error(
+                cx,
+                codes::CALL_ARGUMENTS,
+                receiver.range,
+                "call's receiver must be a typed resource".into(),
+            );
+            return call_zero_signature();
+        }
+        MethodLookup::NotFound {
+            resource_token,
+            candidates,
+        } => {
+            let span = cx.span(method_arg.range);
+            let mut d = Diagnostic::error(
+                codes::UNKNOWN_METHOD,
+                span,
+                format!("resource type \"{resource_token}\" has no method \"{method}\""),
+            );
+            if let Some(help) = suggest::help_line(&suggest::did_you_mean(
+                &method,
+                candidates.iter().map(String::as_str),
+            )) {
+                d = d.with_help(help);
+            }
+            cx.report(d);
+            return call_zero_signature();
+        }
+    };
+    if !found.inputs.iter().any(|(n, _)| n == "__self__") {
+        error(
+            cx,
+            codes::CALL_ARGUMENTS,
+            method_arg.range,
+            format!("method \"{}\" has no __self__ input", found.token),
+        );
+        return call_zero_signature();
+    }
+    let others: Vec<(String, Type)> = found
+        .inputs
+        .iter()
+        .filter(|(n, _)| n != "__self__")
+        .cloned()
+        .collect();
+    let args_ty = if others.is_empty() {
+        Type::optional(Type::object(Vec::<(String, Type)>::new()))
+    } else {
+        Type::object(others)
+    };
+    let ret = found.return_type.clone().unwrap_or_else(Type::dynamic);
+    let ret = if found.plain_return {
+        ret
+    } else {
+        Type::output(ret)
+    };
+    Signature::new(
+        vec![
+            p("self", receiver.ty.clone()),
+            p("method", Type::string()),
+            p("args", args_ty),
+        ],
+        ret,
+    )
+}

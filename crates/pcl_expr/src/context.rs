@@ -1,0 +1,95 @@
+//! [`BindContext`]: the file, host environment, options and collected
+//! diagnostics of one binding session.
+
+use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use pcl_types::TypeDiagnostic;
+
+use crate::env::{Environment, ExprOptions};
+
+/// State shared by every expression bound in one file.
+pub struct BindContext<'a> {
+    file: FileId,
+    env: &'a dyn Environment,
+    options: &'a ExprOptions,
+    diagnostics: Vec<Diagnostic>,
+    /// Current recursion depth over expressions.
+    pub(crate) depth: usize,
+    /// Set when the depth limit was hit (reported once per expression).
+    pub(crate) too_deep_reported: bool,
+    /// Item types of the enclosing splats, innermost last.
+    pub(crate) splat_items: Vec<pcl_types::Type>,
+}
+
+impl<'a> BindContext<'a> {
+    pub fn new(
+        file: FileId,
+        env: &'a dyn Environment,
+        options: &'a ExprOptions,
+    ) -> BindContext<'a> {
+        BindContext {
+            file,
+            env,
+            options,
+            diagnostics: Vec::new(),
+            depth: 0,
+            too_deep_reported: false,
+            splat_items: Vec::new(),
+        }
+    }
+
+    pub fn file(&self) -> FileId {
+        self.file
+    }
+
+    pub fn env(&self) -> &'a dyn Environment {
+        self.env
+    }
+
+    pub fn options(&self) -> &'a ExprOptions {
+        self.options
+    }
+
+    /// The diagnostics collected so far, in the order they were produced
+    /// (children before parents, source order).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Removes and returns the collected diagnostics.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// A span in this file; an empty range is widened to one byte so that
+    /// every diagnostic points at something.
+    pub fn span(&self, range: TextRange) -> Span {
+        let range = if range.is_empty() {
+            TextRange::new(range.start, range.start.saturating_add(1))
+        } else {
+            range
+        };
+        Span::new(self.file, range)
+    }
+
+    /// Adds a diagnostic.
+    pub fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// Adds a type-layer diagnostic at `range`.
+    pub fn report_type(&mut self, diagnostic: TypeDiagnostic, range: TextRange) {
+        let span = self.span(range);
+        self.diagnostics.push(diagnostic.into_diagnostic(span));
+    }
+
+    /// Number of diagnostics so far (to truncate with [`Self::truncate`]).
+    pub(crate) fn mark(&self) -> usize {
+        self.diagnostics.len()
+    }
+
+    /// Drops diagnostics produced after `mark`, returning them.
+    pub(crate) fn split_off(&mut self, mark: usize) -> Vec<Diagnostic> {
+        let at = mark.min(self.diagnostics.len());
+        self.diagnostics.split_off(at)
+    }
+}

@@ -1,0 +1,769 @@
+//! Unit and golden tests for expression binding: one module per area,
+//! with a small mock [`Environment`] for nodes, invokes and methods.
+
+use std::sync::Arc;
+
+use pcl_diagnostics::{Diagnostic, FileId, Span};
+use pcl_types::{parse_type, Annotations, ObjectOptions, Type};
+
+use crate::*;
+
+/// A test host: node 0 is a resource `object({id = string, tags =
+/// map(string)})` with a resource annotation; node 1 a hook; node 2 the
+/// `pulumi` block; node 3 a lenient resource.
+struct MockEnv;
+
+fn resource_type() -> Type {
+    Type::object_with(
+        [
+            ("id", Type::output(Type::string())),
+            ("tags", Type::map(Type::string())),
+        ],
+        ObjectOptions {
+            annotations: Annotations::new(vec![Arc::new(ResourceAnnotation {
+                token: "aws:s3/bucket:Bucket".into(),
+            })]),
+            ..ObjectOptions::default()
+        },
+    )
+}
+
+impl Environment for MockEnv {
+    fn node_type(&self, id: NodeId) -> Type {
+        match id.0 {
+            0 | 3 => resource_type(),
+            _ => Type::dynamic(),
+        }
+    }
+
+    fn node_reference(&self, id: NodeId) -> NodeReference {
+        let mode = match id.0 {
+            1 => NodeMode::Dynamic,
+            2 => NodeMode::NotTraversable("pulumi blocks cannot be traversed".into()),
+            3 => NodeMode::Lenient,
+            _ => NodeMode::Typed,
+        };
+        NodeReference {
+            ty: self.node_type(id),
+            mode,
+        }
+    }
+
+    fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {
+        match token {
+            "std:index:abs" => InvokeLookup::Found(InvokeFunction {
+                token: "std::abs".into(),
+                inputs: Some(Type::object([("a", Type::number())])),
+                input_shape: Some(pcl_types::input_type(&Type::object([(
+                    "a",
+                    Type::number(),
+                )]))),
+                return_type: Some(Type::object([("result", Type::number())])),
+                multi_argument_inputs: None,
+            }),
+            "std:index:multi" => InvokeLookup::Found(InvokeFunction {
+                token: "std:index:multi".into(),
+                inputs: Some(Type::object([
+                    ("a", Type::number()),
+                    ("b", Type::optional(Type::string())),
+                ])),
+                input_shape: None,
+                return_type: Some(Type::string()),
+                multi_argument_inputs: Some(vec![
+                    ("a".into(), Type::number(), true),
+                    ("b".into(), Type::string(), false),
+                ]),
+            }),
+            t if t.starts_with("std:") => InvokeLookup::NotFound {
+                candidates: vec!["std:index:abs".into()],
+            },
+            t => InvokeLookup::UnknownPackage {
+                package: t.split(':').next().unwrap_or("").into(),
+                detail: "not installed".into(),
+            },
+        }
+    }
+
+    fn method_signature(&self, _receiver: &Type, method: &str) -> MethodLookup {
+        match method {
+            "getKey" => MethodLookup::Found(Method {
+                token: "aws:s3/bucket:Bucket/getKey".into(),
+                inputs: vec![
+                    ("__self__".into(), resource_type()),
+                    ("name".into(), Type::string()),
+                ],
+                return_type: Some(Type::object([("key", Type::string())])),
+                plain_return: false,
+            }),
+            _ => MethodLookup::NotFound {
+                resource_token: "aws:s3/bucket:Bucket".into(),
+                candidates: vec!["getKey".into()],
+            },
+        }
+    }
+}
+
+fn scope_with(vars: &[(&str, &str)]) -> Scope {
+    let mut s = Scope::root();
+    for (name, ty) in vars {
+        let t = parse_type(ty).unwrap();
+        s.define(*name, Definition::variable(*name, t), false)
+            .unwrap();
+    }
+    s.define("bucket", Definition::Node(NodeId(0)), false)
+        .unwrap();
+    s.define("hook", Definition::Node(NodeId(1)), false)
+        .unwrap();
+    s.define("pulumi", Definition::Node(NodeId(2)), false)
+        .unwrap();
+    s.define("lenient", Definition::Node(NodeId(3)), false)
+        .unwrap();
+    s
+}
+
+struct Out {
+    expr: BoundExpr,
+    diags: Vec<Diagnostic>,
+}
+
+impl Out {
+    fn ty(&self) -> String {
+        format!("{:?}", self.expr.ty)
+    }
+    fn msgs(&self) -> Vec<String> {
+        self.diags
+            .iter()
+            .map(|d| format!("{}[{}]: {}", d.severity, d.code, d.summary))
+            .collect()
+    }
+}
+
+fn bind_with(text: &str, scope: &Scope, options: &ExprOptions) -> Out {
+    let parsed = pcl_syntax::parse_expr(FileId(3), text);
+    assert!(!parsed.has_errors(), "{text}: {:?}", parsed.diagnostics());
+    let mut cx = BindContext::new(FileId(3), &MockEnv, options);
+    let expr = bind_expr(parsed.expr(), scope, &mut cx);
+    let diags = cx.take_diagnostics();
+    for d in &diags {
+        assert_eq!(d.span.file, FileId(3));
+        assert!(
+            !d.span.range.is_empty(),
+            "{text}: empty range for {}",
+            d.summary
+        );
+        assert!(
+            d.span.range.end as usize <= text.len() + 1,
+            "{text}: range out of bounds"
+        );
+    }
+    Out { expr, diags }
+}
+
+fn bind(text: &str, vars: &[(&str, &str)]) -> Out {
+    bind_with(text, &scope_with(vars), &ExprOptions::default())
+}
+
+mod literals_and_operators {
+    use super::*;
+
+    #[test]
+    fn literal_types() {
+        assert_eq!(bind("1", &[]).ty(), "const(int, 1)");
+        assert_eq!(bind("2147483648", &[]).ty(), "const(number, 2147483648)");
+        assert_eq!(bind("-2147483648", &[]).ty(), "const(int, -2147483648)");
+        assert_eq!(bind("- -3", &[]).ty(), "const(int, 3)");
+        assert_eq!(bind("1.5", &[]).ty(), "const(number, 1.5)");
+        assert_eq!(bind("null", &[]).ty(), "const(none, null)");
+        assert_eq!(bind("\"\"", &[]).ty(), "string");
+    }
+
+    #[test]
+    fn int_lifting_only_for_exact_ints() {
+        let v = [("a", "int"), ("o", "output(int)")];
+        assert_eq!(bind("a + a", &v).ty(), "int");
+        assert_eq!(bind("a / a", &v).ty(), "int");
+        assert_eq!(bind("a + 1", &v).ty(), "number");
+        assert_eq!(bind("o + 1", &v).ty(), "output(number)");
+        assert_eq!(bind("-a", &v).ty(), "int");
+        assert_eq!(bind("a < 2", &v).ty(), "bool");
+    }
+
+    #[test]
+    fn operand_mismatch_message() {
+        let out = bind("l + 1", &[("l", "list(string)")]);
+        assert_eq!(
+            out.msgs(),
+            ["error[type-not-convertible]: cannot assign expression of type list(string) to location of type number | output(number)"]
+        );
+        assert_eq!(
+            out.diags[0].detail.as_deref(),
+            Some("expected number, found list(string)")
+        );
+        assert_eq!(
+            out.diags[0].span.range,
+            pcl_diagnostics::TextRange::new(0, 1)
+        );
+    }
+}
+
+mod templates_and_conditionals {
+    use super::*;
+
+    #[test]
+    fn wrap_is_the_expression() {
+        let out = bind("\"${l}\"", &[("l", "list(string)")]);
+        assert_eq!(out.ty(), "list(string)");
+        assert_eq!(out.expr.kind_name(), "ScopeTraversalExpression");
+        assert_eq!(bind("\"a${l}\"", &[("l", "list(string)")]).ty(), "string");
+        assert_eq!(
+            bind("\"a${o}\"", &[("o", "promise(int)")]).ty(),
+            "promise(string)"
+        );
+    }
+
+    #[test]
+    fn directives() {
+        let v = [("c", "output(bool)"), ("l", "list(string)")];
+        assert_eq!(
+            bind("\"%{if c}x%{else}y%{endif}\"", &v).ty(),
+            "output(string)"
+        );
+        let out = bind("\"%{for k, v in l}${k}=${v} %{endfor}\"", &v);
+        assert_eq!(out.ty(), "string");
+        assert!(out.diags.is_empty());
+    }
+
+    #[test]
+    fn null_branch_is_optional() {
+        let v = [("b", "bool"), ("l", "list(string)")];
+        assert_eq!(bind("b ? l : null", &v).ty(), "union(list(string), none)");
+        // …so it iterates like an optional list.
+        let out = bind("[for x in (b ? l : null) : x]", &v);
+        assert_eq!(out.ty(), "list(string)");
+        assert!(out.diags.is_empty());
+        assert_eq!(
+            bind("b ? 1 : 2", &v).ty(),
+            "union(const(int, 1), const(int, 2))"
+        );
+    }
+}
+
+mod collections {
+    use super::*;
+
+    #[test]
+    fn for_expressions() {
+        let v = [
+            ("m", "map(int)"),
+            ("s", "set(string)"),
+            ("o", "output(list(string))"),
+        ];
+        assert_eq!(bind("{for k, v in m : k => v}", &v).ty(), "map(int)");
+        assert_eq!(
+            bind("{for k, v in m : v => k...}", &v).ty(),
+            "map(list(string))"
+        );
+        assert_eq!(bind("[for x in o : x]", &v).ty(), "output(list(string))");
+        let out = bind("[for x in s : x]", &v);
+        assert_eq!(
+            out.msgs(),
+            ["error[cannot-iterate]: cannot iterate over a value of type set(string)"]
+        );
+        let out = bind("[for x, x in m : x]", &v);
+        assert_eq!(
+            out.msgs(),
+            ["error[duplicate-for-variable]: name x already defined"]
+        );
+        let lenient = ExprOptions {
+            skip_range_typecheck: true,
+            ..ExprOptions::default()
+        };
+        let out = bind_with("[for x in s : x]", &scope_with(&v), &lenient);
+        assert_eq!(
+            out.msgs(),
+            ["warning[cannot-iterate]: cannot iterate over a value of type set(string)"]
+        );
+    }
+
+    #[test]
+    fn objects_and_keys() {
+        let v = [("s", "string"), ("l", "list(string)")];
+        assert_eq!(
+            bind("{a = 1, \"b\" = s, 0 = true}", &v).ty(),
+            "object({0 = const(bool, true), a = const(int, 1), b = string})"
+        );
+        assert_eq!(bind("{a = 1, a = s}", &v).ty(), "object({a = string})");
+        assert_eq!(bind("{(s) = 1, b = \"x\"}", &v).ty(), "map(string)");
+        // A variable named like a bare key does not matter.
+        assert_eq!(bind("{s = 1}", &v).ty(), "object({s = const(int, 1)})");
+        let out = bind("{(null) = 1}", &v);
+        assert_eq!(
+            out.msgs(),
+            ["error[object-key-not-convertible]: object keys must be strings: cannot assign expression of type null to location of type string"]
+        );
+        let out = bind("{(l) = 1}", &v);
+        assert_eq!(
+            out.msgs(),
+            ["error[object-key-not-convertible]: object keys must be strings: cannot assign expression of type list(string) to location of type string"]
+        );
+    }
+
+    #[test]
+    fn splats_and_indexes() {
+        let v = [
+            ("l", "list(object({a = int}))"),
+            ("t", "tuple(int, string)"),
+            ("a", "int"),
+        ];
+        assert_eq!(bind("l[*].a", &v).ty(), "list(int)");
+        assert_eq!(bind("l.*.a", &v).ty(), "list(int)");
+        assert_eq!(bind("l[a].a", &v).ty(), "int");
+        assert_eq!(bind("l[a]", &v).expr.kind_name(), "IndexExpression");
+        assert_eq!(
+            bind("l[a].a", &v).expr.kind_name(),
+            "RelativeTraversalExpression"
+        );
+        // Decision for index-fallback-drops-diagnostic: replicate — a folded
+        // literal key whose traversal fails falls back to the element type.
+        let out = bind("t[-1]", &v);
+        assert_eq!(out.ty(), "string");
+        assert!(out.diags.is_empty());
+        let out = bind("t[2]", &v);
+        assert_eq!(
+            out.msgs(),
+            ["error[tuple-index-out-of-range]: tuple index must be between 0 and 2"]
+        );
+    }
+}
+
+mod references {
+    use super::*;
+
+    #[test]
+    fn undefined_variable_with_suggestion() {
+        let out = bind("buckte.id", &[]);
+        assert_eq!(
+            out.msgs(),
+            ["error[undefined-variable]: undefined variable buckte"]
+        );
+        assert_eq!(out.diags[0].help, ["did you mean `bucket`?"]);
+        assert_eq!(
+            out.diags[0].span.range,
+            pcl_diagnostics::TextRange::new(0, 6)
+        );
+        assert_eq!(out.ty(), "dynamic");
+        let lenient = ExprOptions {
+            allow_missing_variables: true,
+            ..ExprOptions::default()
+        };
+        let out = bind_with("nope", &scope_with(&[]), &lenient);
+        assert_eq!(
+            out.msgs(),
+            ["warning[undefined-variable]: undefined variable nope"]
+        );
+    }
+
+    #[test]
+    fn nodes() {
+        let out = bind("bucket.id", &[]);
+        assert_eq!(out.ty(), "output(string)");
+        assert_eq!(out.expr.node_references(), [NodeId(0)]);
+        let out = bind("bucket.nope", &[]);
+        assert_eq!(
+            out.msgs(),
+            ["error[unknown-property]: unknown property 'nope' among [id tags]"]
+        );
+        assert_eq!(bind("lenient.nope", &[]).msgs(), Vec::<String>::new());
+        assert_eq!(bind("hook.anything.at.all", &[]).ty(), "dynamic");
+        let out = bind("pulumi.x", &[]);
+        assert_eq!(
+            out.msgs(),
+            ["error[node-not-traversable]: pulumi blocks cannot be traversed"]
+        );
+        let out = bind("[bucket.id, lenient, bucket]", &[]);
+        assert_eq!(out.expr.node_references(), [NodeId(0), NodeId(3)]);
+    }
+
+    #[test]
+    fn null_constant_and_keywords() {
+        let mut s = scope_with(&[]);
+        s.define("else", Definition::Keyword("else".into()), false)
+            .unwrap();
+        let out = bind_with("else.x", &s, &ExprOptions::default());
+        assert_eq!(
+            out.msgs(),
+            ["error[keyword-traversal]: 'else' is a keyword and cannot be traversed"]
+        );
+        let mut s = Scope::root();
+        s.define(
+            "p",
+            Definition::ResourceProperty {
+                name: "p".into(),
+                ty: Type::object([("a", Type::int())]),
+            },
+            false,
+        )
+        .unwrap();
+        let out = bind_with("p.a", &s, &ExprOptions::default());
+        assert_eq!(out.ty(), "Property");
+        assert!(out.diags.is_empty());
+    }
+}
+
+mod calls {
+    use super::*;
+
+    #[test]
+    fn generic_checking() {
+        let out = bind("join(\",\")", &[]);
+        assert_eq!(
+            out.msgs(),
+            ["error[missing-argument]: missing required parameter 'strings'"]
+        );
+        let out = bind("stack(1)", &[]);
+        assert_eq!(
+            out.msgs(),
+            ["error[too-many-arguments]: too many arguments to call: expected 0, got 1"]
+        );
+        let out = bind("upper(\"x\")", &[]);
+        assert_eq!(
+            out.msgs(),
+            ["error[unknown-function]: unknown function 'upper'"]
+        );
+        let out = bind("lenght([])", &[]);
+        assert_eq!(out.diags[0].help, ["did you mean `length`?"]);
+        // Removed at HEAD.
+        assert_eq!(
+            bind("mimeType(\"x\")", &[]).msgs(),
+            ["error[unknown-function]: unknown function 'mimeType'"]
+        );
+    }
+
+    #[test]
+    fn lifting_and_expansion() {
+        let v = [("o", "output(string)"), ("xs", "list(string)")];
+        assert_eq!(bind("join(\",\", [o])", &v).ty(), "output(string)");
+        assert_eq!(bind("join(\",\", xs)", &v).ty(), "string");
+        assert_eq!(bind("max(1, 2)", &v).ty(), "int");
+        assert_eq!(bind("max(1, 2.5)", &v).ty(), "int");
+        assert_eq!(bind("min([1, 2]...)", &v).ty(), "int");
+    }
+
+    #[test]
+    fn builtins() {
+        let v = [
+            ("l", "list(string)"),
+            ("ol", "output(list(string))"),
+            ("t", "tuple(int, string)"),
+            ("m", "map(int)"),
+            ("s", "set(int)"),
+            ("o", "output(int)"),
+        ];
+        assert_eq!(bind("element(l, 0)", &v).ty(), "string");
+        assert_eq!(bind("element(ol, 0)", &v).ty(), "output(string)");
+        assert_eq!(bind("element(t, 0)", &v).ty(), "string");
+        assert_eq!(
+            bind("element(m, 0)", &v).msgs(),
+            ["error[builtin-argument]: the first argument to 'element' must be a list or tuple"]
+        );
+        assert_eq!(
+            bind("entries(m)", &v).ty(),
+            "list(object({key = string, value = int}))"
+        );
+        assert_eq!(
+            bind("entries()", &v).msgs(),
+            ["error[missing-argument]: missing required parameter 'collection'"]
+        );
+        assert_eq!(bind("length(l)", &v).ty(), "int");
+        assert_eq!(bind("length(ol)", &v).ty(), "output(int)");
+        assert_eq!(
+            bind("length(s)", &v).msgs(),
+            ["error[builtin-argument]: the first argument to 'length' must be a list, map, object, tuple, or string"]
+        );
+        assert_eq!(bind("lookup(m, \"k\", 0)", &v).ty(), "int");
+        assert_eq!(bind("lookup({}, \"k\")", &v).ty(), "dynamic");
+        assert_eq!(
+            bind("lookup(l, \"k\")", &v).msgs(),
+            ["error[builtin-argument]: the first argument to 'lookup' must be a map"]
+        );
+        assert_eq!(bind("secret(l)", &v).ty(), "output(list(string))");
+        assert_eq!(bind("toJSON(ol)", &v).ty(), "output(string)");
+        assert_eq!(
+            bind("toJSON()", &v).msgs()[0],
+            "error[builtin-arity]: 'toJSON' expects exactly one argument"
+        );
+        assert_eq!(bind("singleOrNone(l)", &v).ty(), "union(none, string)");
+        assert_eq!(bind("singleOrNone(t)", &v).ty(), "union(int, none)");
+        assert_eq!(bind("try(o, 1)", &v).ty(), "output(int)");
+        assert_eq!(
+            bind("try()", &v).msgs(),
+            ["error[builtin-arity]: 'try' expects at least one argument"]
+        );
+        assert_eq!(bind("can(o)", &v).ty(), "output(bool)");
+        assert_eq!(bind("can(l)", &v).ty(), "bool");
+        assert_eq!(bind("recover(o, length(error))", &v).ty(), "output(int)");
+        assert_eq!(
+            bind("recover(1, 2)", &v).msgs(),
+            ["error[builtin-argument]: the first argument to 'recover' must be an output"]
+        );
+        assert_eq!(bind("pulumiResourceType(bucket)", &v).ty(), "string");
+        assert_eq!(
+            bind("pulumiResourceName(l)", &v).msgs(),
+            ["error[builtin-argument]: pulumiResourceName argument must be a single resource"]
+        );
+        assert_eq!(bind("fileAsset(\"a\")", &v).ty(), "Asset");
+        assert_eq!(
+            bind("assetArchive({a = fileAsset(\"a\")})", &v).ty(),
+            "Archive"
+        );
+        assert_eq!(bind("range(3)", &v).ty(), "list(int)");
+    }
+
+    #[test]
+    fn invoke() {
+        let v = [("o", "output(number)")];
+        assert_eq!(
+            bind("invoke(\"std:index:abs\", {a = 1}).result", &v).ty(),
+            "promise(number)"
+        );
+        assert_eq!(
+            bind("invoke(\"std:index:abs\", {a = o}).result", &v).ty(),
+            "output(number)"
+        );
+        let out = bind("invoke(\"std:index:abs\", {a = 1})", &v);
+        match &out.expr.kind {
+            BoundExprKind::Call(c) => assert_eq!(c.invoke_token.as_deref(), Some("std::abs")),
+            other => panic!("{other:?}"),
+        }
+        let prefer = ExprOptions {
+            prefer_output_versioned_invokes: true,
+            ..ExprOptions::default()
+        };
+        let out = bind_with(
+            "invoke(\"std:index:abs\", {a = 1}).result",
+            &scope_with(&v),
+            &prefer,
+        );
+        assert_eq!(out.ty(), "output(number)");
+        assert_eq!(
+            bind("invoke(\"std:index:abz\", {})", &v).msgs(),
+            ["error[unknown-function]: unknown function 'std:index:abz'"]
+        );
+        assert_eq!(
+            bind("invoke(\"nope:index:f\", {})", &v).msgs(),
+            ["warning[unknown-package]: unknown package 'nope'"]
+        );
+        assert_eq!(
+            bind("invoke(\"a:b:c:d\", {})", &v).msgs(),
+            ["error[invoke-token]: malformed token 'a:b:c:d': expected 'pkg:module:member' or 'pkg:member'"]
+        );
+        let t = [("t", "string")];
+        assert_eq!(
+            bind("invoke(t, {})", &t).msgs(),
+            ["error[invoke-token]: invoke token must be a string literal"]
+        );
+        assert_eq!(
+            bind("invoke(\"std:index:abs\")", &v).msgs(),
+            ["error[invoke-arguments]: missing second arg"]
+        );
+        let skip = ExprOptions {
+            skip_invoke_typecheck: true,
+            ..ExprOptions::default()
+        };
+        assert!(
+            bind_with("invoke(\"nope:index:f\", {})", &scope_with(&v), &skip)
+                .diags
+                .is_empty()
+        );
+        assert_eq!(
+            bind("invoke(\"std:index:multi\", 1, \"x\")", &v).ty(),
+            "promise(string)"
+        );
+        assert_eq!(
+            bind("invoke(\"std:index:multi\", 1, \"x\", {}, 4)", &v).msgs(),
+            ["error[too-many-arguments]: too many arguments to call: expected 4, got 5"]
+        );
+        let out = bind("invoke(\"std:index:multi\", {a = 1})", &v);
+        assert!(
+            out.msgs()[0].contains("is declared with multi-argument inputs"),
+            "{:?}",
+            out.msgs()
+        );
+    }
+
+    #[test]
+    fn call() {
+        assert_eq!(
+            bind("call(bucket, \"getKey\", {name = \"x\"}).key", &[]).ty(),
+            "output(string)"
+        );
+        assert_eq!(
+            bind("call(bucket, \"getKye\", {})", &[]).msgs(),
+            ["error[unknown-method]: resource type \"aws:s3/bucket:Bucket\" has no method \"getKye\""]
+        );
+        let out = bind("call(bucket)", &[]);
+        assert_eq!(
+            out.msgs(),
+            [
+                "error[call-arguments]: call must be passed a receiver, method name, and arguments object",
+                "error[missing-argument]: missing required parameter 'method'",
+                "error[missing-argument]: missing required parameter 'args'",
+            ]
+        );
+        assert_eq!(
+            bind("call([bucket][*], \"getKey\", {})", &[]).msgs(),
+            ["error[call-arguments]: call's receiver must be a single resource"]
+        );
+    }
+}
+
+mod depth {
+    use super::*;
+    use pcl_syntax::ast::{Expr, ExprKind, Literal, Unary, UnaryOp};
+
+    fn nested_not(depth: usize) -> Expr {
+        let mut e = Expr::new(
+            ExprKind::Literal(Literal::Bool(true)),
+            pcl_diagnostics::TextRange::new(0, 4),
+        );
+        for _ in 0..depth {
+            e = Expr::new(
+                ExprKind::Unary(Box::new(Unary {
+                    op: UnaryOp::Not,
+                    op_range: pcl_diagnostics::TextRange::new(0, 1),
+                    operand: e,
+                })),
+                pcl_diagnostics::TextRange::new(0, 5),
+            );
+        }
+        e
+    }
+
+    fn run(depth: usize) -> Vec<Diagnostic> {
+        let e = nested_not(depth);
+        let options = ExprOptions::default();
+        let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
+        let bound = bind_expr(&e, &Scope::root(), &mut cx);
+        drop(bound);
+        cx.take_diagnostics()
+    }
+
+    fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    #[test]
+    fn at_the_limit_binds_cleanly() {
+        // MAX_EXPR_DEPTH nodes in total: the literal plus the `!`s.
+        let diags = on_small_stack(|| run(MAX_EXPR_DEPTH - 1));
+        assert!(diags.is_empty(), "{diags:?}");
+        let diags = on_small_stack(|| run(MAX_EXPR_DEPTH));
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, codes::EXPRESSION_TOO_DEEP);
+    }
+
+    #[test]
+    fn very_deep_input_reports_once() {
+        let diags = on_small_stack(|| run(100_000));
+        assert_eq!(diags.len(), 1);
+        assert_eq!(
+            diags[0].summary,
+            format!("expression nests more than {MAX_EXPR_DEPTH} levels deep")
+        );
+    }
+
+    #[test]
+    fn long_operator_chain_from_source() {
+        let text = vec!["1"; 5_000].join(" + ");
+        let diags = on_small_stack(move || {
+            let parsed = pcl_syntax::parse_expr(FileId(0), &text);
+            let options = ExprOptions::default();
+            let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
+            let _ = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
+            cx.take_diagnostics()
+        });
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, codes::EXPRESSION_TOO_DEEP);
+    }
+}
+
+/// Golden text of the important diagnostics: `file:line:col:
+/// severity[code]: summary`, then ` detail: …` and ` help: …` lines.
+mod golden {
+    use super::*;
+    use pcl_diagnostics::{render_short, SourceMap};
+
+    fn golden(text: &str, vars: &[(&str, &str)]) -> String {
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", text);
+        let parsed = pcl_syntax::parse_expr(file, text);
+        assert!(!parsed.has_errors());
+        let options = ExprOptions::default();
+        let mut cx = BindContext::new(file, &MockEnv, &options);
+        let _ = bind_expr(parsed.expr(), &scope_with(vars), &mut cx);
+        let mut out = String::new();
+        for d in cx.take_diagnostics() {
+            out.push_str(&render_short(&d, &sources));
+            out.push('\n');
+            if let Some(detail) = &d.detail {
+                out.push_str(&format!("  detail: {detail}\n"));
+            }
+            for h in &d.help {
+                out.push_str(&format!("  help: {h}\n"));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn conversion_failure_names_the_path() {
+        let got = golden("join(\",\", [s, {a = [1]}])", &[("s", "string")]);
+        assert_eq!(
+            got,
+            "main.pp:1:11: error[type-not-convertible]: cannot assign expression of type (string, { a: (1) }) to location of type list(output(string) | string) | output(list(string))\n  detail: [1]: expected string, found { a: (1) }\n"
+        );
+        // No trailing separator anywhere (fixes trailing-colon-space).
+        assert!(!got.lines().any(|l| l.ends_with(": ") || l.ends_with(':')));
+    }
+
+    #[test]
+    fn large_types_are_capped() {
+        let members: Vec<String> = (0..60).map(|i| format!("p{i} = list(int)")).collect();
+        let wide = format!("object({{{}}})", members.join(", "));
+        let got = golden("w + 1", &[("w", wide.as_str())]);
+        let first = got.lines().next().unwrap();
+        assert!(first.len() < 400, "uncapped message: {first}");
+        assert!(first.starts_with(
+            "main.pp:1:1: error[type-not-convertible]: cannot assign expression of type {"
+        ));
+    }
+
+    #[test]
+    fn references_and_calls() {
+        assert_eq!(
+            golden("bucket.tags[\"a\"] + bukcet.id", &[]),
+            "main.pp:1:20: error[undefined-variable]: undefined variable bukcet\n  help: did you mean `bucket`?\n"
+        );
+        assert_eq!(
+            golden("bucket.tagz", &[]),
+            "main.pp:1:7: error[unknown-property]: unknown property 'tagz' among [id tags]\n"
+        );
+        assert_eq!(
+            golden("join(\",\")", &[]),
+            "main.pp:1:1: error[missing-argument]: missing required parameter 'strings'\n"
+        );
+        assert_eq!(
+            golden("toJSON(1, 2)", &[]),
+            "main.pp:1:1: error[builtin-arity]: 'toJSON' expects exactly one argument\n  detail: 'toJSON' expects exactly one argument\nmain.pp:1:1: error[too-many-arguments]: too many arguments to call: expected 1, got 2\n"
+        );
+        assert_eq!(
+            golden("[for x in s : x]", &[("s", "set(int)")]),
+            "main.pp:1:11: error[cannot-iterate]: cannot iterate over a value of type set(int)\n"
+        );
+    }
+}

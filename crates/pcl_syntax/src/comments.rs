@@ -1,0 +1,182 @@
+//! Attaching comments to body items.
+//!
+//! The rule (the intended one from Pulumi's trivia layer, without its
+//! quirks):
+//!
+//! * **Leading comments** of an attribute or block are the comments on the
+//!   lines directly above it, plus block comments before it on its own
+//!   line. The run is collected upwards from the item and stops at a blank
+//!   line (a line with nothing but whitespace), at any non-comment token,
+//!   and at a comment that shares its line with earlier code (such a
+//!   comment is the trailing comment of that code).
+//! * **Trailing comments** are the comments after the item's last token on
+//!   the same line: any block comments and at most one final `#`/`//`
+//!   comment.
+//! * Every other comment in a body (after the last item, separated from
+//!   the next item by a blank line, or right after a block's `{`) is a
+//!   **dangling comment** of that body.
+//!
+//! Comment text is kept raw (delimiters included, line break excluded).
+
+use pcl_diagnostics::TextRange;
+
+use crate::ast::{BodyItem, Comment, CommentKind};
+use crate::token::{Token, TokenKind};
+
+fn make_comment(text: &str, token: Token) -> Option<Comment> {
+    let kind = match token.kind {
+        TokenKind::HashComment => CommentKind::Hash,
+        TokenKind::SlashComment => CommentKind::DoubleSlash,
+        TokenKind::BlockComment => CommentKind::Block,
+        _ => return None,
+    };
+    let raw = text.get(token.range.to_usize()).unwrap_or("");
+    let text = raw.strip_suffix('\n').unwrap_or(raw);
+    let text = if kind == CommentKind::Block {
+        text
+    } else {
+        text.strip_suffix('\r').unwrap_or(text)
+    };
+    let range = TextRange::new(token.range.start, token.range.start + text.len() as u32);
+    Some(Comment {
+        kind,
+        text: text.to_string(),
+        range,
+    })
+}
+
+/// Does the token at `idx` share its line with an earlier non-trivia token?
+fn follows_code_on_line(tokens: &[Token], idx: usize) -> bool {
+    let mut i = idx;
+    while i > 0 {
+        i -= 1;
+        match tokens.get(i).map(|t| t.kind) {
+            Some(TokenKind::Whitespace | TokenKind::BlockComment | TokenKind::Bom) => continue,
+            Some(TokenKind::Newline | TokenKind::HashComment | TokenKind::SlashComment) | None => {
+                return false
+            }
+            Some(_) => return true,
+        }
+    }
+    false
+}
+
+/// Fills in the leading and trailing comments of `item`, whose first and
+/// last non-trivia tokens are at `first` and `last`.
+pub(crate) fn attach(
+    text: &str,
+    tokens: &[Token],
+    mut item: BodyItem,
+    first: usize,
+    last: usize,
+) -> BodyItem {
+    let mut leading = Vec::new();
+    let mut newlines = 0;
+    let mut idx = first;
+    while idx > 0 {
+        idx -= 1;
+        let Some(token) = tokens.get(idx).copied() else {
+            break;
+        };
+        match token.kind {
+            TokenKind::Whitespace | TokenKind::Bom => {}
+            TokenKind::Newline => {
+                newlines += 1;
+                if newlines >= 2 {
+                    break;
+                }
+            }
+            TokenKind::HashComment | TokenKind::SlashComment | TokenKind::BlockComment => {
+                let ends_line = token.kind != TokenKind::BlockComment;
+                // A line comment ends its own line: any Newline after it
+                // means a blank line.
+                if ends_line && newlines >= 1 {
+                    break;
+                }
+                if follows_code_on_line(tokens, idx) {
+                    break;
+                }
+                if let Some(comment) = make_comment(text, token) {
+                    leading.push(comment);
+                }
+                newlines = 0;
+            }
+            _ => break,
+        }
+    }
+    leading.reverse();
+
+    let mut trailing = Vec::new();
+    let mut idx = last + 1;
+    while let Some(token) = tokens.get(idx).copied() {
+        match token.kind {
+            TokenKind::Whitespace => {}
+            TokenKind::BlockComment => {
+                // A block comment that continues onto later lines is not a
+                // same-line trailer.
+                if text
+                    .get(token.range.to_usize())
+                    .is_some_and(|t| t.contains('\n'))
+                {
+                    break;
+                }
+                trailing.extend(make_comment(text, token));
+            }
+            TokenKind::HashComment | TokenKind::SlashComment => {
+                trailing.extend(make_comment(text, token));
+                break;
+            }
+            _ => break,
+        }
+        idx += 1;
+    }
+    match &mut item {
+        BodyItem::Attribute(attr) => {
+            attr.leading_comments = leading;
+            attr.trailing_comments = trailing;
+        }
+        BodyItem::Block(block) => {
+            block.leading_comments = leading;
+            block.trailing_comments = trailing;
+        }
+    }
+    item
+}
+
+/// Comments in `range` (a body) that are outside every item and not
+/// attached to one.
+pub(crate) fn dangling(
+    text: &str,
+    tokens: &[Token],
+    range: TextRange,
+    items: &[BodyItem],
+) -> Vec<Comment> {
+    let mut out = Vec::new();
+    let mut gap_start = range.start;
+    let mut attached: Vec<u32> = Vec::new();
+    for item in items {
+        attached.extend(item.leading_comments().iter().map(|c| c.range.start));
+        attached.extend(item.trailing_comments().iter().map(|c| c.range.start));
+    }
+    let mut gaps: Vec<TextRange> = Vec::with_capacity(items.len() + 1);
+    for item in items {
+        gaps.push(TextRange::new(gap_start, item.range().start));
+        gap_start = item.range().end.max(gap_start);
+    }
+    gaps.push(TextRange::new(gap_start, range.end));
+    for gap in gaps {
+        if gap.is_empty() {
+            continue;
+        }
+        let start = tokens.partition_point(|t| t.range.start < gap.start);
+        for token in tokens.get(start..).unwrap_or(&[]) {
+            if token.range.start >= gap.end {
+                break;
+            }
+            if token.kind.is_comment() && !attached.contains(&token.range.start) {
+                out.extend(make_comment(text, *token));
+            }
+        }
+    }
+    out
+}

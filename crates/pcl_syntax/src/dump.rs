@@ -1,0 +1,317 @@
+//! A deterministic, indented, human-readable dump of a syntax tree, for
+//! golden files: one node per line with its kind, byte range and decoded
+//! values, attached comments, then the diagnostics.
+
+use std::fmt::Write;
+
+use pcl_diagnostics::{Diagnostic, TextRange};
+
+use crate::ast::*;
+
+pub(crate) fn dump_body(body: &Body, diags: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    body_node(&mut out, 0, body);
+    diagnostics(&mut out, diags);
+    out
+}
+
+pub(crate) fn dump_expr(expr: &Expr, diags: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    expr_node(&mut out, 0, "", expr);
+    diagnostics(&mut out, diags);
+    out
+}
+
+pub(crate) fn dump_template(template: &Template, range: TextRange, diags: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    line(
+        &mut out,
+        0,
+        format_args!("Template {:?} {}", template.kind, range),
+    );
+    parts(&mut out, 1, &template.parts);
+    diagnostics(&mut out, diags);
+    out
+}
+
+fn line(out: &mut String, depth: usize, args: std::fmt::Arguments<'_>) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+    let _ = out.write_fmt(args);
+    out.push('\n');
+}
+
+fn diagnostics(out: &mut String, diags: &[Diagnostic]) {
+    for diag in diags {
+        line(
+            out,
+            0,
+            format_args!(
+                "{}[{}] {}: {}",
+                diag.severity, diag.code, diag.span.range, diag.summary
+            ),
+        );
+    }
+}
+
+fn comments(out: &mut String, depth: usize, what: &str, list: &[Comment]) {
+    for c in list {
+        line(out, depth, format_args!("{what} {:?} {}", c.text, c.range));
+    }
+}
+
+fn body_node(out: &mut String, depth: usize, body: &Body) {
+    line(out, depth, format_args!("Body {}", body.range));
+    for item in &body.items {
+        match item {
+            BodyItem::Attribute(attr) => {
+                line(
+                    out,
+                    depth + 1,
+                    format_args!("Attribute {:?} {}", attr.name(), attr.range),
+                );
+                comments(out, depth + 2, "leading", &attr.leading_comments);
+                comments(out, depth + 2, "trailing", &attr.trailing_comments);
+                expr_node(out, depth + 2, "", &attr.expr);
+            }
+            BodyItem::Block(block) => {
+                let labels: Vec<String> = block
+                    .labels
+                    .iter()
+                    .map(|l| format!("{:?}", l.value))
+                    .collect();
+                line(
+                    out,
+                    depth + 1,
+                    format_args!(
+                        "Block {:?} [{}] {}",
+                        block.type_name(),
+                        labels.join(", "),
+                        block.range
+                    ),
+                );
+                comments(out, depth + 2, "leading", &block.leading_comments);
+                comments(out, depth + 2, "trailing", &block.trailing_comments);
+                body_node(out, depth + 2, &block.body);
+            }
+        }
+    }
+    comments(out, depth + 1, "dangling", &body.dangling_comments);
+}
+
+/// One pending piece of output; expressions are dumped with an explicit
+/// stack because operator chains can be arbitrarily deep.
+enum Work<'a> {
+    Expr(usize, &'static str, &'a Expr),
+    Line(usize, String),
+    Parts(usize, &'a [TemplatePart]),
+}
+
+fn expr_node(out: &mut String, depth: usize, role: &'static str, expr: &Expr) {
+    let mut stack = vec![Work::Expr(depth, role, expr)];
+    while let Some(work) = stack.pop() {
+        match work {
+            Work::Line(depth, text) => line(out, depth, format_args!("{text}")),
+            Work::Parts(depth, list) => parts(out, depth, list),
+            Work::Expr(depth, role, expr) => {
+                let mut children = Vec::new();
+                expr_line(out, depth, role, expr, &mut children);
+                stack.extend(children.into_iter().rev());
+            }
+        }
+    }
+}
+
+/// Prints one expression's line and lists its children in order.
+fn expr_line<'a>(
+    out: &mut String,
+    depth: usize,
+    role: &str,
+    expr: &'a Expr,
+    children: &mut Vec<Work<'a>>,
+) {
+    let r = expr.range;
+    let d = depth + 1;
+    match &expr.kind {
+        ExprKind::Literal(Literal::Number(n)) => {
+            let value = match &n.value {
+                NumberValue::Int(v) => v.to_string(),
+                NumberValue::Fraction(f) => format!("{f:?}"),
+                NumberValue::Invalid => "invalid".to_string(),
+            };
+            line(
+                out,
+                depth,
+                format_args!("{role}Number {} = {value} {r}", n.text),
+            );
+        }
+        ExprKind::Literal(Literal::Bool(b)) => line(out, depth, format_args!("{role}Bool {b} {r}")),
+        ExprKind::Literal(Literal::Null) => line(out, depth, format_args!("{role}Null {r}")),
+        ExprKind::Template(t) => {
+            line(out, depth, format_args!("{role}Template {:?} {r}", t.kind));
+            children.push(Work::Parts(d, &t.parts));
+        }
+        ExprKind::Variable(v) => line(out, depth, format_args!("{role}Variable {:?} {r}", v.name)),
+        ExprKind::Traversal(t) => {
+            line(out, depth, format_args!("{role}Traversal {r}"));
+            children.push(Work::Expr(d, "source: ", &t.source));
+            for step in &t.steps {
+                match &step.kind {
+                    StepKind::Attr(name) => children.push(Work::Line(
+                        d,
+                        format!("Attr {:?} {}", name.name, step.range),
+                    )),
+                    StepKind::LegacyIndex { text, value } => children.push(Work::Line(
+                        d,
+                        format!("LegacyIndex {text} = {value} {}", step.range),
+                    )),
+                    StepKind::Index(key) => {
+                        children.push(Work::Line(d, format!("Index {}", step.range)));
+                        children.push(Work::Expr(d + 1, "", key));
+                    }
+                }
+            }
+        }
+        ExprKind::Splat(s) => {
+            line(out, depth, format_args!("{role}Splat {:?} {r}", s.kind));
+            children.push(Work::Expr(d, "source: ", &s.source));
+            children.push(Work::Expr(d, "each: ", &s.each));
+        }
+        ExprKind::SplatItem => line(out, depth, format_args!("{role}SplatItem {r}")),
+        ExprKind::Call(c) => {
+            let expand = if c.expand_final { " expand" } else { "" };
+            line(
+                out,
+                depth,
+                format_args!("{role}Call {:?}{expand} {r}", c.name),
+            );
+            children.extend(c.args.iter().map(|arg| Work::Expr(d, "", arg)));
+        }
+        ExprKind::For(f) => {
+            let key = f
+                .key_var
+                .as_ref()
+                .map_or(String::new(), |k| format!("{:?}, ", k.name));
+            let group = if f.grouping { " grouping" } else { "" };
+            line(
+                out,
+                depth,
+                format_args!(
+                    "{role}For {:?} {key}{:?}{group} {r}",
+                    f.kind, f.value_var.name
+                ),
+            );
+            children.push(Work::Expr(d, "collection: ", &f.collection));
+            if let Some(k) = &f.key_expr {
+                children.push(Work::Expr(d, "key: ", k));
+            }
+            children.push(Work::Expr(d, "value: ", &f.value_expr));
+            if let Some(c) = &f.condition {
+                children.push(Work::Expr(d, "if: ", c));
+            }
+        }
+        ExprKind::Conditional(c) => {
+            line(out, depth, format_args!("{role}Conditional {r}"));
+            children.push(Work::Expr(d, "cond: ", &c.condition));
+            children.push(Work::Expr(d, "then: ", &c.then_expr));
+            children.push(Work::Expr(d, "else: ", &c.else_expr));
+        }
+        ExprKind::Binary(b) => {
+            line(
+                out,
+                depth,
+                format_args!("{role}Binary {} {r}", b.op.as_str()),
+            );
+            children.push(Work::Expr(d, "", &b.lhs));
+            children.push(Work::Expr(d, "", &b.rhs));
+        }
+        ExprKind::Unary(u) => {
+            line(
+                out,
+                depth,
+                format_args!("{role}Unary {} {r}", u.op.as_str()),
+            );
+            children.push(Work::Expr(d, "", &u.operand));
+        }
+        ExprKind::Tuple(items) => {
+            line(out, depth, format_args!("{role}Tuple {r}"));
+            children.extend(items.iter().map(|item| Work::Expr(d, "", item)));
+        }
+        ExprKind::Object(items) => {
+            line(out, depth, format_args!("{role}Object {r}"));
+            for item in items {
+                children.push(Work::Line(d, format!("Item {}", item.range)));
+                children.push(Work::Expr(d + 1, "key: ", &item.key));
+                children.push(Work::Expr(d + 1, "value: ", &item.value));
+            }
+        }
+        ExprKind::Parens(inner) => {
+            line(out, depth, format_args!("{role}Parens {r}"));
+            children.push(Work::Expr(d, "", inner));
+        }
+        ExprKind::Error => line(out, depth, format_args!("{role}Error {r}")),
+    }
+}
+
+fn strip(s: Strip) -> &'static str {
+    match (s.left, s.right) {
+        (false, false) => "",
+        (true, false) => " ~left",
+        (false, true) => " ~right",
+        (true, true) => " ~both",
+    }
+}
+
+fn parts(out: &mut String, depth: usize, list: &[TemplatePart]) {
+    for part in list {
+        match part {
+            TemplatePart::Literal(lit) => line(
+                out,
+                depth,
+                format_args!("Literal {:?} {}", lit.value, lit.range),
+            ),
+            TemplatePart::Interpolation(i) => {
+                line(
+                    out,
+                    depth,
+                    format_args!("Interpolation{} {}", strip(i.strip), i.range),
+                );
+                expr_node(out, depth + 1, "", &i.expr);
+            }
+            TemplatePart::If(dir) => {
+                line(
+                    out,
+                    depth,
+                    format_args!("If{} {}", strip(dir.if_strip), dir.range),
+                );
+                expr_node(out, depth + 1, "cond: ", &dir.condition);
+                line(out, depth + 1, format_args!("then:"));
+                parts(out, depth + 2, &dir.then_parts);
+                if let Some(else_parts) = &dir.else_parts {
+                    line(out, depth + 1, format_args!("else:"));
+                    parts(out, depth + 2, else_parts);
+                }
+            }
+            TemplatePart::For(dir) => {
+                let key = dir
+                    .key_var
+                    .as_ref()
+                    .map_or(String::new(), |k| format!("{:?}, ", k.name));
+                line(
+                    out,
+                    depth,
+                    format_args!(
+                        "For{} {key}{:?} {}",
+                        strip(dir.for_strip),
+                        dir.value_var.name,
+                        dir.range
+                    ),
+                );
+                expr_node(out, depth + 1, "collection: ", &dir.collection);
+                line(out, depth + 1, format_args!("body:"));
+                parts(out, depth + 2, &dir.body);
+            }
+        }
+    }
+}

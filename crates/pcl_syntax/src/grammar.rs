@@ -1,0 +1,2413 @@
+//! The chumsky grammar: significant tokens (see `newlines.rs`) →
+//! [`crate::ast`] plus diagnostics.
+//!
+//! Production names follow `grammar/pcl.ebnf`. Productions never fail
+//! once they have committed: a syntax error is reported into the parser
+//! state ([`St`]) and produces an `Error` node, and hand-made recovery
+//! parsers (`recover_to`, `recover_line`, `skip_group`) skip the rest of
+//! the broken construct, so one mistake gives one diagnostic and parsing
+//! resumes at the next body item. The state's `recovering` flag silences
+//! follow-up errors until the next body item starts.
+//!
+//! Depth: every nesting production runs under [`nested`], which counts
+//! levels in the state and, at [`MAX_NESTING_DEPTH`], reports
+//! `nesting-too-deep` and skips the balanced group without recursion.
+//! chumsky's `recursive` grows the stack with `stacker` as needed.
+//!
+//! The parsers are built once per thread (a chumsky [`Cache`]).
+
+use chumsky::cache::{Cache, Cached};
+use chumsky::error::EmptyErr;
+use chumsky::extra;
+use chumsky::input::InputRef;
+use chumsky::inspector::SimpleState;
+use chumsky::prelude::*;
+use pcl_diagnostics::{Code, Diagnostic, FileId, Span, TextRange};
+
+use crate::ast::*;
+use crate::codes;
+use crate::comments;
+use crate::literal::{self, NumberError};
+use crate::newlines::{item_starts_after, significant_tokens, Sig};
+use crate::template::{finish_parts, Flat, Sink};
+use crate::token::{Token, TokenKind as K};
+use crate::MAX_NESTING_DEPTH;
+
+/// The grammar's input: the significant tokens.
+type In<'s> = &'s [Sig];
+/// The parser state.
+pub(crate) struct St<'s> {
+    file: FileId,
+    text: &'s str,
+    tokens: &'s [Token],
+    diags: Vec<Diagnostic>,
+    recovering: bool,
+    depth: usize,
+    depth_reported: bool,
+    depth_of_blocks: usize,
+    item_column: Option<usize>,
+    /// End offset of the last consumed token.
+    last_end: u32,
+}
+type Ex<'s> = extra::Full<EmptyErr, SimpleState<St<'s>>, ()>;
+type Inp<'s, 'p> = InputRef<'s, 'p, In<'s>, Ex<'s>>;
+type Me<'s, 'b> = chumsky::input::MapExtra<'s, 'b, In<'s>, Ex<'s>>;
+type BodyRec<'s> = Recursive<chumsky::recursive::Indirect<'s, 's, In<'s>, Body, Ex<'s>>>;
+
+impl<'s> St<'s> {
+    fn slice(&self, range: TextRange) -> &'s str {
+        self.text.get(range.to_usize()).unwrap_or("")
+    }
+    fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
+        self.diags.push(Diagnostic::error(
+            code,
+            Span::new(self.file, range),
+            message,
+        ));
+    }
+    fn error_r(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
+        if !self.recovering {
+            self.error(code, range, message);
+        }
+        self.recovering = true;
+    }
+    fn ident_of(&self, sig: Sig) -> Ident {
+        Ident {
+            name: self.slice(sig.range).into(),
+            range: sig.range,
+        }
+    }
+    fn eof(&self) -> TextRange {
+        TextRange::empty(self.text.len() as u32)
+    }
+    fn range_from(&self, start: u32) -> TextRange {
+        TextRange::new(start, self.last_end.max(start))
+    }
+    fn column_of(&self, offset: u32) -> usize {
+        let before = self.text.get(..offset as usize).unwrap_or("");
+        match before.rfind('\n') {
+            Some(idx) => before.len() - idx - 1,
+            None => before.len(),
+        }
+    }
+    fn item_starts_after(&self, sig: Sig) -> bool {
+        self.item_column
+            .is_some_and(|col| item_starts_after(self.text, self.tokens, sig.idx as usize, col))
+    }
+}
+
+// ----------------------------------------------------------------------
+// Token-level helpers (used inside `custom` parsers)
+// ----------------------------------------------------------------------
+
+fn st<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
+    &mut inp.state().0
+}
+
+fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
+    inp.peek().map(|s| s.kind)
+}
+
+fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
+    match inp.peek() {
+        Some(s) => s.range,
+        None => st(inp).eof(),
+    }
+}
+
+fn bump(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let sig = inp.next()?;
+    st(inp).last_end = sig.range.end;
+    Some(sig)
+}
+
+fn is_open(kind: K) -> bool {
+    matches!(
+        kind,
+        K::OParen | K::OBrack | K::OBrace | K::TemplateInterp | K::TemplateControl
+    )
+}
+fn is_close(kind: K) -> bool {
+    matches!(kind, K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd)
+}
+
+/// Skips to the closer of the construct whose opener was consumed; see
+/// the module docs. Returns whether `close` was consumed.
+fn recover_to(inp: &mut Inp<'_, '_>, close: K) -> bool {
+    let mut depth: usize = 0;
+    while let Some(sig) = inp.peek() {
+        if is_open(sig.kind) {
+            depth += 1;
+        } else if is_close(sig.kind) {
+            if depth == 0 {
+                if sig.kind == close {
+                    bump(inp);
+                    return true;
+                }
+                return false;
+            }
+            depth -= 1;
+        } else if sig.kind == K::Newline && st(inp).item_starts_after(sig) {
+            return false;
+        }
+        bump(inp);
+    }
+    false
+}
+
+/// Skips the rest of a broken body item, up to its line break.
+fn recover_line(inp: &mut Inp<'_, '_>) {
+    let mut depth: usize = 0;
+    while let Some(sig) = inp.peek() {
+        if is_open(sig.kind) {
+            depth += 1;
+        } else if is_close(sig.kind) {
+            if depth == 0 {
+                if sig.kind == K::CBrace {
+                    return;
+                }
+            } else {
+                depth -= 1;
+            }
+        } else if sig.kind == K::Newline && (depth == 0 || st(inp).item_starts_after(sig)) {
+            return;
+        }
+        bump(inp);
+    }
+}
+
+/// Skips, without recursion, the balanced group at the next token.
+fn skip_group(inp: &mut Inp<'_, '_>) -> Expr {
+    let start = peek_range(inp).start;
+    let mut depth: usize = 0;
+    while let Some(sig) = inp.peek() {
+        if sig.kind == K::Newline && depth == 0 {
+            break;
+        }
+        bump(inp);
+        match sig.kind {
+            K::OParen
+            | K::OBrack
+            | K::OBrace
+            | K::TemplateInterp
+            | K::TemplateControl
+            | K::OQuote
+            | K::OHeredoc => depth += 1,
+            K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd | K::CQuote | K::CHeredoc => {
+                depth = depth.saturating_sub(1)
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            break;
+        }
+    }
+    Expr::new(ExprKind::Error, st(inp).range_from(start))
+}
+
+/// Enters one nesting level; false (after reporting once) at the limit.
+fn enter(inp: &mut Inp<'_, '_>) -> bool {
+    let range = peek_range(inp);
+    let s = st(inp);
+    if s.depth >= MAX_NESTING_DEPTH {
+        if !s.depth_reported {
+            s.depth_reported = true;
+            s.error(
+                codes::NESTING_TOO_DEEP,
+                range,
+                format!("nesting is deeper than the limit of {MAX_NESTING_DEPTH} levels"),
+            );
+        }
+        s.recovering = true;
+        return false;
+    }
+    s.depth += 1;
+    true
+}
+
+fn leave(inp: &mut Inp<'_, '_>) {
+    let s = st(inp);
+    s.depth = s.depth.saturating_sub(1);
+}
+
+/// Skips what is left of an expression cut off at the nesting limit.
+fn recover_line_in_expr(inp: &mut Inp<'_, '_>) {
+    while let Some(kind) = peek_kind(inp) {
+        match kind {
+            K::Newline | K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd | K::Comma => break,
+            _ => {
+                skip_group(inp);
+            }
+        }
+    }
+}
+
+fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
+    match inp.peek() {
+        Some(sig) if sig.kind == K::Ident => st(inp).slice(sig.range) == word,
+        _ => false,
+    }
+}
+
+// ----------------------------------------------------------------------
+// Combinator helpers
+// ----------------------------------------------------------------------
+
+/// One token of `kind`, recording its end (a `custom` parser, so the
+/// state update also happens when the output is discarded).
+fn tok<'s>(kind: K) -> impl Parser<'s, In<'s>, Sig, Ex<'s>> + Clone {
+    custom(move |inp: &mut Inp<'s, '_>| match inp.peek() {
+        Some(sig) if sig.kind == kind => {
+            bump(inp);
+            Ok(sig)
+        }
+        _ => Err(EmptyErr::default()),
+    })
+}
+
+/// Runs `p` one nesting level deeper; at the limit, reports and skips the
+/// balanced group instead.
+fn nested<'s, P>(p: P) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone
+where
+    P: Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
+{
+    custom(move |inp: &mut Inp<'s, '_>| {
+        if !enter(inp) {
+            return Ok(skip_group(inp));
+        }
+        let out = inp.parse(&p);
+        leave(inp);
+        out
+    })
+}
+
+type PExpr<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
+
+// ----------------------------------------------------------------------
+// Expressions
+// ----------------------------------------------------------------------
+
+fn number(st: &mut St<'_>, sig: Sig) -> Expr {
+    let text = st.slice(sig.range);
+    let value = match literal::parse_number(text) {
+        Ok(value) => value,
+        Err(NumberError::Malformed) => {
+            st.error(
+                codes::INVALID_NUMBER,
+                sig.range,
+                format!("`{text}` is not a valid number"),
+            );
+            NumberValue::Invalid
+        }
+        Err(NumberError::OutOfRange) => {
+            st.error(
+                codes::NUMBER_OUT_OF_RANGE,
+                sig.range,
+                literal::out_of_range_message(text),
+            );
+            NumberValue::Invalid
+        }
+    };
+    Expr::new(
+        ExprKind::Literal(Literal::Number(Number {
+            text: text.into(),
+            value,
+        })),
+        sig.range,
+    )
+}
+
+/// `expression = conditional`, with everything it needs.
+fn expression<'s>() -> PExpr<'s> {
+    recursive(|expression| {
+        let expression = expression.boxed();
+        let term = term(expression.clone());
+        let postfix = postfix_expr(term, expression.clone());
+        let unary = unary(postfix);
+        let binary = binary(unary);
+        conditional(binary, expression)
+    })
+    .boxed()
+}
+
+/// `conditional = binary [ "?" expression ":" expression ]`.
+fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+    let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, EmptyErr> {
+        if !enter(inp) {
+            recover_line_in_expr(inp);
+            return Ok(None);
+        }
+        bump(inp);
+        let then_expr = inp.parse(&expression)?;
+        let else_expr = if peek_kind(inp) == Some(K::Colon) {
+            bump(inp);
+            inp.parse(&expression)?
+        } else {
+            let range = peek_range(inp);
+            st(inp).error_r(
+                codes::MISSING_CONDITIONAL_ELSE,
+                range,
+                "expected `:` and the false branch of the conditional",
+            );
+            Expr::new(ExprKind::Error, TextRange::empty(then_expr.range.end))
+        };
+        leave(inp);
+        Ok(Some((then_expr, else_expr)))
+    };
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let condition = inp.parse(&binary)?;
+        if peek_kind(inp) != Some(K::Question) {
+            return Ok(condition);
+        }
+        let before = inp.save();
+        Ok(match rest(inp) {
+            Err(_) => {
+                inp.rewind(before);
+                condition
+            }
+            Ok(None) => {
+                let range = st(inp).range_from(condition.range.start);
+                Expr::new(ExprKind::Error, range)
+            }
+            Ok(Some((then_expr, else_expr))) => {
+                let range = TextRange::new(
+                    condition.range.start,
+                    else_expr.range.end.max(then_expr.range.end),
+                );
+                Expr::new(
+                    ExprKind::Conditional(Box::new(Conditional {
+                        condition,
+                        then_expr,
+                        else_expr,
+                    })),
+                    range,
+                )
+            }
+        })
+    })
+    .boxed()
+}
+
+fn binary_op(kind: K) -> Option<BinaryOp> {
+    Some(match kind {
+        K::Or => BinaryOp::Or,
+        K::And => BinaryOp::And,
+        K::EqualOp => BinaryOp::Equal,
+        K::NotEqual => BinaryOp::NotEqual,
+        K::LessThan => BinaryOp::Less,
+        K::LessThanEq => BinaryOp::LessEqual,
+        K::GreaterThan => BinaryOp::Greater,
+        K::GreaterThanEq => BinaryOp::GreaterEqual,
+        K::Plus => BinaryOp::Add,
+        K::Minus => BinaryOp::Subtract,
+        K::Star => BinaryOp::Multiply,
+        K::Slash => BinaryOp::Divide,
+        K::Percent => BinaryOp::Modulo,
+        _ => return None,
+    })
+}
+
+/// `binary`: `or_expr` (1) down to `multiplicative` (6), all levels
+/// left-associative, parsed by one precedence-climbing loop (a `custom`
+/// parser) instead of a `foldl` per level.
+fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
+    custom(move |inp: &mut Inp<'s, '_>| climb(inp, &unary, 1).map(|(expr, _)| expr)).boxed()
+}
+
+/// Parses operands joined by operators of precedence `min_prec` or more.
+/// Returns the expression and whether an operand failed after its
+/// operator (the operator is then left unconsumed and every level stops,
+/// as a `foldl` of `op.then(operand).repeated()` would).
+fn climb<'s>(
+    inp: &mut Inp<'s, '_>,
+    unary: &PExpr<'s>,
+    min_prec: u8,
+) -> Result<(Expr, bool), EmptyErr> {
+    let mut lhs = inp.parse(unary)?;
+    loop {
+        let Some(op) = peek_kind(inp).and_then(binary_op) else {
+            return Ok((lhs, false));
+        };
+        let prec = op.precedence();
+        if prec < min_prec {
+            return Ok((lhs, false));
+        }
+        let before = inp.save();
+        let Some(op_sig) = bump(inp) else {
+            return Ok((lhs, false));
+        };
+        let (rhs, stopped) = if prec >= 6 {
+            match inp.parse(unary) {
+                Ok(rhs) => (rhs, false),
+                Err(_) => {
+                    inp.rewind(before);
+                    return Ok((lhs, true));
+                }
+            }
+        } else {
+            match climb(inp, unary, prec + 1) {
+                Ok(out) => out,
+                Err(_) => {
+                    inp.rewind(before);
+                    return Ok((lhs, true));
+                }
+            }
+        };
+        let range = TextRange::new(lhs.range.start, rhs.range.end.max(op_sig.range.end));
+        lhs = Expr::new(
+            ExprKind::Binary(Box::new(Binary {
+                op,
+                op_range: op_sig.range,
+                lhs,
+                rhs,
+            })),
+            range,
+        );
+        if stopped {
+            return Ok((lhs, true));
+        }
+    }
+}
+
+/// `unary = ( "-" | "!" ) unary | postfix_expr`.
+fn unary<'s>(postfix: PExpr<'s>) -> PExpr<'s> {
+    recursive(move |unary| {
+        let op = custom(move |inp: &mut Inp<'s, '_>| {
+            if !enter(inp) {
+                let start = peek_range(inp).start;
+                while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+                    bump(inp);
+                }
+                recover_line_in_expr(inp);
+                return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
+            }
+            let op_sig = bump(inp).ok_or(EmptyErr::default())?;
+            let op = if op_sig.kind == K::Minus {
+                UnaryOp::Negate
+            } else {
+                UnaryOp::Not
+            };
+            let operand: Expr = inp.parse(&unary)?;
+            leave(inp);
+            let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
+            Ok(Expr::new(
+                ExprKind::Unary(Box::new(Unary {
+                    op,
+                    op_range: op_sig.range,
+                    operand,
+                })),
+                range,
+            ))
+        });
+        let postfix = postfix.clone();
+        custom(move |inp: &mut Inp<'s, '_>| {
+            if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+                let before = inp.save();
+                match inp.parse(&op) {
+                    Ok(expr) => return Ok(expr),
+                    Err(_) => inp.rewind(before),
+                }
+            }
+            inp.parse(&postfix)
+        })
+    })
+    .boxed()
+}
+
+/// One postfix operation, before folding into traversals and splats.
+enum Op {
+    Attr(Step),
+    Index(Step),
+    AttrSplat(TextRange, Vec<Step>),
+    FullSplat(TextRange),
+    /// A broken step (reported); the whole chain becomes an error.
+    Broken,
+}
+
+fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> Step {
+    let text = st.slice(token.range);
+    let range = TextRange::new(dot.range.start, token.range.end);
+    if text.contains('.') {
+        let hint = if in_splat {
+            "chained legacy indexes are not allowed; use a full splat with brackets, like [*][0][1]"
+        } else {
+            "chained legacy indexes are not allowed; use brackets, like [0][1]"
+        };
+        st.error(codes::INVALID_LEGACY_INDEX, token.range, hint);
+    }
+    let value = match literal::parse_number(text) {
+        Ok(NumberValue::Int(v)) => v,
+        _ => num_bigint::BigInt::default(),
+    };
+    Step {
+        kind: StepKind::LegacyIndex {
+            text: text.into(),
+            value,
+        },
+        range,
+    }
+    .covered()
+}
+
+/// `postfix_expr = term postfix_chain`.
+fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+    term.then(postfix_chain(expression))
+        .map_with(|(term, ops), e| {
+            if term.is_error() {
+                return term;
+            }
+            fold_chain(&e.state().0, term, ops)
+        })
+        .boxed()
+}
+
+/// `postfix_chain = { "." IDENT | legacy_index | "[" expression "]" |
+/// attr_splat | full_splat }`.
+fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, Ex<'s>> + Clone {
+    let dot_step = custom(|inp: &mut Inp<'s, '_>| {
+        let dot = bump(inp).ok_or(EmptyErr::default())?;
+        match peek_kind(inp) {
+            Some(K::Ident) => {
+                let token = bump(inp).ok_or(EmptyErr::default())?;
+                let ident = st(inp).ident_of(token);
+                Ok(Op::Attr(
+                    Step {
+                        kind: StepKind::Attr(ident),
+                        range: TextRange::new(dot.range.start, token.range.end),
+                    }
+                    .covered(),
+                ))
+            }
+            Some(K::NumberLit) => {
+                let token = bump(inp).ok_or(EmptyErr::default())?;
+                Ok(Op::Attr(legacy_index(st(inp), dot, token, false)))
+            }
+            Some(K::Star) => {
+                let star = bump(inp).ok_or(EmptyErr::default())?;
+                let marker = TextRange::new(dot.range.start, star.range.end);
+                Ok(Op::AttrSplat(marker, attr_splat(inp)))
+            }
+            _ => {
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::INVALID_ATTRIBUTE_NAME,
+                    TextRange::new(dot.range.start, range.end),
+                    "expected an attribute name, a number or `*` after `.`",
+                );
+                Ok(Op::Broken)
+            }
+        }
+    });
+    let bracket_step = custom(move |inp: &mut Inp<'s, '_>| {
+        let before_open = inp.save();
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        if peek_kind(inp) == Some(K::Star) {
+            bump(inp);
+            let marker = if peek_kind(inp) == Some(K::CBrack) {
+                let close = bump(inp).ok_or(EmptyErr::default())?;
+                TextRange::new(open.range.start, close.range.end)
+            } else {
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::UNCLOSED_INDEX,
+                    range,
+                    "expected `]` right after `[*`",
+                );
+                st(inp).range_from(open.range.start)
+            };
+            return Ok(Op::FullSplat(marker));
+        }
+        if !enter(inp) {
+            inp.rewind(before_open);
+            skip_group(inp);
+            return Ok(Op::Broken);
+        }
+        let key = inp.parse(&expression)?;
+        if peek_kind(inp) == Some(K::CBrack) {
+            bump(inp);
+        } else {
+            let range = peek_range(inp);
+            st(inp).error_r(
+                codes::UNCLOSED_INDEX,
+                range,
+                "expected `]` to close the index",
+            );
+            recover_to(inp, K::CBrack);
+        }
+        leave(inp);
+        let range = st(inp).range_from(open.range.start);
+        Ok(Op::Index(
+            Step {
+                kind: StepKind::Index(key),
+                range,
+            }
+            .covered(),
+        ))
+    });
+    // Steps are chosen by the next token's kind (no look-ahead parsers);
+    // a failing step is rewound and ends the chain, like `repeated`.
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let mut ops = Vec::new();
+        loop {
+            let before = inp.save();
+            let step = match peek_kind(inp) {
+                Some(K::Dot) => inp.parse(dot_step),
+                Some(K::OBrack) => inp.parse(&bracket_step),
+                _ => break,
+            };
+            match step {
+                Ok(op) => ops.push(op),
+                Err(_) => {
+                    inp.rewind(before);
+                    break;
+                }
+            }
+        }
+        Ok(ops)
+    })
+}
+
+/// `attr_splat = ".*" { "." IDENT | legacy_index }`.
+fn attr_splat(inp: &mut Inp<'_, '_>) -> Vec<Step> {
+    let mut steps = Vec::new();
+    loop {
+        let save = inp.save();
+        if peek_kind(inp) != Some(K::Dot) {
+            break;
+        }
+        inp.skip();
+        let second = inp.peek();
+        inp.rewind(save);
+        match second.map(|s| s.kind) {
+            Some(K::Ident) => {
+                let (Some(dot), Some(token)) = (bump(inp), bump(inp)) else {
+                    break;
+                };
+                let ident = st(inp).ident_of(token);
+                steps.push(
+                    Step {
+                        kind: StepKind::Attr(ident),
+                        range: TextRange::new(dot.range.start, token.range.end),
+                    }
+                    .covered(),
+                );
+            }
+            Some(K::NumberLit) => {
+                let (Some(dot), Some(token)) = (bump(inp), bump(inp)) else {
+                    break;
+                };
+                steps.push(legacy_index(st(inp), dot, token, true));
+            }
+            Some(K::Star) => {
+                let (Some(dot), Some(star)) = (bump(inp), bump(inp)) else {
+                    break;
+                };
+                st(inp).error_r(
+                    codes::NESTED_SPLAT,
+                    TextRange::new(dot.range.start, star.range.end),
+                    "a `.*` splat cannot follow another `.*` splat; use `[*]` instead",
+                );
+            }
+            _ => break,
+        }
+    }
+    steps
+}
+
+/// Wraps `source` in a traversal when there are steps.
+fn finish_traversal(source: Expr, steps: Vec<Step>) -> Expr {
+    match steps.last() {
+        None => source,
+        Some(last) => {
+            let range = TextRange::new(source.range.start, last.range.end);
+            Expr::new(
+                ExprKind::Traversal(Box::new(Traversal { source, steps })),
+                range,
+            )
+        }
+    }
+}
+
+/// Folds postfix operations into traversals and splats, without
+/// recursion: a `[*]` applies the whole rest of the chain to each element,
+/// so the chain is folded from the last full splat backwards.
+fn fold_chain(st: &St<'_>, source: Expr, ops: Vec<Op>) -> Expr {
+    if ops.is_empty() {
+        return source;
+    }
+    if ops
+        .iter()
+        .all(|op| matches!(op, Op::Attr(_) | Op::Index(_)))
+    {
+        // The common case: a plain traversal.
+        let steps = ops
+            .into_iter()
+            .filter_map(|op| match op {
+                Op::Attr(step) | Op::Index(step) => Some(step),
+                _ => None,
+            })
+            .collect();
+        return finish_traversal(source, steps);
+    }
+    if ops.iter().any(|op| matches!(op, Op::Broken)) {
+        return Expr::new(ExprKind::Error, st.range_from(source.range.start));
+    }
+    // Split at full splats: segments[0] applies to `source`, each later
+    // segment to the splat item of the splat before it.
+    let mut segments: Vec<(Option<TextRange>, Vec<Op>)> = vec![(None, Vec::new())];
+    for op in ops {
+        match op {
+            Op::FullSplat(marker) => segments.push((Some(marker), Vec::new())),
+            other => {
+                if let Some(last) = segments.last_mut() {
+                    last.1.push(other);
+                }
+            }
+        }
+    }
+    let fold_segment = |mut source: Expr, ops: Vec<Op>| {
+        let mut steps = Vec::new();
+        for op in ops {
+            match op {
+                Op::Attr(step) | Op::Index(step) => steps.push(step),
+                Op::AttrSplat(marker, each_steps) => {
+                    source = finish_traversal(source, std::mem::take(&mut steps));
+                    let item = Expr::new(ExprKind::SplatItem, TextRange::empty(marker.end));
+                    let each = finish_traversal(item, each_steps);
+                    let range = TextRange::new(source.range.start, each.range.end.max(marker.end));
+                    source = Expr::new(
+                        ExprKind::Splat(Box::new(Splat {
+                            source,
+                            kind: SplatKind::Attr,
+                            marker_range: marker,
+                            each,
+                        })),
+                        range,
+                    );
+                }
+                Op::FullSplat(_) | Op::Broken => {}
+            }
+        }
+        finish_traversal(source, steps)
+    };
+    // Fold the innermost (last) segment first.
+    let mut inner: Option<(TextRange, Expr)> = None;
+    while segments.len() > 1 {
+        let Some((marker, ops)) = segments.pop() else {
+            break;
+        };
+        let marker = marker.unwrap_or_default();
+        let item = Expr::new(ExprKind::SplatItem, TextRange::empty(marker.end));
+        let mut each = fold_segment(item, ops);
+        if let Some((inner_marker, inner_each)) = inner.take() {
+            each = splat_full(each, inner_marker, inner_each);
+        }
+        inner = Some((marker, each));
+    }
+    let (_, first_ops) = segments.pop().unwrap_or((None, Vec::new()));
+    let mut out = fold_segment(source, first_ops);
+    if let Some((marker, each)) = inner {
+        out = splat_full(out, marker, each);
+    }
+    out
+}
+
+fn splat_full(source: Expr, marker: TextRange, each: Expr) -> Expr {
+    let range = TextRange::new(source.range.start, each.range.end.max(marker.end));
+    Expr::new(
+        ExprKind::Splat(Box::new(Splat {
+            source,
+            kind: SplatKind::Full,
+            marker_range: marker,
+            each,
+        })),
+        range,
+    )
+}
+
+/// `term`: a literal, variable, call, template, group or collection.
+fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    fn expected(inp: &mut Inp<'_, '_>) -> Expr {
+        let range = peek_range(inp);
+        let message = match peek_kind(inp) {
+            None => "expected an expression, found the end of the file".to_string(),
+            Some(kind) => format!("expected an expression, found {}", kind.describe()),
+        };
+        st(inp).error_r(codes::EXPECTED_EXPRESSION, range, message);
+        Expr::new(ExprKind::Error, range)
+    }
+    let call = nested(function_call(expression.clone()));
+    let paren = nested(paren_expr(expression.clone()));
+    let tuple = nested(tuple_or_for(expression.clone()));
+    let object = nested(object_or_for(expression.clone()));
+    let template = nested(template_expr(expression));
+    // The alternative is chosen by the next token's kind; a failing
+    // alternative is rewound and the next one tried, as `choice` would.
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let Some(sig) = inp.peek() else {
+            return Ok(expected(inp));
+        };
+        let before = inp.save();
+        let nested_term = match sig.kind {
+            K::NumberLit => {
+                bump(inp);
+                return Ok(number(st(inp), sig));
+            }
+            K::Ident => {
+                inp.skip();
+                let second = peek_kind(inp);
+                inp.rewind(before.clone());
+                if matches!(second, Some(K::OParen | K::DoubleColon)) {
+                    st(inp).last_end = sig.range.end;
+                    match inp.parse(&call) {
+                        Ok(expr) => return Ok(expr),
+                        Err(_) => inp.rewind(before),
+                    }
+                }
+                bump(inp);
+                let st = st(inp);
+                return Ok(match st.slice(sig.range) {
+                    "true" => Expr::new(ExprKind::Literal(Literal::Bool(true)), sig.range),
+                    "false" => Expr::new(ExprKind::Literal(Literal::Bool(false)), sig.range),
+                    "null" => Expr::new(ExprKind::Literal(Literal::Null), sig.range),
+                    _ => Expr::new(ExprKind::Variable(st.ident_of(sig)), sig.range),
+                });
+            }
+            K::OParen => inp.parse(&paren),
+            K::OBrack => inp.parse(&tuple),
+            K::OBrace => inp.parse(&object),
+            K::OQuote | K::OHeredoc => inp.parse(&template),
+            _ => return Ok(expected(inp)),
+        };
+        match nested_term {
+            Ok(expr) => Ok(expr),
+            Err(_) => {
+                inp.rewind(before);
+                Ok(expected(inp))
+            }
+        }
+    })
+    .boxed()
+}
+
+/// `paren_expr = "(" expression ")"`.
+fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    tok(K::OParen)
+        .then(expression)
+        .then(custom(|inp: &mut Inp<'s, '_>| {
+            match peek_kind(inp) {
+                Some(K::CParen) => {
+                    bump(inp);
+                }
+                Some(K::Newline) => return Ok(Some(())),
+                _ => {
+                    let range = peek_range(inp);
+                    st(inp).error_r(
+                        codes::UNCLOSED_PAREN,
+                        range,
+                        "expected `)` to close the parenthesised expression",
+                    );
+                    recover_to(inp, K::CParen);
+                }
+            }
+            Ok(None)
+        }))
+        .map_with(|((open, inner), unclosed_at_newline), e| {
+            let st = &mut e.state().0;
+            if unclosed_at_newline.is_some() {
+                st.error_r(
+                    codes::UNCLOSED_PAREN,
+                    open.range,
+                    "this `(` has no matching `)`",
+                );
+            }
+            Expr::new(
+                ExprKind::Parens(Box::new(inner)),
+                st.range_from(open.range.start),
+            )
+        })
+        .boxed()
+}
+
+/// `function_call = IDENT { "::" IDENT } "(" call_args`.
+fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let first = bump(inp).ok_or(EmptyErr::default())?;
+        let start = first.range.start;
+        let mut segments = vec![st(inp).ident_of(first)];
+        while peek_kind(inp) == Some(K::DoubleColon) {
+            let colons = bump(inp).ok_or(EmptyErr::default())?;
+            if peek_kind(inp) == Some(K::Ident) {
+                let token = bump(inp).ok_or(EmptyErr::default())?;
+                let ident = st(inp).ident_of(token);
+                segments.push(ident);
+            } else {
+                let s = st(inp);
+                s.error(
+                    codes::INVALID_FUNCTION_NAME,
+                    colons.range,
+                    "expected a function name after `::`",
+                );
+                s.recovering = true;
+                return Ok(Expr::new(ExprKind::Error, s.range_from(start)));
+            }
+        }
+        let name_range = st(inp).range_from(start);
+        if peek_kind(inp) != Some(K::OParen) {
+            let s = st(inp);
+            s.error(
+                codes::INVALID_FUNCTION_NAME,
+                name_range,
+                "expected `(` after the namespaced function name",
+            );
+            s.recovering = true;
+            return Ok(Expr::new(ExprKind::Error, name_range));
+        }
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let name: Box<str> = if segments.len() == 1 {
+            segments.first().map(|s| s.name.clone()).unwrap_or_default()
+        } else {
+            segments
+                .iter()
+                .map(|s| &*s.name)
+                .collect::<Vec<_>>()
+                .join("::")
+                .into()
+        };
+        let (args, expand_final, close) = call_args(inp, &expression, open.range)?;
+        let s = st(inp);
+        let close_paren_range = close.unwrap_or(TextRange::empty(s.last_end));
+        Ok(Expr::new(
+            ExprKind::Call(Box::new(Call {
+                name,
+                name_range,
+                segments,
+                args,
+                expand_final,
+                open_paren_range: open.range,
+                close_paren_range,
+            })),
+            s.range_from(start),
+        ))
+    })
+    .boxed()
+}
+
+type Args = (Vec<Expr>, bool, Option<TextRange>);
+
+/// `call_args = [ expression { "," expression } [ "," | "..." ] ] ")"`.
+fn call_args<'s>(
+    inp: &mut Inp<'s, '_>,
+    expression: &PExpr<'s>,
+    open: TextRange,
+) -> Result<Args, EmptyErr> {
+    let mut args = Vec::new();
+    let mut expand = false;
+    loop {
+        match peek_kind(inp) {
+            Some(K::CParen) => {
+                let close = bump(inp).map(|s| s.range);
+                return Ok((args, expand, close));
+            }
+            None | Some(K::Newline) => {
+                st(inp).error_r(
+                    codes::UNCLOSED_CALL,
+                    open,
+                    "this function call has no closing `)`",
+                );
+                return Ok((args, expand, None));
+            }
+            _ => {}
+        }
+        let before = inp.cursor();
+        args.push(inp.parse(expression)?);
+        match peek_kind(inp) {
+            Some(K::Comma) => {
+                bump(inp);
+            }
+            Some(K::Ellipsis) => {
+                bump(inp);
+                expand = true;
+                if peek_kind(inp) == Some(K::CParen) {
+                    let close = bump(inp).map(|s| s.range);
+                    return Ok((args, expand, close));
+                }
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::INVALID_EXPANSION,
+                    range,
+                    "an argument expanded with `...` must be the last one, followed by `)`",
+                );
+                let closed = recover_to(inp, K::CParen);
+                let end = st(inp).last_end;
+                return Ok((args, expand, closed.then(|| TextRange::empty(end))));
+            }
+            Some(K::CParen) | None | Some(K::Newline) => {}
+            Some(_) => {
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::MISSING_COMMA,
+                    range,
+                    "expected `,` between function arguments, or `)`",
+                );
+                let closed = recover_to(inp, K::CParen);
+                let end = st(inp).last_end;
+                return Ok((args, expand, closed.then(|| TextRange::empty(end))));
+            }
+        }
+        if inp.cursor() == before {
+            bump(inp);
+        }
+    }
+}
+
+/// `tuple_or_for = "[" ( for_body | tuple_items ) "]"`.
+fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    let for_expr = for_body(expression.clone(), ForKind::Tuple);
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let save = inp.save();
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        if is_keyword(inp, "for") {
+            inp.rewind(save);
+            return inp.parse(&for_expr);
+        }
+        let mut items = Vec::new();
+        loop {
+            match peek_kind(inp) {
+                Some(K::CBrack) => {
+                    bump(inp);
+                    break;
+                }
+                None | Some(K::Newline) => {
+                    st(inp).error_r(
+                        codes::UNCLOSED_TUPLE,
+                        open.range,
+                        "this `[` has no matching `]`",
+                    );
+                    break;
+                }
+                _ => {}
+            }
+            let before = inp.cursor();
+            items.push(inp.parse(&expression)?);
+            match peek_kind(inp) {
+                Some(K::Comma) => {
+                    bump(inp);
+                }
+                Some(K::CBrack) | None | Some(K::Newline) => {}
+                Some(_) => {
+                    let range = peek_range(inp);
+                    st(inp).error_r(
+                        codes::MISSING_COMMA,
+                        range,
+                        "expected `,` between tuple elements, or `]`",
+                    );
+                    recover_to(inp, K::CBrack);
+                    break;
+                }
+            }
+            if inp.cursor() == before {
+                bump(inp);
+            }
+        }
+        Ok(Expr::new(
+            ExprKind::Tuple(items),
+            st(inp).range_from(open.range.start),
+        ))
+    })
+    .boxed()
+}
+
+/// `object_or_for = "{" ( for_body | object_items ) "}"`.
+fn object_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    let for_expr = for_body(expression.clone(), ForKind::Object);
+    let items = object_items(expression);
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let save = inp.save();
+        bump(inp);
+        let is_for = is_keyword(inp, "for");
+        inp.rewind(save);
+        if is_for {
+            inp.parse(&for_expr)
+        } else {
+            inp.parse(&items)
+        }
+    })
+    .boxed()
+}
+
+/// `object_items`: items separated by `,` or a newline, then `}`.
+fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let mut items = Vec::new();
+        loop {
+            while peek_kind(inp) == Some(K::Newline) {
+                bump(inp);
+            }
+            match peek_kind(inp) {
+                Some(K::CBrace) => {
+                    bump(inp);
+                    break;
+                }
+                None => {
+                    st(inp).error_r(
+                        codes::UNCLOSED_OBJECT,
+                        open.range,
+                        "this `{` has no matching `}`",
+                    );
+                    break;
+                }
+                _ => {}
+            }
+            let before = inp.cursor();
+            let key = inp.parse(&expression)?;
+            let value = match peek_kind(inp) {
+                Some(K::Equal | K::Colon) => {
+                    bump(inp);
+                    match peek_kind(inp) {
+                        Some(K::Newline) | Some(K::Comma) | Some(K::CBrace) | None => {
+                            let range = peek_range(inp);
+                            let s = st(inp);
+                            s.error_r(
+                                codes::MISSING_ATTRIBUTE_VALUE,
+                                range,
+                                "expected a value after `=` on the same line",
+                            );
+                            Expr::new(ExprKind::Error, TextRange::empty(s.last_end))
+                        }
+                        _ => inp.parse(&expression)?,
+                    }
+                }
+                other => {
+                    let range = peek_range(inp);
+                    let message = match other {
+                        Some(K::Newline) | Some(K::Comma) => {
+                            "expected `=` and a value after the object key".to_string()
+                        }
+                        None => "this `{` has no matching `}`".to_string(),
+                        Some(K::Ident) => "expected `=` after the object key; quote keys that contain dots or spaces".to_string(),
+                        Some(kind) => format!("expected `=` after the object key, found {}", kind.describe()),
+                    };
+                    let code = if other.is_none() {
+                        codes::UNCLOSED_OBJECT
+                    } else {
+                        codes::MISSING_KEY_VALUE_SEPARATOR
+                    };
+                    st(inp).error_r(code, range, message);
+                    recover_to(inp, K::CBrace);
+                    let s = st(inp);
+                    let item_range = s.range_from(key.range.start);
+                    items.push(ObjectItem {
+                        key,
+                        value: Expr::new(ExprKind::Error, TextRange::empty(s.last_end)),
+                        range: item_range,
+                    }.covered());
+                    return Ok(Expr::new(
+                        ExprKind::Object(items),
+                        s.range_from(open.range.start),
+                    ));
+                }
+            };
+            let range = TextRange::new(key.range.start, value.range.end.max(key.range.end));
+            items.push(ObjectItem { key, value, range });
+            match peek_kind(inp) {
+                Some(K::Comma | K::Newline) => {
+                    bump(inp);
+                }
+                Some(K::CBrace) | None => {}
+                Some(_) => {
+                    let range = peek_range(inp);
+                    st(inp).error_r(
+                        codes::MISSING_ITEM_SEPARATOR,
+                        range,
+                        "expected a newline or `,` before the next object item",
+                    );
+                    recover_to(inp, K::CBrace);
+                    break;
+                }
+            }
+            if inp.cursor() == before {
+                bump(inp);
+            }
+        }
+        Ok(Expr::new(
+            ExprKind::Object(items),
+            st(inp).range_from(open.range.start),
+        ))
+    })
+    .boxed()
+}
+
+/// `for_body = "for" IDENT [ "," IDENT ] "in" expression ":" expression
+/// [ "=>" expression ] [ "..." ] [ "if" expression ]`, then the closer.
+fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
+    let close = if kind == ForKind::Tuple {
+        K::CBrack
+    } else {
+        K::CBrace
+    };
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let for_token = bump(inp).ok_or(EmptyErr::default())?;
+        let fail = |inp: &mut Inp<'s, '_>, message: &str| {
+            let range = peek_range(inp);
+            st(inp).error_r(codes::INVALID_FOR, range, message.to_string());
+            recover_to(inp, close);
+            Ok(Expr::new(
+                ExprKind::Error,
+                st(inp).range_from(open.range.start),
+            ))
+        };
+        if peek_kind(inp) != Some(K::Ident) {
+            return fail(inp, "expected a variable name after `for`");
+        }
+        let first = bump(inp).ok_or(EmptyErr::default())?;
+        let mut key_var = None;
+        let mut value_var = st(inp).ident_of(first);
+        if peek_kind(inp) == Some(K::Comma) {
+            bump(inp);
+            if peek_kind(inp) != Some(K::Ident) {
+                return fail(inp, "expected a value variable name after `,`");
+            }
+            let second = bump(inp).ok_or(EmptyErr::default())?;
+            key_var = Some(value_var);
+            value_var = st(inp).ident_of(second);
+        }
+        if !is_keyword(inp, "in") {
+            return fail(inp, "expected `in` after the `for` variable names");
+        }
+        bump(inp);
+        let collection = inp.parse(&expression)?;
+        if peek_kind(inp) != Some(K::Colon) {
+            return fail(inp, "expected `:` after the `for` collection expression");
+        }
+        bump(inp);
+        let first_expr = inp.parse(&expression)?;
+        let (key_expr, value_expr) = if peek_kind(inp) == Some(K::FatArrow) {
+            bump(inp);
+            (Some(first_expr), inp.parse(&expression)?)
+        } else {
+            (None, first_expr)
+        };
+        let grouping = if peek_kind(inp) == Some(K::Ellipsis) {
+            bump(inp)
+        } else {
+            None
+        };
+        let condition = if is_keyword(inp, "if") {
+            bump(inp);
+            Some(inp.parse(&expression)?)
+        } else {
+            None
+        };
+        if peek_kind(inp) == Some(close) {
+            bump(inp);
+        } else {
+            let range = peek_range(inp);
+            st(inp).error_r(
+                codes::INVALID_FOR,
+                range,
+                format!("expected {} to end the `for` expression", close.describe()),
+            );
+            recover_to(inp, close);
+        }
+        let s = st(inp);
+        if kind == ForKind::Tuple {
+            if let Some(key) = &key_expr {
+                s.error(
+                    codes::INVALID_FOR,
+                    key.range,
+                    "a tuple `for` expression cannot have a key (`=>`)",
+                );
+            }
+            if let Some(dots) = grouping {
+                s.error(
+                    codes::INVALID_FOR,
+                    dots.range,
+                    "grouping (`...`) is only allowed in an object `for` expression",
+                );
+            }
+        } else if key_expr.is_none() {
+            s.error(
+                codes::INVALID_FOR,
+                for_token.range,
+                "an object `for` expression needs a key: `for k, v in coll : key => value`",
+            );
+        }
+        Ok(Expr::new(
+            ExprKind::For(Box::new(ForExpr {
+                kind,
+                key_var,
+                value_var,
+                collection,
+                key_expr,
+                value_expr,
+                grouping: grouping.is_some(),
+                condition,
+            })),
+            s.range_from(open.range.start),
+        ))
+    })
+    .boxed()
+}
+
+// ----------------------------------------------------------------------
+// Templates
+// ----------------------------------------------------------------------
+
+/// `template_expr = O_QUOTE template_parts C_QUOTE | O_HEREDOC
+/// template_parts C_HEREDOC`.
+fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    let quoted_parts = template_parts(expression.clone(), true).boxed();
+    let heredoc_parts = template_parts(expression, false).boxed();
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let (kind, end_kind) = if open.kind == K::OQuote {
+            (TemplateKind::Quoted, K::CQuote)
+        } else {
+            let intro = st(inp).slice(open.range);
+            let flush = intro.starts_with("<<-");
+            let marker = intro
+                .trim_start_matches("<<")
+                .trim_start_matches('-')
+                .trim_end_matches(['\r', '\n']);
+            (
+                TemplateKind::Heredoc {
+                    marker: marker.into(),
+                    flush,
+                },
+                K::CHeredoc,
+            )
+        };
+        let quoted = end_kind == K::CQuote;
+        let flat = if quoted {
+            inp.parse(&quoted_parts)?
+        } else {
+            inp.parse(&heredoc_parts)?
+        };
+        match inp.peek() {
+            Some(sig) if sig.kind == end_kind => {
+                bump(inp);
+            }
+            Some(sig) if sig.kind == K::Newline && quoted => {
+                st(inp).error_r(
+                    codes::MULTILINE_STRING,
+                    sig.range,
+                    "quoted strings cannot span lines; use `\\n` or a heredoc (<<EOT)",
+                );
+            }
+            _ => {
+                let message = if quoted {
+                    "this string has no closing `\"` on its line"
+                } else {
+                    "this heredoc has no closing marker line (the marker must be followed by a newline)"
+                };
+                st(inp).error_r(codes::UNTERMINATED_TEMPLATE, open.range, message);
+            }
+        }
+        let flush = matches!(kind, TemplateKind::Heredoc { flush: true, .. });
+        let parts = finish(st(inp), flat, flush);
+        Ok(Expr::new(
+            ExprKind::Template(Box::new(Template { kind, parts })),
+            st(inp).range_from(open.range.start),
+        ))
+    })
+    .boxed()
+}
+
+fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
+    let mut sink = Sink {
+        file: s.file,
+        last_end: s.last_end,
+        diags: std::mem::take(&mut s.diags),
+    };
+    let parts = finish_parts(&mut sink, flat, flush);
+    s.diags = sink.diags;
+    parts
+}
+
+/// `template_parts = { QUOTED_LIT | STRING_LIT | interpolation | directive }`;
+/// the context is whether the template is quoted.
+fn template_parts<'s>(
+    expression: PExpr<'s>,
+    quoted: bool,
+) -> impl Parser<'s, In<'s>, Vec<Flat>, Ex<'s>> + Clone {
+    let quoted_lit =
+        any()
+            .filter(|s: &Sig| s.kind == K::QuotedLit)
+            .map_with(|sig: Sig, e: &mut Me<'s, '_>| {
+                let st: &mut St<'_> = &mut e.state().0;
+                st.last_end = sig.range.end;
+                let mut errors = Vec::new();
+                let value = literal::decode_quoted(st.slice(sig.range), &mut errors);
+                for err in errors {
+                    let start = sig.range.start as usize;
+                    st.error(
+                        codes::INVALID_ESCAPE,
+                        TextRange::from_usize(start + err.start..start + err.end),
+                        err.message,
+                    );
+                }
+                Some(Flat::Lit {
+                    value,
+                    range: sig.range,
+                })
+            });
+    let string_lit =
+        any()
+            .filter(|s: &Sig| s.kind == K::StringLit)
+            .map_with(|sig: Sig, e: &mut Me<'s, '_>| {
+                let st: &mut St<'_> = &mut e.state().0;
+                st.last_end = sig.range.end;
+                Some(Flat::Lit {
+                    value: literal::decode_heredoc(st.slice(sig.range)),
+                    range: sig.range,
+                })
+            });
+    let bad_escape = any()
+        .filter(|s: &Sig| s.kind == K::Invalid)
+        .filter(move |_| quoted)
+        .map_with(|sig: Sig, e: &mut Me<'s, '_>| {
+            let st: &mut St<'_> = &mut e.state().0;
+            st.last_end = sig.range.end;
+            st.error(
+                codes::INVALID_ESCAPE,
+                sig.range,
+                "a backslash must be followed by an escape character",
+            );
+            None
+        });
+    let interp = interpolation(expression.clone(), quoted);
+    let direct = directive(expression, quoted);
+    choice((quoted_lit, string_lit, bad_escape, interp, direct))
+        .repeated()
+        .collect::<Vec<Option<Flat>>>()
+        .map(|parts| parts.into_iter().flatten().collect())
+}
+
+/// Expects the `}` / `~}` closing a sequence; returns its strip flag.
+fn sequence_end(inp: &mut Inp<'_, '_>, open: TextRange, quoted: bool, what: &str) -> bool {
+    match peek_kind(inp) {
+        Some(K::TemplateSeqEnd) => match bump(inp) {
+            Some(sig) => st(inp).slice(sig.range).starts_with('~'),
+            None => false,
+        },
+        None => {
+            st(inp).error_r(
+                codes::UNCLOSED_TEMPLATE_SEQUENCE,
+                open,
+                format!("this {what} sequence has no closing `}}`"),
+            );
+            false
+        }
+        Some(K::CQuote) if quoted => {
+            st(inp).error_r(
+                codes::UNCLOSED_TEMPLATE_SEQUENCE,
+                open,
+                format!("this {what} sequence has no closing `}}` before the end of the string"),
+            );
+            false
+        }
+        Some(kind) => {
+            let range = peek_range(inp);
+            let message = if kind == K::Colon {
+                "unexpected `:` in an interpolation; to write a literal `${`, escape it as `$${`"
+                    .to_string()
+            } else {
+                format!(
+                    "expected `}}` to end the {what}, found {}; to write a literal `${{`, escape it as `$${{`",
+                    kind.describe()
+                )
+            };
+            st(inp).error_r(codes::EXTRA_IN_TEMPLATE_SEQUENCE, range, message);
+            if recover_to(inp, K::TemplateSeqEnd) {
+                let s = st(inp);
+                let end = s.last_end;
+                return s
+                    .text
+                    .get(end.saturating_sub(2) as usize..end as usize)
+                    .is_some_and(|t| t == "~}");
+            }
+            false
+        }
+    }
+}
+
+/// `interpolation = "${" expression "}"`.
+fn interpolation<'s>(
+    expression: PExpr<'s>,
+    quoted: bool,
+) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
+    any()
+        .filter(|s: &Sig| s.kind == K::TemplateInterp)
+        .rewind()
+        .ignore_then(custom(move |inp: &mut Inp<'s, '_>| {
+            let save = inp.save();
+            let open = bump(inp).ok_or(EmptyErr::default())?;
+            if !enter(inp) {
+                inp.rewind(save);
+                skip_group(inp);
+                return Ok(Some(Flat::Broken));
+            }
+            let left = inp.state().0.slice(open.range).ends_with('~');
+            let expr = inp.parse(expression.clone())?;
+            let right = inp.parse(custom(move |i: &mut Inp<'s, '_>| {
+                Ok(sequence_end(i, open.range, quoted, "interpolation"))
+            }))?;
+            let s = &mut inp.state().0;
+            s.depth = s.depth.saturating_sub(1);
+            Ok(Some(Flat::Interp(
+                Interpolation {
+                    expr,
+                    strip: Strip { left, right },
+                    range: s.range_from(open.range.start),
+                }
+                .covered(),
+            )))
+        }))
+}
+
+/// `directive = "%{" directive_head "}"`.
+fn directive<'s>(
+    expression: PExpr<'s>,
+    quoted: bool,
+) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
+    let head = directive_head(expression, quoted);
+    any()
+        .filter(|s: &Sig| s.kind == K::TemplateControl)
+        .rewind()
+        .ignore_then(custom(move |inp: &mut Inp<'s, '_>| {
+            let save = inp.save();
+            bump(inp);
+            let ok = enter(inp);
+            inp.rewind(save);
+            if !ok {
+                skip_group(inp);
+                return Ok(Some(Flat::Broken));
+            }
+            let flat = inp.parse(head.clone())?;
+            let s = &mut inp.state().0;
+            s.depth = s.depth.saturating_sub(1);
+            Ok(flat)
+        }))
+}
+
+/// `directive_head = "if" expression | "else" | "endif" | "for" IDENT
+/// [ "," IDENT ] "in" expression | "endfor"`.
+fn directive_head<'s>(
+    expression: PExpr<'s>,
+    quoted: bool,
+) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let expression = expression.clone();
+        inp.parse(custom(move |inp: &mut Inp<'s, '_>| {
+            let open = bump(inp).ok_or(EmptyErr::default())?;
+            let left = st(inp).slice(open.range).ends_with('~');
+            let open = open.range;
+            if peek_kind(inp) != Some(K::Ident) {
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::INVALID_TEMPLATE_DIRECTIVE,
+                    range,
+                    "expected `if`, `else`, `endif`, `for` or `endfor` after `%{`",
+                );
+                recover_to(inp, K::TemplateSeqEnd);
+                return Ok(Some(Flat::Broken));
+            }
+            let keyword_sig = bump(inp).ok_or(EmptyErr::default())?;
+            let keyword = st(inp).slice(keyword_sig.range);
+            let strip = |right| Strip { left, right };
+            Ok(Some(match keyword {
+                "if" => {
+                    let condition = inp.parse(&expression)?;
+                    let right = sequence_end(inp, open, quoted, "if directive");
+                    Flat::If {
+                        condition,
+                        strip: strip(right),
+                        range: st(inp).range_from(open.start),
+                    }
+                }
+                "else" | "endif" | "endfor" => {
+                    let right = sequence_end(inp, open, quoted, "directive");
+                    let range = st(inp).range_from(open.start);
+                    let strip = strip(right);
+                    match keyword {
+                        "else" => Flat::Else { strip, range },
+                        "endif" => Flat::EndIf { strip, range },
+                        _ => Flat::EndFor { strip, range },
+                    }
+                }
+                "for" => {
+                    let fail = |inp: &mut Inp<'s, '_>, message: &str| {
+                        let range = peek_range(inp);
+                        st(inp).error_r(codes::INVALID_FOR, range, message.to_string());
+                        recover_to(inp, K::TemplateSeqEnd);
+                        Ok(None)
+                    };
+                    if peek_kind(inp) != Some(K::Ident) {
+                        return fail(inp, "expected a variable name after `for`");
+                    }
+                    let first = bump(inp).ok_or(EmptyErr::default())?;
+                    let mut key_var = None;
+                    let mut value_var = st(inp).ident_of(first);
+                    if peek_kind(inp) == Some(K::Comma) {
+                        bump(inp);
+                        if peek_kind(inp) != Some(K::Ident) {
+                            return fail(inp, "expected a value variable name after `,`");
+                        }
+                        let second = bump(inp).ok_or(EmptyErr::default())?;
+                        key_var = Some(value_var);
+                        value_var = st(inp).ident_of(second);
+                    }
+                    if !is_keyword(inp, "in") {
+                        return fail(inp, "expected `in` after the `for` variable names");
+                    }
+                    bump(inp);
+                    let collection = inp.parse(&expression)?;
+                    let right = sequence_end(inp, open, quoted, "for directive");
+                    Flat::For {
+                        key_var,
+                        value_var,
+                        collection,
+                        strip: strip(right),
+                        range: st(inp).range_from(open.start),
+                    }
+                }
+                other => {
+                    let suggestion = pcl_diagnostics::suggest::did_you_mean(
+                        other,
+                        ["if", "for", "else", "endif", "endfor"],
+                    );
+                    let mut message = format!("`{other}` is not a template directive keyword");
+                    if let Some(first) = suggestion.first() {
+                        message.push_str(&format!("; did you mean `{first}`?"));
+                    }
+                    st(inp).error_r(
+                        codes::INVALID_TEMPLATE_DIRECTIVE,
+                        keyword_sig.range,
+                        message,
+                    );
+                    recover_to(inp, K::TemplateSeqEnd);
+                    return Ok(Some(Flat::Broken));
+                }
+            }))
+        }))
+    })
+}
+
+// ----------------------------------------------------------------------
+// Bodies
+// ----------------------------------------------------------------------
+
+type PBody<'s> = Boxed<'s, 's, In<'s>, Body, Ex<'s>>;
+
+/// `body`: items and newlines until the end of input (`in_block` false)
+/// or a `}` (left for `block_rest`).
+fn body<'s>(block_body: BodyRec<'s>, in_block: bool, expression: PExpr<'s>) -> PBody<'s> {
+    let item = body_item(block_body, expression);
+    let stray = custom(move |inp: &mut Inp<'s, '_>| {
+        let Some(sig) = inp.peek() else {
+            return Err(EmptyErr::default());
+        };
+        let s = st(inp);
+        s.item_column = Some(s.column_of(sig.range.start));
+        match sig.kind {
+            K::OQuote => s.error_r(
+                codes::QUOTED_ATTRIBUTE_NAME,
+                sig.range,
+                "attribute names must not be quoted",
+            ),
+            K::CBrace => s.error_r(
+                codes::UNEXPECTED_CLOSE_BRACE,
+                sig.range,
+                "unexpected `}`: no block is open here",
+            ),
+            kind => s.error_r(
+                codes::EXPECTED_ATTRIBUTE_OR_BLOCK,
+                sig.range,
+                format!(
+                    "expected an attribute or block definition, found {}",
+                    kind.describe()
+                ),
+            ),
+        }
+        let before = inp.cursor();
+        recover_line(inp);
+        if inp.cursor() == before {
+            bump(inp);
+        }
+        Ok(None)
+    });
+    let reset = custom(|inp: &mut Inp<'s, '_>| {
+        st(inp).recovering = false;
+        Ok(())
+    });
+    let line = choice((
+        tok(K::Newline).to(None),
+        any()
+            .filter(|s: &Sig| s.kind == K::Ident)
+            .rewind()
+            .ignore_then(item),
+        any()
+            .filter(move |s: &Sig| !(in_block && s.kind == K::CBrace))
+            .rewind()
+            .ignore_then(stray),
+    ));
+    reset
+        .ignore_then(line)
+        .repeated()
+        .collect::<Vec<Option<BodyItem>>>()
+        .then_ignore(reset)
+        .map_with(move |items: Vec<Option<BodyItem>>, e: &mut Me<'s, '_>| {
+            let items: Vec<BodyItem> = items.into_iter().flatten().collect();
+            let s: &mut St<'_> = &mut e.state().0;
+            check_duplicates(s, &items);
+            Body {
+                items,
+                range: TextRange::default(),
+                dangling_comments: Vec::new(),
+            }
+            .covered()
+        })
+        .boxed()
+}
+
+/// Reports attributes defined twice in one body.
+fn check_duplicates(s: &mut St<'_>, items: &[BodyItem]) {
+    let mut seen: std::collections::HashMap<&str, TextRange> = std::collections::HashMap::new();
+    let mut dups = Vec::new();
+    for item in items {
+        if let BodyItem::Attribute(attr) = item {
+            match seen.get(attr.name()) {
+                Some(first) => dups.push((attr.name.range, attr.name().to_string(), *first)),
+                None => {
+                    seen.insert(attr.name(), attr.name.range);
+                }
+            }
+        }
+    }
+    for (range, name, first) in dups {
+        s.diags.push(
+            Diagnostic::error(
+                codes::DUPLICATE_ATTRIBUTE,
+                Span::new(s.file, range),
+                format!("attribute `{name}` is already defined in this body"),
+            )
+            .with_related(Span::new(s.file, first), "first defined here"),
+        );
+    }
+}
+
+/// Sets a body's range and dangling comments.
+fn finish_body(s: &St<'_>, mut body: Body, range: TextRange) -> Body {
+    body.dangling_comments = comments::dangling(s.text, s.tokens, range, &body.items);
+    body.range = range;
+    body.covered()
+}
+
+/// `body_item = IDENT ( attribute_rest | block_rest ) ( NEWLINE | EOF )`.
+fn body_item<'s>(
+    block_body: BodyRec<'s>,
+    expression: PExpr<'s>,
+) -> Boxed<'s, 's, In<'s>, Option<BodyItem>, Ex<'s>> {
+    let attr = attribute_rest(expression.clone());
+    let block = block_rest(block_body, expression);
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let name_sig = bump(inp).ok_or(EmptyErr::default())?;
+        let s = st(inp);
+        s.item_column = Some(s.column_of(name_sig.range.start));
+        let name = s.ident_of(name_sig);
+        let item = match peek_kind(inp) {
+            Some(K::Equal) => {
+                let a = inp.parse(&attr)?;
+                item_end(inp, true);
+                BodyItem::Attribute(Attribute { name, ..a }.covered())
+            }
+            Some(K::OQuote | K::OBrace | K::Ident) => {
+                let mut b = inp.parse(&block)?;
+                b.range = TextRange::new(name.range.start, b.range.end);
+                b.type_name = name;
+                item_end(inp, false);
+                BodyItem::Block(b.covered())
+            }
+            other => {
+                let range = peek_range(inp);
+                let found = other.map_or("the end of the file", K::describe);
+                st(inp).error_r(
+                    codes::EXPECTED_ATTRIBUTE_OR_BLOCK,
+                    range,
+                    format!(
+                        "expected `=` (attribute) or a block label or `{{` after `{}`, found {found}",
+                        name.name
+                    ),
+                );
+                recover_line(inp);
+                return Ok(None);
+            }
+        };
+        let s = st(inp);
+        let first_idx = name_sig.idx as usize;
+        let last_idx = last_token_index(s, first_idx);
+        Ok(Some(comments::attach(s.text, s.tokens, item, first_idx, last_idx)))
+    })
+    .boxed()
+}
+
+/// The index of the last non-trivia token ending at or before `last_end`.
+fn last_token_index(s: &St<'_>, first: usize) -> usize {
+    let mut idx = s.tokens.partition_point(|t| t.range.end <= s.last_end);
+    while idx > first {
+        idx -= 1;
+        if let Some(token) = s.tokens.get(idx) {
+            if !token.kind.is_trivia() && token.kind != K::Newline {
+                return idx;
+            }
+        }
+    }
+    first
+}
+
+/// After an item: a newline, the end of input or (in a block) `}`.
+fn item_end(inp: &mut Inp<'_, '_>, attribute: bool) {
+    let range = peek_range(inp);
+    let blocks = st(inp).depth_of_blocks;
+    match peek_kind(inp) {
+        None | Some(K::Newline) => {}
+        Some(K::CBrace) if blocks > 0 && attribute => st(inp).error_r(
+            codes::MISSING_NEWLINE_AFTER_ATTRIBUTE,
+            range,
+            "expected a newline after the attribute value; the closing `}` of a multi-line block goes on its own line",
+        ),
+        Some(K::CBrace) if blocks > 0 => st(inp).error_r(
+            codes::MISSING_NEWLINE_AFTER_BLOCK,
+            range,
+            "expected a newline after the block's closing `}`",
+        ),
+        Some(kind) => {
+            if attribute {
+                let message = if kind == K::Comma {
+                    "unexpected `,` after the attribute value: attributes are separated by newlines".to_string()
+                } else {
+                    format!(
+                        "expected a newline after the attribute value, found {}",
+                        kind.describe()
+                    )
+                };
+                st(inp).error_r(codes::MISSING_NEWLINE_AFTER_ATTRIBUTE, range, message);
+            } else {
+                st(inp).error_r(
+                    codes::MISSING_NEWLINE_AFTER_BLOCK,
+                    range,
+                    format!(
+                        "expected a newline after the block's closing `}}`, found {}",
+                        kind.describe()
+                    ),
+                );
+            }
+            recover_line(inp);
+        }
+    }
+}
+
+fn placeholder_ident() -> Ident {
+    Ident {
+        name: "".into(),
+        range: TextRange::default(),
+    }
+}
+
+/// `attribute_rest = "=" expression` (the name is filled in by the caller).
+fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute, Ex<'s>> {
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let equals = bump(inp).ok_or(EmptyErr::default())?;
+        let expr = match peek_kind(inp) {
+            None | Some(K::Newline) => {
+                let range = peek_range(inp);
+                let s = st(inp);
+                let name = s
+                    .tokens
+                    .get(..equals.idx as usize)
+                    .unwrap_or(&[])
+                    .iter()
+                    .rev()
+                    .find(|t| t.kind == K::Ident)
+                    .map_or("", |t| s.slice(t.range));
+                s.error_r(
+                    codes::MISSING_ATTRIBUTE_VALUE,
+                    TextRange::new(equals.range.start, range.start.max(equals.range.end)),
+                    format!("expected a value for `{name}` after `=` on the same line"),
+                );
+                Expr::new(ExprKind::Error, TextRange::empty(equals.range.end))
+            }
+            _ => inp.parse(&expression)?,
+        };
+        let name_start = st(inp)
+            .tokens
+            .get(..equals.idx as usize)
+            .unwrap_or(&[])
+            .iter()
+            .rev()
+            .find(|t| t.kind == K::Ident)
+            .map_or(equals.range.start, |t| t.range.start);
+        let range = TextRange::new(name_start, expr.range.end.max(equals.range.end));
+        // Covered by the caller, once the name is in place.
+        Ok(Attribute {
+            name: placeholder_ident(),
+            expr,
+            equals_range: equals.range,
+            range,
+            leading_comments: Vec::new(),
+            trailing_comments: Vec::new(),
+        })
+    })
+    .boxed()
+}
+
+/// `block_rest = { IDENT | quoted_label } "{" ( body | one_line_body ) "}"`
+/// (the type name and the range start are filled in by the caller).
+fn block_rest<'s>(
+    block_body: BodyRec<'s>,
+    expression: PExpr<'s>,
+) -> Boxed<'s, 's, In<'s>, Block, Ex<'s>> {
+    let label = tok(K::Ident)
+        .map_with(|sig, e| Label {
+            value: e.state().0.slice(sig.range).into(),
+            quoted: false,
+            range: sig.range,
+        })
+        .or(custom(quoted_label));
+    let one_line = one_line_body(expression);
+    let labels = label.repeated().collect::<Vec<Label>>();
+    labels
+        .then(custom(move |inp: &mut Inp<'s, '_>| {
+            if peek_kind(inp) != Some(K::OBrace) {
+                let range = peek_range(inp);
+                let message = match peek_kind(inp) {
+                    Some(K::Equal) => "unexpected `=` in a block header: `=` defines an attribute, a block has no `=`".to_string(),
+                    Some(K::Newline) | None => "expected `{` to open the block body on the same line as the block header".to_string(),
+                    Some(kind) => format!("expected a quoted block label or `{{`, found {}", kind.describe()),
+                };
+                st(inp).error_r(codes::INVALID_BLOCK_HEADER, range, message);
+                recover_line(inp);
+                return Ok(None);
+            }
+            let open = bump(inp).ok_or(EmptyErr::default())?;
+            let body = match peek_kind(inp) {
+                Some(K::CBrace) | Some(K::Newline) | None => {
+                    if enter(inp) {
+                        st(inp).depth_of_blocks += 1;
+                        let body = inp.parse(&block_body)?;
+                        st(inp).depth_of_blocks -= 1;
+                        leave(inp);
+                        let end = peek_range(inp).start;
+                        finish_body(st(inp), body, TextRange::new(open.range.end, end))
+                    } else {
+                        let saved = st(inp).item_column.take();
+                        recover_to(inp, K::CBrace);
+                        st(inp).item_column = saved;
+                        let range = st(inp).range_from(open.range.end);
+                        Body {
+                            items: Vec::new(),
+                            range,
+                            dangling_comments: Vec::new(),
+                        }.covered()
+                    }
+                }
+                _ => inp.parse(&one_line)?,
+            };
+            let close = if peek_kind(inp) == Some(K::CBrace) {
+                bump(inp).map_or(TextRange::default(), |s| s.range)
+            } else if st(inp).depth_reported && st(inp).tokens.get(..).is_some() && body.items.is_empty() && st(inp).last_end > open.range.end {
+                TextRange::empty(st(inp).last_end)
+            } else {
+                let s = st(inp);
+                s.error_r(codes::UNCLOSED_BLOCK, open.range, "this block's `{` has no matching `}`");
+                TextRange::empty(s.last_end)
+            };
+            let end = close.end.max(st(inp).last_end);
+            Ok(Some((open.range, body, close, end)))
+        }))
+        .map(|(labels, rest)| match rest {
+            Some((open, body, close, end)) => Block {
+                type_name: placeholder_ident(),
+                labels,
+                body,
+                open_brace_range: open,
+                close_brace_range: close,
+                range: TextRange::new(0, end),
+                leading_comments: Vec::new(),
+                trailing_comments: Vec::new(),
+            }.covered(),
+            None => Block {
+                type_name: placeholder_ident(),
+                labels,
+                body: Body {
+                    items: Vec::new(),
+                    range: TextRange::default(),
+                    dangling_comments: Vec::new(),
+                }.covered(),
+                open_brace_range: TextRange::default(),
+                close_brace_range: TextRange::default(),
+                range: TextRange::default(),
+                leading_comments: Vec::new(),
+                trailing_comments: Vec::new(),
+            },
+        })
+        .map_with(|mut block, e| {
+            if block.open_brace_range == TextRange::default() && block.range == TextRange::default() {
+                let end = e.state().0.last_end;
+                block.body.range = TextRange::empty(end);
+                block.open_brace_range = TextRange::empty(end);
+                block.close_brace_range = TextRange::empty(end);
+                block.range = TextRange::new(0, end);
+            }
+            block
+        })
+        .boxed()
+}
+
+/// `one_line_body = IDENT attribute_rest`, on the line of the `{`.
+fn one_line_body<'s>(expression: PExpr<'s>) -> PBody<'s> {
+    let attr = attribute_rest(expression);
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let start = st(inp).last_end;
+        let mut items = Vec::new();
+        let save = inp.save();
+        let first = inp.next();
+        let second = inp.peek().map(|s| s.kind);
+        inp.rewind(save);
+        match first {
+            Some(name_sig) if name_sig.kind == K::Ident && second == Some(K::Equal) => {
+                bump(inp);
+                let name = st(inp).ident_of(name_sig);
+                let a = inp.parse(&attr)?;
+                items.push(BodyItem::Attribute(Attribute { name, ..a }.covered()));
+            }
+            _ => {
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::INVALID_ONE_LINE_BLOCK,
+                    range,
+                    "a single-line block may only contain one attribute (`name = value`); put nested blocks on their own lines",
+                );
+            }
+        }
+        match peek_kind(inp) {
+            Some(K::CBrace) | None => {}
+            Some(kind) => {
+                let range = peek_range(inp);
+                let message = match kind {
+                    K::Comma => "a single-line block may only contain one attribute",
+                    K::Newline => "a single-line block must be closed with `}` on the same line",
+                    _ => "expected `}` right after the single attribute of a single-line block",
+                };
+                st(inp).error_r(codes::INVALID_ONE_LINE_BLOCK, range, message);
+                skip_to_close_brace(inp);
+            }
+        }
+        let end = peek_range(inp).start.max(start);
+        Ok(Body {
+            items,
+            range: TextRange::new(start, end),
+            dangling_comments: Vec::new(),
+        }.covered())
+    })
+    .boxed()
+}
+
+/// Like `recover_to(CBrace)`, but leaves the `}` unconsumed.
+fn skip_to_close_brace(inp: &mut Inp<'_, '_>) {
+    let mut depth: usize = 0;
+    while let Some(sig) = inp.peek() {
+        if is_open(sig.kind) {
+            depth += 1;
+        } else if is_close(sig.kind) {
+            if depth == 0 {
+                return;
+            }
+            depth -= 1;
+        } else if sig.kind == K::Newline && st(inp).item_starts_after(sig) {
+            return;
+        }
+        bump(inp);
+    }
+}
+
+/// A quoted block label: escapes resolved, no template sequences.
+fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<Label, EmptyErr> {
+    match peek_kind(inp) {
+        Some(K::OQuote) => {}
+        _ => return Err(EmptyErr::default()),
+    }
+    let open = bump(inp).ok_or(EmptyErr::default())?;
+    let mut value = String::new();
+    let mut errors = Vec::new();
+    loop {
+        match inp.peek() {
+            Some(sig) if sig.kind == K::QuotedLit => {
+                bump(inp);
+                let raw = st(inp).slice(sig.range);
+                let mut escape_errors = Vec::new();
+                value.push_str(&literal::decode_quoted(raw, &mut escape_errors));
+                for e in escape_errors {
+                    errors.push((
+                        TextRange::from_usize(
+                            sig.range.start as usize + e.start..sig.range.start as usize + e.end,
+                        ),
+                        e.message,
+                    ));
+                }
+            }
+            Some(sig) if sig.kind == K::CQuote => {
+                bump(inp);
+                break;
+            }
+            Some(sig) if matches!(sig.kind, K::TemplateInterp | K::TemplateControl) => {
+                let sigil = st(inp).slice(sig.range).get(..1).unwrap_or("$");
+                bump(inp);
+                recover_to(inp, K::TemplateSeqEnd);
+                let s = st(inp);
+                let range = s.range_from(sig.range.start);
+                s.error(
+                    codes::TEMPLATE_IN_LABEL,
+                    range,
+                    format!("template sequences are not allowed in a block label; write `{sigil}{sigil}{{` for a literal `{sigil}{{`"),
+                );
+                value.push_str(if sigil == "$" { "${ ... }" } else { "%{ ... }" });
+            }
+            Some(sig) if sig.kind == K::Invalid => {
+                bump(inp);
+            }
+            _ => {
+                st(inp).error_r(
+                    codes::UNTERMINATED_TEMPLATE,
+                    open.range,
+                    "this string has no closing `\"` on its line",
+                );
+                break;
+            }
+        }
+    }
+    let s = st(inp);
+    for (range, message) in errors {
+        s.error(codes::INVALID_ESCAPE, range, message);
+    }
+    Ok(Label {
+        value: value.into(),
+        quoted: true,
+        range: s.range_from(open.range.start),
+    })
+}
+
+// ----------------------------------------------------------------------
+// Entry points
+// ----------------------------------------------------------------------
+
+/// The three entry parsers, built once per thread.
+pub(crate) struct Grammars<'s> {
+    file: PBody<'s>,
+    expr: PExpr<'s>,
+    template: Boxed<'s, 's, In<'s>, Vec<Flat>, Ex<'s>>,
+}
+
+#[derive(Default)]
+pub(crate) struct Build;
+
+impl Cached for Build {
+    type Parser<'s> = Grammars<'s>;
+
+    fn make_parser<'s>(self) -> Grammars<'s> {
+        let expression = expression();
+        let mut block_body = Recursive::declare();
+        let file = body(block_body.clone(), false, expression.clone());
+        block_body.define(body(block_body.clone(), true, expression.clone()));
+        Grammars {
+            file,
+            expr: expression.clone(),
+            template: template_parts(expression, false).boxed(),
+        }
+    }
+}
+
+thread_local! {
+    static GRAMMARS: Cache<Build> = Cache::default();
+}
+
+fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s [Token]) -> SimpleState<St<'s>> {
+    let mut st = St {
+        file,
+        text,
+        tokens,
+        diags: Vec::new(),
+        recovering: false,
+        depth: 0,
+        depth_reported: false,
+        depth_of_blocks: 0,
+        item_column: None,
+        last_end: 0,
+    };
+    if text.len() > u32::MAX as usize {
+        st.recovering = true;
+    }
+    SimpleState(st)
+}
+
+/// Reports the lexer's error tokens.
+fn lexer_diagnostics(s: &mut St<'_>) {
+    for token in s.tokens {
+        let (code, message) = match token.kind {
+            K::Invalid => {
+                let ch = s.slice(token.range);
+                let message = match ch {
+                    "\u{201c}" | "\u{201d}" => {
+                        "curly quotes are not valid here; use a straight quote (\")".to_string()
+                    }
+                    _ => format!("invalid character {:?}: it is not used in the language", ch),
+                };
+                (codes::INVALID_CHARACTER, message)
+            }
+            K::BitwiseAnd => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported; did you mean `&&`?".to_string(),
+            ),
+            K::BitwiseOr => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported; did you mean `||`?".to_string(),
+            ),
+            K::BitwiseXor => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported".to_string(),
+            ),
+            K::BitwiseNot => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported; did you mean `!`?".to_string(),
+            ),
+            K::Apostrophe => (
+                codes::SINGLE_QUOTE,
+                "single quotes are not valid; use double quotes (\") for strings".to_string(),
+            ),
+            K::Backtick => (
+                codes::BACKTICK,
+                "backticks are not valid; use a heredoc (<<EOT) for multi-line strings".to_string(),
+            ),
+            K::Semicolon => (
+                codes::SEMICOLON,
+                "`;` is not valid; separate items with newlines (or commas in collections)"
+                    .to_string(),
+            ),
+            _ => continue,
+        };
+        s.diags.push(Diagnostic::error(
+            code,
+            Span::new(s.file, token.range),
+            message,
+        ));
+    }
+}
+
+pub(crate) fn parse_file(file: FileId, text: &str, tokens: &[Token]) -> (Body, Vec<Diagnostic>) {
+    let sigs = significant_tokens(text, tokens, true);
+    let mut state = new_state(file, text, tokens);
+    lexer_diagnostics(&mut state.0);
+    let body = GRAMMARS.with(|g| {
+        g.get()
+            .file
+            .parse_with_state(sigs.as_slice(), &mut state)
+            .into_output()
+    });
+    let body = body.unwrap_or(
+        Body {
+            items: Vec::new(),
+            range: TextRange::default(),
+            dangling_comments: Vec::new(),
+        }
+        .covered(),
+    );
+    let range = TextRange::new(0, text.len() as u32);
+    let body = finish_body(&state.0, body, range);
+    (body, state.0.diags)
+}
+
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn parse_expression_file(
+    file: FileId,
+    text: &str,
+    tokens: &[Token],
+) -> (Expr, Vec<Diagnostic>) {
+    let sigs = significant_tokens(text, tokens, false);
+    let mut state = new_state(file, text, tokens);
+    lexer_diagnostics(&mut state.0);
+    let parser = GRAMMARS.with(|g| {
+        let expr = g.get().expr.clone();
+        expr.then(custom(|inp: &mut Inp<'_, '_>| {
+            if let Some(sig) = inp.peek() {
+                st(inp).error_r(
+                    codes::EXTRA_AFTER_EXPRESSION,
+                    sig.range,
+                    format!(
+                        "expected the end of the expression, found {}",
+                        sig.kind.describe()
+                    ),
+                );
+            }
+            while inp.next().is_some() {}
+            Ok(())
+        }))
+        .map(|(e, ())| e)
+        .parse_with_state(sigs.as_slice(), &mut state)
+        .into_output()
+    });
+    let expr = parser.unwrap_or(Expr::new(ExprKind::Error, TextRange::empty(0)));
+    (expr, state.0.diags)
+}
+
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn parse_template_file(
+    file: FileId,
+    text: &str,
+    tokens: &[Token],
+) -> (Template, Vec<Diagnostic>) {
+    // Outside sequences a bare template has only template tokens; inside
+    // them line breaks are ignored. A leading BOM stays visible, as a
+    // stray token.
+    let mut sigs = significant_tokens(text, tokens, false);
+    if let Some(first) = tokens.first().filter(|t| t.kind == K::Bom) {
+        sigs.insert(
+            0,
+            Sig {
+                kind: first.kind,
+                range: first.range,
+                idx: 0,
+            },
+        );
+    }
+    let mut state = new_state(file, text, tokens);
+    let flat = GRAMMARS.with(|g| {
+        g.get()
+            .template
+            .clone()
+            .then(custom(|inp: &mut Inp<'_, '_>| {
+                while let Some(sig) = inp.next() {
+                    st(inp).last_end = sig.range.end;
+                    st(inp).error_r(
+                        codes::UNBALANCED_TEMPLATE_DIRECTIVE,
+                        sig.range,
+                        format!("unexpected {}", sig.kind.describe()),
+                    );
+                }
+                Ok(())
+            }))
+            .map(|(f, ())| f)
+            .parse_with_state(sigs.as_slice(), &mut state)
+            .into_output()
+    });
+    let parts = finish(&mut state.0, flat.unwrap_or_default(), false);
+    (
+        Template {
+            kind: TemplateKind::Bare,
+            parts,
+        },
+        state.0.diags,
+    )
+}

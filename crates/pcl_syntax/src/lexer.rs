@@ -1,0 +1,642 @@
+//! The modal lexer.
+//!
+//! PCL text cannot be tokenised by one regular grammar: `"a ${ b + "c" } d"`
+//! switches between template text and expression tokens, and the `}` that
+//! closes `${` must be told apart from the `}` of an object inside it. The
+//! lexer therefore keeps a *mode stack* (after nickel's modal lexer):
+//!
+//! * `Main` — expressions and bodies; holds a count of open `{` so that the
+//!   `}` at count zero closes the enclosing `${`/`%{` (`TemplateSeqEnd`)
+//!   instead of being a `CBrace`.
+//! * `Quoted` — inside `"…"`; a raw line break ends the string (the parser
+//!   reports it), which keeps the rest of the file lexing normally.
+//! * `Heredoc` — after `<<ID⏎` / `<<-ID⏎`, scanned line by line by hand
+//!   (like starlark's string bodies) because the closing marker is decided
+//!   per line.
+//! * `Bare` — a whole input parsed as a template ([`lex_template`]).
+//!
+//! Main and quoted modes use logos DFAs; one token is taken at a time from
+//! the current mode's DFA, so switching modes is just pushing or popping.
+//! The lexer never fails: every byte ends up in exactly one token, and
+//! anything unusable becomes an error token (`Invalid`, `Semicolon`, …)
+//! that the parser reports.
+
+use logos::Logos;
+use pcl_diagnostics::TextRange;
+
+use crate::token::{Token, TokenKind};
+
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+enum MainTok {
+    #[regex(r"[ \t]+")]
+    Whitespace,
+    #[regex(r"\r?\n")]
+    Newline,
+    #[regex(r"#[^\n]*\n?")]
+    HashComment,
+    #[regex(r"//[^\n]*\n?")]
+    SlashComment,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_\-]*", ident_tail)]
+    Ident,
+    #[token("{")]
+    OBrace,
+    #[token("}")]
+    CBrace,
+    #[token("~}")]
+    TildeCBrace,
+    #[token("[")]
+    OBrack,
+    #[token("]")]
+    CBrack,
+    #[token("(")]
+    OParen,
+    #[token(")")]
+    CParen,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("%")]
+    Percent,
+    #[token("=")]
+    Equal,
+    #[token("==")]
+    EqualOp,
+    #[token("!=")]
+    NotEqual,
+    #[token("<")]
+    LessThan,
+    #[token("<=")]
+    LessThanEq,
+    #[token(">")]
+    GreaterThan,
+    #[token(">=")]
+    GreaterThanEq,
+    #[token("&&")]
+    And,
+    #[token("||")]
+    Or,
+    #[token("!")]
+    Bang,
+    #[token(".")]
+    Dot,
+    #[token(",")]
+    Comma,
+    #[token("?")]
+    Question,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    DoubleColon,
+    #[token("...")]
+    Ellipsis,
+    #[token("=>")]
+    FatArrow,
+    #[token("\"")]
+    Quote,
+    #[token("&")]
+    BitwiseAnd,
+    #[token("|")]
+    BitwiseOr,
+    #[token("^")]
+    BitwiseXor,
+    #[token("~")]
+    BitwiseNot,
+    #[token("'")]
+    Apostrophe,
+    #[token("`")]
+    Backtick,
+    #[token(";")]
+    Semicolon,
+}
+
+/// Extends an ASCII identifier prefix with non-ASCII continue characters.
+fn ident_tail(lex: &mut logos::Lexer<'_, MainTok>) {
+    let extra = ident_continue_len(lex.remainder());
+    lex.bump(extra);
+}
+
+/// Byte length of the identifier-continue run at the start of `rest`.
+fn ident_continue_len(rest: &str) -> usize {
+    let mut len = 0;
+    for ch in rest.chars() {
+        if ch == '-' || unicode_ident::is_xid_continue(ch) {
+            len += ch.len_utf8();
+        } else {
+            break;
+        }
+    }
+    len
+}
+
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+enum QuotedTok {
+    #[token("${")]
+    #[token("${~")]
+    Interp,
+    #[token("%{")]
+    #[token("%{~")]
+    Control,
+    #[token("\"")]
+    Close,
+    #[regex(r#"([^"\\$%\r\n]|\\[^\r\n])+"#)]
+    #[token("$")]
+    #[token("$${")]
+    #[token("$${~")]
+    #[token("%")]
+    #[token("%%{")]
+    #[token("%%{~")]
+    Lit,
+    #[regex(r"\r?\n")]
+    Newline,
+}
+
+/// One entry of the mode stack.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Main {
+        braces: u32,
+    },
+    Quoted,
+    Heredoc {
+        marker: (usize, usize),
+        line_start: bool,
+    },
+    Bare {
+        line_start: bool,
+    },
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    pos: usize,
+    modes: Vec<Mode>,
+    tokens: Vec<Token>,
+}
+
+/// Lexes `text` as a file or expression: every token, trivia included, in
+/// order, covering the input exactly.
+pub fn lex(text: &str) -> Vec<Token> {
+    run(text, Mode::Main { braces: 0 })
+}
+
+/// Lexes `text` as a bare template (see [`crate::parse_template`]).
+pub fn lex_template(text: &str) -> Vec<Token> {
+    run(text, Mode::Bare { line_start: true })
+}
+
+fn run(text: &str, bottom: Mode) -> Vec<Token> {
+    let mut lexer = Lexer {
+        text,
+        pos: 0,
+        modes: vec![bottom],
+        // Roughly one token per three to four bytes of typical PCL.
+        tokens: Vec::with_capacity(text.len() / 3 + 4),
+    };
+    if text.starts_with('\u{feff}') {
+        lexer.push(TokenKind::Bom, 3);
+    }
+    while lexer.pos < text.len() {
+        let before = lexer.pos;
+        match lexer.modes.last().copied() {
+            Some(Mode::Main { .. }) | None => lexer.main_token(),
+            Some(Mode::Quoted) => lexer.quoted_token(),
+            Some(Mode::Heredoc { marker, line_start }) => lexer.heredoc_token(marker, line_start),
+            Some(Mode::Bare { line_start }) => lexer.bare_token(line_start),
+        }
+        if lexer.pos == before {
+            // Defensive: never loop without progress.
+            let len = lexer.rest().chars().next().map_or(1, char::len_utf8);
+            lexer.push(TokenKind::Invalid, len);
+        }
+    }
+    lexer.tokens
+}
+
+impl<'a> Lexer<'a> {
+    fn rest(&self) -> &'a str {
+        self.text.get(self.pos..).unwrap_or("")
+    }
+
+    fn push(&mut self, kind: TokenKind, len: usize) {
+        let end = (self.pos + len).min(self.text.len());
+        self.tokens.push(Token {
+            kind,
+            range: TextRange::from_usize(self.pos..end),
+        });
+        self.pos = end;
+    }
+
+    fn pop_mode(&mut self) {
+        if self.modes.len() > 1 {
+            self.modes.pop();
+        }
+    }
+
+    fn set_line_start(&mut self, value: bool) {
+        match self.modes.last_mut() {
+            Some(Mode::Heredoc { line_start, .. }) | Some(Mode::Bare { line_start }) => {
+                *line_start = value
+            }
+            _ => {}
+        }
+    }
+
+    fn main_token(&mut self) {
+        let rest = self.rest();
+        if rest.starts_with("<<") {
+            if let Some((len, marker)) = heredoc_intro(rest) {
+                let marker = (self.pos + marker.0, self.pos + marker.1);
+                self.push(TokenKind::OHeredoc, len);
+                self.modes.push(Mode::Heredoc {
+                    marker,
+                    line_start: true,
+                });
+                return;
+            }
+        }
+        match rest.as_bytes().first() {
+            Some(b'0'..=b'9') => return self.push(TokenKind::NumberLit, number_len(rest)),
+            Some(b'/') if rest.starts_with("/*") => {
+                // An unterminated `/*` is not a comment: it lexes as `/` `*`.
+                if let Some(end) = rest.get(2..).and_then(|tail| tail.find("*/")) {
+                    return self.push(TokenKind::BlockComment, end + 4);
+                }
+            }
+            _ => {}
+        }
+        let mut logos = MainTok::lexer(rest);
+        let Some(result) = logos.next() else { return };
+        let len = logos.span().end;
+        let tok = match result {
+            Ok(tok) => tok,
+            Err(()) => return self.main_fallback(rest),
+        };
+        let kind = match tok {
+            MainTok::Whitespace => TokenKind::Whitespace,
+            MainTok::Newline => TokenKind::Newline,
+            MainTok::HashComment => TokenKind::HashComment,
+            MainTok::SlashComment => TokenKind::SlashComment,
+            MainTok::Ident => TokenKind::Ident,
+            MainTok::OBrace => {
+                if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+                    *braces += 1;
+                }
+                TokenKind::OBrace
+            }
+            MainTok::CBrace | MainTok::TildeCBrace => {
+                let nested = self.modes.len() > 1;
+                let mut close_seq = false;
+                if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+                    if *braces == 0 && nested {
+                        close_seq = true;
+                    } else {
+                        *braces = braces.saturating_sub(1);
+                    }
+                }
+                if close_seq {
+                    self.push(TokenKind::TemplateSeqEnd, len);
+                    self.pop_mode();
+                    return;
+                }
+                if tok == MainTok::TildeCBrace {
+                    TokenKind::TemplateSeqEnd
+                } else {
+                    TokenKind::CBrace
+                }
+            }
+            MainTok::OBrack => TokenKind::OBrack,
+            MainTok::CBrack => TokenKind::CBrack,
+            MainTok::OParen => TokenKind::OParen,
+            MainTok::CParen => TokenKind::CParen,
+            MainTok::Star => TokenKind::Star,
+            MainTok::Slash => TokenKind::Slash,
+            MainTok::Plus => TokenKind::Plus,
+            MainTok::Minus => TokenKind::Minus,
+            MainTok::Percent => TokenKind::Percent,
+            MainTok::Equal => TokenKind::Equal,
+            MainTok::EqualOp => TokenKind::EqualOp,
+            MainTok::NotEqual => TokenKind::NotEqual,
+            MainTok::LessThan => TokenKind::LessThan,
+            MainTok::LessThanEq => TokenKind::LessThanEq,
+            MainTok::GreaterThan => TokenKind::GreaterThan,
+            MainTok::GreaterThanEq => TokenKind::GreaterThanEq,
+            MainTok::And => TokenKind::And,
+            MainTok::Or => TokenKind::Or,
+            MainTok::Bang => TokenKind::Bang,
+            MainTok::Dot => TokenKind::Dot,
+            MainTok::Comma => TokenKind::Comma,
+            MainTok::Question => TokenKind::Question,
+            MainTok::Colon => TokenKind::Colon,
+            MainTok::DoubleColon => TokenKind::DoubleColon,
+            MainTok::Ellipsis => TokenKind::Ellipsis,
+            MainTok::FatArrow => TokenKind::FatArrow,
+            MainTok::Quote => {
+                self.push(TokenKind::OQuote, len);
+                self.modes.push(Mode::Quoted);
+                return;
+            }
+            MainTok::BitwiseAnd => TokenKind::BitwiseAnd,
+            MainTok::BitwiseOr => TokenKind::BitwiseOr,
+            MainTok::BitwiseXor => TokenKind::BitwiseXor,
+            MainTok::BitwiseNot => TokenKind::BitwiseNot,
+            MainTok::Apostrophe => TokenKind::Apostrophe,
+            MainTok::Backtick => TokenKind::Backtick,
+            MainTok::Semicolon => TokenKind::Semicolon,
+        };
+        self.push(kind, len);
+    }
+
+    /// A character the main DFA does not know: a non-ASCII identifier, or
+    /// an invalid character.
+    fn main_fallback(&mut self, rest: &str) {
+        let Some(ch) = rest.chars().next() else {
+            return;
+        };
+        if unicode_ident::is_xid_start(ch) {
+            let tail = rest.get(ch.len_utf8()..).unwrap_or("");
+            let len = ch.len_utf8() + ident_continue_len(tail);
+            self.push(TokenKind::Ident, len);
+        } else {
+            self.push(TokenKind::Invalid, ch.len_utf8());
+        }
+    }
+
+    fn quoted_token(&mut self) {
+        let rest = self.rest();
+        let mut logos = QuotedTok::lexer(rest);
+        let Some(result) = logos.next() else { return };
+        let len = logos.span().end;
+        match result {
+            Ok(QuotedTok::Interp) => {
+                self.push(TokenKind::TemplateInterp, len);
+                self.modes.push(Mode::Main { braces: 0 });
+            }
+            Ok(QuotedTok::Control) => {
+                self.push(TokenKind::TemplateControl, len);
+                self.modes.push(Mode::Main { braces: 0 });
+            }
+            Ok(QuotedTok::Close) => {
+                self.push(TokenKind::CQuote, len);
+                self.pop_mode();
+            }
+            Ok(QuotedTok::Lit) => self.push(TokenKind::QuotedLit, len),
+            Ok(QuotedTok::Newline) => {
+                // A raw line break ends the string here; the parser reports
+                // the unterminated string and the next line lexes normally.
+                self.push(TokenKind::Newline, len);
+                self.pop_mode();
+            }
+            Err(()) => {
+                // A backslash before a line break or at the end of input.
+                let ch_len = rest.chars().next().map_or(1, char::len_utf8);
+                self.push(TokenKind::Invalid, ch_len);
+            }
+        }
+    }
+
+    fn heredoc_token(&mut self, marker: (usize, usize), line_start: bool) {
+        if line_start {
+            let rest = self.rest();
+            let line_len = rest.find('\n').map(|idx| idx + 1);
+            if let Some(line_len) = line_len {
+                let line = rest.get(..line_len).unwrap_or("");
+                let content = line.strip_suffix('\n').unwrap_or(line);
+                let content = content.strip_suffix('\r').unwrap_or(content);
+                let marker_text = self.text.get(marker.0..marker.1).unwrap_or("");
+                if content.trim_matches(is_unicode_space) == marker_text {
+                    let content_len = content.len();
+                    self.push(TokenKind::CHeredoc, content_len);
+                    self.push(TokenKind::Newline, line_len - content_len);
+                    self.pop_mode();
+                    return;
+                }
+            }
+        }
+        self.template_chunk();
+    }
+
+    fn bare_token(&mut self, _line_start: bool) {
+        self.template_chunk();
+    }
+
+    /// One chunk of heredoc or bare template text: a sequence opener, an
+    /// escaped opener, a lone `$`/`%`, or a run of other text up to and
+    /// including the end of the line.
+    fn template_chunk(&mut self) {
+        let rest = self.rest();
+        let bytes = rest.as_bytes();
+        match bytes.first() {
+            Some(b'$') | Some(b'%') => {
+                let sigil = bytes.first().copied().unwrap_or(b'$');
+                let second = bytes.get(1).copied();
+                if second == Some(b'{') {
+                    let kind = if sigil == b'$' {
+                        TokenKind::TemplateInterp
+                    } else {
+                        TokenKind::TemplateControl
+                    };
+                    let len = if bytes.get(2) == Some(&b'~') { 3 } else { 2 };
+                    self.push(kind, len);
+                    self.set_line_start(false);
+                    self.modes.push(Mode::Main { braces: 0 });
+                } else if second == Some(sigil) && bytes.get(2) == Some(&b'{') {
+                    let len = if bytes.get(3) == Some(&b'~') { 4 } else { 3 };
+                    self.push(TokenKind::StringLit, len);
+                    self.set_line_start(false);
+                } else {
+                    self.push(TokenKind::StringLit, 1);
+                    self.set_line_start(false);
+                }
+            }
+            Some(_) => {
+                let stop = bytes
+                    .iter()
+                    .position(|b| matches!(b, b'$' | b'%' | b'\n'))
+                    .unwrap_or(bytes.len());
+                let ends_line = bytes.get(stop) == Some(&b'\n');
+                let len = if ends_line { stop + 1 } else { stop };
+                self.push(TokenKind::StringLit, len);
+                self.set_line_start(ends_line);
+            }
+            None => {}
+        }
+    }
+}
+
+/// Length of the greedy number lexeme at the start of `rest` (which starts
+/// with a digit): digits, `e`/`E` with an optional sign and a digit, and
+/// dots, but never ending with a dot.
+fn number_len(rest: &str) -> usize {
+    let bytes = rest.as_bytes();
+    let exponent_at = |idx: usize| -> Option<usize> {
+        match bytes.get(idx) {
+            Some(b'e') | Some(b'E') => match bytes.get(idx + 1) {
+                Some(b'0'..=b'9') => Some(2),
+                Some(b'+') | Some(b'-') if bytes.get(idx + 2).is_some_and(u8::is_ascii_digit) => {
+                    Some(3)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let mut len = 1;
+    loop {
+        match bytes.get(len) {
+            Some(b'0'..=b'9') => len += 1,
+            Some(b'.') => {
+                let mut after = len;
+                while bytes.get(after) == Some(&b'.') {
+                    after += 1;
+                }
+                if bytes.get(after).is_some_and(u8::is_ascii_digit) {
+                    len = after + 1;
+                } else if let Some(exp) = exponent_at(after) {
+                    len = after + exp;
+                } else {
+                    return len;
+                }
+            }
+            _ => match exponent_at(len) {
+                Some(exp) => len += exp,
+                None => return len,
+            },
+        }
+    }
+}
+
+/// Go's `unicode.IsSpace`.
+pub(crate) fn is_unicode_space(ch: char) -> bool {
+    matches!(
+        ch,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{85}' | '\u{a0}'
+    ) || (ch > '\u{ff}' && ch.is_whitespace())
+}
+
+/// Matches `<<ID⏎` or `<<-ID⏎` at the start of `rest`: returns the token
+/// length and the marker's byte range relative to `rest`.
+fn heredoc_intro(rest: &str) -> Option<(usize, (usize, usize))> {
+    let after = rest.strip_prefix("<<")?;
+    let (after, dash) = match after.strip_prefix('-') {
+        Some(tail) => (tail, 1),
+        None => (after, 0),
+    };
+    let first = after.chars().next()?;
+    if !(first == '_' || unicode_ident::is_xid_start(first)) {
+        return None;
+    }
+    let ident_len = first.len_utf8() + ident_continue_len(after.get(first.len_utf8()..)?);
+    let marker_start = 2 + dash;
+    let tail = after.get(ident_len..)?;
+    let newline_len = if tail.starts_with("\r\n") {
+        2
+    } else if tail.starts_with('\n') {
+        1
+    } else {
+        return None;
+    };
+    Some((
+        marker_start + ident_len + newline_len,
+        (marker_start, marker_start + ident_len),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<TokenKind> {
+        lex(text).into_iter().map(|t| t.kind).collect()
+    }
+
+    fn covers(text: &str) {
+        let tokens = lex(text);
+        let mut pos = 0;
+        for t in &tokens {
+            assert_eq!(t.range.start, pos, "gap in {text:?}: {tokens:?}");
+            pos = t.range.end;
+        }
+        assert_eq!(pos as usize, text.len());
+    }
+
+    #[test]
+    fn basic_tokens() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("a = 1.5e3 # c\n"),
+            vec![
+                Ident,
+                Whitespace,
+                Equal,
+                Whitespace,
+                NumberLit,
+                Whitespace,
+                HashComment
+            ]
+        );
+        assert_eq!(kinds("a-1"), vec![Ident]);
+        assert_eq!(kinds("1."), vec![NumberLit, Dot]);
+        assert_eq!(kinds("1.2.3"), vec![NumberLit]);
+        assert_eq!(kinds("/* x"), vec![Slash, Star, Whitespace, Ident]);
+        assert_eq!(kinds("café=1"), vec![Ident, Equal, NumberLit]);
+        assert_eq!(kinds("ñu"), vec![Ident]);
+    }
+
+    #[test]
+    fn templates_and_braces() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds(r#""a${ {b=1}.b }c""#),
+            vec![
+                OQuote,
+                QuotedLit,
+                TemplateInterp,
+                Whitespace,
+                OBrace,
+                Ident,
+                Equal,
+                NumberLit,
+                CBrace,
+                Dot,
+                Ident,
+                Whitespace,
+                TemplateSeqEnd,
+                QuotedLit,
+                CQuote
+            ]
+        );
+        assert_eq!(
+            kinds("<<EOT\nhi ${x}\nEOT\n"),
+            vec![
+                OHeredoc,
+                StringLit,
+                TemplateInterp,
+                Ident,
+                TemplateSeqEnd,
+                StringLit,
+                CHeredoc,
+                Newline
+            ]
+        );
+    }
+
+    #[test]
+    fn covers_everything() {
+        for text in [
+            "\u{feff}a = 1\r\n",
+            "a = \"unterminated\nb = 2",
+            "x = <<EOT\nno end",
+            "\u{0}\u{a0}$@\\",
+            "\"\\",
+            "a = \"${\"${\"x\"}\"}\"",
+            "~} } { ${",
+        ] {
+            covers(text);
+        }
+    }
+}

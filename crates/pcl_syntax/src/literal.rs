@@ -1,0 +1,273 @@
+//! Decoding of literal tokens: quoted-string escapes, heredoc text and
+//! numbers.
+//!
+//! Numbers keep their exact text (HCL numbers are arbitrary precision).
+//! An integral value (including `1e3` or `2.50e1`) is computed exactly as
+//! a `BigInt` when it fits in 256 bits. A plain integer literal (digits
+//! only) wider than that is `number-out-of-range`; a literal written with
+//! a fraction or an exponent (`1e100`) is accepted with an `f64`
+//! approximation, its exact value being its text. The exponent is read
+//! with saturation and sizes are estimated from digit counts first, so
+//! `1e999999999` costs nothing; it is out of range only because its value
+//! exceeds every finite float.
+
+use num_bigint::BigInt;
+use num_traits::{One, Zero};
+
+use crate::ast::NumberValue;
+
+/// The widest integer literal accepted, in bits.
+pub const MAX_INT_BITS: u64 = 256;
+
+/// Why a number literal has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    /// Not a valid decimal (`1.2.3`).
+    Malformed,
+    /// An integer wider than [`MAX_INT_BITS`] or an exponent out of range.
+    OutOfRange,
+}
+
+/// Parses a number lexeme.
+pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(idx) => (
+            text.get(..idx).unwrap_or(""),
+            Some(text.get(idx + 1..).unwrap_or("")),
+        ),
+        None => (text, None),
+    };
+    let (int_part, frac_part) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, frac),
+        None => (mantissa, ""),
+    };
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if int_part.is_empty() || !all_digits(int_part) || !all_digits(frac_part) {
+        return Err(NumberError::Malformed);
+    }
+    let exp: i64 = match exponent {
+        None => 0,
+        Some(exp) => {
+            let (negative, digits) = match exp.as_bytes().first() {
+                Some(b'+') => (false, exp.get(1..).unwrap_or("")),
+                Some(b'-') => (true, exp.get(1..).unwrap_or("")),
+                _ => (false, exp),
+            };
+            if digits.is_empty() || !all_digits(digits) {
+                return Err(NumberError::Malformed);
+            }
+            let mut value: i64 = 0;
+            for b in digits.bytes() {
+                value = value.saturating_mul(10).saturating_add(i64::from(b - b'0'));
+            }
+            if negative {
+                -value
+            } else {
+                value
+            }
+        }
+    };
+    let frac_trimmed = frac_part.trim_end_matches('0');
+    let digits: String = format!("{int_part}{frac_trimmed}");
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Ok(NumberValue::Int(BigInt::zero()));
+    }
+    let frac_len = i64::try_from(frac_trimmed.len()).unwrap_or(i64::MAX);
+    let scale = exp.saturating_sub(frac_len);
+    let plain_integer = exponent.is_none() && frac_part.is_empty() && !mantissa.contains('.');
+    if scale >= 0 {
+        // 10^78 > 2^256: anything with more digits is not a 256-bit integer.
+        let n_digits = i64::try_from(digits.len()).unwrap_or(i64::MAX);
+        if n_digits.saturating_add(scale) <= 80 {
+            let mantissa: BigInt = digits.parse().map_err(|_| NumberError::Malformed)?;
+            let mut factor = BigInt::one();
+            for _ in 0..scale {
+                factor *= 10;
+            }
+            let value = mantissa * factor;
+            if value.bits() <= MAX_INT_BITS {
+                return Ok(NumberValue::Int(value));
+            }
+        }
+        if plain_integer {
+            return Err(NumberError::OutOfRange);
+        }
+    }
+    // A fraction, or an integral value written with an exponent or a
+    // fraction that is too wide for an exact integer. Rebuild a plain form Rust's float parser accepts, with
+    // the exponent clamped (any exponent beyond ±400 is 0 or infinite).
+    let clamped = exp.clamp(-100_000, 100_000);
+    let plain = format!(
+        "{int_part}.{}e{clamped}",
+        if frac_part.is_empty() { "0" } else { frac_part }
+    );
+    match plain.parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(NumberValue::Fraction(value)),
+        _ => Err(NumberError::OutOfRange),
+    }
+}
+
+/// An escape problem in a quoted literal: byte offsets relative to the
+/// token and a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EscapeError {
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
+}
+
+/// The message of a `number-out-of-range` diagnostic for `text`.
+pub fn out_of_range_message(text: &str) -> String {
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        format!("`{text}` cannot be represented: integers may have at most {MAX_INT_BITS} bits")
+    } else {
+        format!("`{text}` cannot be represented: its magnitude is beyond the range of numbers")
+    }
+}
+
+/// Decodes one quoted-template literal token (`\n`, `\uXXXX`, `$${`, …).
+pub fn decode_quoted(raw: &str, errors: &mut Vec<EscapeError>) -> String {
+    if !raw.contains(['\\', '$', '%']) {
+        return raw.to_string();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices().peekable();
+    while let Some((idx, ch)) = chars.next() {
+        match ch {
+            '\\' => {
+                let Some((_, sel)) = chars.next() else {
+                    errors.push(EscapeError {
+                        start: idx,
+                        end: idx + 1,
+                        message: "a backslash must be followed by an escape character".into(),
+                    });
+                    break;
+                };
+                match sel {
+                    'n' => out.push('\n'),
+                    'r' => out.push('\r'),
+                    't' => out.push('\t'),
+                    '"' => out.push('"'),
+                    '\\' => out.push('\\'),
+                    'u' | 'U' => {
+                        let want = if sel == 'u' { 4 } else { 8 };
+                        let mut hex = String::new();
+                        let mut end = idx + 2;
+                        while hex.len() < want {
+                            match chars.peek() {
+                                Some(&(pos, c)) if c.is_ascii_hexdigit() => {
+                                    hex.push(c);
+                                    end = pos + 1;
+                                    chars.next();
+                                }
+                                _ => break,
+                            }
+                        }
+                        if hex.len() < want {
+                            errors.push(EscapeError {
+                                start: idx,
+                                end,
+                                message: format!(
+                                    "expected {want} hexadecimal digits after `\\{sel}`"
+                                ),
+                            });
+                            continue;
+                        }
+                        match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                            Some(c) => out.push(c),
+                            None => errors.push(EscapeError {
+                                start: idx,
+                                end,
+                                message: format!("cannot encode character U+{hex} in UTF-8"),
+                            }),
+                        }
+                    }
+                    other => {
+                        errors.push(EscapeError {
+                            start: idx,
+                            end: idx + 1 + other.len_utf8(),
+                            message: format!(
+                                "`\\{other}` is not a valid escape; expected one of \\n \\r \\t \\\" \\\\ \\uXXXX \\UXXXXXXXX"
+                            ),
+                        });
+                        out.push(other);
+                    }
+                }
+            }
+            '$' | '%' => {
+                out.push(ch);
+                // `$${` -> `${`, `%%{` -> `%{`.
+                let doubled = raw.get(idx + 1..).is_some_and(|rest| {
+                    rest.starts_with(ch) && rest.get(1..).is_some_and(|r| r.starts_with('{'))
+                });
+                if doubled {
+                    chars.next();
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Decodes heredoc or bare-template text: only `$${` and `%%{` are escapes.
+pub fn decode_heredoc(raw: &str) -> String {
+    if !raw.contains("${") && !raw.contains("%{") {
+        return raw.to_string();
+    }
+    raw.replace("$${", "${").replace("%%{", "%{")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        let int = |s: &str| match parse_number(s) {
+            Ok(NumberValue::Int(v)) => v.to_string(),
+            other => format!("{other:?}"),
+        };
+        assert_eq!(int("007"), "7");
+        assert_eq!(int("1e3"), "1000");
+        assert_eq!(int("2.50e1"), "25");
+        assert_eq!(int("1.e5"), "100000");
+        assert_eq!(
+            int("123456789012345678901234567890"),
+            "123456789012345678901234567890"
+        );
+        assert_eq!(parse_number("1.2.3"), Err(NumberError::Malformed));
+        assert_eq!(parse_number("1e999999999"), Err(NumberError::OutOfRange));
+        assert_eq!(
+            parse_number("1e99999999999999999999999999"),
+            Err(NumberError::OutOfRange)
+        );
+        assert_eq!(parse_number("1.5"), Ok(NumberValue::Fraction(1.5)));
+        // Integral values written with an exponent or a fraction are
+        // numbers even beyond 256 bits (their exact value is their text).
+        assert_eq!(parse_number("1e100"), Ok(NumberValue::Fraction(1e100)));
+        assert_eq!(parse_number("1.0e100"), Ok(NumberValue::Fraction(1e100)));
+        assert_eq!(parse_number("1E+300"), Ok(NumberValue::Fraction(1e300)));
+        assert_eq!(int("1e77"), "1".to_string() + &"0".repeat(77));
+        assert_eq!(parse_number("1e-999999999"), Ok(NumberValue::Fraction(0.0)));
+        // 2^256 needs 257 bits.
+        let two_256 =
+            "115792089237316195423570985008687907853269984665640564039457584007913129639936";
+        assert_eq!(parse_number(two_256), Err(NumberError::OutOfRange));
+        let below =
+            "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+        assert!(matches!(parse_number(below), Ok(NumberValue::Int(_))));
+    }
+
+    #[test]
+    fn escapes() {
+        let mut errors = Vec::new();
+        assert_eq!(decode_quoted(r#"a\n\t\"\\"#, &mut errors), "a\n\t\"\\");
+        assert_eq!(decode_quoted(r"\u00e9\U0001F600", &mut errors), "é😀");
+        assert_eq!(decode_quoted("$${x}%%{y}$$z", &mut errors), "${x}%{y}$$z");
+        assert!(errors.is_empty());
+        decode_quoted(r"\q\u12\uD800", &mut errors);
+        assert_eq!(errors.len(), 3);
+    }
+}

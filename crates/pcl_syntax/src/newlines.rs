@@ -1,0 +1,175 @@
+//! The newline pre-pass: decides, from bracket context alone, which line
+//! breaks are significant (syntax.md §3.1) and produces the token slice
+//! the chumsky grammar (`grammar.rs`) parses.
+//!
+//! One linear scan keeps a stack of open brackets. A line break is
+//! significant when the innermost opener is a body (top level or a block's
+//! `{`) or an object constructor's `{`, and ignored inside `(`, `[`, `${`,
+//! `%{` and an object `{ for` (where `for` may follow line breaks). A `#`
+//! or `//` comment contains its line break and becomes a `Newline` where
+//! line breaks count; every other trivia token is dropped. Each kept token
+//! carries its index into the full token vector, so the tree still maps
+//! onto every byte.
+//!
+//! Recovery for unclosed `(` / `[`: a line break inside them followed by a
+//! line that starts a body item (`name =`, `name {`, `name "`, `name name`
+//! at or left of the current item's column) closes them, so the rest of the
+//! file keeps its line structure.
+
+use pcl_diagnostics::TextRange;
+
+use crate::token::{Token, TokenKind as K};
+
+/// A token the grammar sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sig {
+    pub(crate) kind: K,
+    pub(crate) range: TextRange,
+    /// Index into the full token vector.
+    pub(crate) idx: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    /// A body: line breaks significant.
+    Body,
+    /// An object constructor: line breaks significant.
+    Object,
+    /// `(` or `[`: ignored, and closed by a new body item.
+    Bracket(K),
+    /// `${`, `%{`, `{ for`: ignored.
+    Ignored(K),
+}
+
+impl Ctx {
+    fn significant(self) -> bool {
+        matches!(self, Ctx::Body | Ctx::Object)
+    }
+    fn closer(self) -> Option<K> {
+        match self {
+            Ctx::Body => None,
+            Ctx::Object => Some(K::CBrace),
+            Ctx::Bracket(k) | Ctx::Ignored(k) => Some(k),
+        }
+    }
+}
+
+fn column_of(text: &str, offset: u32) -> usize {
+    let before = text.get(..offset as usize).unwrap_or("");
+    match before.rfind('\n') {
+        Some(idx) => before.len() - idx - 1,
+        None => before.len(),
+    }
+}
+
+/// After the line break at `idx`: does a body item start on the next line
+/// at or left of `column`?
+pub(crate) fn item_starts_after(text: &str, tokens: &[Token], idx: usize, column: usize) -> bool {
+    let mut iter = tokens
+        .get(idx + 1..)
+        .unwrap_or(&[])
+        .iter()
+        .filter(|t| !matches!(t.kind, K::Whitespace | K::BlockComment));
+    let Some(first) = iter.next() else {
+        return false;
+    };
+    if first.kind != K::Ident || column_of(text, first.range.start) > column {
+        return false;
+    }
+    matches!(
+        iter.next().map(|t| t.kind),
+        Some(K::Equal | K::OBrace | K::OQuote | K::Ident)
+    )
+}
+
+/// Is the next non-trivia, non-newline token after `idx` the keyword `for`?
+fn for_follows(text: &str, tokens: &[Token], idx: usize) -> bool {
+    tokens
+        .get(idx + 1..)
+        .unwrap_or(&[])
+        .iter()
+        .find(|t| !t.kind.is_trivia() && t.kind != K::Newline)
+        .is_some_and(|t| t.kind == K::Ident && text.get(t.range.to_usize()) == Some("for"))
+}
+
+/// The grammar's token slice. `top_significant`: line breaks count at the
+/// top level (a file) or not (a standalone expression).
+pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: bool) -> Vec<Sig> {
+    let mut out: Vec<Sig> = Vec::with_capacity(tokens.len() / 2 + 1);
+    let mut stack: Vec<Ctx> = vec![if top_significant {
+        Ctx::Body
+    } else {
+        Ctx::Ignored(K::Invalid)
+    }];
+    let mut item_column: Option<usize> = None;
+    let mut line_start = true;
+    for (idx, token) in tokens.iter().enumerate() {
+        let top = stack.last().copied().unwrap_or(Ctx::Body);
+        let sig = Sig {
+            kind: token.kind,
+            range: token.range,
+            idx: idx as u32,
+        };
+        match token.kind {
+            K::Whitespace | K::BlockComment | K::Bom => continue,
+            K::Newline | K::HashComment | K::SlashComment => {
+                let is_break = token.kind == K::Newline
+                    || text
+                        .get(token.range.to_usize())
+                        .is_some_and(|t| t.ends_with('\n'));
+                if !is_break {
+                    continue;
+                }
+                if !top.significant() {
+                    let closes = matches!(top, Ctx::Bracket(_))
+                        && item_column.is_some_and(|col| item_starts_after(text, tokens, idx, col));
+                    if !closes {
+                        continue;
+                    }
+                    while stack.last().is_some_and(|c| !c.significant()) {
+                        stack.pop();
+                    }
+                }
+                out.push(Sig {
+                    kind: K::Newline,
+                    ..sig
+                });
+                line_start = true;
+                continue;
+            }
+            K::OParen | K::OBrack => stack.push(Ctx::Bracket(if token.kind == K::OParen {
+                K::CParen
+            } else {
+                K::CBrack
+            })),
+            K::TemplateInterp | K::TemplateControl => stack.push(Ctx::Ignored(K::TemplateSeqEnd)),
+            K::OBrace => {
+                let block_body = top == Ctx::Body
+                    && matches!(out.last().map(|s| s.kind), Some(K::Ident | K::CQuote));
+                if block_body {
+                    stack.push(Ctx::Body);
+                } else if for_follows(text, tokens, idx) {
+                    stack.push(Ctx::Ignored(K::CBrace));
+                } else {
+                    stack.push(Ctx::Object);
+                }
+            }
+            K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd => {
+                if let Some(pos) = stack.iter().rposition(|c| {
+                    c.closer() == Some(token.kind) || (*c == Ctx::Body && token.kind == K::CBrace)
+                }) {
+                    if pos > 0 {
+                        stack.truncate(pos);
+                    }
+                }
+            }
+            K::Ident if line_start && top == Ctx::Body => {
+                item_column = Some(column_of(text, token.range.start));
+            }
+            _ => {}
+        }
+        line_start = false;
+        out.push(sig);
+    }
+    out
+}

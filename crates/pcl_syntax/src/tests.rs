@@ -1,0 +1,368 @@
+//! Unit tests of the whole pipeline: shapes, recovery, comments, limits
+//! and the corpus round trip.
+
+use super::*;
+use crate::ast::*;
+
+fn codes_of(diags: &[Diagnostic]) -> Vec<&'static str> {
+    diags.iter().map(|d| d.code.as_str()).collect()
+}
+
+fn attr_expr<'a>(parse: &'a Parse, name: &str) -> &'a Expr {
+    parse
+        .body()
+        .attributes()
+        .find(|a| a.name() == name)
+        .map(|a| a.expr())
+        .unwrap_or_else(|| panic!("no attribute {name}:\n{}", parse.dump()))
+}
+
+#[test]
+fn attributes_blocks_and_labels() {
+    let text = "a = 1\nresource \"x\\ty\" lbl {\n  b = true\n}\none { c = null }\n";
+    let parse = parse(FileId(0), text);
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    assert_eq!(parse.print(), text);
+    let blocks: Vec<&Block> = parse.body().blocks().collect();
+    assert_eq!(blocks.len(), 2);
+    let labels: Vec<&str> = blocks[0].labels().map(|l| l.value()).collect();
+    assert_eq!(labels, vec!["x\ty", "lbl"]);
+    assert_eq!(blocks[1].body().attributes().count(), 1);
+}
+
+#[test]
+fn precedence_and_unary() {
+    let parse = parse_expr(FileId(0), "!a == b || -c * d + 1 > 2 ? x : y ? z : w");
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    let ExprKind::Conditional(cond) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    assert!(matches!(cond.else_expr.kind, ExprKind::Conditional(_)));
+    let ExprKind::Binary(or) = &cond.condition.kind else {
+        panic!()
+    };
+    assert_eq!(or.op, BinaryOp::Or);
+    let parse = parse_expr(FileId(0), "-a.b[0]");
+    let ExprKind::Unary(unary) = &parse.expr().kind else {
+        panic!()
+    };
+    assert!(matches!(unary.operand.kind, ExprKind::Traversal(_)));
+}
+
+#[test]
+fn splat_scopes() {
+    // `.*` takes only the attribute steps; the index applies to the result.
+    let parse = parse_expr(FileId(0), "a.*.b[0]");
+    let ExprKind::Traversal(t) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    assert!(matches!(t.source.kind, ExprKind::Splat(_)));
+    // `[*]` takes the whole rest of the chain.
+    let parse = parse_expr(FileId(0), "a[*].b[0]");
+    let ExprKind::Splat(s) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    let ExprKind::Traversal(each) = &s.each.kind else {
+        panic!()
+    };
+    assert_eq!(each.steps.len(), 2);
+    assert!(!parse_expr(FileId(0), "a.0.b").has_errors());
+    assert_eq!(
+        codes_of(parse_expr(FileId(0), "a.0.1").diagnostics()),
+        vec!["invalid-legacy-index"]
+    );
+}
+
+#[test]
+fn calls_for_and_objects() {
+    let text = "x = provider::ns::f(a, b...)\ny = [for k, v in m : v if k != \"\"]\nz = {for k, v in m : k => v... }\no = {\n  a = 1\n  \"b\" : 2, (c) = 3\n}\n";
+    let parse = parse(FileId(0), text);
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    let ExprKind::Call(call) = &attr_expr(&parse, "x").kind else {
+        panic!()
+    };
+    assert_eq!(&*call.name, "provider::ns::f");
+    assert!(call.expand_final);
+    let ExprKind::Object(items) = &attr_expr(&parse, "o").kind else {
+        panic!()
+    };
+    assert_eq!(items.len(), 3);
+    assert!(items[2].force_non_literal());
+    assert_eq!(
+        codes_of(parse_expr(FileId(0), "[for k, v in m : k => v]").diagnostics()),
+        vec!["invalid-for"]
+    );
+}
+
+#[test]
+fn templates_and_heredocs() {
+    let text = "a = \"x ${b} \\u00e9 $${c}\"\nh = <<-EOT\n    one\n      two ${x}\n    EOT\nt = \"%{ if c ~} yes %{~ else }no%{ endif }\"\n";
+    let parse = parse(FileId(0), text);
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    assert_eq!(parse.print(), text);
+    let ExprKind::Template(h) = &attr_expr(&parse, "h").kind else {
+        panic!()
+    };
+    let TemplatePart::Literal(first) = &h.parts[0] else {
+        panic!()
+    };
+    assert_eq!(first.value, "one\n  two ");
+    let ExprKind::Template(t) = &attr_expr(&parse, "t").kind else {
+        panic!()
+    };
+    let TemplatePart::If(dir) = &t.parts[0] else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(
+        dir.then_parts,
+        vec![TemplatePart::Literal(TemplateLiteral {
+            value: "yes".into(),
+            range: dir.then_parts[0].range()
+        })]
+    );
+    // NFC normalisation of string values.
+    let parse = parse_expr(FileId(0), "\"an\\u0303o\"");
+    let ExprKind::Template(t) = &parse.expr().kind else {
+        panic!()
+    };
+    assert_eq!(t.literal_value(), Some("a\u{f1}o"));
+}
+
+#[test]
+fn comments_attach() {
+    let text = "# lead 1\n// lead 2\na = 1 # trail a\n\n# lonely\n\n/* b */ b = 2 /* t */\nblk {\n  # inner\n  c = 3\n} # after\n# end\n";
+    let parse = parse(FileId(0), text);
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    let items = parse.body().items();
+    let lead: Vec<&str> = items[0]
+        .leading_comments()
+        .iter()
+        .map(|c| c.text.as_str())
+        .collect();
+    assert_eq!(lead, vec!["# lead 1", "// lead 2"]);
+    let trail: Vec<&str> = items[0]
+        .trailing_comments()
+        .iter()
+        .map(|c| c.text.as_str())
+        .collect();
+    assert_eq!(trail, vec!["# trail a"]);
+    assert_eq!(items[1].leading_comments()[0].text, "/* b */");
+    assert_eq!(items[1].trailing_comments()[0].text, "/* t */");
+    assert_eq!(items[2].trailing_comments()[0].text, "# after");
+    let BodyItem::Block(block) = &items[2] else {
+        panic!()
+    };
+    assert_eq!(
+        block.body().items()[0].leading_comments()[0].content(),
+        " inner"
+    );
+    let dangling: Vec<&str> = parse
+        .body()
+        .dangling_comments()
+        .iter()
+        .map(|c| c.text.as_str())
+        .collect();
+    assert_eq!(dangling, vec!["# lonely", "# end"]);
+}
+
+#[test]
+fn recovery_resumes_at_next_item() {
+    for (text, code) in [
+        ("a = \nb = 1\n", "missing-attribute-value"),
+        ("a = [1 2]\nb = 1\n", "missing-comma"),
+        ("a = \"abc\nb = 1\n", "multiline-string"),
+        ("a = f(1,\nb = 1\n", "unclosed-call"),
+        ("a = {\n  x = 1 y = 2\n}\nb = 1\n", "missing-item-separator"),
+        ("a = 1 2\nb = 1\n", "missing-newline-after-attribute"),
+        ("\"a\" = 1\nb = 1\n", "quoted-attribute-name"),
+        ("a = (1\nb = 1\n", "unclosed-paren"),
+        ("a = x.\nb = 1\n", "invalid-attribute-name"),
+        ("a = 1e999999999\nb = 1\n", "number-out-of-range"),
+    ] {
+        let parse = parse(FileId(0), text);
+        assert_eq!(
+            codes_of(parse.diagnostics()),
+            vec![code],
+            "{text:?}\n{}",
+            parse.dump()
+        );
+        assert!(
+            parse.body().attributes().any(|a| a.name() == "b"),
+            "{text:?}\n{}",
+            parse.dump()
+        );
+        assert_eq!(parse.print(), text);
+    }
+}
+
+/// Integral numbers written with an exponent or a fraction are numbers
+/// whatever their size (HCL numbers are arbitrary precision); only a plain
+/// integer literal wider than 256 bits is out of range.
+#[test]
+fn wide_numbers_with_exponents_are_accepted() {
+    for text in ["a = 1e100\n", "a = 1.5e300\n", "a = 10.0e200\n"] {
+        let parse = parse(FileId(0), text);
+        assert!(
+            !parse.has_errors(),
+            "{text:?}: {:?}",
+            codes_of(parse.diagnostics())
+        );
+        let Some(attr) = parse.body().attributes().next() else {
+            panic!("no attribute in {text:?}");
+        };
+        assert!(
+            matches!(
+                &attr.expr.kind,
+                ExprKind::Literal(Literal::Number(n))
+                    if n.text.as_ref() == text.trim_start_matches("a = ").trim_end()
+                        && matches!(n.value, NumberValue::Fraction(_))
+            ),
+            "{text:?}\n{}",
+            parse.dump()
+        );
+    }
+    let text = format!("a = 1{}\n", "0".repeat(100));
+    assert_eq!(
+        codes_of(parse(FileId(0), &text).diagnostics()),
+        vec![codes::NUMBER_OUT_OF_RANGE.as_str()]
+    );
+}
+
+#[test]
+fn lossless_on_odd_input() {
+    for text in [
+        "\u{feff}a = 1\r\nb = \"x\"\r\n",
+        "a = <<EOT\r\nx\r\nEOT\r\n",
+        "}}}{{{ ((( \"\\",
+        "\u{0}\u{7f}\u{a0}“x” ; ` ' & | ^ ~",
+        "a = \"${\"${",
+        "/* unterminated",
+        "x = <<EOT\nno end",
+        "%{ if }",
+    ] {
+        assert_eq!(parse(FileId(0), text).print(), text);
+        assert_eq!(parse_expr(FileId(0), text).print(), text);
+        assert_eq!(parse_template(FileId(0), text).print(), text);
+    }
+}
+
+/// Runs `f` on a thread with a 2 MiB stack, like a default test thread.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .map(|h| h.join())
+        .expect("spawn")
+        .expect("thread panicked");
+}
+
+#[test]
+fn deep_nesting_is_a_diagnostic_not_a_crash() {
+    on_small_stack(|| {
+        let n = 100_000;
+        let cases = [
+            format!("a = {}1{}\n", "(".repeat(n), ")".repeat(n)),
+            format!("a = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+            format!("a = {}1{}\n", "{a=".repeat(n), "}".repeat(n)),
+            format!("a = {}1{}\n", "f(".repeat(n), ")".repeat(n)),
+            format!("a = {}\n", "-".repeat(n) + "1"),
+            format!("a = {}\n", "!".repeat(n) + "x"),
+            format!("a = {}x\n", "a ? b : ".repeat(n)),
+            format!("a = {}1{}\n", "\"${".repeat(n), "}\"".repeat(n)),
+            format!(
+                "a = \"{}{}\"\n",
+                "%{ if x }".repeat(n),
+                "%{ endif }".repeat(n)
+            ),
+            format!("{}{}", "b {\n".repeat(n), "}\n".repeat(n)),
+            format!("a = x{}\n", "[*]".repeat(n)),
+        ];
+        for text in cases {
+            let parse = parse(FileId(0), &text);
+            assert!(
+                parse
+                    .diagnostics()
+                    .iter()
+                    .any(|d| d.code == codes::NESTING_TOO_DEEP),
+                "{:?}",
+                codes_of(parse.diagnostics())
+            );
+            assert_eq!(parse.print(), text);
+            let _ = parse.dump();
+            drop(parse);
+            let expr = parse_expr(FileId(0), text.trim_start_matches("a = "));
+            let _ = expr.dump();
+        }
+    });
+}
+
+#[test]
+fn nesting_just_under_the_limit_is_fine() {
+    on_small_stack(|| {
+        let n = MAX_NESTING_DEPTH - 2;
+        let text = format!(
+            "a = {}1{}\n",
+            "([{a=\"${".repeat(n / 5),
+            "}\"}])".repeat(n / 5)
+        );
+        let parse = parse(FileId(0), &text);
+        assert!(!parse.has_errors(), "{:?}", codes_of(parse.diagnostics()));
+    });
+}
+
+#[test]
+fn long_flat_chains() {
+    on_small_stack(|| {
+        let n = 100_000;
+        let sum = format!("a = 1{}\n", " + 1".repeat(n));
+        let chain = format!("a = x{}\n", ".b[0]".repeat(n));
+        for text in [sum, chain] {
+            let parse = parse(FileId(0), &text);
+            assert!(!parse.has_errors(), "{:?}", codes_of(parse.diagnostics()));
+            assert_eq!(parse.print(), text);
+        }
+    });
+}
+
+#[test]
+fn corpus_round_trips_without_errors() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/programs");
+    let root = if root.exists() {
+        root
+    } else {
+        std::path::PathBuf::from("/work/shared/corpus/programs")
+    };
+    let mut stack = vec![root];
+    let mut count = 0;
+    let mut failures = Vec::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pp") {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                let text = String::from_utf8_lossy(&bytes);
+                let parse = parse(FileId(0), &text);
+                count += 1;
+                if parse.print() != text {
+                    failures.push(format!("{}: not lossless", path.display()));
+                }
+                if parse.has_errors() {
+                    failures.push(format!("{}: {:?}", path.display(), parse.diagnostics()));
+                }
+            }
+        }
+    }
+    assert!(count > 0, "no corpus found");
+    assert!(
+        failures.is_empty(),
+        "{} of {count}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,2 @@
+component loop "." {}
+component up ".." {}

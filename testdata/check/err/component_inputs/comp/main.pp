@@ -1,0 +1,2 @@
+config required string {}
+config optional string { default = "x" }

@@ -1,0 +1,3 @@
+component escape "../../etc" {}
+component missing "./nothing-here" {}
+component wrong "./" {}

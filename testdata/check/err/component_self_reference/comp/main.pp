@@ -1,0 +1,2 @@
+config input string {}
+output data { value = input }

@@ -1,0 +1,3 @@
+component example "./comp" {
+  input = example.data
+}

@@ -1,0 +1,36 @@
+resource "tiny:index:Widget" {
+  name = "x"
+}
+
+read only {
+}
+
+config {
+}
+
+config a b c {
+}
+
+output {
+}
+
+output x y z {
+  value = 1
+}
+
+component {
+}
+
+hook "h" {
+  command = []
+}
+
+hook banana h2 {
+  command = []
+}
+
+pulumi extra {
+}
+
+unknownBlock foo {
+}

@@ -1,0 +1,7 @@
+resource a "nosuch:index:Thing" {
+  first = "hello"
+}
+
+resource b "nosuch:index:Other" {
+  second = a.anything
+}

@@ -1,0 +1,2 @@
+config value string {}
+output doubled { value = "${value}${value}" }

@@ -1,0 +1,2 @@
+config firstInput string { default = "" }
+output data { value = "first" }

@@ -1,0 +1,2 @@
+config secondInput string { default = "" }
+output data { value = "second" }

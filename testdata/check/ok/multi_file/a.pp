@@ -1,0 +1,5 @@
+derived = "${base}-a"
+
+resource w "tiny:index:Widget" {
+  name = derived
+}

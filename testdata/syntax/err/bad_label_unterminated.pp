@@ -1,0 +1,1 @@
+block "unterminated_string "name" {}

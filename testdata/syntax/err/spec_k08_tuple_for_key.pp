@@ -1,0 +1,1 @@
+x = [for k, v in x : k => v]

@@ -1,0 +1,1 @@
+x = {centos_7.2_ap-south-1 = "x"}

@@ -1,0 +1,1 @@
+x = "%{ for v in m if v }x%{ endfor }"

@@ -1,0 +1,1 @@
+x = "%{ iff a }x%{ endif }"

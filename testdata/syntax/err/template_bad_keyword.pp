@@ -1,0 +1,1 @@
+a = "%{ iff a }x%{ endif }"

@@ -1,0 +1,17 @@
+name = "value"
+count = 3
+ratio = 1.5
+exp = 1e2
+exp_sign = 1E+2
+exp_neg = 12.5e-3
+yes = true
+no = false
+nothing = null
+dashed-name = "a"
+under_score = 1
+true = 1
+false = 2
+null = 3
+for = 4
+if = 5
+in = 6

@@ -1,0 +1,6 @@
+empty = <<EOT
+EOT
+after = <<EOT
+  x
+  EOT
+last = 1

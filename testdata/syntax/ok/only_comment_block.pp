@@ -1,0 +1,4 @@
+/*
+  Multi-line
+  comment
+*/

@@ -1,0 +1,4 @@
+a = <<-EOT
+		Foo
+    Bar
+  EOT

@@ -1,0 +1,5 @@
+a = <<-EOT
+    Foo
+${b}
+    Bar
+    EOT

@@ -1,0 +1,7 @@
+a = <<EOT
+hello
+%{~ if true ~}
+world
+%{~ endif ~}
+!
+EOT

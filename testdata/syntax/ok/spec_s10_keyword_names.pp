@@ -1,0 +1,3 @@
+true = 1
+for = 2
+null = 3

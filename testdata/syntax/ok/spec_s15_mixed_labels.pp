@@ -1,0 +1,1 @@
+resource "aws" web { x = 1 }

@@ -1,0 +1,13 @@
+attr_splat = a.*.b
+attr_splat_chain = a.*.b.c
+full_splat = a[*].b
+full_splat_index = a[*].b[0]
+full_splat_chain = a[*].b.c[*].d
+splat_then_index = a.*.b[0]
+full_splat_only = a[*]
+attr_splat_only = a.*
+splat_legacy = a[*].0
+nested_full = a[*][*]
+nested_mixed = a[*].*
+on_call = f(x)[*].id
+in_template = "${var.public_subnets[*]}"
