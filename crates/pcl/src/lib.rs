@@ -112,3 +112,8 @@ pub use pcl_schema::{
 };
 pub use pcl_syntax::parse;
 pub use pcl_types::{ConversionKind, Type, TypeKind};
+
+/// The repository README, compiled so that its Rust examples stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -38,10 +38,16 @@ impl Environment for EnvView<'_, '_> {
         let pkg = match self.schemas.load(package) {
             Ok(pkg) => pkg,
             Err(e) => {
+                // The invoke diagnostic has no help line of its own, so the
+                // remedy rides in the detail.
+                let detail = match e.help() {
+                    Some(help) => format!("{e}; {help}"),
+                    None => e.to_string(),
+                };
                 return InvokeLookup::UnknownPackage {
                     package: package.to_string(),
-                    detail: e.to_string(),
-                }
+                    detail,
+                };
             }
         };
         match pkg.lookup_function(token) {

@@ -352,9 +352,12 @@ impl ProgramBinder<'_, '_> {
         } else {
             label.range.start
         };
-        for d in result.diagnostics {
+        for mut d in result.diagnostics {
+            // `d.range` is relative to the label; make it absolute here and
+            // clear it, or `into_diagnostic` would add the offset again.
             let range = d
                 .range
+                .take()
                 .map(|r| TextRange::new(r.start + offset, r.end + offset))
                 .filter(|r| label.range.contains_range(*r) && !r.is_empty())
                 .unwrap_or(label.range);

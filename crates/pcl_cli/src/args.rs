@@ -11,11 +11,7 @@ use std::path::PathBuf;
 
 pub const USAGE: &str = "\
 usage: pcl parse [--emit tokens|tree|source] PATH...
-       pcl check [--schema-dir DIR]... [--lenient] [--allow-missing-variables]
-                 [--allow-missing-properties] [--skip-resource-typecheck]
-                 [--skip-invoke-typecheck] [--skip-range-typecheck]
-                 [--prefer-output-versioned-invokes] [--format human|short]
-                 [--color auto|always|never] PATH...
+       pcl check [options] PATH...
 
 commands:
   parse    parse .pp files and report syntax errors
@@ -30,6 +26,8 @@ parse options:
 check options:
   --schema-dir DIR     read package schemas (<name>-<version>.json or <name>.json)
                        from DIR; repeatable, earlier directories win
+  --no-schema-cache    do not read Pulumi's schema cache ($PULUMI_HOME/schemas,
+                       default ~/.pulumi/schemas), searched after the --schema-dirs
   --lenient            all five lenient options below
   --allow-missing-variables   undefined names are warnings
   --allow-missing-properties  schema object properties are all optional and
@@ -39,17 +37,27 @@ check options:
   --skip-invoke-typecheck     invoke problems (unknown packages, functions) are silent
   --skip-range-typecheck      `cannot iterate over ...` is a warning
   --prefer-output-versioned-invokes  invoke picks the output-versioned form
-  --format human       ariadne reports on stderr (default)
-  --format short       one `path:line:col: severity[code]: message` line per
-                       diagnostic on stdout
-  --color auto|always|never   colour human reports (auto: stderr is a terminal
-                              and NO_COLOR is unset)
-  PATH                 a .pp file (a one-file program), or a directory whose
-                       *.pp files form one program; a directory whose
-                       Pulumi.yaml says `runtime: pcl` uses its `main` directory
+  --format FORMAT      human: ariadne reports on stderr (default)
+                       short: `path:line:col: severity[code]: message` lines
+                       json: one JSON document; sarif: SARIF 2.1.0;
+                       github: GitHub Actions workflow commands
+                       (all but human write to stdout only)
+  --color auto|always|never   colour human reports (auto: stderr is a terminal,
+                              NO_COLOR is unset or empty, TERM is not dumb)
+  --deny warnings      warnings fail the check (exit status 1)
+  --max-diagnostics N  print at most N diagnostics (the rest are counted)
+  --jobs N             check up to N programs in parallel (default: CPUs)
+  --stdin-filename NAME  the file name used for `-` (standard input)
+  --emit model         print the bound programs as JSON on stdout (see
+                       docs/model.md); diagnostics go to stderr
+  PATH                 a .pp file (a one-file program), a directory whose
+                       *.pp files form one program (a directory whose
+                       Pulumi.yaml says `runtime: pcl` uses its `main`
+                       directory), or `-` for standard input
 
-exit status: 0 no errors (warnings allowed), 1 errors found,
-             2 bad arguments, unreadable input or internal error
+exit status: 0 no errors (warnings allowed), 1 errors found (or warnings
+             with --deny warnings), 2 bad arguments, unreadable input or
+             internal error
 ";
 
 /// A parsed command line.
@@ -69,6 +77,29 @@ pub enum Format {
     Human,
     /// `path:line:col: severity[code]: message` lines on stdout.
     Short,
+    /// One JSON document on stdout.
+    Json,
+    /// SARIF 2.1.0 on stdout.
+    Sarif,
+    /// GitHub Actions workflow commands on stdout.
+    Github,
+}
+
+impl Format {
+    /// Whether this format writes to stdout (all but `human`).
+    pub fn is_machine(self) -> bool {
+        self != Format::Human
+    }
+}
+
+/// What `pcl check` prints besides diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CheckEmit {
+    /// Only diagnostics.
+    #[default]
+    Diagnostics,
+    /// The bound programs as JSON on stdout.
+    Model,
 }
 
 /// When human reports are coloured.
@@ -97,9 +128,18 @@ pub struct PolicyFlags {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckArgs {
     pub schema_dirs: Vec<PathBuf>,
+    /// `--no-schema-cache`: skip `$PULUMI_HOME/schemas`.
+    pub no_schema_cache: bool,
     pub policy: PolicyFlags,
     pub format: Format,
     pub color: Color,
+    /// `--deny warnings`.
+    pub deny_warnings: bool,
+    pub max_diagnostics: Option<usize>,
+    /// `--jobs N`; `None`: one per CPU.
+    pub jobs: Option<usize>,
+    pub stdin_filename: Option<String>,
+    pub emit: CheckEmit,
     pub paths: Vec<PathBuf>,
 }
 
@@ -186,12 +226,18 @@ fn split_value(arg: &str) -> (&str, Option<&str>) {
 fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
     let mut out = CheckArgs {
         schema_dirs: Vec::new(),
+        no_schema_cache: false,
         policy: PolicyFlags::default(),
         format: Format::default(),
         color: Color::default(),
+        deny_warnings: false,
+        max_diagnostics: None,
+        jobs: None,
+        stdin_filename: None,
+        emit: CheckEmit::default(),
         paths: Vec::new(),
     };
-    let (mut format_seen, mut color_seen) = (false, false);
+    let (mut format_seen, mut color_seen, mut emit_seen) = (false, false, false);
     let mut iter = args.iter();
     let mut options_done = false;
     while let Some(arg) = iter.next() {
@@ -214,6 +260,7 @@ fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
             "--prefer-output-versioned-invokes" => {
                 Some(&mut out.policy.prefer_output_versioned_invokes)
             }
+            "--no-schema-cache" => Some(&mut out.no_schema_cache),
             _ => None,
         };
         if let Some(flag) = flag {
@@ -241,16 +288,64 @@ fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
                 out.schema_dirs.push(PathBuf::from(dir));
             }
             "--format" => {
-                let v = value("human or short")?;
+                let v = value("human, short, json, sarif or github")?;
                 if std::mem::replace(&mut format_seen, true) {
                     return Err("`--format` given more than once".to_string());
                 }
                 out.format = match v.as_str() {
                     "human" => Format::Human,
                     "short" => Format::Short,
+                    "json" => Format::Json,
+                    "sarif" => Format::Sarif,
+                    "github" => Format::Github,
                     other => {
                         return Err(format!(
-                            "unknown `--format` value `{other}`; expected human or short"
+                            "unknown `--format` value `{other}`; \
+                             expected human, short, json, sarif or github"
+                        ))
+                    }
+                };
+            }
+            "--deny" | "-D" => {
+                let v = value("warnings")?;
+                if v != "warnings" {
+                    return Err(format!(
+                        "unknown `--deny` value `{v}`; only `warnings` is supported"
+                    ));
+                }
+                out.deny_warnings = true;
+            }
+            "--max-diagnostics" => {
+                let v = value("a number")?;
+                let n = v
+                    .parse::<usize>()
+                    .map_err(|_| format!("`--max-diagnostics` needs a number, not `{v}`"))?;
+                out.max_diagnostics = Some(n);
+            }
+            "--jobs" | "-j" => {
+                let v = value("a number of at least 1")?;
+                match v.parse::<usize>() {
+                    Ok(n) if n >= 1 => out.jobs = Some(n),
+                    _ => return Err(format!("`--jobs` needs a number of at least 1, not `{v}`")),
+                }
+            }
+            "--stdin-filename" => {
+                let v = value("a file name")?;
+                if v.is_empty() {
+                    return Err("`--stdin-filename` needs a non-empty name".to_string());
+                }
+                out.stdin_filename = Some(v);
+            }
+            "--emit" => {
+                let v = value("model")?;
+                if std::mem::replace(&mut emit_seen, true) {
+                    return Err("`--emit` given more than once".to_string());
+                }
+                out.emit = match v.as_str() {
+                    "model" => CheckEmit::Model,
+                    other => {
+                        return Err(format!(
+                            "unknown `--emit` value `{other}` for `check`; expected model"
                         ))
                     }
                 };
@@ -276,6 +371,20 @@ fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
     }
     if out.paths.is_empty() {
         return Err("`check` needs at least one PATH".to_string());
+    }
+    let stdin_count = out.paths.iter().filter(|p| p.as_os_str() == "-").count();
+    if stdin_count > 1 {
+        return Err("`-` (standard input) given more than once".to_string());
+    }
+    if out.stdin_filename.is_some() && stdin_count == 0 {
+        return Err("`--stdin-filename` needs `-` among the PATHs".to_string());
+    }
+    if out.emit == CheckEmit::Model && out.format.is_machine() {
+        return Err(
+            "`--emit model` writes to stdout; it cannot be combined with `--format` \
+             other than human"
+                .to_string(),
+        );
     }
     Ok(out)
 }
@@ -351,6 +460,39 @@ mod tests {
         assert!(!args.policy.allow_missing_variables);
         assert_eq!(args.format, Format::Short);
         assert_eq!(args.color, Color::Never);
+        assert!(!args.deny_warnings && !args.no_schema_cache);
+    }
+
+    #[test]
+    fn parses_new_check_flags() {
+        let parsed = parse(&strings(&[
+            "check",
+            "--format=sarif",
+            "--deny",
+            "warnings",
+            "--max-diagnostics=3",
+            "--jobs",
+            "2",
+            "--no-schema-cache",
+            "--stdin-filename",
+            "x.pp",
+            "-",
+            "dir",
+        ]));
+        let Ok(Command::Check(args)) = parsed else {
+            panic!("{parsed:?}");
+        };
+        assert_eq!(args.format, Format::Sarif);
+        assert!(args.deny_warnings && args.no_schema_cache);
+        assert_eq!(args.max_diagnostics, Some(3));
+        assert_eq!(args.jobs, Some(2));
+        assert_eq!(args.stdin_filename.as_deref(), Some("x.pp"));
+        assert_eq!(args.paths, [PathBuf::from("-"), PathBuf::from("dir")]);
+        let parsed = parse(&strings(&["check", "--emit", "model", "a.pp"]));
+        let Ok(Command::Check(args)) = parsed else {
+            panic!("{parsed:?}");
+        };
+        assert_eq!(args.emit, CheckEmit::Model);
     }
 
     #[test]
@@ -360,10 +502,17 @@ mod tests {
             &["check", "--schema-dir"][..],
             &["check", "--schema-dir=", "a.pp"][..],
             &["check", "--lenient=yes", "a.pp"][..],
-            &["check", "--format", "json", "a.pp"][..],
+            &["check", "--format", "xml", "a.pp"][..],
+            &["check", "--deny", "errors", "a.pp"][..],
+            &["check", "--jobs", "0", "a.pp"][..],
+            &["check", "--max-diagnostics", "-1", "a.pp"][..],
+            &["check", "--stdin-filename", "x.pp", "a.pp"][..],
+            &["check", "-", "-"][..],
+            &["check", "--emit", "model", "--format", "json", "a.pp"][..],
             &["check", "--format", "short", "--format", "short", "a.pp"][..],
             &["check", "--color", "sometimes", "a.pp"][..],
             &["check", "--emit", "tree", "a.pp"][..],
+            &["check", "--emit", "model", "--emit", "model", "a.pp"][..],
             &["check", "--strict", "a.pp"][..],
         ] {
             assert!(parse(&strings(args)).is_err(), "{args:?}");

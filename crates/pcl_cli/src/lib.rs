@@ -5,14 +5,18 @@
 //! code: 0 when no errors were found, 1 when the input has errors, 2 when
 //! the command itself could not run (a bad argument, an unreadable file, an
 //! internal error). Each subcommand is a [`Command`] variant with its own
-//! module: `parse` ([`parse_cmd`]) and `check` ([`check_cmd`]).
+//! module: `parse` ([`parse_cmd`]) and `check` ([`check_cmd`]). Reading
+//! inputs is [`inputs`], printing diagnostics [`formats`], and `check
+//! --emit model` is [`model`].
 
 pub mod args;
 pub mod check_cmd;
-pub mod input;
+pub mod formats;
+pub mod inputs;
+pub mod model;
 pub mod parse_cmd;
 
-pub use args::{CheckArgs, Color, Command, Emit, Format, ParseArgs, PolicyFlags};
+pub use args::{CheckArgs, CheckEmit, Color, Command, Emit, Format, ParseArgs, PolicyFlags};
 
 /// The outcome of a command, ordered from best to worst.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,10 +1,11 @@
 //! `pcl parse`: parse files, report syntax errors, optionally print
 //! tokens, the tree, or the source rebuilt from the tree.
 //!
-//! Diagnostics go to stderr (coloured only when stderr is a terminal and
-//! `NO_COLOR` is unset), emitted text to stdout. With several files, the
-//! `tokens` and `tree` outputs are preceded by a `==> path <==` header;
-//! `source` output is the plain concatenation, like `cat`.
+//! Diagnostics go to stderr (coloured only when stderr is a terminal,
+//! `NO_COLOR` is unset or empty and `TERM` is not `dumb`), emitted text to
+//! stdout. With several files, the `tokens` and `tree` outputs are preceded
+//! by a `==> path <==` header; `source` output is the plain concatenation,
+//! like `cat`.
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
@@ -13,14 +14,14 @@ use std::path::Path;
 use pcl_diagnostics::{render, Diagnostic, RenderOptions, SourceMap};
 
 use crate::args::{Emit, ParseArgs};
-use crate::input::{self, Decoded};
+use crate::inputs::{self as input, Decoded};
 use crate::Status;
 
 /// Runs `pcl parse`.
 pub fn run(args: &ParseArgs) -> Status {
     let files = input::expand_paths(&args.paths);
     let options = RenderOptions {
-        color: io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        color: crate::check_cmd::use_color(crate::Color::Auto, io::stderr().is_terminal()),
     };
     let show_headers = files.len() > 1 && matches!(args.emit, Emit::Tokens | Emit::Tree);
     let mut sources = SourceMap::new();

@@ -74,15 +74,20 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap, options: RenderOptio
     let config = Config::default()
         .with_color(options.color)
         .with_index_type(IndexType::Byte);
-    let label_text = diagnostic
-        .detail
-        .clone()
-        .unwrap_or_else(|| diagnostic.summary.clone());
-    let mut builder = Report::build(kind, (file, primary.clone()))
+    // The primary label repeats the summary when there is no detail:
+    // ariadne draws a label only with a message, and the underline must
+    // show where the problem is.
+    let label = AriadneLabel::new((file, primary.clone())).with_message(
+        diagnostic
+            .detail
+            .as_deref()
+            .unwrap_or(diagnostic.summary.as_str()),
+    );
+    let mut builder = Report::build(kind, (file, primary))
         .with_config(config)
         .with_code(diagnostic.code.as_str())
         .with_message(&diagnostic.summary)
-        .with_label(AriadneLabel::new((file, primary)).with_message(label_text));
+        .with_label(label);
     for related in &diagnostic.related {
         let range = clamp(sources, related.span.file, related.span.range);
         builder = builder.with_label(

@@ -25,6 +25,7 @@ pub struct TextRange {
 
 impl TextRange {
     /// Builds a range; `end` is raised to `start` if it is smaller.
+    #[inline]
     pub fn new(start: u32, end: u32) -> TextRange {
         TextRange {
             start,
@@ -33,33 +34,40 @@ impl TextRange {
     }
 
     /// An empty range at `offset`.
+    #[inline]
     pub fn empty(offset: u32) -> TextRange {
         TextRange::new(offset, offset)
     }
 
     /// Converts a `usize` range, saturating at `u32::MAX`.
+    #[inline]
     pub fn from_usize(range: std::ops::Range<usize>) -> TextRange {
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         TextRange::new(clamp(range.start), clamp(range.end))
     }
 
+    #[inline]
     pub fn len(self) -> u32 {
         self.end - self.start
     }
 
+    #[inline]
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
 
     /// The smallest range covering both.
+    #[inline]
     pub fn cover(self, other: TextRange) -> TextRange {
         TextRange::new(self.start.min(other.start), self.end.max(other.end))
     }
 
+    #[inline]
     pub fn contains_range(self, other: TextRange) -> bool {
         self.start <= other.start && other.end <= self.end
     }
 
+    #[inline]
     pub fn to_usize(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }

@@ -80,11 +80,11 @@ impl LoadError {
             LoadError::NotFound { name, version, .. } => {
                 let (at, file) = match version {
                     Some(v) => (format!("@{v}"), format!("{name}-{v}.json")),
-                    None => (String::new(), format!("{name}-<version>.json")),
+                    None => (String::new(), format!("{name}.json")),
                 };
                 Some(format!(
-                    "put {file} in a --schema-dir directory, e.g. \
-                     `pulumi package get-schema {name}{at} > {file}`"
+                    "get the schema with `pulumi package get-schema {name}{at} > DIR/{file}` \
+                     and pass `--schema-dir DIR`"
                 ))
             }
             _ => None,

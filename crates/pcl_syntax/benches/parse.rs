@@ -35,6 +35,18 @@ fn main() {
         rss_child(parser, &path);
         return;
     }
+    if let Some(pos) = args.iter().position(|a| a == "--write-generated") {
+        // For profiling: writes a generated program of about N bytes.
+        let bytes = args
+            .get(pos + 1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1_000_000);
+        let path = args.get(pos + 2).map(PathBuf::from).unwrap_or_default();
+        if std::fs::write(&path, generate(bytes, 1)).is_err() {
+            println!("error");
+        }
+        return;
+    }
     let passes: usize = std::env::var("PCL_BENCH_PASSES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -75,21 +87,18 @@ fn main() {
     );
 
     println!();
-    println!(
-        "| input | pcl parse MB/s | hcl-edit MB/s | pcl / hcl-edit | pcl lex MB/s | chumsky MB/s |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("| input | pcl parse MB/s | hcl-edit MB/s | pcl / hcl-edit | pcl lex MB/s |");
+    println!("|---|---:|---:|---:|---:|");
     rows.push(row5.clone());
     rows.push(row10.clone());
     for row in &rows {
         println!(
-            "| {} | {:.1} | {:.1} | {:.2} | {:.1} | {:.1} |",
+            "| {} | {:.1} | {:.1} | {:.2} | {:.1} |",
             row.label,
             row.mbps(row.pcl),
             row.mbps(row.hcl_edit),
             row.hcl_edit.as_secs_f64() / row.pcl.as_secs_f64().max(1e-12),
             row.mbps(row.lex),
-            row.mbps(row.chumsky),
         );
     }
 
@@ -99,7 +108,6 @@ fn main() {
         ("pcl parse", row5.pcl, row10.pcl),
         ("hcl-edit", row5.hcl_edit, row10.hcl_edit),
         ("pcl lex", row5.lex, row10.lex),
-        ("chumsky", row5.chumsky, row10.chumsky),
     ] {
         println!(
             "  {name:<10} 5 MB {:>8.1} ms   10 MB {:>8.1} ms   10/5 ratio {:.2} (2.00 = linear)",
@@ -116,7 +124,7 @@ fn main() {
             "Peak RSS of one parse of the 10 MB program ({} B), child process:",
             big10.len()
         );
-        for parser in ["pcl", "hcl-edit", "chumsky"] {
+        for parser in ["pcl", "hcl-edit"] {
             match run_rss_child(parser, &path) {
                 Some((base, peak)) => {
                     let delta = peak.saturating_sub(base);
@@ -144,7 +152,6 @@ struct Row {
     pcl: Duration,
     hcl_edit: Duration,
     lex: Duration,
-    chumsky: Duration,
 }
 
 impl Row {
@@ -182,9 +189,6 @@ fn measure(label: &str, texts: &[String], reps: usize, passes: usize) -> Row {
     let lex = time(&|text| {
         black_box(pcl_syntax::lex(black_box(text)));
     });
-    let chumsky = time(&|text| {
-        black_box(pcl_syntax::parse_chumsky(FileId(0), black_box(text)));
-    });
     eprintln!("measured {label}");
     Row {
         label: label.to_string(),
@@ -192,7 +196,6 @@ fn measure(label: &str, texts: &[String], reps: usize, passes: usize) -> Row {
         pcl,
         hcl_edit,
         lex,
-        chumsky,
     }
 }
 
@@ -261,13 +264,6 @@ fn rss_child(parser: &str, path: &Path) {
             black_box(&body);
             let peak = peak_rss_kib().unwrap_or(0);
             drop(body);
-            println!("{base} {peak}");
-        }
-        "chumsky" => {
-            let parse = pcl_syntax::parse_chumsky(FileId(0), &text);
-            black_box(&parse);
-            let peak = peak_rss_kib().unwrap_or(0);
-            drop(parse);
             println!("{base} {peak}");
         }
         "lex" => {

@@ -120,8 +120,161 @@ impl Comment {
 /// An identifier with its (undecoded, un-normalised) name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ident {
-    pub name: Box<str>,
+    pub name: Name,
     pub range: TextRange,
+}
+
+/// The text of an identifier. Names of up to [`Name::INLINE`] bytes (nearly
+/// all of them) are stored in place, so building and dropping a tree does
+/// not allocate per identifier. Dereferences to `str`; compares, hashes,
+/// prints and debug-prints exactly like the `str` it holds.
+#[derive(Clone)]
+pub struct Name(NameRepr);
+
+#[derive(Clone)]
+enum NameRepr {
+    Inline { len: u8, bytes: [u8; Name::INLINE] },
+    Heap(Box<str>),
+}
+
+impl Name {
+    /// The longest name stored without a heap allocation, in bytes.
+    pub const INLINE: usize = 22;
+
+    pub fn new(text: &str) -> Name {
+        let src = text.as_bytes();
+        match (u8::try_from(src.len()), src.len() <= Name::INLINE) {
+            (Ok(len), true) => {
+                let mut bytes = [0u8; Name::INLINE];
+                if let Some(dst) = bytes.get_mut(..src.len()) {
+                    dst.copy_from_slice(src);
+                }
+                Name(NameRepr::Inline { len, bytes })
+            }
+            _ => Name(NameRepr::Heap(text.into())),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            NameRepr::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or(""),
+            NameRepr::Heap(text) => text,
+        }
+    }
+}
+
+impl Default for Name {
+    fn default() -> Name {
+        Name::new("")
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        // A name is inline exactly when it is short, so equal names have
+        // the same representation; inline bytes compare without decoding.
+        match (&self.0, &other.0) {
+            (
+                NameRepr::Inline { len, bytes },
+                NameRepr::Inline {
+                    len: other_len,
+                    bytes: other_bytes,
+                },
+            ) => len == other_len && bytes == other_bytes,
+            (NameRepr::Heap(a), NameRepr::Heap(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for Name {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(text: &str) -> Name {
+        Name::new(text)
+    }
+}
+
+impl From<String> for Name {
+    fn from(text: String) -> Name {
+        Name::new(&text)
+    }
+}
+
+impl From<Box<str>> for Name {
+    fn from(text: Box<str>) -> Name {
+        Name::new(&text)
+    }
+}
+
+impl From<Name> for String {
+    fn from(name: Name) -> String {
+        name.as_str().to_string()
+    }
 }
 
 impl Ident {
@@ -205,7 +358,7 @@ impl Block {
 /// NFC-normalised, as HCL does for labels).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Label {
-    pub value: Box<str>,
+    pub value: Name,
     pub quoted: bool,
     pub range: TextRange,
 }
@@ -334,7 +487,7 @@ pub enum StepKind {
     /// `[expr]`.
     Index(Expr),
     /// `.0`: the legacy index form; `value` is the decoded integer.
-    LegacyIndex { text: Box<str>, value: BigInt },
+    LegacyIndex { text: Name, value: BigInt },
 }
 
 /// Which splat operator.
@@ -625,20 +778,36 @@ pub struct TemplateFor {
 // parsers build expressions with [`Expr::new`] and call `covered()` on the
 // other nodes they build.
 
+/// `TextRange::cover`, inlined: it runs for every node built, and the
+/// `pcl_diagnostics` method is not inlined across crates.
+trait CoverFast {
+    fn cover_fast(self, other: TextRange) -> TextRange;
+}
+
+impl CoverFast for TextRange {
+    #[inline]
+    fn cover_fast(self, other: TextRange) -> TextRange {
+        TextRange {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
 /// `range` widened to cover `child` (the splat placeholder's empty range
 /// sits wherever the parser put it and is left out).
 fn cover_expr(range: TextRange, child: &Expr) -> TextRange {
     if matches!(child.kind, ExprKind::SplatItem) {
         range
     } else {
-        range.cover(child.range)
+        range.cover_fast(child.range)
     }
 }
 
 fn cover_parts(range: TextRange, parts: &[TemplatePart]) -> TextRange {
     parts
         .iter()
-        .fold(range, |acc, part| acc.cover(part.range()))
+        .fold(range, |acc, part| acc.cover_fast(part.range()))
 }
 
 fn cover_kind(kind: &ExprKind, range: TextRange) -> TextRange {
@@ -651,16 +820,16 @@ fn cover_kind(kind: &ExprKind, range: TextRange) -> TextRange {
             let range = cover_expr(range, &trav.source);
             trav.steps
                 .iter()
-                .fold(range, |acc, step| acc.cover(step.range))
+                .fold(range, |acc, step| acc.cover_fast(step.range))
         }
         ExprKind::Splat(splat) => cover_expr(
-            cover_expr(range, &splat.source).cover(splat.marker_range),
+            cover_expr(range, &splat.source).cover_fast(splat.marker_range),
             &splat.each,
         ),
         ExprKind::Call(call) => call
             .args
             .iter()
-            .fold(range.cover(call.name_range), cover_expr),
+            .fold(range.cover_fast(call.name_range), cover_expr),
         ExprKind::For(for_expr) => {
             let mut range = cover_expr(range, &for_expr.collection);
             if let Some(key) = &for_expr.key_expr {
@@ -676,12 +845,15 @@ fn cover_kind(kind: &ExprKind, range: TextRange) -> TextRange {
             cover_expr(cover_expr(range, &cond.condition), &cond.then_expr),
             &cond.else_expr,
         ),
-        ExprKind::Binary(bin) => {
-            cover_expr(cover_expr(range, &bin.lhs).cover(bin.op_range), &bin.rhs)
-        }
-        ExprKind::Unary(un) => cover_expr(range.cover(un.op_range), &un.operand),
+        ExprKind::Binary(bin) => cover_expr(
+            cover_expr(range, &bin.lhs).cover_fast(bin.op_range),
+            &bin.rhs,
+        ),
+        ExprKind::Unary(un) => cover_expr(range.cover_fast(un.op_range), &un.operand),
         ExprKind::Tuple(items) => items.iter().fold(range, cover_expr),
-        ExprKind::Object(items) => items.iter().fold(range, |acc, item| acc.cover(item.range)),
+        ExprKind::Object(items) => items
+            .iter()
+            .fold(range, |acc, item| acc.cover_fast(item.range)),
         ExprKind::Parens(inner) => cover_expr(range, inner),
     }
 }
@@ -691,7 +863,7 @@ impl Body {
         self.range = self
             .items
             .iter()
-            .fold(self.range, |acc, item| acc.cover(item.range()));
+            .fold(self.range, |acc, item| acc.cover_fast(item.range()));
         self
     }
 }
@@ -699,7 +871,9 @@ impl Body {
 impl Attribute {
     pub(crate) fn covered(mut self) -> Attribute {
         self.range = cover_expr(
-            self.range.cover(self.name.range).cover(self.equals_range),
+            self.range
+                .cover_fast(self.name.range)
+                .cover_fast(self.equals_range),
             &self.expr,
         );
         self
@@ -711,13 +885,13 @@ impl Block {
         let range = self
             .labels
             .iter()
-            .fold(self.range.cover(self.type_name.range), |acc, label| {
-                acc.cover(label.range)
+            .fold(self.range.cover_fast(self.type_name.range), |acc, label| {
+                acc.cover_fast(label.range)
             });
         self.range = range
-            .cover(self.body.range)
-            .cover(self.open_brace_range)
-            .cover(self.close_brace_range);
+            .cover_fast(self.body.range)
+            .cover_fast(self.open_brace_range)
+            .cover_fast(self.close_brace_range);
         self
     }
 }

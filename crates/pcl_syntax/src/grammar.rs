@@ -14,6 +14,13 @@
 //! `nesting-too-deep` and skips the balanced group without recursion.
 //! chumsky's `recursive` grows the stack with `stacker` as needed.
 //!
+//! Speed: alternatives are chosen by the next token's kind inside
+//! `custom` parsers (no `rewind` look-ahead parsers, no `choice` that
+//! tries each branch in turn); a failing branch is rewound exactly as
+//! `choice`/`repeated` would. Binary operators are parsed by one
+//! precedence-climbing loop ([`climb`]) rather than a `foldl` per level,
+//! and repetitions push straight into the node's `Vec`.
+//!
 //! The parsers are built once per thread (a chumsky [`Cache`]).
 
 use chumsky::cache::{Cache, Cached};
@@ -51,7 +58,6 @@ pub(crate) struct St<'s> {
 }
 type Ex<'s> = extra::Full<EmptyErr, SimpleState<St<'s>>, ()>;
 type Inp<'s, 'p> = InputRef<'s, 'p, In<'s>, Ex<'s>>;
-type Me<'s, 'b> = chumsky::input::MapExtra<'s, 'b, In<'s>, Ex<'s>>;
 type BodyRec<'s> = Recursive<chumsky::recursive::Indirect<'s, 's, In<'s>, Body, Ex<'s>>>;
 
 impl<'s> St<'s> {
@@ -520,6 +526,9 @@ enum Op {
     Index(Step),
     AttrSplat(TextRange, Vec<Step>),
     FullSplat(TextRange),
+    /// A `[*]` past the nesting limit (reported): its per-element
+    /// expression is an error covering the skipped rest of the line.
+    TooDeepSplat(TextRange, TextRange),
     /// A broken step (reported); the whole chain becomes an error.
     Broken,
 }
@@ -648,6 +657,8 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
     // a failing step is rewound and ends the chain, like `repeated`.
     custom(move |inp: &mut Inp<'s, '_>| {
         let mut ops = Vec::new();
+        // Each `[*]` nests the rest of the chain one level deeper.
+        let mut entered = 0;
         loop {
             let before = inp.save();
             let step = match peek_kind(inp) {
@@ -656,12 +667,26 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
                 _ => break,
             };
             match step {
+                Ok(Op::FullSplat(marker)) => {
+                    if enter(inp) {
+                        entered += 1;
+                        ops.push(Op::FullSplat(marker));
+                    } else {
+                        recover_line_in_expr(inp);
+                        let range = st(inp).range_from(marker.end);
+                        ops.push(Op::TooDeepSplat(marker, range));
+                        break;
+                    }
+                }
                 Ok(op) => ops.push(op),
                 Err(_) => {
                     inp.rewind(before);
                     break;
                 }
             }
+        }
+        for _ in 0..entered {
+            leave(inp);
         }
         Ok(ops)
     })
@@ -758,6 +783,9 @@ fn fold_chain(st: &St<'_>, source: Expr, ops: Vec<Op>) -> Expr {
     for op in ops {
         match op {
             Op::FullSplat(marker) => segments.push((Some(marker), Vec::new())),
+            Op::TooDeepSplat(marker, range) => {
+                segments.push((Some(marker), vec![Op::TooDeepSplat(marker, range)]))
+            }
             other => {
                 if let Some(last) = segments.last_mut() {
                     last.1.push(other);
@@ -785,6 +813,7 @@ fn fold_chain(st: &St<'_>, source: Expr, ops: Vec<Op>) -> Expr {
                         range,
                     );
                 }
+                Op::TooDeepSplat(_, range) => source = Expr::new(ExprKind::Error, range),
                 Op::FullSplat(_) | Op::Broken => {}
             }
         }
@@ -965,7 +994,10 @@ fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
         }
         let open = bump(inp).ok_or(EmptyErr::default())?;
         let name: Box<str> = if segments.len() == 1 {
-            segments.first().map(|s| s.name.clone()).unwrap_or_default()
+            segments
+                .first()
+                .map(|s| Box::from(s.name.as_str()))
+                .unwrap_or_default()
         } else {
             segments
                 .iter()
@@ -1433,57 +1465,69 @@ fn template_parts<'s>(
     expression: PExpr<'s>,
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Vec<Flat>, Ex<'s>> + Clone {
-    let quoted_lit =
-        any()
-            .filter(|s: &Sig| s.kind == K::QuotedLit)
-            .map_with(|sig: Sig, e: &mut Me<'s, '_>| {
-                let st: &mut St<'_> = &mut e.state().0;
-                st.last_end = sig.range.end;
-                let mut errors = Vec::new();
-                let value = literal::decode_quoted(st.slice(sig.range), &mut errors);
-                for err in errors {
-                    let start = sig.range.start as usize;
-                    st.error(
-                        codes::INVALID_ESCAPE,
-                        TextRange::from_usize(start + err.start..start + err.end),
-                        err.message,
-                    );
-                }
-                Some(Flat::Lit {
-                    value,
-                    range: sig.range,
-                })
-            });
-    let string_lit =
-        any()
-            .filter(|s: &Sig| s.kind == K::StringLit)
-            .map_with(|sig: Sig, e: &mut Me<'s, '_>| {
-                let st: &mut St<'_> = &mut e.state().0;
-                st.last_end = sig.range.end;
-                Some(Flat::Lit {
-                    value: literal::decode_heredoc(st.slice(sig.range)),
-                    range: sig.range,
-                })
-            });
-    let bad_escape = any()
-        .filter(|s: &Sig| s.kind == K::Invalid)
-        .filter(move |_| quoted)
-        .map_with(|sig: Sig, e: &mut Me<'s, '_>| {
-            let st: &mut St<'_> = &mut e.state().0;
-            st.last_end = sig.range.end;
-            st.error(
-                codes::INVALID_ESCAPE,
-                sig.range,
-                "a backslash must be followed by an escape character",
-            );
-            None
-        });
     let interp = interpolation(expression.clone(), quoted);
     let direct = directive(expression, quoted);
-    choice((quoted_lit, string_lit, bad_escape, interp, direct))
-        .repeated()
-        .collect::<Vec<Option<Flat>>>()
-        .map(|parts| parts.into_iter().flatten().collect())
+    // One part at a time, chosen by the next token's kind; a failing
+    // sequence is rewound and ends the parts, like `repeated`.
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let mut flat = Vec::new();
+        while let Some(sig) = inp.peek() {
+            match sig.kind {
+                K::QuotedLit => {
+                    bump(inp);
+                    let st = st(inp);
+                    let mut errors = Vec::new();
+                    let value = literal::decode_quoted(st.slice(sig.range), &mut errors);
+                    for err in errors {
+                        let start = sig.range.start as usize;
+                        st.error(
+                            codes::INVALID_ESCAPE,
+                            TextRange::from_usize(start + err.start..start + err.end),
+                            err.message,
+                        );
+                    }
+                    flat.push(Flat::Lit {
+                        value,
+                        range: sig.range,
+                    });
+                }
+                K::StringLit => {
+                    bump(inp);
+                    let st = st(inp);
+                    flat.push(Flat::Lit {
+                        value: literal::decode_heredoc(st.slice(sig.range)),
+                        range: sig.range,
+                    });
+                }
+                K::Invalid if quoted => {
+                    bump(inp);
+                    st(inp).error(
+                        codes::INVALID_ESCAPE,
+                        sig.range,
+                        "a backslash must be followed by an escape character",
+                    );
+                }
+                K::TemplateInterp | K::TemplateControl => {
+                    let before = inp.save();
+                    let part = if sig.kind == K::TemplateInterp {
+                        inp.parse(&interp)
+                    } else {
+                        inp.parse(&direct)
+                    };
+                    match part {
+                        Ok(Some(part)) => flat.push(part),
+                        Ok(None) => {}
+                        Err(_) => {
+                            inp.rewind(before);
+                            break;
+                        }
+                    }
+                }
+                _ => break,
+            }
+        }
+        Ok(flat)
+    })
 }
 
 /// Expects the `}` / `~}` closing a sequence; returns its strip flag.
@@ -1739,46 +1783,75 @@ fn body<'s>(block_body: BodyRec<'s>, in_block: bool, expression: PExpr<'s>) -> P
         }
         Ok(None)
     });
-    let reset = custom(|inp: &mut Inp<'s, '_>| {
-        st(inp).recovering = false;
-        Ok(())
-    });
-    let line = choice((
-        tok(K::Newline).to(None),
-        any()
-            .filter(|s: &Sig| s.kind == K::Ident)
-            .rewind()
-            .ignore_then(item),
-        any()
-            .filter(move |s: &Sig| !(in_block && s.kind == K::CBrace))
-            .rewind()
-            .ignore_then(stray),
-    ));
-    reset
-        .ignore_then(line)
-        .repeated()
-        .collect::<Vec<Option<BodyItem>>>()
-        .then_ignore(reset)
-        .map_with(move |items: Vec<Option<BodyItem>>, e: &mut Me<'s, '_>| {
-            let items: Vec<BodyItem> = items.into_iter().flatten().collect();
-            let s: &mut St<'_> = &mut e.state().0;
-            check_duplicates(s, &items);
-            Body {
-                items,
-                range: TextRange::default(),
-                dangling_comments: Vec::new(),
+    // One line at a time, chosen by the next token's kind; a failing
+    // line is rewound and ends the body, like `repeated`.
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let mut items = Vec::new();
+        loop {
+            st(inp).recovering = false;
+            let before = inp.save();
+            let line = match peek_kind(inp) {
+                None => break,
+                Some(K::Newline) => {
+                    bump(inp);
+                    continue;
+                }
+                Some(K::Ident) => match inp.parse(&item) {
+                    Ok(line) => Ok(line),
+                    Err(_) => {
+                        inp.rewind(before.clone());
+                        inp.parse(stray)
+                    }
+                },
+                Some(K::CBrace) if in_block => break,
+                Some(_) => inp.parse(stray),
+            };
+            match line {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => {}
+                Err(_) => {
+                    inp.rewind(before);
+                    break;
+                }
             }
-            .covered()
-        })
-        .boxed()
+        }
+        let s = st(inp);
+        s.recovering = false;
+        check_duplicates(s, &items);
+        Ok(Body {
+            items,
+            range: TextRange::default(),
+            dangling_comments: Vec::new(),
+        }
+        .covered())
+    })
+    .boxed()
 }
 
 /// Reports attributes defined twice in one body.
 fn check_duplicates(s: &mut St<'_>, items: &[BodyItem]) {
-    let mut seen: std::collections::HashMap<&str, TextRange> = std::collections::HashMap::new();
+    let attrs = || {
+        items.iter().filter_map(|item| match item {
+            BodyItem::Attribute(attr) => Some(attr),
+            BodyItem::Block(_) => None,
+        })
+    };
+    let count = attrs().count();
+    if count < 2 {
+        return;
+    }
     let mut dups = Vec::new();
-    for item in items {
-        if let BodyItem::Attribute(attr) = item {
+    if count <= 16 {
+        // Small bodies (nearly all): a quadratic scan beats hashing.
+        for (idx, attr) in attrs().enumerate() {
+            if let Some(first) = attrs().take(idx).find(|a| a.name.name == attr.name.name) {
+                dups.push((attr.name.range, attr.name().to_string(), first.name.range));
+            }
+        }
+    } else {
+        let mut seen: std::collections::HashMap<&str, TextRange> =
+            std::collections::HashMap::with_capacity(count);
+        for attr in attrs() {
             match seen.get(attr.name()) {
                 Some(first) => dups.push((attr.name.range, attr.name().to_string(), *first)),
                 None => {

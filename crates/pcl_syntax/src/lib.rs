@@ -8,6 +8,10 @@
 //! every entry point returns a tree plus diagnostics, and printing the
 //! tokens of a result gives back the input byte for byte.
 //!
+//! Parsing is a logos lexer (`lexer.rs`), a pass that keeps the significant
+//! tokens and decides which line breaks count (`newlines.rs`), and a
+//! chumsky grammar over those tokens (`grammar.rs`, `template.rs`).
+//!
 //! Positions are [`TextRange`] byte offsets; use
 //! [`pcl_diagnostics::LineIndex`] to turn them into lines and columns.
 //! The grammar accepted is documented in `grammar/pcl.ebnf`, whose
@@ -21,7 +25,6 @@ mod grammar;
 mod lexer;
 mod literal;
 mod newlines;
-mod parser;
 mod template;
 mod token;
 
@@ -165,7 +168,7 @@ impl ParseTemplate {
 /// Parses a whole file (a body).
 pub fn parse(file: FileId, text: &str) -> Parse {
     let tokens = lexer::lex(text);
-    let (body, diagnostics) = parser::parse_file(file, text, &tokens);
+    let (body, diagnostics) = grammar::parse_file(file, text, &tokens);
     Parse {
         text: text.to_string(),
         tokens,
@@ -178,7 +181,7 @@ pub fn parse(file: FileId, text: &str) -> Parse {
 /// insignificant, as inside parentheses).
 pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
     let tokens = lexer::lex(text);
-    let (expr, diagnostics) = parser::parse_expression_file(file, text, &tokens);
+    let (expr, diagnostics) = grammar::parse_expression_file(file, text, &tokens);
     ParseExpr {
         text: text.to_string(),
         tokens,
@@ -191,7 +194,7 @@ pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
 /// `%{…}` sequences; backslashes are not special).
 pub fn parse_template(file: FileId, text: &str) -> ParseTemplate {
     let tokens = lexer::lex_template(text);
-    let (template, diagnostics) = parser::parse_template_file(file, text, &tokens);
+    let (template, diagnostics) = grammar::parse_template_file(file, text, &tokens);
     ParseTemplate {
         text: text.to_string(),
         tokens,
@@ -216,20 +219,4 @@ fn tokens_in(tokens: &[Token], range: TextRange) -> &[Token] {
 }
 
 #[cfg(test)]
-mod diff_check;
-#[cfg(test)]
 mod tests;
-
-/// The chumsky grammar's [`parse`], while the port is being verified
-/// against the hand-written parser (to become [`parse`]).
-#[doc(hidden)]
-pub fn parse_chumsky(file: FileId, text: &str) -> Parse {
-    let tokens = lexer::lex(text);
-    let (body, diagnostics) = grammar::parse_file(file, text, &tokens);
-    Parse {
-        text: text.to_string(),
-        tokens,
-        body,
-        diagnostics,
-    }
-}

@@ -30,6 +30,12 @@ pub enum NumberError {
 
 /// Parses a number lexeme.
 pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
+    // Fast path: a plain integer that fits in a `u64` (most literals).
+    if text.len() <= 19 && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(value) = text.parse::<u64>() {
+            return Ok(NumberValue::Int(BigInt::from(value)));
+        }
+    }
     let (mantissa, exponent) = match text.find(['e', 'E']) {
         Some(idx) => (
             text.get(..idx).unwrap_or(""),

@@ -95,7 +95,9 @@ fn for_follows(text: &str, tokens: &[Token], idx: usize) -> bool {
 /// The grammar's token slice. `top_significant`: line breaks count at the
 /// top level (a file) or not (a standalone expression).
 pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: bool) -> Vec<Sig> {
-    let mut out: Vec<Sig> = Vec::with_capacity(tokens.len() / 2 + 1);
+    // Reserving for every token never reallocates; the untouched tail of
+    // a large reservation is never paged in.
+    let mut out: Vec<Sig> = Vec::with_capacity(tokens.len() + 1);
     let mut stack: Vec<Ctx> = vec![if top_significant {
         Ctx::Body
     } else {
@@ -104,6 +106,9 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
     let mut item_column: Option<usize> = None;
     let mut line_start = true;
     for (idx, token) in tokens.iter().enumerate() {
+        if matches!(token.kind, K::Whitespace | K::BlockComment | K::Bom) {
+            continue;
+        }
         let top = stack.last().copied().unwrap_or(Ctx::Body);
         let sig = Sig {
             kind: token.kind,

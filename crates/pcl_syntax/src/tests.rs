@@ -366,3 +366,40 @@ fn corpus_round_trips_without_errors() {
         failures.join("\n")
     );
 }
+
+/// `Name` behaves like the `str` it holds, inline or on the heap.
+#[test]
+fn names_behave_like_str() {
+    let long = "a_very_long_identifier_name_that_is_not_inline";
+    for text in ["", "x", "résumé", "exactly_twenty_two_by", long] {
+        let name = Name::from(text);
+        assert_eq!(name.as_str(), text);
+        assert_eq!(&*name, text);
+        assert_eq!(name, text);
+        assert_eq!(format!("{name}"), text);
+        assert_eq!(format!("{name:?}"), format!("{text:?}"));
+        assert_eq!(name, Name::from(text.to_string()));
+    }
+    let (a, b) = (Name::from("a"), Name::from("b"));
+    assert!(a < b);
+}
+
+/// Duplicate attributes are reported the same way in small bodies and in
+/// bodies with many attributes.
+#[test]
+fn duplicate_attributes_small_and_large() {
+    for n in [3, 40] {
+        let mut text: String = (0..n).map(|i| format!("a{i} = {i}\n")).collect();
+        text.push_str("a1 = 0\na2 = 0\n");
+        let parse = parse(FileId(0), &text);
+        let dups: Vec<_> = parse
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == codes::DUPLICATE_ATTRIBUTE)
+            .map(|d| d.span.range)
+            .collect();
+        let first = text.find("a1 = 0\n").unwrap_or(0);
+        assert_eq!(dups.len(), 2, "{n}: {:?}", parse.diagnostics());
+        assert_eq!(dups.first().map(|r| r.start as usize), Some(first), "{n}");
+    }
+}

@@ -1,0 +1,89 @@
+//! `--format json`: one document on stdout.
+//!
+//! ```text
+//! {"version": 1,
+//!  "programs": [{"path": …, "diagnostics": [
+//!     {"severity", "code", "summary", "detail"?, "file",
+//!      "range": {"start": {"line", "column", "byte"}, "end": {…}},
+//!      "related"?: [{"message", "file", "range"}], "help"?: ["…"]}]}],
+//!  "summary": {"programs", "errors", "warnings", "omitted"?}}
+//! ```
+//!
+//! Lines and columns are 1-based (columns in grapheme clusters), bytes
+//! 0-based. Optional fields are absent rather than null. New fields may be
+//! added; the `version` changes only for incompatible changes.
+
+use std::io::{self, Write};
+
+use serde_json::{json, Map, Value};
+
+use super::{Item, Loc, Report};
+use pcl_diagnostics::Position;
+
+/// The document's format version.
+pub const VERSION: u32 = 1;
+
+/// Writes the document (pretty-printed, newline-terminated).
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &document(report))?;
+    writeln!(out)
+}
+
+/// The document as a JSON value.
+pub fn document(report: &Report) -> Value {
+    let mut per_program: Vec<Vec<Value>> = vec![Vec::new(); report.programs.len()];
+    for item in report.items() {
+        if let Some(list) = per_program.get_mut(item.program) {
+            list.push(diagnostic(&item));
+        }
+    }
+    let programs: Vec<Value> = report
+        .programs
+        .iter()
+        .zip(per_program)
+        .map(|(p, diagnostics)| json!({"path": p.path, "diagnostics": diagnostics}))
+        .collect();
+    let mut summary = Map::new();
+    summary.insert("programs".into(), json!(report.programs.len()));
+    summary.insert("errors".into(), json!(report.errors));
+    summary.insert("warnings".into(), json!(report.warnings));
+    if report.omitted() > 0 {
+        summary.insert("omitted".into(), json!(report.omitted()));
+    }
+    json!({"version": VERSION, "programs": programs, "summary": summary})
+}
+
+fn diagnostic(item: &Item<'_>) -> Value {
+    let d = item.diagnostic;
+    let mut m = Map::new();
+    m.insert("severity".into(), json!(d.severity.as_str()));
+    m.insert("code".into(), json!(d.code.as_str()));
+    m.insert("summary".into(), json!(d.summary));
+    if let Some(detail) = &d.detail {
+        m.insert("detail".into(), json!(detail));
+    }
+    m.insert("file".into(), json!(item.loc.file));
+    m.insert("range".into(), range(item.loc));
+    let related: Vec<Value> = item
+        .related()
+        .iter()
+        .map(|(loc, message)| json!({"message": message, "file": loc.file, "range": range(loc)}))
+        .collect();
+    if !related.is_empty() {
+        m.insert("related".into(), Value::Array(related));
+    }
+    if !d.help.is_empty() {
+        m.insert("help".into(), json!(d.help));
+    }
+    Value::Object(m)
+}
+
+/// `{"start": {line, column, byte}, "end": {…}}`.
+pub fn range(loc: &Loc) -> Value {
+    json!({"start": position(loc.start), "end": position(loc.end)})
+}
+
+/// `{line, column, byte}`.
+pub fn position(p: Position) -> Value {
+    json!({"line": p.line, "column": p.column, "byte": p.byte})
+}

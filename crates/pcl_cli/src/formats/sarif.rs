@@ -1,0 +1,208 @@
+//! `--format sarif`: SARIF 2.1.0, the subset GitHub code scanning accepts.
+//!
+//! One run whose driver is `pcl`; one rule per diagnostic code that occurs
+//! (the code is the rule id, stable across releases); one result per
+//! diagnostic with its level, message, primary location and related
+//! locations. Artifact URIs are the file paths relative to the current
+//! directory with forward slashes, percent-encoded. Columns are counted in
+//! Unicode code points (`columnKind: unicodeCodePoints`), and each region
+//! also carries its byte offset and length.
+
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+
+use pcl_diagnostics::{Position, Severity, SourceMap};
+use serde_json::{json, Map, Value};
+
+use super::{Item, Loc, Report};
+
+/// The SARIF 2.1.0 JSON schema.
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// Writes the SARIF log.
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &document(report))?;
+    writeln!(out)
+}
+
+/// The SARIF log as a JSON value.
+pub fn document(report: &Report) -> Value {
+    let items: Vec<Item<'_>> = report.items().collect();
+    let codes: BTreeSet<&str> = items.iter().map(|i| i.diagnostic.code.as_str()).collect();
+    let codes: Vec<&str> = codes.into_iter().collect();
+    let rules: Vec<Value> = codes
+        .iter()
+        .map(|code| {
+            json!({
+                "id": code,
+                "name": code,
+                "shortDescription": {"text": format!("pcl diagnostic `{code}`")},
+                "helpUri": "https://github.com/pulumi/pulumi/tree/master/pkg/codegen/pcl"
+            })
+        })
+        .collect();
+    let results: Vec<Value> = items
+        .iter()
+        .map(|item| {
+            result(
+                item,
+                codes
+                    .iter()
+                    .position(|c| *c == item.diagnostic.code.as_str()),
+            )
+        })
+        .collect();
+    let mut run = Map::new();
+    run.insert(
+        "tool".into(),
+        json!({"driver": {
+            "name": "pcl",
+            "version": env!("CARGO_PKG_VERSION"),
+            "informationUri": "https://www.pulumi.com/docs/",
+            "rules": rules,
+        }}),
+    );
+    run.insert("columnKind".into(), json!("unicodeCodePoints"));
+    run.insert("results".into(), Value::Array(results));
+    if report.omitted() > 0 {
+        run.insert("properties".into(), json!({"omitted": report.omitted()}));
+    }
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [Value::Object(run)],
+    })
+}
+
+fn result(item: &Item<'_>, rule_index: Option<usize>) -> Value {
+    let d = item.diagnostic;
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let mut text = d.summary.clone();
+    if let Some(detail) = &d.detail {
+        text.push('\n');
+        text.push_str(detail);
+    }
+    for help in &d.help {
+        text.push_str("\nhelp: ");
+        text.push_str(help);
+    }
+    let mut r = Map::new();
+    r.insert("ruleId".into(), json!(d.code.as_str()));
+    if let Some(index) = rule_index {
+        r.insert("ruleIndex".into(), json!(index));
+    }
+    r.insert("level".into(), json!(level));
+    r.insert("message".into(), json!({"text": text}));
+    r.insert(
+        "locations".into(),
+        json!([{"physicalLocation": physical(item.sources, item.loc)}]),
+    );
+    let related: Vec<Value> = item
+        .related()
+        .iter()
+        .enumerate()
+        .map(|(id, (loc, message))| {
+            json!({
+                "id": id,
+                "message": {"text": message},
+                "physicalLocation": physical(item.sources, loc),
+            })
+        })
+        .collect();
+    if !related.is_empty() {
+        r.insert("relatedLocations".into(), Value::Array(related));
+    }
+    r.insert(
+        "partialFingerprints".into(),
+        json!({"pclDiagnostic/v1": fingerprint(&[d.code.as_str(), &item.loc.file, &d.summary])}),
+    );
+    Value::Object(r)
+}
+
+fn physical(sources: &SourceMap, loc: &Loc) -> Value {
+    let text = sources
+        .iter()
+        .find(|(_, f)| f.name() == loc.file)
+        .map(|(_, f)| f.text())
+        .unwrap_or("");
+    json!({
+        "artifactLocation": {"uri": uri(&loc.file)},
+        "region": {
+            "startLine": loc.start.line,
+            "startColumn": code_point_column(text, loc.start),
+            "endLine": loc.end.line,
+            "endColumn": code_point_column(text, loc.end),
+            "byteOffset": loc.start.byte,
+            "byteLength": loc.end.byte.saturating_sub(loc.start.byte),
+        }
+    })
+}
+
+/// The 1-based code-point column of `pos` in `text`.
+fn code_point_column(text: &str, pos: Position) -> u32 {
+    let byte = (pos.byte as usize).min(text.len());
+    let line_start = text
+        .get(..byte)
+        .and_then(|before| before.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    match text.get(line_start..byte) {
+        Some(prefix) => u32::try_from(prefix.chars().count() + 1).unwrap_or(u32::MAX),
+        None => pos.column,
+    }
+}
+
+/// A relative path as a URI reference: forward slashes, and every byte
+/// outside the unreserved set (and `/`) percent-encoded.
+pub fn uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let mut out = String::new();
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// A stable 64-bit FNV-1a hash of `parts`, in hex.
+fn fingerprint(parts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain([0u8]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_are_relative_and_encoded() {
+        assert_eq!(
+            uri("examples/web app/main.pp"),
+            "examples/web%20app/main.pp"
+        );
+        assert_eq!(uri("a\\b.pp"), "a/b.pp");
+    }
+
+    #[test]
+    fn columns_count_code_points() {
+        let text = "x\né = 1\n";
+        let pos = Position {
+            line: 2,
+            column: 3,
+            byte: 5,
+        };
+        assert_eq!(code_point_column(text, pos), 3);
+    }
+}
