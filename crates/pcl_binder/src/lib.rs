@@ -93,7 +93,8 @@ pub fn check_program_with_files(
         stack: RefCell::new(Vec::new()),
     };
     let mut map = SourceMap::new();
-    let (program, diags) = program::bind_program(&shared, &mut map, sources.to_vec(), "", 0);
+    let (program, mut diags) = program::bind_program(&shared, &mut map, sources.to_vec(), "", 0);
+    widen_empty_ranges(&mut diags, &map);
     let diags = finish_diagnostics(diags, policy);
     Checked::new(program, map, diags)
 }
@@ -109,6 +110,39 @@ pub fn check_directory(
     let files = FsFiles::new(dir);
     let sources = files.read_dir("")?;
     Ok(check_program_with_files(&sources, loader, policy, &files))
+}
+
+/// Gives every diagnostic (and related label) in a non-empty file a
+/// non-empty range: an empty range (a point, e.g. from a node that error
+/// recovery left empty) is widened to the character at that point, or the
+/// one before it at the end of the file. Found by the `check` fuzz target.
+fn widen_empty_ranges(diags: &mut [Diagnostic], map: &SourceMap) {
+    let widen = |span: &mut pcl_diagnostics::Span| {
+        if !span.range.is_empty() {
+            return;
+        }
+        let Some(text) = map.get(span.file).map(|f| f.text()) else {
+            return;
+        };
+        let at = span.range.start as usize;
+        if at > text.len() || !text.is_char_boundary(at) {
+            return;
+        }
+        let next = text.get(at..).and_then(|t| t.chars().next());
+        let prev = text.get(..at).and_then(|t| t.chars().next_back());
+        let (start, end) = match (next, prev) {
+            (Some(c), _) => (at, at + c.len_utf8()),
+            (None, Some(c)) => (at - c.len_utf8(), at),
+            (None, None) => return,
+        };
+        span.range = pcl_diagnostics::TextRange::from_usize(start..end);
+    };
+    for d in diags {
+        widen(&mut d.span);
+        for label in &mut d.related {
+            widen(&mut label.span);
+        }
+    }
 }
 
 /// Sorts, removes duplicates, and keeps one `unknown-package` diagnostic
