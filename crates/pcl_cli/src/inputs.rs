@@ -355,9 +355,9 @@ mod tests {
 
     #[test]
     fn display_paths_are_relative_and_normal() {
-        let cwd = Path::new("/home/me/repo");
+        let cwd = Path::new("/srv/project");
         assert_eq!(
-            display_path(Path::new("/home/me/repo/examples/web"), Some(cwd)),
+            display_path(Path::new("/srv/project/examples/web"), Some(cwd)),
             "examples/web"
         );
         assert_eq!(display_path(Path::new("./a/./b/../c"), Some(cwd)), "a/c");

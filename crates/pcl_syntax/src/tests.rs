@@ -324,49 +324,6 @@ fn long_flat_chains() {
     });
 }
 
-#[test]
-fn corpus_round_trips_without_errors() {
-    let root =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/programs");
-    let root = if root.exists() {
-        root
-    } else {
-        std::path::PathBuf::from("/work/shared/corpus/programs")
-    };
-    let mut stack = vec![root];
-    let mut count = 0;
-    let mut failures = Vec::new();
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pp") {
-                let bytes = std::fs::read(&path).unwrap_or_default();
-                let text = String::from_utf8_lossy(&bytes);
-                let parse = parse(FileId(0), &text);
-                count += 1;
-                if parse.print() != text {
-                    failures.push(format!("{}: not lossless", path.display()));
-                }
-                if parse.has_errors() {
-                    failures.push(format!("{}: {:?}", path.display(), parse.diagnostics()));
-                }
-            }
-        }
-    }
-    assert!(count > 0, "no corpus found");
-    assert!(
-        failures.is_empty(),
-        "{} of {count}:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
 /// `Name` behaves like the `str` it holds, inline or on the heap.
 #[test]
 fn names_behave_like_str() {
