@@ -3,10 +3,11 @@
 //! * every type converts safely to itself;
 //! * print (notation) then parse gives an equal type;
 //! * the safe result of `UnifyTypes(a, b)` accepts both inputs, except that
-//!   unifying mode ignores tuple lengths and one-sided properties (types.md
-//!   §2.6: the object rule uses the property *unify* kinds, which are Safe
-//!   even for unrelated types), so a safe result may reject a shorter tuple or
-//!   an object whose property does not convert;
+//!   unifying mode ignores tuple lengths and one-sided properties, and scores
+//!   tuple elements and object properties by their *unify* kinds, which are
+//!   Safe even for unrelated types (types.md §2.6), so a safe result may
+//!   reject a shorter tuple, or a tuple or object whose element or property
+//!   does not convert (e.g. `tuple(bool)` against `promise(tuple(none))`);
 //! * pairwise unification is commutative in its *type* except for the
 //!   documented asymmetries: a const on either side (the left const wins,
 //!   types.md §3.2), and ties where both directions convert equally but
@@ -79,12 +80,16 @@ proptest! {
                 // tuple length difference or a property present on one side
                 // only does not lower the kind; plain conversion rejects them.
                 let why = explain_conversion(&u.safe, input).unwrap();
-                // The object unifier's kind is the min of the property
-                // *unify* kinds, and unrelated property types unify Safely
-                // (to a union), so any mismatch under a property qualifies.
-                let missing_property = why.path.iter().any(|p| matches!(p, PathSegment::Property(_)));
+                // The tuple and object unifiers' kinds are the min of the
+                // element and property *unify* kinds, and unrelated types
+                // unify Safely (to a union), so any mismatch under a tuple
+                // element or a property qualifies.
+                let under_unified_member = why
+                    .path
+                    .iter()
+                    .any(|p| matches!(p, PathSegment::Property(_) | PathSegment::Index(_)));
                 prop_assert!(
-                    matches!(why.reason, MismatchReason::TupleLengths { .. }) || missing_property,
+                    matches!(why.reason, MismatchReason::TupleLengths { .. }) || under_unified_member,
                     "safe {} rejects {}: {}", u.safe, input, why.message()
                 );
             }
