@@ -39,26 +39,39 @@ pub use token::{Token, TokenKind};
 /// recursion, so parsing, dumping and dropping stay within a small stack.
 pub const MAX_NESTING_DEPTH: usize = 128;
 
-/// The result of [`parse`]: a body, its tokens and diagnostics.
+/// The result of a parse: the syntax tree `T`, every token of the input
+/// (trivia included) and the diagnostics. [`Parse`], [`ParseExpr`] and
+/// [`ParseTemplate`] are its instances for the three entry points.
 #[derive(Clone, Debug)]
-pub struct Parse {
+pub struct Parsed<T> {
     text: String,
     tokens: Vec<Token>,
-    body: ast::Body,
+    syntax: T,
     diagnostics: Vec<Diagnostic>,
 }
 
-impl Parse {
-    pub fn body(&self) -> &ast::Body {
-        &self.body
-    }
+/// A bare template and the range it spans (the whole input).
+#[derive(Clone, Debug)]
+pub struct TemplateRoot {
+    template: ast::Template,
+    range: TextRange,
+}
+
+/// The result of [`parse`].
+pub type Parse = Parsed<ast::Body>;
+/// The result of [`parse_expr`].
+pub type ParseExpr = Parsed<ast::Expr>;
+/// The result of [`parse_template`].
+pub type ParseTemplate = Parsed<TemplateRoot>;
+
+impl<T> Parsed<T> {
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
-    /// Prints the tree's tokens back: always equal to the input.
+    /// Prints the tokens back: always equal to the input.
     pub fn print(&self) -> String {
         print_tokens(&self.text, &self.tokens)
     }
@@ -73,95 +86,46 @@ impl Parse {
     pub fn text(&self) -> &str {
         &self.text
     }
+}
+
+impl Parsed<ast::Body> {
+    pub fn body(&self) -> &ast::Body {
+        &self.syntax
+    }
     /// A deterministic, indented dump of the tree for golden files.
     pub fn dump(&self) -> String {
-        dump::dump_body(&self.body, &self.diagnostics)
+        dump::dump_body(&self.syntax, &self.diagnostics)
     }
     pub fn into_parts(self) -> (ast::Body, Vec<Diagnostic>) {
-        (self.body, self.diagnostics)
+        (self.syntax, self.diagnostics)
     }
 }
 
-/// The result of [`parse_expr`].
-#[derive(Clone, Debug)]
-pub struct ParseExpr {
-    text: String,
-    tokens: Vec<Token>,
-    expr: ast::Expr,
-    diagnostics: Vec<Diagnostic>,
-}
-
-impl ParseExpr {
+impl Parsed<ast::Expr> {
     pub fn expr(&self) -> &ast::Expr {
-        &self.expr
-    }
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-    pub fn print(&self) -> String {
-        print_tokens(&self.text, &self.tokens)
-    }
-    pub fn tokens(&self) -> &[Token] {
-        &self.tokens
-    }
-    pub fn tokens_in(&self, range: TextRange) -> &[Token] {
-        tokens_in(&self.tokens, range)
-    }
-    pub fn text(&self) -> &str {
-        &self.text
+        &self.syntax
     }
     pub fn dump(&self) -> String {
-        dump::dump_expr(&self.expr, &self.diagnostics)
+        dump::dump_expr(&self.syntax, &self.diagnostics)
     }
     pub fn into_parts(self) -> (ast::Expr, Vec<Diagnostic>) {
-        (self.expr, self.diagnostics)
+        (self.syntax, self.diagnostics)
     }
 }
 
-/// The result of [`parse_template`].
-#[derive(Clone, Debug)]
-pub struct ParseTemplate {
-    text: String,
-    tokens: Vec<Token>,
-    template: ast::Template,
-    range: TextRange,
-    diagnostics: Vec<Diagnostic>,
-}
-
-impl ParseTemplate {
+impl Parsed<TemplateRoot> {
     pub fn template(&self) -> &ast::Template {
-        &self.template
+        &self.syntax.template
     }
     /// The range of the whole template (the whole input).
     pub fn range(&self) -> TextRange {
-        self.range
-    }
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-    pub fn print(&self) -> String {
-        print_tokens(&self.text, &self.tokens)
-    }
-    pub fn tokens(&self) -> &[Token] {
-        &self.tokens
-    }
-    pub fn tokens_in(&self, range: TextRange) -> &[Token] {
-        tokens_in(&self.tokens, range)
-    }
-    pub fn text(&self) -> &str {
-        &self.text
+        self.syntax.range
     }
     pub fn dump(&self) -> String {
-        dump::dump_template(&self.template, self.range, &self.diagnostics)
+        dump::dump_template(&self.syntax.template, self.syntax.range, &self.diagnostics)
     }
     pub fn into_parts(self) -> (ast::Template, Vec<Diagnostic>) {
-        (self.template, self.diagnostics)
+        (self.syntax.template, self.diagnostics)
     }
 }
 
@@ -169,10 +133,10 @@ impl ParseTemplate {
 pub fn parse(file: FileId, text: &str) -> Parse {
     let tokens = lexer::lex(text);
     let (body, diagnostics) = grammar::parse_file(file, text, &tokens);
-    Parse {
+    Parsed {
         text: text.to_string(),
         tokens,
-        body,
+        syntax: body,
         diagnostics,
     }
 }
@@ -182,10 +146,10 @@ pub fn parse(file: FileId, text: &str) -> Parse {
 pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
     let tokens = lexer::lex(text);
     let (expr, diagnostics) = grammar::parse_expression_file(file, text, &tokens);
-    ParseExpr {
+    Parsed {
         text: text.to_string(),
         tokens,
-        expr,
+        syntax: expr,
         diagnostics,
     }
 }
@@ -195,11 +159,13 @@ pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
 pub fn parse_template(file: FileId, text: &str) -> ParseTemplate {
     let tokens = lexer::lex_template(text);
     let (template, diagnostics) = grammar::parse_template_file(file, text, &tokens);
-    ParseTemplate {
+    Parsed {
         text: text.to_string(),
         tokens,
-        template,
-        range: TextRange::from_usize(0..text.len()),
+        syntax: TemplateRoot {
+            template,
+            range: TextRange::from_usize(0..text.len()),
+        },
         diagnostics,
     }
 }
