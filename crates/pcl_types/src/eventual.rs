@@ -190,25 +190,107 @@ pub fn resolve_promises(t: &Type) -> Type {
 
 /// `InputType(T)`: what may be passed where `T` is expected (types.md §5.3).
 pub fn input_type(t: &Type) -> Type {
-    input_in(t, &mut HashMap::new(), 0)
+    let mut seen = Seen::default();
+    let res = input_in(t, &mut seen, 0);
+    if seen.revisited_object {
+        // Some `output(…)` was built while an object it reaches was still
+        // being defined, so its element could not be normalised then.
+        renormalise_outputs(&res)
+    } else {
+        res
+    }
 }
 
-fn input_in(t: &Type, seen: &mut HashMap<usize, Type>, depth: usize) -> Type {
+/// `InputType`'s memo: rebuilt types by address, and whether an object was
+/// met again (a cycle or a shared object).
+#[derive(Default)]
+struct Seen {
+    done: HashMap<usize, Type>,
+    revisited_object: bool,
+}
+
+/// Rebuilds `t` so that the element of every `output` is normalised (holds
+/// no eventuals), as [`Type::output`] makes it for complete types.
+///
+/// `InputType` of a recursive object wraps parts of the object in `output`
+/// before the object's properties are defined; those outputs keep
+/// unresolved eventuals that a fresh construction of the same type (for
+/// example reading its notation back) would strip. Resolving the original,
+/// now complete, elements afterwards gives the normal form.
+fn renormalise_outputs(t: &Type) -> Type {
+    let mut r = Renormaliser {
+        rebuilt: HashMap::new(),
+        keep: Vec::new(),
+    };
+    renormalise_in(t, &mut r, 0)
+}
+
+struct Renormaliser {
+    rebuilt: HashMap<usize, Type>,
+    keep: Vec<Type>,
+}
+
+fn renormalise_in(t: &Type, r: &mut Renormaliser, depth: usize) -> Type {
+    if depth > MAX_TYPE_DEPTH || !contains_outputs(t) {
+        return t.clone();
+    }
+    if let Some(done) = r.rebuilt.get(&t.addr()) {
+        return done.clone();
+    }
+    let res = match t.kind() {
+        TypeKind::Output(e) => Type::from_kind(TypeKind::Output(resolve_outputs(e))),
+        TypeKind::Promise(e) => Type::promise(renormalise_in(e, r, depth + 1)),
+        TypeKind::List(e) => Type::list(renormalise_in(e, r, depth + 1)),
+        TypeKind::Map(e) => Type::map(renormalise_in(e, r, depth + 1)),
+        TypeKind::Set(e) => Type::set(renormalise_in(e, r, depth + 1)),
+        TypeKind::Tuple(es) => Type::tuple(
+            es.iter()
+                .map(|e| renormalise_in(e, r, depth + 1))
+                .collect::<Vec<_>>(),
+        ),
+        TypeKind::Union(u) => {
+            let es: Vec<Type> = u
+                .elements()
+                .iter()
+                .map(|e| renormalise_in(e, r, depth + 1))
+                .collect();
+            Type::union_annotated(es, u.annotations().clone())
+        }
+        TypeKind::Object(o) => {
+            let new = Type::deferred_object(o.options());
+            r.rebuilt.insert(t.addr(), new.clone());
+            let props: Properties = o
+                .properties()
+                .iter()
+                .map(|(k, v)| (k.clone(), renormalise_in(v, r, depth + 1)))
+                .collect();
+            new.define_object(props);
+            new
+        }
+        _ => t.clone(),
+    };
+    // keep `t` alive with its result so its address stays unique
+    r.keep.push(t.clone());
+    r.rebuilt.insert(t.addr(), res.clone());
+    res
+}
+
+fn input_in(t: &Type, seen: &mut Seen, depth: usize) -> Type {
     if depth > MAX_TYPE_DEPTH {
         return t.clone();
     }
     if !matches!(t.kind(), TypeKind::Object(_)) {
-        if let Some(done) = seen.get(&t.addr()) {
+        if let Some(done) = seen.done.get(&t.addr()) {
             return done.clone();
         }
         let res = input_uncached(t, seen, depth);
-        seen.insert(t.addr(), res.clone());
+        seen.done.insert(t.addr(), res.clone());
         return res;
     }
     input_uncached(t, seen, depth)
 }
 
-fn input_uncached(t: &Type, seen: &mut HashMap<usize, Type>, depth: usize) -> Type {
+fn input_uncached(t: &Type, seen: &mut Seen, depth: usize) -> Type {
     let src = match t.kind() {
         TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return t.clone(),
         TypeKind::Promise(e) => Type::promise(input_in(e, seen, depth + 1)),
@@ -223,11 +305,12 @@ fn input_uncached(t: &Type, seen: &mut HashMap<usize, Type>, depth: usize) -> Ty
             Type::union_annotated(es, u.annotations().clone())
         }
         TypeKind::Object(o) => {
-            if let Some(done) = seen.get(&t.addr()) {
+            if let Some(done) = seen.done.get(&t.addr()) {
+                seen.revisited_object = true;
                 return done.clone();
             }
             let new = Type::deferred_object(o.options());
-            seen.insert(t.addr(), new.clone());
+            seen.done.insert(t.addr(), new.clone());
             let props: Properties = o
                 .properties()
                 .iter()
@@ -399,6 +482,30 @@ mod tests {
         assert_eq!(
             input_type(&Type::set(Type::int())).to_string(),
             "union(output(set(int)), set(int))"
+        );
+    }
+
+    #[test]
+    fn input_type_of_recursive_object_is_normal() {
+        // `output(…)` parts built while the recursive object was still being
+        // defined must come out as a fresh construction makes them, so the
+        // type survives its notation (fuzz: nested-input-type-recursive).
+        for text in [
+            "InputType(list(rec($O, object({t = union(map($O))}))))",
+            "InputType(union(InputType(union(list(rec($O, object({t = union(map($O))})))))))",
+        ] {
+            let t = crate::parse_type(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let printed = crate::to_notation(&t);
+            let again = crate::parse_type(&printed).unwrap_or_else(|e| panic!("{printed}: {e:?}"));
+            assert_eq!(t, again, "{text} -> {printed}");
+        }
+        let nested = crate::parse_type(
+            "InputType(union(InputType(union(list(rec($O, object({t = union(map($O))})))))))",
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        // The output of the inner object holds no eventuals any more.
+        assert!(
+            crate::to_notation(&nested).contains("output(map(rec($T2, object({t = map($T2)}))))")
         );
     }
 
