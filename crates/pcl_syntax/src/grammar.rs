@@ -64,12 +64,41 @@ impl<'s> St<'s> {
     fn slice(&self, range: TextRange) -> &'s str {
         self.text.get(range.to_usize()).unwrap_or("")
     }
+    /// Reports an error. Every syntax diagnostic of a non-empty input
+    /// covers at least one byte: an empty range (an error at the end of
+    /// the input, where nothing follows) is widened by [`St::nonempty`].
     fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
+        let range = self.nonempty(range);
         self.diags.push(Diagnostic::error(
             code,
             Span::new(self.file, range),
             message,
         ));
+    }
+    /// `range`, or when it is empty, the last non-trivia token ending at
+    /// or before it (what the error comes after: `re` in `re⟨EOF⟩`), else
+    /// the first such token after it, else the first character.
+    fn nonempty(&self, range: TextRange) -> TextRange {
+        if !range.is_empty() || self.text.is_empty() {
+            return range;
+        }
+        let solid = |t: &&Token| !t.kind.is_trivia() && t.kind != K::Newline;
+        let split = self.tokens.partition_point(|t| t.range.end <= range.start);
+        let before = self
+            .tokens
+            .get(..split)
+            .unwrap_or(&[])
+            .iter()
+            .rev()
+            .find(solid);
+        let after = || self.tokens.get(split..).unwrap_or(&[]).iter().find(solid);
+        match before.or_else(after) {
+            Some(token) => token.range,
+            None => {
+                let first = self.text.chars().next().map_or(1, char::len_utf8);
+                TextRange::from_usize(0..first)
+            }
+        }
     }
     fn error_r(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
         if !self.recovering {
@@ -632,16 +661,25 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
             return Ok(Op::Broken);
         }
         let key = inp.parse(&expression)?;
-        if peek_kind(inp) == Some(K::CBrack) {
-            bump(inp);
-        } else {
-            let range = peek_range(inp);
-            st(inp).error_r(
+        match peek_kind(inp) {
+            Some(K::CBrack) => {
+                bump(inp);
+            }
+            // At the end of the input, point at the `[` left open.
+            None => st(inp).error_r(
                 codes::UNCLOSED_INDEX,
-                range,
-                "expected `]` to close the index",
-            );
-            recover_to(inp, K::CBrack);
+                open.range,
+                "this `[` has no matching `]`",
+            ),
+            Some(_) => {
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::UNCLOSED_INDEX,
+                    range,
+                    "expected `]` to close the index",
+                );
+                recover_to(inp, K::CBrack);
+            }
         }
         leave(inp);
         let range = st(inp).range_from(open.range.start);
@@ -928,7 +966,7 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 Some(K::CParen) => {
                     bump(inp);
                 }
-                Some(K::Newline) => return Ok(Some(())),
+                Some(K::Newline) | None => return Ok(Some(())),
                 _ => {
                     let range = peek_range(inp);
                     st(inp).error_r(
@@ -1212,7 +1250,11 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                     }
                 }
                 other => {
-                    let range = peek_range(inp);
+                    // At the end of the input, point at the `{` left open.
+                    let range = match other {
+                        None => open.range,
+                        Some(_) => peek_range(inp),
+                    };
                     let message = match other {
                         Some(K::Newline) | Some(K::Comma) => {
                             "expected `=` and a value after the object key".to_string()

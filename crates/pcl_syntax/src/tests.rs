@@ -198,6 +198,56 @@ fn recovery_resumes_at_next_item() {
 /// Integral numbers written with an exponent or a fraction are numbers
 /// whatever their size (HCL numbers are arbitrary precision); only a plain
 /// integer literal wider than 256 bits is out of range.
+/// Errors at the end of the input still cover a byte: the construct left
+/// open, or what the error comes after.
+#[test]
+fn errors_at_end_of_input_have_nonempty_ranges() {
+    for (text, code, covered) in [
+        ("re", "expected-attribute-or-block", "re"),
+        ("a = b[1", "unclosed-index", "["),
+        ("a = b[1\n", "unclosed-index", "["),
+        ("a = (1", "unclosed-paren", "("),
+        ("a = { b", "unclosed-object", "{"),
+        ("a = 1 +", "expected-expression", "+"),
+        ("a =", "missing-attribute-value", "="),
+        ("blk \"x\"", "invalid-block-header", "\""),
+    ] {
+        let parse = parse(FileId(0), text);
+        let diag = parse
+            .diagnostics()
+            .iter()
+            .find(|d| d.code.as_str() == code)
+            .unwrap_or_else(|| panic!("{text:?}: no {code}:\n{}", parse.dump()));
+        let range = diag.span.range;
+        assert_eq!(
+            text.get(range.to_usize()),
+            Some(covered),
+            "{text:?}: {code} at {range:?}"
+        );
+    }
+    for text in [
+        "x",
+        "a = [",
+        "a = f(",
+        "a = \"${",
+        "a = <<EOT\n",
+        "a {",
+        "a = 1 ?",
+        "a = x.",
+    ] {
+        let parse = parse(FileId(0), text);
+        assert!(parse.has_errors(), "{text:?}");
+        for diag in parse.diagnostics() {
+            assert!(
+                !diag.span.range.is_empty(),
+                "{text:?}: {} has an empty range {:?}",
+                diag.code.as_str(),
+                diag.span.range
+            );
+        }
+    }
+}
+
 #[test]
 fn wide_numbers_with_exponents_are_accepted() {
     for text in ["a = 1e100\n", "a = 1.5e300\n", "a = 10.0e200\n"] {
