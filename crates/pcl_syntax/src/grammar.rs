@@ -36,7 +36,7 @@ use crate::codes;
 use crate::comments;
 use crate::literal::{self, NumberError};
 use crate::newlines::{item_starts_after, significant_tokens, Sig};
-use crate::template::{finish_parts, Flat, Sink};
+use crate::template::{finish_parts, finish_plain, Flat, Sink};
 use crate::token::{Token, TokenKind as K};
 use crate::MAX_NESTING_DEPTH;
 
@@ -1491,6 +1491,10 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
 }
 
 fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
+    let flat = match finish_plain(flat, flush) {
+        Ok(parts) => return parts,
+        Err(flat) => flat,
+    };
     let mut sink = Sink {
         file: s.file,
         last_end: s.last_end,
