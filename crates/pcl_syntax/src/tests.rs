@@ -346,6 +346,43 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
     });
 }
 
+/// Each construct nested just under the limit parses without a stack
+/// overflow on a 2 MiB stack. Recursion is bounded by the depth limit
+/// alone (chumsky's stack-growing `stacker` feature is off), so this is
+/// what guards the stack.
+#[test]
+fn each_construct_at_the_limit_fits_a_small_stack() {
+    on_small_stack(|| {
+        let n = MAX_NESTING_DEPTH - 2;
+        let cases = [
+            format!("a = {}1{}\n", "(".repeat(n), ")".repeat(n)),
+            format!("a = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+            format!("a = {}1{}\n", "{a=".repeat(n), "}".repeat(n)),
+            format!("a = {}1{}\n", "f(".repeat(n), ")".repeat(n)),
+            // A template and its interpolation are one level each.
+            format!("a = {}1{}\n", "\"${".repeat(n / 2), "}\"".repeat(n / 2)),
+            format!("a = {}1{}\n", "x[".repeat(n), "]".repeat(n)),
+            format!("a = {}x\n", "-".repeat(n)),
+            format!("a = {}x{}\n", "c ? x : (".repeat(n / 2), ")".repeat(n / 2)),
+            format!(
+                "a = [for v in {}x{} : v]\n",
+                "[for v in ".repeat(n / 2 - 1),
+                " : v]".repeat(n / 2 - 1)
+            ),
+            format!("{}a = 1\n{}", "b {\n".repeat(n), "}\n".repeat(n)),
+        ];
+        for text in cases {
+            let parse = parse(FileId(0), &text);
+            assert!(
+                !parse.has_errors(),
+                "{text:?}: {:?}",
+                codes_of(parse.diagnostics())
+            );
+            let _ = parse.dump();
+        }
+    });
+}
+
 #[test]
 fn nesting_just_under_the_limit_is_fine() {
     on_small_stack(|| {
