@@ -359,14 +359,13 @@ fn expression<'s>() -> PExpr<'s> {
         let term = term(expression.clone());
         let postfix = postfix_expr(term, expression.clone());
         let unary = unary(postfix);
-        let binary = binary(unary);
-        conditional(binary, expression)
+        conditional(unary, expression)
     })
     .boxed()
 }
 
 /// `conditional = binary [ "?" expression ":" expression ]`.
-fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+fn conditional<'s>(unary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
     let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, EmptyErr> {
         if !enter(inp) {
             recover_line_in_expr(inp);
@@ -390,7 +389,7 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
         Ok(Some((then_expr, else_expr)))
     };
     custom(move |inp: &mut Inp<'s, '_>| {
-        let condition = inp.parse(&binary)?;
+        let condition = binary(inp, &unary)?;
         if peek_kind(inp) != Some(K::Question) {
             return Ok(condition);
         }
@@ -443,10 +442,11 @@ fn binary_op(kind: K) -> Option<BinaryOp> {
 }
 
 /// `binary`: `or_expr` (1) down to `multiplicative` (6), all levels
-/// left-associative, parsed by one precedence-climbing loop (a `custom`
-/// parser) instead of a `foldl` per level.
-fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
-    custom(move |inp: &mut Inp<'s, '_>| climb(inp, &unary, 1).map(|(expr, _)| expr)).boxed()
+/// left-associative, parsed by one precedence-climbing loop instead of a
+/// `foldl` per level. Called directly from `conditional`'s `custom`
+/// parser (one combinator layer fewer per expression).
+fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+    climb(inp, unary, 1).map(|(expr, _)| expr)
 }
 
 /// Parses operands joined by operators of precedence `min_prec` or more.
@@ -504,49 +504,49 @@ fn climb<'s>(
     }
 }
 
-/// `unary = ( "-" | "!" ) unary | postfix_expr`.
+/// `unary = ( "-" | "!" ) unary | postfix_expr`. The operator chain is
+/// plain Rust recursion (bounded by [`MAX_NESTING_DEPTH`] through
+/// `enter`), so an operand that is not a unary expression costs one
+/// parser call, not a trip through a chumsky `Recursive`.
 fn unary<'s>(postfix: PExpr<'s>) -> PExpr<'s> {
-    recursive(move |unary| {
-        let op = custom(move |inp: &mut Inp<'s, '_>| {
-            if !enter(inp) {
-                let start = peek_range(inp).start;
-                while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-                    bump(inp);
-                }
-                recover_line_in_expr(inp);
-                return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
+    fn operator<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+        if !enter(inp) {
+            let start = peek_range(inp).start;
+            while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+                bump(inp);
             }
-            let op_sig = bump(inp).ok_or(EmptyErr::default())?;
-            let op = if op_sig.kind == K::Minus {
-                UnaryOp::Negate
-            } else {
-                UnaryOp::Not
-            };
-            let operand: Expr = inp.parse(&unary)?;
-            leave(inp);
-            let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
-            Ok(Expr::new(
-                ExprKind::Unary(Box::new(Unary {
-                    op,
-                    op_range: op_sig.range,
-                    operand,
-                })),
-                range,
-            ))
-        });
-        let postfix = postfix.clone();
-        custom(move |inp: &mut Inp<'s, '_>| {
-            if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-                let before = inp.save();
-                match inp.parse(&op) {
-                    Ok(expr) => return Ok(expr),
-                    Err(_) => inp.rewind(before),
-                }
+            recover_line_in_expr(inp);
+            return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
+        }
+        let op_sig = bump(inp).ok_or(EmptyErr::default())?;
+        let op = if op_sig.kind == K::Minus {
+            UnaryOp::Negate
+        } else {
+            UnaryOp::Not
+        };
+        let operand = operand(inp, postfix)?;
+        leave(inp);
+        let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
+        Ok(Expr::new(
+            ExprKind::Unary(Box::new(Unary {
+                op,
+                op_range: op_sig.range,
+                operand,
+            })),
+            range,
+        ))
+    }
+    fn operand<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+        if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+            let before = inp.save();
+            match operator(inp, postfix) {
+                Ok(expr) => return Ok(expr),
+                Err(_) => inp.rewind(before),
             }
-            inp.parse(&postfix)
-        })
-    })
-    .boxed()
+        }
+        inp.parse(postfix)
+    }
+    custom(move |inp: &mut Inp<'s, '_>| operand(inp, &postfix)).boxed()
 }
 
 /// One postfix operation, before folding into traversals and splats.
@@ -589,14 +589,18 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> Step {
 
 /// `postfix_expr = term postfix_chain`.
 fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
-    term.then(postfix_chain(expression))
-        .map_with(|(term, ops), e| {
-            if term.is_error() {
-                return term;
-            }
-            fold_chain(&e.state().0, term, ops)
-        })
-        .boxed()
+    let chain = postfix_chain(expression);
+    // One `custom` instead of `term.then(chain).map_with(…)`: two fewer
+    // combinator layers on every operand.
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let term = inp.parse(&term)?;
+        let ops = inp.parse(&chain)?;
+        if term.is_error() {
+            return Ok(term);
+        }
+        Ok(fold_chain(st(inp), term, ops))
+    })
+    .boxed()
 }
 
 /// `postfix_chain = { "." IDENT | legacy_index | "[" expression "]" |
@@ -1494,8 +1498,7 @@ fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
     let flat = match finish_plain(flat, flush) {
         Ok(parts) => return parts,
         Err(flat) => flat,
-    };
-    let mut sink = Sink {
+    };    let mut sink = Sink {
         file: s.file,
         last_end: s.last_end,
         diags: std::mem::take(&mut s.diags),

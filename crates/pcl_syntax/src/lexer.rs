@@ -262,14 +262,14 @@ impl<'a> Lexer<'a> {
         let rest = self.rest();
         // Runs of spaces and tabs (about a third of all tokens) skip the
         // DFA set-up; they match `MainTok::Whitespace` exactly.
-        let blanks = rest
-            .bytes()
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count();
-        if blanks > 0 {
+        if let Some(b' ' | b'\t') = rest.as_bytes().first() {
+            let blanks = rest
+                .bytes()
+                .position(|b| !matches!(b, b' ' | b'\t'))
+                .unwrap_or(rest.len());
             return self.push(TokenKind::Whitespace, blanks);
         }
-        if rest.starts_with("<<") {
+        if rest.as_bytes().first() == Some(&b'<') && rest.starts_with("<<") {
             if let Some((len, marker)) = heredoc_intro(rest) {
                 let marker = (self.pos + marker.0, self.pos + marker.1);
                 self.push(TokenKind::OHeredoc, len);
