@@ -126,8 +126,15 @@ impl<'s> St<'s> {
         }
     }
     fn item_starts_after(&self, sig: Sig) -> bool {
-        self.item_column
-            .is_some_and(|col| item_starts_after(self.text, self.tokens, sig.idx as usize, col))
+        self.item_column.is_some_and(|col| {
+            item_starts_after(self.text, self.tokens, self.token_index(sig), col)
+        })
+    }
+    /// The index of `sig`'s token in the full token vector (no two tokens
+    /// start at the same offset).
+    fn token_index(&self, sig: Sig) -> usize {
+        self.tokens
+            .partition_point(|t| t.range.start < sig.range.start)
     }
 }
 
@@ -1498,7 +1505,8 @@ fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
     let flat = match finish_plain(flat, flush) {
         Ok(parts) => return parts,
         Err(flat) => flat,
-    };    let mut sink = Sink {
+    };
+    let mut sink = Sink {
         file: s.file,
         last_end: s.last_end,
         diags: std::mem::take(&mut s.diags),
@@ -1969,7 +1977,7 @@ fn body_item<'s>(
             }
         };
         let s = st(inp);
-        let first_idx = name_sig.idx as usize;
+        let first_idx = s.token_index(name_sig);
         let last_idx = last_token_index(s, first_idx);
         Ok(Some(comments::attach(s.text, s.tokens, item, first_idx, last_idx)))
     })
@@ -2047,9 +2055,10 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
             None | Some(K::Newline) => {
                 let range = peek_range(inp);
                 let s = st(inp);
+                let equals_idx = s.token_index(equals);
                 let name = s
                     .tokens
-                    .get(..equals.idx as usize)
+                    .get(..equals_idx)
                     .unwrap_or(&[])
                     .iter()
                     .rev()
@@ -2064,9 +2073,10 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
             }
             _ => inp.parse(&expression)?,
         };
+        let equals_idx = st(inp).token_index(equals);
         let name_start = st(inp)
             .tokens
-            .get(..equals.idx as usize)
+            .get(..equals_idx)
             .unwrap_or(&[])
             .iter()
             .rev()
@@ -2500,7 +2510,6 @@ pub(crate) fn parse_template_file(
             Sig {
                 kind: first.kind,
                 range: first.range,
-                idx: 0,
             },
         );
     }
