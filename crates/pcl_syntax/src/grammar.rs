@@ -36,7 +36,7 @@ use crate::codes;
 use crate::comments;
 use crate::literal::{self, NumberError};
 use crate::newlines::{item_starts_after, significant_tokens, Sig};
-use crate::template::{finish_parts, Flat, Sink};
+use crate::template::{finish_parts, finish_plain, Flat, Sink};
 use crate::token::{Token, TokenKind as K};
 use crate::MAX_NESTING_DEPTH;
 
@@ -64,12 +64,41 @@ impl<'s> St<'s> {
     fn slice(&self, range: TextRange) -> &'s str {
         self.text.get(range.to_usize()).unwrap_or("")
     }
+    /// Reports an error. Every syntax diagnostic of a non-empty input
+    /// covers at least one byte: an empty range (an error at the end of
+    /// the input, where nothing follows) is widened by [`St::nonempty`].
     fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
+        let range = self.nonempty(range);
         self.diags.push(Diagnostic::error(
             code,
             Span::new(self.file, range),
             message,
         ));
+    }
+    /// `range`, or when it is empty, the last non-trivia token ending at
+    /// or before it (what the error comes after: `re` in `re⟨EOF⟩`), else
+    /// the first such token after it, else the first character.
+    fn nonempty(&self, range: TextRange) -> TextRange {
+        if !range.is_empty() || self.text.is_empty() {
+            return range;
+        }
+        let solid = |t: &&Token| !t.kind.is_trivia() && t.kind != K::Newline;
+        let split = self.tokens.partition_point(|t| t.range.end <= range.start);
+        let before = self
+            .tokens
+            .get(..split)
+            .unwrap_or(&[])
+            .iter()
+            .rev()
+            .find(solid);
+        let after = || self.tokens.get(split..).unwrap_or(&[]).iter().find(solid);
+        match before.or_else(after) {
+            Some(token) => token.range,
+            None => {
+                let first = self.text.chars().next().map_or(1, char::len_utf8);
+                TextRange::from_usize(0..first)
+            }
+        }
     }
     fn error_r(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
         if !self.recovering {
@@ -97,8 +126,15 @@ impl<'s> St<'s> {
         }
     }
     fn item_starts_after(&self, sig: Sig) -> bool {
-        self.item_column
-            .is_some_and(|col| item_starts_after(self.text, self.tokens, sig.idx as usize, col))
+        self.item_column.is_some_and(|col| {
+            item_starts_after(self.text, self.tokens, self.token_index(sig), col)
+        })
+    }
+    /// The index of `sig`'s token in the full token vector (no two tokens
+    /// start at the same offset).
+    fn token_index(&self, sig: Sig) -> usize {
+        self.tokens
+            .partition_point(|t| t.range.start < sig.range.start)
     }
 }
 
@@ -330,14 +366,13 @@ fn expression<'s>() -> PExpr<'s> {
         let term = term(expression.clone());
         let postfix = postfix_expr(term, expression.clone());
         let unary = unary(postfix);
-        let binary = binary(unary);
-        conditional(binary, expression)
+        conditional(unary, expression)
     })
     .boxed()
 }
 
 /// `conditional = binary [ "?" expression ":" expression ]`.
-fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+fn conditional<'s>(unary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
     let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, EmptyErr> {
         if !enter(inp) {
             recover_line_in_expr(inp);
@@ -361,7 +396,7 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
         Ok(Some((then_expr, else_expr)))
     };
     custom(move |inp: &mut Inp<'s, '_>| {
-        let condition = inp.parse(&binary)?;
+        let condition = binary(inp, &unary)?;
         if peek_kind(inp) != Some(K::Question) {
             return Ok(condition);
         }
@@ -414,10 +449,11 @@ fn binary_op(kind: K) -> Option<BinaryOp> {
 }
 
 /// `binary`: `or_expr` (1) down to `multiplicative` (6), all levels
-/// left-associative, parsed by one precedence-climbing loop (a `custom`
-/// parser) instead of a `foldl` per level.
-fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
-    custom(move |inp: &mut Inp<'s, '_>| climb(inp, &unary, 1).map(|(expr, _)| expr)).boxed()
+/// left-associative, parsed by one precedence-climbing loop instead of a
+/// `foldl` per level. Called directly from `conditional`'s `custom`
+/// parser (one combinator layer fewer per expression).
+fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+    climb(inp, unary, 1).map(|(expr, _)| expr)
 }
 
 /// Parses operands joined by operators of precedence `min_prec` or more.
@@ -475,49 +511,49 @@ fn climb<'s>(
     }
 }
 
-/// `unary = ( "-" | "!" ) unary | postfix_expr`.
+/// `unary = ( "-" | "!" ) unary | postfix_expr`. The operator chain is
+/// plain Rust recursion (bounded by [`MAX_NESTING_DEPTH`] through
+/// `enter`), so an operand that is not a unary expression costs one
+/// parser call, not a trip through a chumsky `Recursive`.
 fn unary<'s>(postfix: PExpr<'s>) -> PExpr<'s> {
-    recursive(move |unary| {
-        let op = custom(move |inp: &mut Inp<'s, '_>| {
-            if !enter(inp) {
-                let start = peek_range(inp).start;
-                while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-                    bump(inp);
-                }
-                recover_line_in_expr(inp);
-                return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
+    fn operator<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+        if !enter(inp) {
+            let start = peek_range(inp).start;
+            while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+                bump(inp);
             }
-            let op_sig = bump(inp).ok_or(EmptyErr::default())?;
-            let op = if op_sig.kind == K::Minus {
-                UnaryOp::Negate
-            } else {
-                UnaryOp::Not
-            };
-            let operand: Expr = inp.parse(&unary)?;
-            leave(inp);
-            let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
-            Ok(Expr::new(
-                ExprKind::Unary(Box::new(Unary {
-                    op,
-                    op_range: op_sig.range,
-                    operand,
-                })),
-                range,
-            ))
-        });
-        let postfix = postfix.clone();
-        custom(move |inp: &mut Inp<'s, '_>| {
-            if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-                let before = inp.save();
-                match inp.parse(&op) {
-                    Ok(expr) => return Ok(expr),
-                    Err(_) => inp.rewind(before),
-                }
+            recover_line_in_expr(inp);
+            return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
+        }
+        let op_sig = bump(inp).ok_or(EmptyErr::default())?;
+        let op = if op_sig.kind == K::Minus {
+            UnaryOp::Negate
+        } else {
+            UnaryOp::Not
+        };
+        let operand = operand(inp, postfix)?;
+        leave(inp);
+        let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
+        Ok(Expr::new(
+            ExprKind::Unary(Box::new(Unary {
+                op,
+                op_range: op_sig.range,
+                operand,
+            })),
+            range,
+        ))
+    }
+    fn operand<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+        if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+            let before = inp.save();
+            match operator(inp, postfix) {
+                Ok(expr) => return Ok(expr),
+                Err(_) => inp.rewind(before),
             }
-            inp.parse(&postfix)
-        })
-    })
-    .boxed()
+        }
+        inp.parse(postfix)
+    }
+    custom(move |inp: &mut Inp<'s, '_>| operand(inp, &postfix)).boxed()
 }
 
 /// One postfix operation, before folding into traversals and splats.
@@ -560,14 +596,18 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> Step {
 
 /// `postfix_expr = term postfix_chain`.
 fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
-    term.then(postfix_chain(expression))
-        .map_with(|(term, ops), e| {
-            if term.is_error() {
-                return term;
-            }
-            fold_chain(&e.state().0, term, ops)
-        })
-        .boxed()
+    let chain = postfix_chain(expression);
+    // One `custom` instead of `term.then(chain).map_with(…)`: two fewer
+    // combinator layers on every operand.
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let term = inp.parse(&term)?;
+        let ops = inp.parse(&chain)?;
+        if term.is_error() {
+            return Ok(term);
+        }
+        Ok(fold_chain(st(inp), term, ops))
+    })
+    .boxed()
 }
 
 /// `postfix_chain = { "." IDENT | legacy_index | "[" expression "]" |
@@ -632,16 +672,25 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
             return Ok(Op::Broken);
         }
         let key = inp.parse(&expression)?;
-        if peek_kind(inp) == Some(K::CBrack) {
-            bump(inp);
-        } else {
-            let range = peek_range(inp);
-            st(inp).error_r(
+        match peek_kind(inp) {
+            Some(K::CBrack) => {
+                bump(inp);
+            }
+            // At the end of the input, point at the `[` left open.
+            None => st(inp).error_r(
                 codes::UNCLOSED_INDEX,
-                range,
-                "expected `]` to close the index",
-            );
-            recover_to(inp, K::CBrack);
+                open.range,
+                "this `[` has no matching `]`",
+            ),
+            Some(_) => {
+                let range = peek_range(inp);
+                st(inp).error_r(
+                    codes::UNCLOSED_INDEX,
+                    range,
+                    "expected `]` to close the index",
+                );
+                recover_to(inp, K::CBrack);
+            }
         }
         leave(inp);
         let range = st(inp).range_from(open.range.start);
@@ -928,7 +977,7 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 Some(K::CParen) => {
                     bump(inp);
                 }
-                Some(K::Newline) => return Ok(Some(())),
+                Some(K::Newline) | None => return Ok(Some(())),
                 _ => {
                     let range = peek_range(inp);
                     st(inp).error_r(
@@ -1212,7 +1261,11 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                     }
                 }
                 other => {
-                    let range = peek_range(inp);
+                    // At the end of the input, point at the `{` left open.
+                    let range = match other {
+                        None => open.range,
+                        Some(_) => peek_range(inp),
+                    };
                     let message = match other {
                         Some(K::Newline) | Some(K::Comma) => {
                             "expected `=` and a value after the object key".to_string()
@@ -1449,6 +1502,10 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
 }
 
 fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
+    let flat = match finish_plain(flat, flush) {
+        Ok(parts) => return parts,
+        Err(flat) => flat,
+    };
     let mut sink = Sink {
         file: s.file,
         last_end: s.last_end,
@@ -1920,7 +1977,7 @@ fn body_item<'s>(
             }
         };
         let s = st(inp);
-        let first_idx = name_sig.idx as usize;
+        let first_idx = s.token_index(name_sig);
         let last_idx = last_token_index(s, first_idx);
         Ok(Some(comments::attach(s.text, s.tokens, item, first_idx, last_idx)))
     })
@@ -1998,9 +2055,10 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
             None | Some(K::Newline) => {
                 let range = peek_range(inp);
                 let s = st(inp);
+                let equals_idx = s.token_index(equals);
                 let name = s
                     .tokens
-                    .get(..equals.idx as usize)
+                    .get(..equals_idx)
                     .unwrap_or(&[])
                     .iter()
                     .rev()
@@ -2015,9 +2073,10 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
             }
             _ => inp.parse(&expression)?,
         };
+        let equals_idx = st(inp).token_index(equals);
         let name_start = st(inp)
             .tokens
-            .get(..equals.idx as usize)
+            .get(..equals_idx)
             .unwrap_or(&[])
             .iter()
             .rev()
@@ -2451,7 +2510,6 @@ pub(crate) fn parse_template_file(
             Sig {
                 kind: first.kind,
                 range: first.range,
-                idx: 0,
             },
         );
     }

@@ -262,14 +262,14 @@ impl<'a> Lexer<'a> {
         let rest = self.rest();
         // Runs of spaces and tabs (about a third of all tokens) skip the
         // DFA set-up; they match `MainTok::Whitespace` exactly.
-        let blanks = rest
-            .bytes()
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count();
-        if blanks > 0 {
+        if let Some(b' ' | b'\t') = rest.as_bytes().first() {
+            let blanks = rest
+                .bytes()
+                .position(|b| !matches!(b, b' ' | b'\t'))
+                .unwrap_or(rest.len());
             return self.push(TokenKind::Whitespace, blanks);
         }
-        if rest.starts_with("<<") {
+        if rest.as_bytes().first() == Some(&b'<') && rest.starts_with("<<") {
             if let Some((len, marker)) = heredoc_intro(rest) {
                 let marker = (self.pos + marker.0, self.pos + marker.1);
                 self.push(TokenKind::OHeredoc, len);
@@ -280,7 +280,46 @@ impl<'a> Lexer<'a> {
                 return;
             }
         }
-        match rest.as_bytes().first() {
+        let bytes = rest.as_bytes();
+        // The most frequent tokens are decided here without the DFA; each
+        // arm produces exactly what `MainTok` would.
+        match bytes.first() {
+            Some(b'\n') => return self.push(TokenKind::Newline, 1),
+            Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => {
+                let ascii = bytes
+                    .iter()
+                    .skip(1)
+                    .position(|&b| !IDENT_CONTINUE[usize::from(b)])
+                    .map_or(bytes.len(), |n| n + 1);
+                let tail = match bytes.get(ascii) {
+                    Some(b) if !b.is_ascii() => ident_continue_len(rest.get(ascii..).unwrap_or("")),
+                    _ => 0,
+                };
+                return self.push(TokenKind::Ident, ascii + tail);
+            }
+            Some(b'[') => return self.push(TokenKind::OBrack, 1),
+            Some(b']') => return self.push(TokenKind::CBrack, 1),
+            Some(b'(') => return self.push(TokenKind::OParen, 1),
+            Some(b')') => return self.push(TokenKind::CParen, 1),
+            Some(b',') => return self.push(TokenKind::Comma, 1),
+            Some(b'{') => {
+                if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+                    *braces += 1;
+                }
+                return self.push(TokenKind::OBrace, 1);
+            }
+            Some(b'"') => {
+                self.push(TokenKind::OQuote, 1);
+                self.modes.push(Mode::Quoted);
+                return;
+            }
+            Some(b'=') if !matches!(bytes.get(1), Some(b'=' | b'>')) => {
+                return self.push(TokenKind::Equal, 1)
+            }
+            Some(b'.') if bytes.get(1) != Some(&b'.') => return self.push(TokenKind::Dot, 1),
+            _ => {}
+        }
+        match bytes.first() {
             Some(b'0'..=b'9') => return self.push(TokenKind::NumberLit, number_len(rest)),
             Some(b'/') if rest.starts_with("/*") => {
                 // An unterminated `/*` is not a comment: it lexes as `/` `*`.
@@ -488,6 +527,17 @@ impl<'a> Lexer<'a> {
         }
     }
 }
+
+/// ASCII identifier-continue bytes (`[A-Za-z0-9_-]`), as a table.
+static IDENT_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b as u8, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'-');
+        b += 1;
+    }
+    table
+};
 
 /// Length of the greedy number lexeme at the start of `rest` (which starts
 /// with a digit): digits, `e`/`E` with an optional sign and a digit, and

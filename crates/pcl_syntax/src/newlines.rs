@@ -7,9 +7,10 @@
 //! `{`) or an object constructor's `{`, and ignored inside `(`, `[`, `${`,
 //! `%{` and an object `{ for` (where `for` may follow line breaks). A `#`
 //! or `//` comment contains its line break and becomes a `Newline` where
-//! line breaks count; every other trivia token is dropped. Each kept token
-//! carries its index into the full token vector, so the tree still maps
-//! onto every byte.
+//! line breaks count; every other trivia token is dropped. A kept token's
+//! place in the full token vector is found again by its start offset
+//! (`St::token_index`), so the tree still maps onto every byte; not
+//! storing it keeps a kept token at 12 bytes.
 //!
 //! Recovery for unclosed `(` / `[`: a line break inside them followed by a
 //! line that starts a body item (`name =`, `name {`, `name "`, `name name`
@@ -25,8 +26,6 @@ use crate::token::{Token, TokenKind as K};
 pub(crate) struct Sig {
     pub(crate) kind: K,
     pub(crate) range: TextRange,
-    /// Index into the full token vector.
-    pub(crate) idx: u32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -113,7 +112,6 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
         let sig = Sig {
             kind: token.kind,
             range: token.range,
-            idx: idx as u32,
         };
         match token.kind {
             K::Whitespace | K::BlockComment | K::Bom => continue,

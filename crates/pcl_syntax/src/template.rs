@@ -95,6 +95,59 @@ pub(crate) fn finish_parts(sink: &mut Sink, mut flat: Vec<Flat>, flush: bool) ->
     structure(sink, flat)
 }
 
+/// The common case, done without the general passes: a template of
+/// literal text and interpolations with no strip markers, no directives
+/// and no `<<-` indentation. Merges adjacent literals and NFC-normalises
+/// them exactly as [`finish_parts`] would; gives `flat` back when the
+/// template needs the general path. Builds the part list with one
+/// allocation and moves literal strings and expressions into it.
+pub(crate) fn finish_plain(flat: Vec<Flat>, flush: bool) -> Result<Vec<TemplatePart>, Vec<Flat>> {
+    if flush {
+        return Err(flat);
+    }
+    let mut count = 0;
+    let mut prev_lit = false;
+    for part in &flat {
+        match part {
+            Flat::Lit { .. } => {
+                if !prev_lit {
+                    count += 1;
+                }
+                prev_lit = true;
+            }
+            Flat::Interp(interp) if interp.strip == Strip::default() => {
+                count += 1;
+                prev_lit = false;
+            }
+            _ => return Err(flat),
+        }
+    }
+    let mut parts: Vec<TemplatePart> = Vec::with_capacity(count);
+    for part in flat {
+        match part {
+            Flat::Lit { value, range } => {
+                if let Some(TemplatePart::Literal(prev)) = parts.last_mut() {
+                    prev.value.push_str(&value);
+                    prev.range = prev.range.cover(range);
+                } else {
+                    parts.push(TemplatePart::Literal(TemplateLiteral { value, range }));
+                }
+            }
+            Flat::Interp(interp) => parts.push(TemplatePart::Interpolation(interp)),
+            // Ruled out by the first pass.
+            _ => {}
+        }
+    }
+    for part in &mut parts {
+        if let TemplatePart::Literal(lit) = part {
+            if !lit.value.is_ascii() {
+                lit.value = lit.value.nfc().collect();
+            }
+        }
+    }
+    Ok(parts)
+}
+
 /// Matches directive markers into a tree with an explicit stack.
 fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
     let mut stack: Vec<Frame> = vec![Frame::root()];

@@ -198,6 +198,56 @@ fn recovery_resumes_at_next_item() {
 /// Integral numbers written with an exponent or a fraction are numbers
 /// whatever their size (HCL numbers are arbitrary precision); only a plain
 /// integer literal wider than 256 bits is out of range.
+/// Errors at the end of the input still cover a byte: the construct left
+/// open, or what the error comes after.
+#[test]
+fn errors_at_end_of_input_have_nonempty_ranges() {
+    for (text, code, covered) in [
+        ("re", "expected-attribute-or-block", "re"),
+        ("a = b[1", "unclosed-index", "["),
+        ("a = b[1\n", "unclosed-index", "["),
+        ("a = (1", "unclosed-paren", "("),
+        ("a = { b", "unclosed-object", "{"),
+        ("a = 1 +", "expected-expression", "+"),
+        ("a =", "missing-attribute-value", "="),
+        ("blk \"x\"", "invalid-block-header", "\""),
+    ] {
+        let parse = parse(FileId(0), text);
+        let diag = parse
+            .diagnostics()
+            .iter()
+            .find(|d| d.code.as_str() == code)
+            .unwrap_or_else(|| panic!("{text:?}: no {code}:\n{}", parse.dump()));
+        let range = diag.span.range;
+        assert_eq!(
+            text.get(range.to_usize()),
+            Some(covered),
+            "{text:?}: {code} at {range:?}"
+        );
+    }
+    for text in [
+        "x",
+        "a = [",
+        "a = f(",
+        "a = \"${",
+        "a = <<EOT\n",
+        "a {",
+        "a = 1 ?",
+        "a = x.",
+    ] {
+        let parse = parse(FileId(0), text);
+        assert!(parse.has_errors(), "{text:?}");
+        for diag in parse.diagnostics() {
+            assert!(
+                !diag.span.range.is_empty(),
+                "{text:?}: {} has an empty range {:?}",
+                diag.code.as_str(),
+                diag.span.range
+            );
+        }
+    }
+}
+
 #[test]
 fn wide_numbers_with_exponents_are_accepted() {
     for text in ["a = 1e100\n", "a = 1.5e300\n", "a = 10.0e200\n"] {
@@ -292,6 +342,43 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
             drop(parse);
             let expr = parse_expr(FileId(0), text.trim_start_matches("a = "));
             let _ = expr.dump();
+        }
+    });
+}
+
+/// Each construct nested just under the limit parses without a stack
+/// overflow on a 2 MiB stack. Recursion is bounded by the depth limit
+/// alone (chumsky's stack-growing `stacker` feature is off), so this is
+/// what guards the stack.
+#[test]
+fn each_construct_at_the_limit_fits_a_small_stack() {
+    on_small_stack(|| {
+        let n = MAX_NESTING_DEPTH - 2;
+        let cases = [
+            format!("a = {}1{}\n", "(".repeat(n), ")".repeat(n)),
+            format!("a = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+            format!("a = {}1{}\n", "{a=".repeat(n), "}".repeat(n)),
+            format!("a = {}1{}\n", "f(".repeat(n), ")".repeat(n)),
+            // A template and its interpolation are one level each.
+            format!("a = {}1{}\n", "\"${".repeat(n / 2), "}\"".repeat(n / 2)),
+            format!("a = {}1{}\n", "x[".repeat(n), "]".repeat(n)),
+            format!("a = {}x\n", "-".repeat(n)),
+            format!("a = {}x{}\n", "c ? x : (".repeat(n / 2), ")".repeat(n / 2)),
+            format!(
+                "a = [for v in {}x{} : v]\n",
+                "[for v in ".repeat(n / 2 - 1),
+                " : v]".repeat(n / 2 - 1)
+            ),
+            format!("{}a = 1\n{}", "b {\n".repeat(n), "}\n".repeat(n)),
+        ];
+        for text in cases {
+            let parse = parse(FileId(0), &text);
+            assert!(
+                !parse.has_errors(),
+                "{text:?}: {:?}",
+                codes_of(parse.diagnostics())
+            );
+            let _ = parse.dump();
         }
     });
 }
