@@ -58,6 +58,16 @@ fn bench(path: &Path) {
             .collect()
     };
 
+    if std::env::var_os("PCL_BENCH_LOOKUP_LOOP").is_some() {
+        // For profilers: read, load and look up three resources, repeatedly.
+        for _ in 0..2000 {
+            let pkg = Package::parse_bytes(std::fs::read(path).unwrap(), "bench", None).unwrap();
+            for t in &tokens {
+                std::hint::black_box(pkg.lookup_resource(t).unwrap().unwrap());
+            }
+        }
+        return;
+    }
     let read = time(|| std::fs::read(path).unwrap());
     let lookup = time(|| {
         let bytes = std::fs::read(path).unwrap();
@@ -67,6 +77,32 @@ fn bench(path: &Path) {
         }
         pkg
     });
+    // Where the time goes, stage by stage (medians of separately timed
+    // stages of the same runs).
+    let (mut t_read, mut t_load, mut t_first, mut t_rest) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        let bytes = std::fs::read(path).unwrap();
+        t_read.push(start.elapsed());
+        let start = Instant::now();
+        let pkg = Package::parse_bytes(bytes, "bench", None).unwrap();
+        t_load.push(start.elapsed());
+        let start = Instant::now();
+        std::hint::black_box(pkg.lookup_resource(&tokens[0]).unwrap().unwrap());
+        t_first.push(start.elapsed());
+        let start = Instant::now();
+        for t in tokens.iter().skip(1) {
+            std::hint::black_box(pkg.lookup_resource(t).unwrap().unwrap());
+        }
+        t_rest.push(start.elapsed());
+    }
+    eprintln!(
+        "  stages: read {} ms, load {} ms, first lookup {} ms, two more lookups {} ms",
+        ms(median(t_read)),
+        ms(median(t_load)),
+        ms(median(t_first)),
+        ms(median(t_rest))
+    );
     let parse_only = time(|| Package::parse_bytes(bytes.clone(), "bench", None).unwrap());
     let value = time(|| serde_json::from_slice::<serde_json::Value>(&bytes).unwrap());
     let utf8 = time(|| std::str::from_utf8(&bytes).is_ok());

@@ -44,8 +44,13 @@
 //! Malformed input never panics. The one thing not checked eagerly is that
 //! a well-formed document's indentation is honest: a document that is
 //! valid JSON but indents a nested key exactly like a member (with the
-//! member separators around it) could list a phantom member until
-//! `decode_all` or a failed lookup checks the layout.
+//! member separators around it) lists a phantom member, which lookups find,
+//! until `decode_all` or a failed lookup checks the layout. No local check
+//! rules this out (only reading every byte of the values before the key
+//! does, which is the cost the layout skim exists to avoid); the test
+//! `dishonest_indentation_is_caught_by_validation` pins the behaviour:
+//! real members still decode as in the real document, and a miss or
+//! `decode_all` reports the mismatch.
 //!
 //! It must not touch PCL types or syntax: mapping this model to
 //! `pcl_types` is the binder's job (binder.md §6.2), and it never reads the

@@ -11,9 +11,10 @@
 //! once.
 //!
 //! Token lookups follow binder.md §5.6.1: the written token is first looked
-//! up among the canonical keys, then canonicalised and looked up again. The
-//! canonical index of a section is built on the first lookup that needs it:
-//! a schema token that is its own canonical key is found directly.
+//! up among the canonical keys, then canonicalised and looked up again. A
+//! schema token that is its own canonical key is found directly; otherwise
+//! only the tokens with the written token's member name are canonicalised
+//! (an index by member name is built on the first lookup that needs it).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -80,8 +81,12 @@ impl<T> Lazy<T> {
     }
 }
 
-/// Canonical key → indices of the schema tokens that have it.
-type CanonicalIndex = HashMap<String, Vec<usize>>;
+/// Member name (a token's last `:`-separated part) → indices of the schema
+/// tokens that end with it, in document order. A token's canonical key
+/// ends with its member name, so the tokens with a given canonical key are
+/// among those with its member name: a lookup canonicalises only those few
+/// (the module format is a regex) instead of every token of the section.
+type MemberIndex = HashMap<String, Vec<usize>>;
 
 /// A member found by [`Package::lookup_resource`] and friends.
 #[derive(Clone, Debug)]
@@ -141,9 +146,9 @@ pub struct Package {
     resources: Lazy<Resource>,
     functions: Lazy<Function>,
     types: Lazy<TypeDef>,
-    resource_index: OnceLock<CanonicalIndex>,
-    function_index: OnceLock<CanonicalIndex>,
-    type_index: OnceLock<CanonicalIndex>,
+    resource_index: OnceLock<MemberIndex>,
+    function_index: OnceLock<MemberIndex>,
+    type_index: OnceLock<MemberIndex>,
     /// Whether the document was skimmed by layout ([`crate::layout`]), so
     /// that the inside of lazily decoded members is not yet validated.
     by_layout: bool,
@@ -726,7 +731,7 @@ impl Package {
     /// An exact schema-token hit that the two-step lookup would also pick:
     /// when the written token is its own canonical key, every token in its
     /// canonical bucket ties and the exact match wins (binder.md §5.6.1),
-    /// so the canonical index is not needed.
+    /// so the member index is not needed.
     fn exact<'m, T>(
         &self,
         map: &'m IndexMap<String, Entry<T>>,
@@ -791,48 +796,55 @@ impl Package {
         }
     }
 
-    fn build_index<T>(&self, map: &IndexMap<String, Entry<T>>) -> CanonicalIndex {
-        let mut index: CanonicalIndex = HashMap::with_capacity(map.len());
+    fn build_index<T>(&self, map: &IndexMap<String, Entry<T>>) -> MemberIndex {
+        let mut index: MemberIndex = HashMap::with_capacity(map.len());
         for (i, token) in map.keys().enumerate() {
             index
-                .entry(self.canonical_token(token))
+                .entry(member_name(token).to_owned())
                 .or_default()
                 .push(i);
         }
         index
     }
 
-    /// The two-step lookup of binder.md §5.6.1.
+    /// The two-step lookup of binder.md §5.6.1: the schema tokens whose
+    /// canonical key is the written token, else those whose canonical key
+    /// is the written token's canonical form.
     fn find<T>(
         &self,
         map: &IndexMap<String, Entry<T>>,
-        index: &CanonicalIndex,
+        index: &MemberIndex,
         written: &str,
     ) -> Result<Option<usize>, LookupError> {
-        let hits = match index.get(written) {
-            Some(hits) => Some(hits),
-            None => match decompose(written) {
-                Ok(_) => index.get(&self.canonical_token(written)),
-                Err(_) => None,
-            },
-        };
-        let Some(hits) = hits else {
+        let Some(candidates) = index.get(member_name(written)) else {
             return Ok(None);
         };
+        let canonical: Vec<(usize, &str, String)> = candidates
+            .iter()
+            .filter_map(|&i| map.get_index(i).map(|(t, _)| (i, t.as_str())))
+            .map(|(i, t)| (i, t, self.canonical_token(t)))
+            .collect();
+        let with_key = |key: &str| -> Vec<(usize, &str)> {
+            canonical
+                .iter()
+                .filter(|(_, _, c)| c == key)
+                .map(|(i, t, _)| (*i, *t))
+                .collect()
+        };
+        let mut hits = with_key(written);
+        if hits.is_empty() && decompose(written).is_ok() {
+            hits = with_key(&self.canonical_token(written));
+        }
         match hits.as_slice() {
             [] => Ok(None),
-            [one] => Ok(Some(*one)),
+            [(one, _)] => Ok(Some(*one)),
             many => {
-                let tokens: Vec<(usize, &str)> = many
-                    .iter()
-                    .filter_map(|&i| map.get_index(i).map(|(t, _)| (i, t.as_str())))
-                    .collect();
-                if let Some((i, _)) = tokens.iter().find(|(_, t)| *t == written) {
+                if let Some((i, _)) = many.iter().find(|(_, t)| *t == written) {
                     return Ok(Some(*i));
                 }
                 Err(LookupError::Ambiguous {
                     token: written.to_owned(),
-                    candidates: tokens.iter().map(|(_, t)| (*t).to_owned()).collect(),
+                    candidates: many.iter().map(|(_, t)| (*t).to_owned()).collect(),
                 })
             }
         }
@@ -946,6 +958,12 @@ const LAZY_MEMBERS: [&str; 6] = [
     "types",
 ];
 
+/// A token's member name: its last `:`-separated part, which ends its
+/// canonical key too ([`ModuleFormat::canonical`]).
+fn member_name(token: &str) -> &str {
+    token.rsplit(':').next().unwrap_or(token)
+}
+
 /// Whether a section's entries are exactly the full skim's members.
 fn same<T>(full: &Members, ours: &IndexMap<String, Entry<T>>) -> bool {
     full.len() == ours.len()
@@ -1053,6 +1071,48 @@ mod tests {
         );
         let err = Package::parse_bytes(b"{\"name\":\"\xff\"}".to_vec(), "x", None).unwrap_err();
         assert!(matches!(err, LoadError::Malformed { .. }), "{err}");
+    }
+
+    /// A valid document whose indentation lies: `p:index:A`'s value holds
+    /// `p:index:Phantom` and `p:index:Last` as nested keys, indented like
+    /// members. The layout skim cannot tell without reading every byte of
+    /// the values before them (which is what it avoids), so the phantom is
+    /// listed and found until something validates the layout; everything
+    /// else stays true of the real document.
+    const DISHONEST: &str = "{\n  \"name\": \"p\",\n  \"resources\": {\n    \"p:index:A\": {\"inputProperties\": {\n    },\n    \"p:index:Phantom\": {},\n    \"p:index:Last\": {\n    }\n    },\n    \"p:index:B\": {}\n  }\n}\n";
+
+    #[test]
+    fn dishonest_indentation_is_caught_by_validation() {
+        let real: serde_json::Value = serde_json::from_str(DISHONEST).unwrap();
+        let real_tokens: Vec<&String> = real["resources"].as_object().unwrap().keys().collect();
+        assert_eq!(real_tokens, ["p:index:A", "p:index:B"]);
+
+        let pkg = Package::parse(DISHONEST, "p", None).unwrap();
+        assert!(pkg.by_layout);
+        // Known limitation: the layout lists the nested keys as members.
+        assert_eq!(
+            pkg.resource_tokens().collect::<Vec<_>>(),
+            ["p:index:A", "p:index:Phantom", "p:index:Last", "p:index:B"]
+        );
+        assert!(pkg.lookup_resource("p:index:Phantom").unwrap().is_some());
+        // A real member whose layout range is cut short is re-located by
+        // the full skim and decodes as in the real document.
+        let a = pkg.lookup_resource("p:index:A").unwrap().unwrap();
+        assert!(a.item.input_properties.is_empty());
+        assert!(pkg.lookup_resource("p:index:B").unwrap().is_some());
+        // A miss validates the layout first, so it never says "not found"
+        // on the strength of a wrong layout.
+        let miss = pkg.lookup_resource("p:index:Nope").unwrap_err();
+        assert!(
+            matches!(&miss, LookupError::Decode(e) if e.message == LAYOUT_MISMATCH),
+            "{miss}"
+        );
+        // decode_all reports it as well.
+        let errors = pkg.decode_all();
+        assert!(
+            errors.iter().any(|e| e.message == LAYOUT_MISMATCH),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! the format `(.*)(?:/[^/]*)`, `aws:s3/bucket:Bucket` is `aws:s3:Bucket`
 //! and `random:index/randomPet:RandomPet` is `random::RandomPet`.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 use regex::Regex;
 
@@ -83,7 +85,7 @@ impl ModuleFormat {
                 None,
             );
         }
-        match Regex::new(source) {
+        match compile(source) {
             Ok(regex) => (
                 ModuleFormat {
                     source: source.to_owned(),
@@ -141,6 +143,29 @@ impl ModuleFormat {
         format!("{package_name}:{}:{member}", self.token_module(token))
     }
 }
+
+/// Compiles a module format, once per process: every load of a package
+/// (and of each of its versions) uses the same few formats, and compiling
+/// costs far more than reading a small schema.
+fn compile(source: &str) -> Result<Regex, regex::Error> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Regex>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(regex) = cache.lock().ok().and_then(|c| c.get(source).cloned()) {
+        return Ok(regex);
+    }
+    let regex = Regex::new(source)?;
+    if let Ok(mut c) = cache.lock() {
+        // A bound on what a process that loads many generated schemas keeps.
+        if c.len() >= MAX_CACHED_FORMATS {
+            c.clear();
+        }
+        c.insert(source.to_owned(), regex.clone());
+    }
+    Ok(regex)
+}
+
+/// How many compiled module formats [`compile`] keeps.
+const MAX_CACHED_FORMATS: usize = 64;
 
 #[cfg(test)]
 mod tests {

@@ -143,15 +143,19 @@ fn write_display(t: &Type, out: &mut String, stack: &mut Vec<usize>, depth: usiz
                 return;
             }
             stack.push(addr);
-            let mut entries: Vec<String> = o
-                .properties()
-                .iter()
-                .map(|(k, v)| {
-                    let mut s = format!("{k} = ");
-                    write_display(v, &mut s, stack, depth + 1, limit);
-                    s
-                })
-                .collect();
+            // The entries share what is left of `limit` (each is written
+            // to its own string, so `out.len()` alone would not cut them).
+            let mut used = out.len();
+            let mut entries: Vec<String> = Vec::with_capacity(o.properties().len());
+            for (k, v) in o.properties() {
+                if used > limit {
+                    break;
+                }
+                let mut s = format!("{k} = ");
+                write_display(v, &mut s, stack, depth + 1, limit - used);
+                used = used.saturating_add(s.len() + 2);
+                entries.push(s);
+            }
             stack.pop();
             entries.sort();
             out.push_str("object({");
@@ -184,6 +188,22 @@ fn write_display(t: &Type, out: &mut String, stack: &mut Vec<usize>, depth: usiz
 mod tests {
     use super::*;
     use crate::object::ObjectOptions;
+
+    #[test]
+    fn prefix_limit_cuts_nested_objects() {
+        // Each level holds the level below twice: the full form doubles
+        // per level, the prefix must stay near the limit.
+        let mut t = Type::string();
+        for _ in 0..20 {
+            t = Type::object([("a", t.clone()), ("b", Type::output(t))]);
+        }
+        let prefix = display_prefix(&t, 1000);
+        assert!(prefix.len() < 2000, "{}", prefix.len());
+        assert!(prefix.starts_with("object({a = object({a = "), "{prefix}");
+        // Unlimited, it is the whole form.
+        let small = Type::object([("a", Type::int()), ("b", Type::string())]);
+        assert_eq!(display_prefix(&small, usize::MAX), small.to_string());
+    }
 
     #[test]
     fn compact_forms() {

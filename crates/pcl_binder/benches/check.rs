@@ -1,0 +1,970 @@
+//! Full-check benchmark: `cargo bench -p pcl_binder --bench check`.
+//!
+//! Prints two tables.
+//!
+//! 1. Throughput, in MB/s of source, of hcl-edit's `parse_body` alone, pcl's
+//!    `parse` alone and pcl's full check (parse, bind and type check through
+//!    [`check_program_with_files`], the entry point `pcl check` uses) on
+//!    (a) every corpus program whose schemas are all present
+//!    (`../shared/corpus/manifest.tsv`, `checkable = yes`; skipped with a
+//!    message when the corpus is absent), repeated until about 5 MB were
+//!    checked, and (b) a generated program of about 10 MB. The schemas are
+//!    loaded through one [`CachingLoader`] per schema folder that lives for
+//!    the whole run, so they are loaded once and then cached, as in a
+//!    long-running check. The last column is full check / hcl-edit parse
+//!    time (issue #4's goal: at most 0.5). Error counts are printed so that
+//!    a fast but failing check is visible.
+//!
+//! 2. Cold checks touching a big schema: a small program that uses three
+//!    resources of azure-native, kubernetes or docker (corpus schemas), checked
+//!    with a fresh loader each time (so the schema is read, skimmed and the
+//!    three resources decoded every time), against the time to read the
+//!    schema file's bytes (`std::fs::read`), measured in the same run
+//!    (goal for azure-native: under 3x). The schema crate's share is shown
+//!    separately: a fresh `DirLoader` loading the schema and looking up the
+//!    three resources, without converting their types or binding.
+//!
+//! The generated program is written for the hand-written schema in
+//! `examples/schemas/aws-6.0.0.json` and is type-correct against it by
+//! construction: configs, invokes, locals with templates, `for`
+//! expressions, conditionals and arithmetic, resources of all four types
+//! with `options` (range, dependsOn, protect), heredocs with directives,
+//! outputs with splats, and comments. Unlike
+//! `crates/pcl_syntax/benches/parse.rs` (a port of
+//! `../shared/peers/gen_large.py`, which is not type-correct against any
+//! schema) every reference points at something of the right type, so the
+//! check does its full work instead of stopping at errors.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pcl_binder::{check_program_with_files, BindPolicy, FsFiles, MemoryFiles, NoFiles};
+use pcl_diagnostics::FileId;
+use pcl_schema::{CachingLoader, DirLoader, LoadError, Package, PackageDescriptor, SchemaLoader};
+
+const MB: f64 = 1e6;
+const CORPUS_TARGET_BYTES: usize = 5_000_000;
+const GENERATED_BYTES: usize = 10_000_000;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(pos) = args.iter().position(|a| a == "--write-generated") {
+        // For profiling: writes the generated program of about N bytes.
+        let bytes = args
+            .get(pos + 1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1_000_000);
+        let path = args.get(pos + 2).map(PathBuf::from).unwrap_or_default();
+        std::fs::write(&path, generate(bytes, 1)).unwrap();
+        return;
+    }
+    let passes: usize = std::env::var("PCL_BENCH_PASSES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let only = std::env::var("PCL_BENCH_ONLY").unwrap_or_default();
+
+    let mut rows = Vec::new();
+    if only.is_empty() || only == "corpus" {
+        match corpus_programs() {
+            Some(programs) if !programs.0.is_empty() => rows.push(corpus_row(&programs, passes)),
+            _ => println!("corpus not found (../shared/corpus): skipping the corpus row"),
+        }
+    }
+    if only.is_empty() || only == "generated" {
+        rows.push(generated_row(passes));
+    }
+    if !rows.is_empty() {
+        println!();
+        println!("Full check throughput (best of {passes} passes; schemas loaded once and cached)");
+        println!(
+            "| input | MB | hcl-edit parse MB/s | pcl parse MB/s | pcl full check MB/s | check / hcl-edit time | errors |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+        for row in &rows {
+            println!(
+                "| {} | {:.2} | {:.1} | {:.1} | {:.1} | {:.2} | {} |",
+                row.label,
+                row.bytes as f64 / MB,
+                row.mbps(row.hcl_edit),
+                row.mbps(row.parse),
+                row.mbps(row.check),
+                row.check.as_secs_f64() / row.hcl_edit.as_secs_f64().max(1e-12),
+                row.errors,
+            );
+        }
+    }
+
+    if only.is_empty() || only == "cold" {
+        cold_checks();
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Throughput rows.
+
+struct Row {
+    label: String,
+    /// Source bytes per pass.
+    bytes: usize,
+    hcl_edit: Duration,
+    parse: Duration,
+    check: Duration,
+    /// Error diagnostics of one check of the whole input.
+    errors: usize,
+}
+
+impl Row {
+    fn mbps(&self, time: Duration) -> f64 {
+        self.bytes as f64 / MB / time.as_secs_f64().max(1e-12)
+    }
+}
+
+/// The best of `passes` timed passes of `f` (after one warm-up pass).
+fn best(passes: usize, mut f: impl FnMut()) -> Duration {
+    f();
+    let mut best = Duration::MAX;
+    for _ in 0..passes.max(1) {
+        let start = Instant::now();
+        f();
+        best = best.min(start.elapsed());
+    }
+    best
+}
+
+/// One corpus program, ready to check.
+struct CorpusProgram {
+    dir: PathBuf,
+    sources: Vec<(String, String)>,
+    loader: usize,
+    policy: BindPolicy,
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+/// The conformance folder's defaults for unpinned packages (corpus README).
+struct Defaults {
+    inner: CachingLoader<DirLoader>,
+    conformance: bool,
+}
+
+impl SchemaLoader for Defaults {
+    fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
+        if self.conformance && request.version.is_none() && request.parameterization.is_none() {
+            let pinned = match request.name.as_str() {
+                "simple" => Some("2.0.0"),
+                "nestedobject" => Some("1.42.0"),
+                "conformance-component" => Some("22.0.0"),
+                "builtin-info-component" => Some("37.0.0"),
+                "bad" => Some("3.0.0"),
+                _ => None,
+            };
+            if let Some(v) = pinned.and_then(|v| semver::Version::parse(v).ok()) {
+                return self.inner.load(&request.clone().with_version(Some(v)));
+            }
+        }
+        self.inner.load(request)
+    }
+}
+
+fn policy_from_flags(flags: &str) -> BindPolicy {
+    let mut p = BindPolicy::strict();
+    for flag in flags.split_whitespace() {
+        match flag {
+            "--lenient" => p = BindPolicy::lenient(),
+            "--allow-missing-variables" => p.allow_missing_variables = true,
+            "--allow-missing-properties" => p.allow_missing_properties = true,
+            "--skip-resource-typecheck" => p.skip_resource_typecheck = true,
+            "--skip-invoke-typecheck" => p.skip_invoke_typecheck = true,
+            "--skip-range-typecheck" => p.skip_range_typecheck = true,
+            "--prefer-output-versioned-invokes" => p.prefer_output_versioned_invokes = true,
+            _ => {}
+        }
+    }
+    p
+}
+
+/// The checkable corpus programs (`None` when the corpus is absent).
+fn corpus_programs() -> Option<(Vec<CorpusProgram>, Vec<Defaults>)> {
+    let dir = corpus_dir();
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).ok()?;
+    let mut loaders: Vec<(String, Defaults)> = Vec::new();
+    let mut programs = Vec::new();
+    for line in manifest.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [_name, program_dir, schema_dir, checkable, _expect, flags, _messages] =
+            cols.as_slice()
+        else {
+            continue;
+        };
+        if *checkable != "yes" {
+            continue;
+        }
+        let loader = match loaders.iter().position(|(d, _)| d == schema_dir) {
+            Some(i) => i,
+            None => {
+                loaders.push((
+                    (*schema_dir).to_owned(),
+                    Defaults {
+                        inner: CachingLoader::new(DirLoader::new([dir.join(schema_dir)])),
+                        conformance: schema_dir.contains("conformance"),
+                    },
+                ));
+                loaders.len() - 1
+            }
+        };
+        let path = dir.join(program_dir);
+        let Ok(sources) = pcl_binder::FileProvider::read_dir(&FsFiles::new(&path), "") else {
+            continue;
+        };
+        programs.push(CorpusProgram {
+            dir: path,
+            sources,
+            loader,
+            policy: policy_from_flags(flags),
+        });
+    }
+    Some((programs, loaders.into_iter().map(|(_, l)| l).collect()))
+}
+
+fn corpus_row((programs, loaders): &(Vec<CorpusProgram>, Vec<Defaults>), passes: usize) -> Row {
+    let bytes: usize = programs
+        .iter()
+        .flat_map(|p| &p.sources)
+        .map(|(_, t)| t.len())
+        .sum();
+    let reps = CORPUS_TARGET_BYTES.div_ceil(bytes.max(1));
+    let files: Vec<FsFiles> = programs.iter().map(|p| FsFiles::new(&p.dir)).collect();
+    let check_all = || {
+        let mut errors = 0;
+        for (p, files) in programs.iter().zip(&files) {
+            let checked =
+                check_program_with_files(&p.sources, &loaders[p.loader], &p.policy, files);
+            errors += checked.errors().count();
+            black_box(checked);
+        }
+        errors
+    };
+    let errors = check_all();
+    // Where the corpus check time goes: the slowest programs (one timed
+    // check each, after the warm-up above).
+    let mut slowest: Vec<(Duration, &Path)> = programs
+        .iter()
+        .zip(&files)
+        .map(|(p, files)| {
+            let start = Instant::now();
+            black_box(check_program_with_files(
+                &p.sources,
+                &loaders[p.loader],
+                &p.policy,
+                files,
+            ));
+            (start.elapsed(), p.dir.as_path())
+        })
+        .collect();
+    slowest.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
+    let total: Duration = slowest.iter().map(|(d, _)| *d).sum();
+    println!(
+        "corpus: one check of every program takes {:.1} ms; the slowest:",
+        total.as_secs_f64() * 1e3
+    );
+    for (d, dir) in slowest.iter().take(5) {
+        println!(
+            "  {:>8.2} ms  {}",
+            d.as_secs_f64() * 1e3,
+            dir.file_name().unwrap_or_default().to_string_lossy()
+        );
+    }
+    let texts: Vec<&str> = programs
+        .iter()
+        .flat_map(|p| &p.sources)
+        .map(|(_, t)| t.as_str())
+        .collect();
+    let hcl_edit = best(passes, || {
+        for _ in 0..reps {
+            for t in &texts {
+                let _ = black_box(hcl_edit::parser::parse_body(black_box(t)));
+            }
+        }
+    });
+    let parse = best(passes, || {
+        for _ in 0..reps {
+            for t in &texts {
+                black_box(pcl_syntax::parse(FileId(0), black_box(t)));
+            }
+        }
+    });
+    let check = best(passes, || {
+        for _ in 0..reps {
+            black_box(check_all());
+        }
+    });
+    eprintln!("measured the corpus");
+    Row {
+        label: format!(
+            "corpus: {} checkable programs ({} files, {bytes} B) x{reps}",
+            programs.len(),
+            texts.len()
+        ),
+        bytes: bytes * reps,
+        hcl_edit,
+        parse,
+        check,
+        errors,
+    }
+}
+
+fn examples_schemas() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/schemas")
+}
+
+fn generated_row(passes: usize) -> Row {
+    let text = generate(GENERATED_BYTES, 1);
+    let sources = vec![("main.pp".to_owned(), text)];
+    let loader = CachingLoader::new(DirLoader::new([examples_schemas()]));
+    let policy = BindPolicy::strict();
+    let checked = check_program_with_files(&sources, &loader, &policy, &NoFiles);
+    let errors = checked.errors().count();
+    for d in checked.errors().take(5) {
+        eprintln!(
+            "generated program error: {}",
+            pcl_diagnostics::render_short(d, checked.sources())
+        );
+    }
+    drop(checked);
+    let text = &sources[0].1;
+    let hcl_edit = best(passes, || {
+        let _ = black_box(hcl_edit::parser::parse_body(black_box(text)));
+    });
+    let parse = best(passes, || {
+        black_box(pcl_syntax::parse(FileId(0), black_box(text)));
+    });
+    let check = best(passes, || {
+        black_box(check_program_with_files(
+            &sources, &loader, &policy, &NoFiles,
+        ));
+    });
+    eprintln!("measured the generated program");
+    Row {
+        label: format!("generated (aws example schema, {} B)", text.len()),
+        bytes: text.len(),
+        hcl_edit,
+        parse,
+        check,
+        errors,
+    }
+}
+
+// ----------------------------------------------------------------------------
+// Cold checks against big schemas.
+
+/// Runs per schema (`PCL_BENCH_COLD_RUNS` overrides, e.g. for profilers).
+fn cold_runs() -> usize {
+    std::env::var("PCL_BENCH_COLD_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(15)
+}
+
+/// Programs that use three resources of one big corpus schema.
+const COLD: &[(&str, &str)] = &[
+    (
+        "azure-native-2.41.0.json",
+        r#"config group string {
+  default = "rg"
+}
+
+resource ns "azure-native:eventgrid:Namespace" {
+  resourceGroupName = group
+  location          = "westeurope"
+}
+
+resource space "azure-native:eventgrid:TopicSpace" {
+  resourceGroupName = group
+  namespaceName     = ns.name
+  topicTemplates    = ["devices/+/telemetry"]
+}
+
+resource topic "azure-native:eventgrid:Topic" {
+  resourceGroupName = group
+  location          = "westeurope"
+}
+
+output endpoint {
+  value = topic.endpoint
+}
+"#,
+    ),
+    (
+        "kubernetes-3.7.0.json",
+        r#"resource ns "kubernetes:core/v1:Namespace" {
+  metadata = {
+    name = "web"
+  }
+}
+
+resource app "kubernetes:apps/v1:Deployment" {
+  metadata = {
+    namespace = ns.metadata.name
+  }
+  spec = {
+    selector = {
+      matchLabels = { app = "web" }
+    }
+    replicas = 2
+    template = {
+      metadata = {
+        labels = { app = "web" }
+      }
+      spec = {
+        containers = [{
+          name  = "web"
+          image = "nginx"
+          ports = [{ containerPort = 80 }]
+        }]
+      }
+    }
+  }
+}
+
+resource svc "kubernetes:core/v1:Service" {
+  metadata = {
+    namespace = ns.metadata.name
+  }
+  spec = {
+    selector = { app = "web" }
+    ports    = [{ port = 80 }]
+  }
+}
+
+output serviceName {
+  value = svc.metadata.name
+}
+"#,
+    ),
+    (
+        "docker-4.0.0-alpha.0.json",
+        r#"resource image "docker:index/remoteImage:RemoteImage" {
+  name = "nginx:latest"
+}
+
+resource net "docker:index/network:Network" {
+  name = "web"
+}
+
+resource container "docker:index/container:Container" {
+  name  = "web"
+  image = image.imageId
+  networksAdvanced = [{
+    name = net.name
+  }]
+}
+
+output containerName {
+  value = container.name
+}
+"#,
+    ),
+];
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn cold_checks() {
+    let dir = corpus_dir().join("schemas/codegen");
+    let filter = std::env::var("PCL_BENCH_SCHEMA").unwrap_or_default();
+    let present: Vec<&(&str, &str)> = COLD
+        .iter()
+        .filter(|(f, _)| dir.join(f).exists() && f.contains(filter.as_str()))
+        .collect();
+    if present.is_empty() {
+        println!(
+            "corpus schemas not found (../shared/corpus/schemas/codegen): skipping cold checks"
+        );
+        return;
+    }
+    println!();
+    let runs = cold_runs();
+    println!("Cold check of a small program using 3 resources of one schema (median of {runs} runs; fresh loader every run)");
+    println!("| schema | MB | read bytes ms | load + 3 lookups ms | lookups / read | cold check ms | check / read | errors |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (file, program) in present {
+        // A folder holding just this schema, so the loader lists one file.
+        let only = std::env::temp_dir().join(format!("pcl-bench-check-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&only);
+        std::fs::create_dir_all(&only).unwrap();
+        let schema = only.join(file);
+        std::fs::copy(dir.join(file), &schema).unwrap();
+        let size = std::fs::metadata(&schema).unwrap().len();
+        let sources = vec![("main.pp".to_owned(), (*program).to_owned())];
+        let policy = BindPolicy::strict();
+        let files = MemoryFiles::new();
+        let check = || {
+            let loader = CachingLoader::new(DirLoader::new([only.clone()]));
+            check_program_with_files(&sources, &loader, &policy, &files)
+        };
+        let checked = check();
+        let errors = checked.errors().count();
+        for d in checked.errors().take(5) {
+            eprintln!(
+                "{file}: {}",
+                pcl_diagnostics::render_short(d, checked.sources())
+            );
+        }
+        drop(checked);
+        // The schema crate's share: read, load and look up the three
+        // resources the program uses (no type conversion, no binding).
+        let tokens: Vec<&str> = program
+            .lines()
+            .filter_map(|l| l.strip_prefix("resource "))
+            .filter_map(|l| l.split('"').nth(1))
+            .collect();
+        let lookups = || {
+            let loader = DirLoader::new([only.clone()]);
+            let name = tokens[0].split(':').next().unwrap();
+            let pkg = loader.load(&PackageDescriptor::new(name)).unwrap();
+            for t in &tokens {
+                black_box(pkg.lookup_resource(t).unwrap().unwrap());
+            }
+            pkg
+        };
+        // Reading alone, back to back: the fastest (and steadiest) read,
+        // so the ratios are conservative.
+        let reads: Vec<Duration> = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                black_box(std::fs::read(&schema).unwrap());
+                start.elapsed()
+            })
+            .collect();
+        let (mut loads, mut checks) = (Vec::new(), Vec::new());
+        // Interleaved, so that both see the same machine load.
+        for _ in 0..runs {
+            let start = Instant::now();
+            black_box(lookups());
+            loads.push(start.elapsed());
+            let start = Instant::now();
+            black_box(check());
+            checks.push(start.elapsed());
+        }
+        let (read, load, check) = (median(reads), median(loads), median(checks));
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let ratio = |d: Duration| d.as_secs_f64() / read.as_secs_f64().max(1e-12);
+        println!(
+            "| {file} | {:.2} | {:.3} | {:.3} | {:.2}x | {:.3} | {:.2}x | {errors} |",
+            size as f64 / 1_048_576.0,
+            ms(read),
+            ms(load),
+            ratio(load),
+            ms(check),
+            ratio(check),
+        );
+        let _ = std::fs::remove_dir_all(&only);
+    }
+}
+
+// ----------------------------------------------------------------------------
+// The generator: a type-correct program for examples/schemas/aws-6.0.0.json.
+
+const WORDS: &[&str] = &[
+    "app", "web", "api", "data", "cache", "queue", "worker", "edge", "store", "log", "metric",
+    "alert", "net", "vpc", "subnet", "gateway", "route", "policy", "role", "user", "group", "key",
+    "secret", "bucket", "table", "stream", "topic", "cluster", "node", "pool", "service",
+    "ingress", "config", "zone", "record", "cert", "domain", "image", "repo", "build", "deploy",
+    "stage", "prod", "dev", "test", "primary", "replica", "backup", "archive", "shard",
+];
+
+/// SplitMix64: small, seedable, good enough for test data.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `[0, 1)`.
+    fn random(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// Uniform in `lo..=hi`.
+    fn randint(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
+    }
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[(self.next_u64() % items.len() as u64) as usize]
+    }
+}
+
+/// Names defined so far, by the type of what they hold.
+#[derive(Default)]
+struct Scope {
+    strings: Vec<String>,
+    ints: Vec<String>,
+    bools: Vec<String>,
+    string_lists: Vec<String>,
+    string_maps: Vec<String>,
+    amis: Vec<String>,
+    regions: Vec<String>,
+    buckets: Vec<String>,
+    groups: Vec<String>,
+    /// Ranged instances (lists of instances).
+    instances: Vec<String>,
+}
+
+struct Gen {
+    r: Rng,
+    n: u64,
+    s: Scope,
+}
+
+impl Gen {
+    fn word(&mut self) -> &'static str {
+        self.r.pick(WORDS)
+    }
+
+    fn name(&mut self, kind: &str) -> String {
+        self.n += 1;
+        let (a, b) = (self.word(), self.word());
+        let mut cap = b.to_owned();
+        cap[..1].make_ascii_uppercase();
+        format!("{a}{cap}{kind}{}", self.n)
+    }
+
+    fn from(&mut self, pool: fn(&Scope) -> &Vec<String>) -> Option<String> {
+        let items = pool(&self.s);
+        if items.is_empty() {
+            return None;
+        }
+        let i = (self.r.next_u64() % items.len() as u64) as usize;
+        Some(pool(&self.s)[i].clone())
+    }
+
+    /// A string-valued expression.
+    fn string(&mut self) -> String {
+        let k = self.r.random();
+        let w = self.word();
+        if k < 0.3 {
+            return format!("\"{w}-{}\"", self.word());
+        }
+        if k < 0.5 {
+            if let Some(s) = self.from(|s| &s.strings) {
+                return format!("\"{w}-${{{s}}}\"");
+            }
+        } else if k < 0.6 {
+            if let Some(b) = self.from(|s| &s.buckets) {
+                return format!(
+                    "{b}.{}",
+                    self.r.pick(&["arn", "bucket", "websiteEndpoint", "id"])
+                );
+            }
+        } else if k < 0.7 {
+            if let Some(g) = self.from(|s| &s.groups) {
+                return format!("\"sg-${{{g}.name}}\"");
+            }
+        } else if k < 0.75 {
+            if let Some(a) = self.from(|s| &s.amis) {
+                return format!("{a}.{}", self.r.pick(&["id", "arn", "name"]));
+            }
+        } else if k < 0.8 {
+            if let Some(r) = self.from(|s| &s.regions) {
+                return format!("\"${{{r}.name}}-{w}\"");
+            }
+        } else if k < 0.85 {
+            if let Some(l) = self.from(|s| &s.string_lists) {
+                return format!("join(\",\", {l})");
+            }
+        } else if k < 0.9 {
+            if let (Some(b), Some(s)) = (self.from(|s| &s.bools), self.from(|s| &s.strings)) {
+                return format!("{b} ? {s} : \"{w}\"");
+            }
+        } else if let Some(i) = self.from(|s| &s.ints) {
+            return format!("\"{w}-${{{i} * 2 + 1}}\"");
+        }
+        format!("\"{w}\\t\\\"quoted\\\"\"")
+    }
+
+    fn int(&mut self) -> String {
+        match self.from(|s| &s.ints) {
+            Some(i) if self.r.random() < 0.5 => format!("{i} + {}", self.r.randint(1, 9)),
+            _ => self.r.randint(1, 65535).to_string(),
+        }
+    }
+
+    fn bool(&mut self) -> String {
+        let k = self.r.random();
+        if k < 0.3 {
+            if let Some(b) = self.from(|s| &s.bools) {
+                return format!("!{b}");
+            }
+        } else if k < 0.5 {
+            if let Some(i) = self.from(|s| &s.ints) {
+                return format!("{i} > {}", self.r.randint(1, 9));
+            }
+        } else if k < 0.6 {
+            if let Some(s) = self.from(|s| &s.strings) {
+                return format!("{s} == \"prod\"");
+            }
+        }
+        self.r.pick(&["true", "false"]).to_owned()
+    }
+
+    fn string_list(&mut self) -> String {
+        let k = self.r.random();
+        if k < 0.3 {
+            if let Some(l) = self.from(|s| &s.string_lists) {
+                return format!("[for x in {l} : toBase64(x) if x != \"\"]");
+            }
+        } else if k < 0.45 {
+            if let Some(i) = self.from(|s| &s.instances) {
+                return format!("{i}[*].publicIp");
+            }
+        }
+        let n = self.r.randint(1, 4);
+        let items: Vec<String> = (0..n).map(|_| self.string()).collect();
+        format!("[{}]", items.join(", "))
+    }
+
+    fn string_map(&mut self, pad: &str) -> String {
+        if self.r.random() < 0.3 {
+            if let Some(m) = self.from(|s| &s.string_maps) {
+                return m;
+            }
+        }
+        let n = self.r.randint(1, 4);
+        let mut keys: Vec<&str> = Vec::new();
+        while (keys.len() as u64) < n {
+            let w = self.word();
+            if !keys.contains(&w) {
+                keys.push(w);
+            }
+        }
+        let items: Vec<String> = keys
+            .iter()
+            .map(|k| format!("{pad}  {} = {}", capital(k), self.string()))
+            .collect();
+        format!("{{\n{}\n{pad}}}", items.join("\n"))
+    }
+
+    fn comment(&mut self) -> String {
+        let (a, b) = (self.word(), self.word());
+        match self.r.randint(0, 2) {
+            0 => format!("// {a} settings for the {b} tier\n"),
+            1 => format!("# {a} {b}\n"),
+            _ => format!("/* {a}:\n   multi-line {b} note */\n"),
+        }
+    }
+
+    fn config(&mut self) -> String {
+        let name = self.name("Cfg");
+        let (typ, default) = match self.r.randint(0, 4) {
+            0 => {
+                self.s.strings.push(name.clone());
+                ("string", format!("\"{}\"", self.word()))
+            }
+            1 => {
+                self.s.ints.push(name.clone());
+                ("int", self.r.randint(1, 5).to_string())
+            }
+            2 => {
+                self.s.bools.push(name.clone());
+                ("bool", "false".to_owned())
+            }
+            3 => {
+                self.s.string_lists.push(name.clone());
+                ("\"list(string)\"", "[\"a\", \"b\", \"c\"]".to_owned())
+            }
+            _ => {
+                self.s.string_maps.push(name.clone());
+                (
+                    "\"map(string)\"",
+                    "{ env = \"dev\", team = \"core\" }".to_owned(),
+                )
+            }
+        };
+        let (a, b) = (self.word(), self.word());
+        format!("config {name} {typ} {{\n  default     = {default}\n  description = \"The {a} {b} setting\"\n}}\n")
+    }
+
+    fn local(&mut self) -> String {
+        let name = self.name("Var");
+        let value = match self.r.randint(0, 4) {
+            0 => {
+                let v = self.string();
+                self.s.strings.push(name.clone());
+                v
+            }
+            1 => {
+                let v = format!(
+                    "({} + {}) * {}",
+                    self.int(),
+                    self.int(),
+                    self.r.randint(1, 4)
+                );
+                self.s.ints.push(name.clone());
+                v
+            }
+            2 => {
+                let v = self.bool();
+                self.s.bools.push(name.clone());
+                v
+            }
+            3 => {
+                let v = self.string_list();
+                self.s.string_lists.push(name.clone());
+                v
+            }
+            _ => {
+                let v = self.string_map("");
+                self.s.string_maps.push(name.clone());
+                v
+            }
+        };
+        format!("{name} = {value}\n")
+    }
+
+    fn invoke(&mut self) -> String {
+        let name = self.name("Result");
+        if self.r.random() < 0.3 {
+            self.s.regions.push(name.clone());
+            return format!("{name} = invoke(\"aws:index/getRegion:getRegion\", {{}})\n");
+        }
+        let (owners, values) = (self.string_list(), self.string_list());
+        let (most, filter) = (self.bool(), self.string());
+        self.s.amis.push(name.clone());
+        format!(
+            "{name} = invoke(\"aws:ec2/getAmi:getAmi\", {{\n  mostRecent = {most}\n  owners     = {owners}\n  filters = [{{\n    name   = {filter}\n    values = {values}\n  }}]\n}})\n"
+        )
+    }
+
+    fn resource(&mut self) -> String {
+        let name = self.name("");
+        let k = self.r.random();
+        let mut body = Vec::new();
+        let token;
+        if k < 0.3 || self.s.buckets.is_empty() {
+            token = "aws:s3/bucket:Bucket";
+            body.push(format!("  bucket       = {}", self.string()));
+            body.push(format!("  forceDestroy = {}", self.bool()));
+            body.push(format!("  tags = {}", self.string_map("  ")));
+            if self.r.random() < 0.5 {
+                body.push(format!(
+                    "  website = {{\n    indexDocument = {}\n    errorDocument = \"error.html\"\n  }}",
+                    self.string()
+                ));
+            }
+            self.s.buckets.push(name.clone());
+        } else if k < 0.5 {
+            token = "aws:s3/bucketObject:BucketObject";
+            let bucket = self.from(|s| &s.buckets).unwrap_or_default();
+            body.push(format!("  bucket      = {bucket}.bucket"));
+            body.push(format!("  key         = {}", self.string()));
+            body.push("  contentType = \"text/html\"".to_owned());
+            body.push(format!(
+                "  source      = stringAsset(\"<h1>${{{bucket}.arn}}</h1>\")"
+            ));
+        } else if k < 0.7 {
+            token = "aws:ec2/securityGroup:SecurityGroup";
+            let cidrs = self.string_list();
+            body.push(format!("  description = {}", self.string()));
+            body.push(format!(
+                "  ingress = [for port in [80, 443, {}] : {{\n    protocol   = \"tcp\"\n    fromPort   = port\n    toPort     = port\n    cidrBlocks = {cidrs}\n  }}]",
+                self.int()
+            ));
+            body.push(format!("  tags = {}", self.string_map("  ")));
+            self.s.groups.push(name.clone());
+        } else {
+            token = "aws:ec2/instance:Instance";
+            let mut opts = vec![format!("    range     = {}", self.int())];
+            if let Some(g) = self.from(|s| &s.groups) {
+                opts.push(format!("    dependsOn = [{g}]"));
+            }
+            opts.push(format!("    protect   = {}", self.bool()));
+            body.push(format!("  options {{\n{}\n  }}", opts.join("\n")));
+            let ami = match self.from(|s| &s.amis) {
+                Some(a) => format!("{a}.id"),
+                None => "\"ami-0123456789\"".to_owned(),
+            };
+            body.push(format!("  ami          = {ami}"));
+            body.push(format!(
+                "  instanceType = {} ? \"t3.medium\" : \"t3.micro\"",
+                self.bool()
+            ));
+            let groups = match self.from(|s| &s.groups) {
+                Some(g) => format!("[{g}.id]"),
+                None => "[]".to_owned(),
+            };
+            body.push(format!("  vpcSecurityGroupIds = {groups}"));
+            let (flag, list) = (self.bool(), self.string_list());
+            body.push(format!(
+                "  userData = <<-EOT\n    #!/bin/bash\n    echo \"server ${{range.value}} of ${{{}}}\"\n    %{{ if {flag} }}enable%{{ else }}disable%{{ endif }}\n    %{{ for item in {list} ~}}\n    process ${{item}}\n    %{{ endfor ~}}\n  EOT",
+                self.string()
+            ));
+            body.push(format!(
+                "  tags = {{\n    Name = \"{}-${{range.value}}\"\n  }}",
+                self.word()
+            ));
+            self.s.instances.push(name.clone());
+        }
+        format!("resource {name} \"{token}\" {{\n{}\n}}\n", body.join("\n"))
+    }
+
+    fn output(&mut self) -> String {
+        let name = self.name("Out");
+        let value = match self.from(|s| &s.instances) {
+            Some(i) if self.r.random() < 0.5 => format!("[for s in {i} : s.publicDns]"),
+            _ => self.string(),
+        };
+        format!("output {name} {{\n  value = {value}\n}}\n")
+    }
+}
+
+fn capital(word: &str) -> String {
+    let mut out = word.to_owned();
+    out[..1].make_ascii_uppercase();
+    out
+}
+
+/// A type-correct program of about `bytes` bytes.
+fn generate(bytes: usize, seed: u64) -> String {
+    let mut g = Gen {
+        r: Rng(seed),
+        n: 0,
+        s: Scope::default(),
+    };
+    let mut out = String::with_capacity(bytes + 4096);
+    for _ in 0..5 {
+        out.push_str(&g.config());
+        out.push('\n');
+    }
+    while out.len() < bytes {
+        let k = g.r.random();
+        let block = if k < 0.05 {
+            g.config()
+        } else if k < 0.3 {
+            g.local()
+        } else if k < 0.38 {
+            g.invoke()
+        } else if k < 0.9 {
+            g.resource()
+        } else {
+            g.output()
+        };
+        if g.r.random() < 0.2 {
+            out.push_str(&g.comment());
+        }
+        out.push_str(&block);
+        out.push('\n');
+    }
+    out
+}
