@@ -110,28 +110,7 @@ fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> Bound
             let else_expr = bind_expr(&c.else_expr, scope, cx);
             conditional(condition, then_expr, else_expr, range, cx)
         }
-        ExprKind::Binary(b) => {
-            let lhs = bind_expr(&b.lhs, scope, cx);
-            let rhs = bind_expr(&b.rhs, scope, cx);
-            let sig = operators::signature(b.op.as_str()).unwrap_or_else(|| operators::Signature {
-                params: Vec::new(),
-                result: Type::dynamic(),
-            });
-            let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
-            for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
-                check_type(cx, &operand.ty, operand.range, &input_type(param));
-            }
-            let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
-            BoundExpr {
-                kind: BoundExprKind::Binary {
-                    op: b.op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                ty,
-                range,
-            }
-        }
+        ExprKind::Binary(b) => bind_binary_chain(b, range, scope, cx),
         ExprKind::Unary(u) => bind_unary(u, range, scope, cx),
         ExprKind::Tuple(items) => {
             let items: Vec<BoundExpr> = items.iter().map(|e| bind_expr(e, scope, cx)).collect();
@@ -152,6 +131,60 @@ fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> Bound
             }
         }
         ExprKind::Error => error_expr(range),
+    }
+}
+
+/// Binds a binary operator and the whole left-leaning chain under it
+/// (`a + b + c` is `(a + b) + c`) iteratively: the chain's length does not
+/// count against [`MAX_EXPR_DEPTH`] and needs no stack, only genuine
+/// nesting (operands, parentheses) does. Diagnostics come in the same
+/// order as a recursive bind: the leftmost operand's, then each right
+/// operand's followed by its operator's own checks.
+fn bind_binary_chain(
+    outer: &ast::Binary,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let mut spine: Vec<(&ast::Binary, TextRange)> = vec![(outer, range)];
+    let mut leftmost: &ast::Expr = &outer.lhs;
+    while let ExprKind::Binary(inner) = &leftmost.kind {
+        spine.push((inner, leftmost.range));
+        leftmost = &inner.lhs;
+    }
+    let mut acc = bind_expr(leftmost, scope, cx);
+    for (b, range) in spine.into_iter().rev() {
+        let rhs = bind_expr(&b.rhs, scope, cx);
+        acc = binary(b.op, acc, rhs, range, cx);
+    }
+    acc
+}
+
+/// Types one binary operation whose operands are bound (binder.md §3.5).
+fn binary(
+    op: ast::BinaryOp,
+    lhs: BoundExpr,
+    rhs: BoundExpr,
+    range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let sig = operators::signature(op.as_str()).unwrap_or_else(|| operators::Signature {
+        params: Vec::new(),
+        result: Type::dynamic(),
+    });
+    let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
+    for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
+        check_type(cx, &operand.ty, operand.range, &input_type(param));
+    }
+    let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
+    BoundExpr {
+        kind: BoundExprKind::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+        ty,
+        range,
     }
 }
 

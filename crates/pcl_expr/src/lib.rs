@@ -18,7 +18,7 @@
 //!
 //! Recursion over expressions is bounded by [`MAX_EXPR_DEPTH`]; deeper
 //! input is bound as an error expression with one `expression-too-deep`
-//! diagnostic.
+//! diagnostic. Operator chains are bound without recursion.
 //!
 //! Reference defects fixed here (spec README table): the generic conversion
 //! message has no trailing `: ` and names the first mismatching path
@@ -54,8 +54,9 @@ pub use signature::{Param, Signature};
 
 /// How deep [`bind_expr`] recurses into nested expressions before it gives
 /// up with an `expression-too-deep` diagnostic. Above the parser's own
-/// nesting limit (128), so only long operator chains or hand-built trees
-/// reach it.
+/// nesting limit (128), so only hand-built trees reach it. A left-leaning
+/// operator chain (`1 + 1 + … + 1`) counts as one level however long it is:
+/// it is bound iteratively, and [`BoundExpr`] drops iteratively.
 pub const MAX_EXPR_DEPTH: usize = 256;
 
 #[cfg(test)]
