@@ -259,9 +259,7 @@ fn unknown_hook_property(
         Span::new(file, range),
         format!("unknown property '{name}' among [{}]", valid.join(" ")),
     );
-    if let Some(help) = pcl_diagnostics::suggest::help_line(
-        &pcl_diagnostics::suggest::did_you_mean(name, valid.iter().copied()),
-    ) {
+    if let Some(help) = pcl_expr::suggest::help(name, valid.iter().copied()) {
         d = d.with_help(help);
     }
     d

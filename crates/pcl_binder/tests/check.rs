@@ -1,8 +1,10 @@
 //! Golden tests: every program under `testdata/check/{ok,err}` (a `.pp`
 //! file or a directory whose `.pp` files form the program and whose
 //! sub-directories hold components) is bound against the fixture schemas
-//! in `testdata/schemas`, and the rendered diagnostics, the node order and
-//! the node types are compared with the sibling `.diag` file
+//! in `testdata/schemas`, and the rendered diagnostics, the node order, the
+//! node types and the types of each node's bound expressions (inputs,
+//! options, `range.key`/`range.value`, config defaults, output values, hook
+//! attributes) are compared with the sibling `.diag` file
 //! (`UPDATE_EXPECT=1` rewrites it). Cases under `ok/` must have no errors,
 //! cases under `err/` at least one. A first line `// flags: --lenient …`
 //! selects the policy. Every case is also bound a second time with its
@@ -88,8 +90,11 @@ fn output(checked: &Checked<Program>) -> String {
             "# {} {}: {}\n",
             node.kind_name(),
             node.name,
-            node.ty.pretty().replace('\n', " ")
+            one_line(&node.ty)
         ));
+        for (what, ty) in bound_types(node) {
+            s.push_str(&format!("#   {what}: {}\n", one_line(&ty)));
+        }
     }
     for d in checked.diagnostics() {
         s.push('\n');
@@ -100,6 +105,75 @@ fn output(checked: &Checked<Program>) -> String {
         ));
     }
     s
+}
+
+fn one_line(ty: &pcl_types::Type) -> String {
+    let text = ty.pretty();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.join(" ")
+}
+
+/// The types of a node's bound expressions, so the golden asserts the
+/// typing and not only the diagnostics: resource and component inputs and
+/// options, the `range` key and value types, config defaults, output
+/// values and hook attributes.
+fn bound_types(node: &pcl_binder::Node) -> Vec<(String, pcl_types::Type)> {
+    use pcl_binder::{NodeKind, RangeKind};
+    let mut out = Vec::new();
+    let attrs = |out: &mut Vec<(String, pcl_types::Type)>,
+                 prefix: &str,
+                 list: &[pcl_binder::BoundAttribute]| {
+        for a in list {
+            out.push((format!("{prefix}{}", a.name), a.value.ty.clone()));
+        }
+    };
+    let range = |out: &mut Vec<(String, pcl_types::Type)>, r: &Option<RangeKind>| match r {
+        Some(RangeKind::List { key, value }) | Some(RangeKind::Map { key, value }) => {
+            out.push(("range.key".into(), key.clone()));
+            out.push(("range.value".into(), value.clone()));
+        }
+        Some(RangeKind::Count) => out.push(("range.value".into(), pcl_types::Type::int())),
+        Some(RangeKind::Bool) | None => {}
+    };
+    match &node.kind {
+        NodeKind::Local(_) | NodeKind::Pulumi(_) => {}
+        NodeKind::Config(c) => {
+            if let Some(d) = &c.default {
+                out.push(("default".into(), d.ty.clone()));
+            }
+        }
+        NodeKind::Output(o) => {
+            if let Some(v) = &o.value {
+                out.push(("value".into(), v.ty.clone()));
+            }
+        }
+        NodeKind::Resource(r) => {
+            range(&mut out, &r.range);
+            attrs(&mut out, "", &r.inputs);
+            if let Some(o) = &r.options {
+                attrs(&mut out, "options.", &o.attributes);
+            }
+        }
+        NodeKind::Component(c) => {
+            range(&mut out, &c.range);
+            attrs(&mut out, "", &c.inputs);
+            if let Some(o) = &c.options {
+                attrs(&mut out, "options.", &o.attributes);
+            }
+        }
+        NodeKind::Hook(h) => {
+            for (name, e) in [
+                ("command", &h.command),
+                ("onDryRun", &h.on_dry_run),
+                ("ignoreErrors", &h.ignore_errors),
+            ] {
+                if let Some(e) = e {
+                    out.push((name.into(), e.ty.clone()));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn run_case(path: &Path, loader: &dyn pcl_schema::SchemaLoader) -> (String, bool) {

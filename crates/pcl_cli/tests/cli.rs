@@ -256,7 +256,9 @@ fn check_mistakes_example_reports_each_mistake() {
         "[unknown-resource-type] Error: unknown resource type 'aws:sqs/queue:Queue'",
         "[circular-reference] Error",
         "[unknown-property] Error: unknown property 'publicIpAddress'",
-        "examples/mistakes/main.pp:",
+        "did you mean `publicIp`?",
+        "cannot assign value of type tuple(string) to property 'tags[\"Team\"]'",
+        "examples/mistakes/main.pp:18:12",
     ] {
         assert!(err.contains(expected), "missing {expected:?} in:\n{err}");
     }

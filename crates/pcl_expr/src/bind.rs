@@ -4,7 +4,7 @@
 //! Each node binds its children first (their diagnostics come first, in
 //! source order), then checks itself.
 
-use pcl_diagnostics::{suggest, Diagnostic, Severity, TextRange};
+use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
 use pcl_types::{
     collection_types, conversion_from, display_string, expr_not_convertible, input_type,
@@ -18,6 +18,7 @@ use crate::codes;
 use crate::context::BindContext;
 use crate::env::NodeMode;
 use crate::scope::{Definition, Scope};
+use crate::suggest;
 use crate::MAX_EXPR_DEPTH;
 
 /// Binds one expression in `scope`; diagnostics go to `cx`.
@@ -724,13 +725,13 @@ fn apply_steps(
                 if t.has_errors() {
                     Type::dynamic()
                 } else {
-                    report_step(t.diagnostics, range, cx);
+                    report_step(t.diagnostics, &ty, &kind, range, cx);
                     t.ty
                 }
             }
             NodeMode::Typed | NodeMode::Lenient => {
                 let t = traverse(&ty, &traverser(&kind));
-                report_step(t.diagnostics, range, cx);
+                report_step(t.diagnostics, &ty, &kind, range, cx);
                 t.ty
             }
         };
@@ -744,14 +745,92 @@ fn apply_steps(
     (ty, out)
 }
 
-fn report_step(diags: Vec<pcl_types::TypeDiagnostic>, range: TextRange, cx: &mut BindContext<'_>) {
+fn report_step(
+    diags: Vec<pcl_types::TypeDiagnostic>,
+    receiver: &Type,
+    step: &BoundStepKind,
+    range: TextRange,
+    cx: &mut BindContext<'_>,
+) {
     let allow_missing = cx.options().allow_missing_variables;
     for d in diags {
         if allow_missing && d.summary.starts_with("undefined variable") {
             continue;
         }
+        if d.code == codes::UNKNOWN_PROPERTY {
+            let span = cx.span(range);
+            let d = unknown_property(d, receiver, step, span);
+            cx.report(d);
+            continue;
+        }
         cx.report_type(d, range);
     }
+}
+
+/// Adds "did you mean" to an `unknown property` diagnostic. The reference
+/// lists every member (`unknown property 'x' among [a b c]`); that text is
+/// kept while the list has at most [`suggest::MAX_SUGGESTIONS`] names.
+/// Past that (a resource has dozens of outputs) the summary names only the
+/// property, and the help line lists the likely candidates.
+fn unknown_property(
+    mut d: pcl_types::TypeDiagnostic,
+    receiver: &Type,
+    step: &BoundStepKind,
+    span: pcl_diagnostics::Span,
+) -> Diagnostic {
+    let name = match step {
+        BoundStepKind::Attr(n) => Some(n.as_str()),
+        BoundStepKind::Index(Value::String(s)) => Some(s.as_ref()),
+        BoundStepKind::Index(_) => None,
+    };
+    let members = property_names(receiver);
+    let help = name.and_then(|n| suggest::help(n, members.iter().map(String::as_str)));
+    if let Some(n) = name {
+        if members.len() > suggest::MAX_SUGGESTIONS {
+            d.summary = format!("unknown property '{n}'");
+            if help.is_none() {
+                d.detail = Some(format!(
+                    "none of its {} properties is close to '{n}'",
+                    members.len()
+                ));
+            }
+        }
+    }
+    let mut out = d.into_diagnostic(span);
+    if let Some(h) = help {
+        out = out.with_help(h);
+    }
+    out
+}
+
+/// The property names of the object(s) a traversal step looks into,
+/// through outputs, promises and unions, sorted and each once.
+fn property_names(ty: &Type) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut stack: Vec<&Type> = vec![ty];
+    // Eventuals and unions are normalised (no unions of unions, no
+    // outputs of outputs), so this visits a handful of types.
+    let mut budget = 64usize;
+    while let Some(t) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        match t.kind() {
+            TypeKind::Output(e) | TypeKind::Promise(e) => stack.push(e),
+            TypeKind::Union(u) => stack.extend(u.elements().iter()),
+            TypeKind::Object(o) => {
+                for k in o.properties().keys() {
+                    if !out.iter().any(|x| x.as_str() == k.as_ref()) {
+                        out.push(k.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.sort();
+    out
 }
 
 fn bind_traversal(
@@ -896,9 +975,7 @@ fn bind_scope_traversal(
                 span,
                 format!("undefined variable {name}"),
             );
-            if let Some(help) =
-                suggest::help_line(&suggest::did_you_mean(name, scope.visible_names()))
-            {
+            if let Some(help) = suggest::help(name, scope.visible_names()) {
                 d = d.with_help(help);
             }
             cx.report(d);

@@ -239,6 +239,46 @@ impl BoundExpr {
         out
     }
 
+    /// The sub-expression a conversion path (from
+    /// [`pcl_types::explain_conversion`]) leads to, as far as the syntax
+    /// spells it out: object constructions are followed by literal key
+    /// (the last item with the key, which is the one that counts), tuple
+    /// constructions by index. Stops at the first step it cannot follow and
+    /// returns that expression.
+    pub fn sub_expression(&self, path: &[pcl_types::PathSegment]) -> &BoundExpr {
+        use pcl_types::PathSegment;
+        let mut cur = self.strip_parens();
+        for seg in path {
+            let next = match (&cur.kind, seg) {
+                (
+                    BoundExprKind::Object(items),
+                    PathSegment::Property(name) | PathSegment::Key(name),
+                ) => items
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k.key_string().as_deref() == Some(name.as_ref()))
+                    .map(|(_, v)| v),
+                (BoundExprKind::Tuple(items), PathSegment::Index(i)) => items.get(*i),
+                _ => None,
+            };
+            match next {
+                Some(n) => cur = n.strip_parens(),
+                None => break,
+            }
+        }
+        cur
+    }
+
+    /// The string an object key stands for when it is a literal (a string,
+    /// number or bool literal, or a template of one literal part).
+    fn key_string(&self) -> Option<String> {
+        match &self.kind {
+            BoundExprKind::Literal(v) => v.to_key_string(),
+            BoundExprKind::Template(_) => self.literal_string().map(str::to_string),
+            _ => None,
+        }
+    }
+
     /// Unwraps parentheses.
     pub fn strip_parens(&self) -> &BoundExpr {
         let mut cur = self;

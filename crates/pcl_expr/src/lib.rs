@@ -40,6 +40,7 @@ mod context;
 pub mod env;
 pub mod scope;
 pub mod signature;
+pub mod suggest;
 
 pub use bind::{bind_expr, check_convertible};
 pub use bound::{BoundCall, BoundExpr, BoundExprKind, BoundFor, BoundStep, BoundStepKind};

@@ -798,7 +798,18 @@ mod golden {
         );
         assert_eq!(
             golden("bucket.tagz", &[]),
-            "main.pp:1:7: error[unknown-property]: unknown property 'tagz' among [id tags]\n"
+            "main.pp:1:7: error[unknown-property]: unknown property 'tagz' among [id tags]\n  help: did you mean `tags`?\n"
+        );
+        // Past five members the summary names only the property and the
+        // help line lists the likely ones (the reference lists them all).
+        let wide = "object({ami = string, arn = string, id = string, instanceType = string, publicDns = string, publicIp = string, tags = map(string), urn = string})";
+        assert_eq!(
+            golden("server.publicIpAddress", &[("server", wide)]),
+            "main.pp:1:7: error[unknown-property]: unknown property 'publicIpAddress'\n  help: did you mean `publicIp`?\n"
+        );
+        assert_eq!(
+            golden("server.zzz", &[("server", wide)]),
+            "main.pp:1:7: error[unknown-property]: unknown property 'zzz'\n  detail: none of its 8 properties is close to 'zzz'\n"
         );
         assert_eq!(
             golden("join(\",\")", &[]),
