@@ -645,10 +645,15 @@ fn mismatch(
         Diagnostic::error(
             codes::ATTRIBUTE_TYPE_MISMATCH,
             Span::new(file, at.range),
-            format!(
-                "cannot assign value of type {} to property '{prop}{path}' of type {expected}",
-                found_type(&found)
-            ),
+            if matches!(found.kind(), TypeKind::None) && !path.is_empty() {
+                // The literal leaves out a required nested property.
+                format!("missing required property '{prop}{path}' of type {expected}")
+            } else {
+                format!(
+                    "cannot assign value of type {} to property '{prop}{path}' of type {expected}",
+                    found_type(&found)
+                )
+            },
         )
         .with_detail(format!("resource '{resource}' has type '{token}'")),
     )

@@ -1,0 +1,32 @@
+// Builtins called with the wrong number or the wrong kind of arguments.
+config names "list(string)" {}
+config tags "set(string)" {}
+config flag bool {}
+
+elementNotList = element(flag, 0)
+elementNoIndex = element(names)
+lengthOfSet    = length(tags)
+lookupNotMap   = lookup(names, "a")
+toJsonTwo      = toJSON(1, 2)
+singleNone     = singleOrNone()
+singleString   = singleOrNone("x")
+tryNothing     = try()
+canNothing     = can()
+canTwo         = can(1, 2)
+recoverPlain   = recover(1, 2)
+recoverOne     = recover(flag)
+typeOfNothing  = pulumiResourceType()
+nameOfObject   = pulumiResourceName({ id = "x" })
+joinNotList    = join(",", "a")
+joinExtra      = join(",", names, "extra")
+stackArg       = stack(1)
+maxOfList      = max(names)
+assetNoPath    = fileAsset()
+entriesNothing = entries()
+
+# Removed at the reference's HEAD (binder.md §4.2): unknown functions.
+mime  = mimeType("a.txt")
+files = readDir(".")
+
+# A typo gets a did-you-mean.
+typo = lenght(names)
