@@ -104,28 +104,30 @@ pub(crate) fn bind_program(
         diags.extend(parse_diags);
         parsed.push(ParsedFile { id, name, body });
     }
-    // Package blocks, files in the order given.
-    let mut seen: HashMap<String, FileId> = HashMap::new();
+    // Files by name, so that everything below (package blocks first) is
+    // independent of the order the files were given in. (Deliberate
+    // difference: the reference reads package blocks in the given order,
+    // so which of two conflicting blocks it reports depends on that order.)
+    parsed.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
         let descriptors = read_package_blocks(file.id, &file.body, &mut diags);
         for (name, (desc, range)) in descriptors {
             if !shared.schemas.add_descriptor(desc) {
-                let prior = seen.get(&name).copied();
                 let mut d = Diagnostic::error(
                     codes::DUPLICATE_PACKAGE,
                     Span::new(file.id, range),
                     format!("package \"{name}\" was already defined with different parameters"),
                 );
-                if let Some(prior) = prior {
-                    d = d.with_help(format!("the other definition is in file {}", prior.0));
+                if let Some(prior) = seen.get(&name) {
+                    d = d.with_related(*prior, "the other definition");
                 }
                 diags.push(d);
             } else {
-                seen.entry(name).or_insert(file.id);
+                seen.entry(name).or_insert(Span::new(file.id, range));
             }
         }
     }
-    parsed.sort_by(|a, b| a.name.cmp(&b.name));
     let mut binder = ProgramBinder {
         shared,
         dir: dir.to_string(),

@@ -4,7 +4,8 @@
 //! in `testdata/schemas`, and the rendered diagnostics, the node order, the
 //! node types and the types of each node's bound expressions (inputs,
 //! options, `range.key`/`range.value`, config defaults, output values, hook
-//! attributes) are compared with the sibling `.diag` file
+//! attributes), each node's dependencies and the packages used are
+//! compared with the sibling `.diag` file
 //! (`UPDATE_EXPECT=1` rewrites it). Cases under `ok/` must have no errors,
 //! cases under `err/` at least one. A first line `// flags: --lenient …`
 //! selects the policy. Every case is also bound a second time with its
@@ -85,6 +86,18 @@ fn output(checked: &Checked<Program>) -> String {
         s.push_str(&node.name);
     }
     s.push('\n');
+    if !program.packages().is_empty() {
+        s.push_str("# packages:");
+        for p in program.packages() {
+            s.push_str(&format!(
+                " {}@{}{}",
+                p.name,
+                p.version.as_deref().unwrap_or("-"),
+                if p.loaded { "" } else { " (not loaded)" }
+            ));
+        }
+        s.push('\n');
+    }
     for node in program.nodes() {
         s.push_str(&format!(
             "# {} {}: {}\n",
@@ -92,6 +105,14 @@ fn output(checked: &Checked<Program>) -> String {
             node.name,
             one_line(&node.ty)
         ));
+        if !node.dependencies.is_empty() {
+            let names: Vec<&str> = node
+                .dependencies
+                .iter()
+                .filter_map(|id| program.node(*id).map(|n| n.name.as_str()))
+                .collect();
+            s.push_str(&format!("#   depends on: {}\n", names.join(" ")));
+        }
         for (what, ty) in bound_types(node) {
             s.push_str(&format!("#   {what}: {}\n", one_line(&ty)));
         }
@@ -234,6 +255,10 @@ fn golden() {
             } else {
                 expected_path
             };
+            // Schema paths in messages are machine-specific; show them
+            // relative to the repository.
+            let schemas = repo().join("testdata/schemas").display().to_string();
+            let text = text.replace(&schemas, "testdata/schemas");
             let actual = format!("{HEADER}{text}");
             if kind == "ok" && has_errors {
                 failures.push(format!("{}: ok case has errors:\n{text}", path.display()));
@@ -261,4 +286,103 @@ fn golden() {
     }
     assert!(count > 0, "no golden cases found");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Codes no golden program can show, each with the reason and the test
+/// that covers it instead.
+const NOT_IN_GOLDENS: &[(&str, &str)] = &[
+    (
+        "list-index-not-number",
+        "every literal key converts to number (strings, bools, null); pcl_types traversal vectors",
+    ),
+    (
+        "map-key-not-string",
+        "every literal key converts to string; pcl_types traversal vectors",
+    ),
+    (
+        "object-key-not-string",
+        "every literal key converts to string; pcl_types traversal vectors",
+    ),
+    (
+        "type-too-deep",
+        "a traversal of a type nested beyond MAX_TYPE_DEPTH; pcl_types traverse",
+    ),
+    (
+        "expression-too-deep",
+        "the parser's nesting limit is below MAX_EXPR_DEPTH; pcl_expr tests::depth",
+    ),
+    (
+        "undefined-anonymous-symbol",
+        "the parser puts splat items only inside splats; pcl_expr bind",
+    ),
+    (
+        "keyword-traversal",
+        "programs define no keywords; pcl_expr tests::null_constant_and_keywords",
+    ),
+    (
+        "component-too-deep",
+        "needs dozens of nested directories; tests/api.rs component_nesting_is_limited",
+    ),
+    (
+        "untyped-reference",
+        "reserved: never emitted, every definition has a type",
+    ),
+    ("unsupported-literal", "reserved: never emitted"),
+    (
+        "tuple-length-mismatch",
+        "reserved: a tuple-length failure is the detail of type-not-convertible",
+    ),
+    ("object-key-type", "reserved: never emitted"),
+    (
+        "no-source-files",
+        "reserved: a component directory without files is a component-error",
+    ),
+];
+
+/// Every diagnostic code the binder, the expression binder and the type
+/// layer define appears in some golden `.diag` file (rendered as
+/// `[code]`), unless it is listed in [`NOT_IN_GOLDENS`] — and a listed code
+/// must not appear, so the list stays honest.
+#[test]
+fn every_code_has_a_golden() {
+    let mut rendered = String::new();
+    let mut stack = vec![repo().join("testdata/check")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "diag") {
+                rendered.push_str(&std::fs::read_to_string(&p).unwrap_or_default());
+            }
+        }
+    }
+    assert!(!rendered.is_empty(), "no golden files found");
+    let all = pcl_binder::codes::ALL
+        .iter()
+        .chain(pcl_expr::codes::ALL)
+        .chain(pcl_types::codes::ALL);
+    let mut missing = Vec::new();
+    let mut stale = Vec::new();
+    for code in all {
+        let shown = rendered.contains(&format!("[{}]", code.0));
+        let exempt = NOT_IN_GOLDENS.iter().any(|(c, _)| *c == code.0);
+        if exempt && shown {
+            stale.push(code.0);
+        }
+        if !exempt && !shown {
+            missing.push(code.0);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "codes without a golden under testdata/check: {missing:?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "codes listed in NOT_IN_GOLDENS but shown by a golden: {stale:?}"
+    );
 }
