@@ -97,6 +97,13 @@ pub(crate) fn bind_program(
 ) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut parsed: Vec<ParsedFile> = Vec::new();
+    // Files by name, so that file ids (and with them the order of the
+    // diagnostics and of everything below, package blocks first) do not
+    // depend on the order the files were given in. (Deliberate difference:
+    // the reference reads package blocks in the given order, so which of two
+    // conflicting blocks it reports depends on that order.)
+    let mut files = files;
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, text) in files {
         let id = sources.add(name.clone(), text.as_str());
         let parse = pcl_syntax::parse(id, &text);
@@ -104,11 +111,6 @@ pub(crate) fn bind_program(
         diags.extend(parse_diags);
         parsed.push(ParsedFile { id, name, body });
     }
-    // Files by name, so that everything below (package blocks first) is
-    // independent of the order the files were given in. (Deliberate
-    // difference: the reference reads package blocks in the given order,
-    // so which of two conflicting blocks it reports depends on that order.)
-    parsed.sort_by(|a, b| a.name.cmp(&b.name));
     let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
         let descriptors = read_package_blocks(file.id, &file.body, &mut diags);
