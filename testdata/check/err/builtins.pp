@@ -30,3 +30,10 @@ files = readDir(".")
 
 # A typo gets a did-you-mean.
 typo = lenght(names)
+
+# binder-vectors F: wrong arities and a non-resource argument.
+singleThree = singleOrNone(1, 2, 3)
+rootArg     = rootDirectory("foo")
+typeTwo     = pulumiResourceType(1, 2)
+res         = { id = "foo", urn = "bar" }
+typeOfObj   = pulumiResourceType(res)

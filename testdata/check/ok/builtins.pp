@@ -96,3 +96,10 @@ invoked = invoke("tiny:index:getWidget", { name = "w" })
 count   = invoke("tiny:index:getCount", {})
 labels  = invoke("tiny:index:getPlainLabels", {})
 called  = call(w, "describe", {})
+
+# binder-vectors F (functions_test.go).
+config untyped {}
+tryDynamic   = try(1, untyped)
+trySecret    = try(1, 2, secret(3))
+canSecret    = can(secret(1))
+singleThree  = singleOrNone([1, 2, 3])
