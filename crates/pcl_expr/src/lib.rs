@@ -9,7 +9,9 @@
 //! - the [`Environment`] trait through which the program binder supplies
 //!   node types, schema functions and resource methods, and
 //!   [`ExprOptions`], the expression-level bind options of §7;
-//! - the expression-level diagnostics of §8.1–8.2 ([`codes`]).
+//! - the expression-level diagnostics of §8.1–8.2 ([`codes`]);
+//! - [`suggest`], the one "did you mean" mechanism every unknown name uses
+//!   (here and in `pcl_binder`).
 //!
 //! It must not touch schemas, program blocks or files: whole programs are
 //! the program binder's (`pcl_binder`), types are `pcl_types`', syntax is
