@@ -22,7 +22,9 @@ use pcl_expr::{
     Scope,
 };
 use pcl_syntax::ast::{self, Block, BodyItem};
-use pcl_types::Type;
+use pcl_types::{
+    explain_conversion, input_type, pretty_capped, resolve_outputs, MismatchReason, Type,
+};
 
 use crate::codes;
 use crate::deps;
@@ -524,6 +526,51 @@ impl ProgramBinder<'_, '_> {
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         check_convertible(&mut cx, expr, dest);
         cx.take_diagnostics()
+    }
+
+    /// Checks a value assigned to a declared type (a config default, an
+    /// output value, a resource option): `value` must convert to
+    /// `InputType(declared)`. Failures are `type-not-convertible` at the
+    /// offending element, naming `kind` and `name` (`option 'aliases'`) with
+    /// the first
+    /// mismatching path and compact types (outputs resolved, so the
+    /// `T | output(T)` alternatives are not spelled out).
+    pub fn check_assignment(
+        &self,
+        file: FileId,
+        value: &BoundExpr,
+        declared: &Type,
+        kind: &str,
+        name: &str,
+    ) -> Vec<Diagnostic> {
+        let dest = input_type(declared);
+        let Some(err) = explain_conversion(&dest, &value.ty) else {
+            return Vec::new();
+        };
+        let at = value.sub_expression(&err.path);
+        let expected = pretty_capped(&resolve_outputs(&err.expected));
+        let found = crate::resource::found_type(&err.found);
+        let path = err.path_string();
+        let summary = match err.reason {
+            MismatchReason::TupleLengths { expected: n, found: m } => format!(
+                "cannot assign a tuple of {m} elements to {kind} '{name}{path}', a tuple of {n} elements"
+            ),
+            MismatchReason::NotConvertible => {
+                format!(
+                    "cannot assign value of type {found} to {kind} '{name}{path}' of type {expected}"
+                )
+            }
+        };
+        let detail = match err.reason {
+            MismatchReason::TupleLengths { .. } => format!("found {found}"),
+            MismatchReason::NotConvertible => format!("expected {expected}, found {found}"),
+        };
+        vec![Diagnostic::error(
+            pcl_expr::codes::TYPE_NOT_CONVERTIBLE,
+            Span::new(file, at.range),
+            summary,
+        )
+        .with_detail(detail)]
     }
 
     pub fn set_type(&mut self, idx: usize, ty: Type) {

@@ -455,8 +455,25 @@ impl ProgramBinder<'_, '_> {
                     continue;
                 }
             };
+            let mut found = self.check_assignment(file, &value, &dest, "option", attr.name());
+            if is_property_list {
+                // `ignoreChanges = ["name"]`: the property is named, not quoted.
+                for d in &mut found {
+                    let quoted = match &value.strip_parens().kind {
+                        pcl_expr::BoundExprKind::Tuple(items) => items
+                            .iter()
+                            .find(|i| i.range == d.span.range)
+                            .and_then(|i| i.literal_string()),
+                        _ => None,
+                    };
+                    if let Some(name) = quoted {
+                        d.help
+                            .push(format!("name the input property without quotes: `{name}`"));
+                    }
+                }
+            }
+            diags.extend(found);
             let dest = input_type(&dest);
-            diags.extend(self.check(file, &value, &dest));
             out.attributes
                 .push(bound_attribute(file, attr, value, Some(dest)));
         }
@@ -662,7 +679,7 @@ fn mismatch(
 /// The found side of a mismatch, compact: a tuple (the type of a `[…]`
 /// literal) is spelled `tuple(…)` so that a one-element tuple does not read
 /// as a parenthesised type (`(string)`).
-fn found_type(t: &Type) -> String {
+pub(crate) fn found_type(t: &Type) -> String {
     match t.kind() {
         TypeKind::Tuple(elements) => {
             let parts: Vec<String> = elements.iter().map(pretty_capped).collect();

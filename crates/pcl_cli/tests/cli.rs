@@ -287,8 +287,8 @@ fn check_short_format_prints_lines_on_stdout_sorted_by_path() {
     assert_eq!(lines.len(), 8, "{text}");
     assert_eq!(
         lines[0],
-        "examples/mistakes/main.pp:10:13: error[type-not-convertible]: cannot assign expression \
-         of type 80 to location of type list(int | output(int)) | output(list(int))"
+        "examples/mistakes/main.pp:10:13: error[type-not-convertible]: cannot assign value \
+         of type 80 to config 'ports' of type list(int)"
     );
     assert!(lines
         .iter()
