@@ -788,12 +788,18 @@ fn unknown_property(
     if let Some(n) = name {
         if members.len() > suggest::MAX_SUGGESTIONS {
             d.summary = format!("unknown property '{n}'");
-            if help.is_none() {
-                d.detail = Some(format!(
-                    "none of its {} properties is close to '{n}'",
+            let owner = match resource_token(receiver) {
+                Some(token) => format!("resource type '{token}'"),
+                None => "the object".to_string(),
+            };
+            d.detail = Some(if help.is_some() {
+                format!("{owner} has no property '{n}'")
+            } else {
+                format!(
+                    "{owner} has no property '{n}', and none of its {} properties is close",
                     members.len()
-                ));
-            }
+                )
+            });
         }
     }
     let mut out = d.into_diagnostic(span);
@@ -801,6 +807,32 @@ fn unknown_property(
         out = out.with_help(h);
     }
     out
+}
+
+/// The token of the resource whose output object `ty` is (through
+/// outputs, promises and optional unions), when it is one.
+fn resource_token(ty: &Type) -> Option<String> {
+    let mut t = ty;
+    for _ in 0..8 {
+        match t.kind() {
+            TypeKind::Output(e) | TypeKind::Promise(e) => t = e,
+            TypeKind::Union(u) => {
+                let mut objects = u.elements().iter().filter(|e| e.as_object().is_some());
+                match (objects.next(), objects.next()) {
+                    (Some(only), None) => t = only,
+                    _ => return None,
+                }
+            }
+            TypeKind::Object(o) => {
+                return o
+                    .annotations()
+                    .first::<crate::env::ResourceAnnotation>()
+                    .map(|a| a.token.to_string())
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The property names of the object(s) a traversal step looks into,

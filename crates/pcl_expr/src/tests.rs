@@ -805,11 +805,11 @@ mod golden {
         let wide = "object({ami = string, arn = string, id = string, instanceType = string, publicDns = string, publicIp = string, tags = map(string), urn = string})";
         assert_eq!(
             golden("server.publicIpAddress", &[("server", wide)]),
-            "main.pp:1:7: error[unknown-property]: unknown property 'publicIpAddress'\n  help: did you mean `publicIp`?\n"
+            "main.pp:1:7: error[unknown-property]: unknown property 'publicIpAddress'\n  detail: the object has no property 'publicIpAddress'\n  help: did you mean `publicIp`?\n"
         );
         assert_eq!(
             golden("server.zzz", &[("server", wide)]),
-            "main.pp:1:7: error[unknown-property]: unknown property 'zzz'\n  detail: none of its 8 properties is close to 'zzz'\n"
+            "main.pp:1:7: error[unknown-property]: unknown property 'zzz'\n  detail: the object has no property 'zzz', and none of its 8 properties is close\n"
         );
         assert_eq!(
             golden("join(\",\")", &[]),
