@@ -199,8 +199,11 @@ fn bound_types(node: &pcl_binder::Node) -> Vec<(String, pcl_types::Type)> {
 
 fn run_case(path: &Path, loader: &dyn pcl_schema::SchemaLoader) -> (String, bool) {
     let files = case_files(path);
+    // The flags line is the first line of the program's first file (not of
+    // a component's file, which may sort first).
     let flags = files
-        .first()
+        .iter()
+        .find(|(p, _)| !p.contains('/'))
         .and_then(|(_, t)| t.lines().next())
         .and_then(|l| l.strip_prefix("// flags:"))
         .unwrap_or("")

@@ -1,4 +1,5 @@
-// Invalid values for every resource option (binder.md §5.8).
+// Invalid values for every resource option that has a type (binder.md §5.8). `parent`,
+// `provider`, `deletedWith` and `replacementTrigger` take any value, so they have no invalid one.
 config tags "set(string)" {}
 hook resource before {
   command = ["true"]
