@@ -389,3 +389,40 @@ fn every_code_has_a_golden() {
         "codes listed in NOT_IN_GOLDENS but shown by a golden: {stale:?}"
     );
 }
+
+/// Every builtin function (and `invoke` and `call`) is called in
+/// `ok/builtins.pp`, whose golden records each call's result type, and
+/// called wrongly in `err/builtins.pp` or another error golden.
+#[test]
+fn every_builtin_has_a_golden() {
+    let read = |p: &str| std::fs::read_to_string(repo().join(p)).unwrap_or_default();
+    let ok = read("testdata/check/ok/builtins.pp");
+    let err = read("testdata/check/err/builtins.pp")
+        + &read("testdata/check/err/vectors_e31_calls.pp")
+        + &read("testdata/check/err/strict_invoke_typecheck.pp");
+    assert!(!ok.is_empty() && !err.is_empty(), "builtin goldens missing");
+    let names = pcl_expr::Builtin::ALL
+        .iter()
+        .map(|b| b.name())
+        .chain(["invoke", "call"]);
+    let mut missing = Vec::new();
+    for name in names {
+        let call = format!("{name}(");
+        let called = |text: &str| {
+            text.match_indices(&call).any(|(at, _)| {
+                at == 0
+                    || !text[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        };
+        if !called(&ok) {
+            missing.push(format!("{name} (ok/builtins.pp)"));
+        }
+        if !called(&err) {
+            missing.push(format!("{name} (err goldens)"));
+        }
+    }
+    assert!(missing.is_empty(), "builtins without a golden: {missing:?}");
+}
