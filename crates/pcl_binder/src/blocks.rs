@@ -76,7 +76,8 @@ impl ProgramBinder<'_, '_> {
                         ty = Type::optional(ty);
                         node.nullable = true;
                     }
-                    later.extend(self.check(file, &value, &input_type(&ty)));
+                    let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
+                    later.extend(self.check_assignment(file, &value, &ty, "config", name));
                     node.default = Some(value);
                     continue;
                 }
@@ -121,7 +122,9 @@ impl ProgramBinder<'_, '_> {
             match attr.name() {
                 "value" => {
                     if block.labels.get(1).is_some() {
-                        later.extend(self.check(file, &value, &input_type(&declared)));
+                        let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
+                        later
+                            .extend(self.check_assignment(file, &value, &declared, "output", name));
                     }
                     value_expr = Some(value);
                 }
@@ -259,9 +262,7 @@ fn unknown_hook_property(
         Span::new(file, range),
         format!("unknown property '{name}' among [{}]", valid.join(" ")),
     );
-    if let Some(help) = pcl_diagnostics::suggest::help_line(
-        &pcl_diagnostics::suggest::did_you_mean(name, valid.iter().copied()),
-    ) {
+    if let Some(help) = pcl_expr::suggest::help(name, valid.iter().copied()) {
         d = d.with_help(help);
     }
     d

@@ -93,7 +93,7 @@ impl Environment for EnvView<'_, '_> {
             }
             _ => {
                 let names: Vec<&str> = res.methods.keys().map(String::as_str).collect();
-                let candidates = pcl_diagnostics::suggest::did_you_mean(method, names)
+                let candidates = pcl_expr::suggest::candidates(method, names)
                     .into_iter()
                     .map(str::to_string)
                     .collect();

@@ -22,7 +22,9 @@ use pcl_expr::{
     Scope,
 };
 use pcl_syntax::ast::{self, Block, BodyItem};
-use pcl_types::Type;
+use pcl_types::{
+    explain_conversion, input_type, pretty_capped, resolve_outputs, MismatchReason, Type,
+};
 
 use crate::codes;
 use crate::deps;
@@ -97,6 +99,13 @@ pub(crate) fn bind_program(
 ) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut parsed: Vec<ParsedFile> = Vec::new();
+    // Files by name, so that file ids (and with them the order of the
+    // diagnostics and of everything below, package blocks first) do not
+    // depend on the order the files were given in. (Deliberate difference:
+    // the reference reads package blocks in the given order, so which of two
+    // conflicting blocks it reports depends on that order.)
+    let mut files = files;
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, text) in files {
         let id = sources.add(name.clone(), text.as_str());
         let parse = pcl_syntax::parse(id, &text);
@@ -104,28 +113,25 @@ pub(crate) fn bind_program(
         diags.extend(parse_diags);
         parsed.push(ParsedFile { id, name, body });
     }
-    // Package blocks, files in the order given.
-    let mut seen: HashMap<String, FileId> = HashMap::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
         let descriptors = read_package_blocks(file.id, &file.body, &mut diags);
         for (name, (desc, range)) in descriptors {
             if !shared.schemas.add_descriptor(desc) {
-                let prior = seen.get(&name).copied();
                 let mut d = Diagnostic::error(
                     codes::DUPLICATE_PACKAGE,
                     Span::new(file.id, range),
                     format!("package \"{name}\" was already defined with different parameters"),
                 );
-                if let Some(prior) = prior {
-                    d = d.with_help(format!("the other definition is in file {}", prior.0));
+                if let Some(prior) = seen.get(&name) {
+                    d = d.with_related(*prior, "the other definition");
                 }
                 diags.push(d);
             } else {
-                seen.entry(name).or_insert(file.id);
+                seen.entry(name).or_insert(Span::new(file.id, range));
             }
         }
     }
-    parsed.sort_by(|a, b| a.name.cmp(&b.name));
     let mut binder = ProgramBinder {
         shared,
         dir: dir.to_string(),
@@ -520,6 +526,51 @@ impl ProgramBinder<'_, '_> {
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         check_convertible(&mut cx, expr, dest);
         cx.take_diagnostics()
+    }
+
+    /// Checks a value assigned to a declared type (a config default, an
+    /// output value, a resource option): `value` must convert to
+    /// `InputType(declared)`. Failures are `type-not-convertible` at the
+    /// offending element, naming `kind` and `name` (`option 'aliases'`) with
+    /// the first
+    /// mismatching path and compact types (outputs resolved, so the
+    /// `T | output(T)` alternatives are not spelled out).
+    pub fn check_assignment(
+        &self,
+        file: FileId,
+        value: &BoundExpr,
+        declared: &Type,
+        kind: &str,
+        name: &str,
+    ) -> Vec<Diagnostic> {
+        let dest = input_type(declared);
+        let Some(err) = explain_conversion(&dest, &value.ty) else {
+            return Vec::new();
+        };
+        let at = value.sub_expression(&err.path);
+        let expected = pretty_capped(&resolve_outputs(&err.expected));
+        let found = crate::resource::found_type(&err.found);
+        let path = err.path_string();
+        let summary = match err.reason {
+            MismatchReason::TupleLengths { expected: n, found: m } => format!(
+                "cannot assign a tuple of {m} elements to {kind} '{name}{path}', a tuple of {n} elements"
+            ),
+            MismatchReason::NotConvertible => {
+                format!(
+                    "cannot assign value of type {found} to {kind} '{name}{path}' of type {expected}"
+                )
+            }
+        };
+        let detail = match err.reason {
+            MismatchReason::TupleLengths { .. } => format!("found {found}"),
+            MismatchReason::NotConvertible => format!("expected {expected}, found {found}"),
+        };
+        vec![Diagnostic::error(
+            pcl_expr::codes::TYPE_NOT_CONVERTIBLE,
+            Span::new(file, at.range),
+            summary,
+        )
+        .with_detail(detail)]
     }
 
     pub fn set_type(&mut self, idx: usize, ty: Type) {

@@ -10,9 +10,9 @@
 
 use std::sync::Arc;
 
-use pcl_diagnostics::suggest::{did_you_mean, help_line};
+use pcl_diagnostics::suggest::help_line;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
-use pcl_expr::{BoundExpr, Definition, Scope};
+use pcl_expr::{suggest, BoundExpr, Definition, Scope};
 use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
 use pcl_syntax::ast::{Attribute, Block, BodyItem};
@@ -327,7 +327,7 @@ impl ProgramBinder<'_, '_> {
                                 attr.name()
                             ));
                         }
-                        if let Some(h) = help_line(&did_you_mean(attr.name(), names)) {
+                        if let Some(h) = suggest::help(attr.name(), names) {
                             d = d.with_help(h);
                         }
                         checks.push(d);
@@ -446,7 +446,7 @@ impl ProgramBinder<'_, '_> {
                         Span::new(file, attr.name_range()),
                         format!("unsupported attribute '{}'", attr.name()),
                     );
-                    if let Some(h) = help_line(&did_you_mean(attr.name(), known.iter().copied())) {
+                    if let Some(h) = suggest::help(attr.name(), known.iter().copied()) {
                         d = d.with_help(h);
                     }
                     diags.push(d);
@@ -455,8 +455,25 @@ impl ProgramBinder<'_, '_> {
                     continue;
                 }
             };
+            let mut found = self.check_assignment(file, &value, &dest, "option", attr.name());
+            if is_property_list {
+                // `ignoreChanges = ["name"]`: the property is named, not quoted.
+                for d in &mut found {
+                    let quoted = match &value.strip_parens().kind {
+                        pcl_expr::BoundExprKind::Tuple(items) => items
+                            .iter()
+                            .find(|i| i.range == d.span.range)
+                            .and_then(|i| i.literal_string()),
+                        _ => None,
+                    };
+                    if let Some(name) = quoted {
+                        d.help
+                            .push(format!("name the input property without quotes: `{name}`"));
+                    }
+                }
+            }
+            diags.extend(found);
             let dest = input_type(&dest);
-            diags.extend(self.check(file, &value, &dest));
             out.attributes
                 .push(bound_attribute(file, attr, value, Some(dest)));
         }
@@ -505,7 +522,7 @@ impl ProgramBinder<'_, '_> {
                     Span::new(file, item.key.range),
                     format!("unknown hook name '{key}'"),
                 );
-                if let Some(h) = help_line(&did_you_mean(key, HOOK_NAMES.iter().copied())) {
+                if let Some(h) = suggest::help(key, HOOK_NAMES.iter().copied()) {
                     d = d.with_help(h);
                 }
                 diags.push(d);
@@ -633,20 +650,41 @@ fn mismatch(
     if conversion_from(dest, &value.ty) != ConversionKind::None {
         return None;
     }
-    let (path, expected, found) = match explain_conversion(dest, &value.ty) {
-        Some(e) => (e.path_string(), e.expected, e.found),
-        None => (String::new(), dest.clone(), value.ty.clone()),
+    let (path, expected, found, at) = match explain_conversion(dest, &value.ty) {
+        Some(e) => {
+            let at = value.sub_expression(&e.path);
+            (e.path_string(), e.expected, e.found, at)
+        }
+        None => (String::new(), dest.clone(), value.ty.clone(), value),
     };
     let expected = pretty_capped(&resolve_outputs(&expected));
     Some(
         Diagnostic::error(
             codes::ATTRIBUTE_TYPE_MISMATCH,
-            Span::new(file, value.range),
-            format!(
-                "cannot assign value of type {} to property '{prop}{path}' of type {expected}",
-                pretty_capped(&found)
-            ),
+            Span::new(file, at.range),
+            if matches!(found.kind(), TypeKind::None) && !path.is_empty() {
+                // The literal leaves out a required nested property.
+                format!("missing required property '{prop}{path}' of type {expected}")
+            } else {
+                format!(
+                    "cannot assign value of type {} to property '{prop}{path}' of type {expected}",
+                    found_type(&found)
+                )
+            },
         )
         .with_detail(format!("resource '{resource}' has type '{token}'")),
     )
+}
+
+/// The found side of a mismatch, compact: a tuple (the type of a `[…]`
+/// literal) is spelled `tuple(…)` so that a one-element tuple does not read
+/// as a parenthesised type (`(string)`).
+pub(crate) fn found_type(t: &Type) -> String {
+    match t.kind() {
+        TypeKind::Tuple(elements) => {
+            let parts: Vec<String> = elements.iter().map(pretty_capped).collect();
+            format!("tuple({})", parts.join(", "))
+        }
+        _ => pretty_capped(t),
+    }
 }

@@ -406,6 +406,11 @@ impl<'a> Schemas<'a> {
                     Err(_) => return Type::dynamic(),
                 };
                 let target = &resolved.package;
+                if target.name() != pkg.name() {
+                    // A package reached through another's types is used
+                    // too (binder.md §6.1; binder-vectors E20).
+                    self.record_use(target.name(), Some(target));
+                }
                 match &resolved.resolved {
                     Resolved::TypeDef(def) => match def.as_ref() {
                         TypeDef::Object(o) => self.named_object(target, o, shape, depth),

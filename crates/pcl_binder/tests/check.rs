@@ -1,8 +1,11 @@
 //! Golden tests: every program under `testdata/check/{ok,err}` (a `.pp`
 //! file or a directory whose `.pp` files form the program and whose
 //! sub-directories hold components) is bound against the fixture schemas
-//! in `testdata/schemas`, and the rendered diagnostics, the node order and
-//! the node types are compared with the sibling `.diag` file
+//! in `testdata/schemas`, and the rendered diagnostics, the node order, the
+//! node types and the types of each node's bound expressions (inputs,
+//! options, `range.key`/`range.value`, config defaults, output values, hook
+//! attributes), each node's dependencies and the packages used are
+//! compared with the sibling `.diag` file
 //! (`UPDATE_EXPECT=1` rewrites it). Cases under `ok/` must have no errors,
 //! cases under `err/` at least one. A first line `// flags: --lenient …`
 //! selects the policy. Every case is also bound a second time with its
@@ -83,13 +86,36 @@ fn output(checked: &Checked<Program>) -> String {
         s.push_str(&node.name);
     }
     s.push('\n');
+    if !program.packages().is_empty() {
+        s.push_str("# packages:");
+        for p in program.packages() {
+            s.push_str(&format!(
+                " {}@{}{}",
+                p.name,
+                p.version.as_deref().unwrap_or("-"),
+                if p.loaded { "" } else { " (not loaded)" }
+            ));
+        }
+        s.push('\n');
+    }
     for node in program.nodes() {
         s.push_str(&format!(
             "# {} {}: {}\n",
             node.kind_name(),
             node.name,
-            node.ty.pretty().replace('\n', " ")
+            one_line(&node.ty)
         ));
+        if !node.dependencies.is_empty() {
+            let names: Vec<&str> = node
+                .dependencies
+                .iter()
+                .filter_map(|id| program.node(*id).map(|n| n.name.as_str()))
+                .collect();
+            s.push_str(&format!("#   depends on: {}\n", names.join(" ")));
+        }
+        for (what, ty) in bound_types(node) {
+            s.push_str(&format!("#   {what}: {}\n", one_line(&ty)));
+        }
     }
     for d in checked.diagnostics() {
         s.push('\n');
@@ -102,10 +128,82 @@ fn output(checked: &Checked<Program>) -> String {
     s
 }
 
+fn one_line(ty: &pcl_types::Type) -> String {
+    let text = ty.pretty();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.join(" ")
+}
+
+/// The types of a node's bound expressions, so the golden asserts the
+/// typing and not only the diagnostics: resource and component inputs and
+/// options, the `range` key and value types, config defaults, output
+/// values and hook attributes.
+fn bound_types(node: &pcl_binder::Node) -> Vec<(String, pcl_types::Type)> {
+    use pcl_binder::{NodeKind, RangeKind};
+    let mut out = Vec::new();
+    let attrs = |out: &mut Vec<(String, pcl_types::Type)>,
+                 prefix: &str,
+                 list: &[pcl_binder::BoundAttribute]| {
+        for a in list {
+            out.push((format!("{prefix}{}", a.name), a.value.ty.clone()));
+        }
+    };
+    let range = |out: &mut Vec<(String, pcl_types::Type)>, r: &Option<RangeKind>| match r {
+        Some(RangeKind::List { key, value }) | Some(RangeKind::Map { key, value }) => {
+            out.push(("range.key".into(), key.clone()));
+            out.push(("range.value".into(), value.clone()));
+        }
+        Some(RangeKind::Count) => out.push(("range.value".into(), pcl_types::Type::int())),
+        Some(RangeKind::Bool) | None => {}
+    };
+    match &node.kind {
+        NodeKind::Local(_) | NodeKind::Pulumi(_) => {}
+        NodeKind::Config(c) => {
+            if let Some(d) = &c.default {
+                out.push(("default".into(), d.ty.clone()));
+            }
+        }
+        NodeKind::Output(o) => {
+            if let Some(v) = &o.value {
+                out.push(("value".into(), v.ty.clone()));
+            }
+        }
+        NodeKind::Resource(r) => {
+            range(&mut out, &r.range);
+            attrs(&mut out, "", &r.inputs);
+            if let Some(o) = &r.options {
+                attrs(&mut out, "options.", &o.attributes);
+            }
+        }
+        NodeKind::Component(c) => {
+            range(&mut out, &c.range);
+            attrs(&mut out, "", &c.inputs);
+            if let Some(o) = &c.options {
+                attrs(&mut out, "options.", &o.attributes);
+            }
+        }
+        NodeKind::Hook(h) => {
+            for (name, e) in [
+                ("command", &h.command),
+                ("onDryRun", &h.on_dry_run),
+                ("ignoreErrors", &h.ignore_errors),
+            ] {
+                if let Some(e) = e {
+                    out.push((name.into(), e.ty.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn run_case(path: &Path, loader: &dyn pcl_schema::SchemaLoader) -> (String, bool) {
     let files = case_files(path);
+    // The flags line is the first line of the program's first file (not of
+    // a component's file, which may sort first).
     let flags = files
-        .first()
+        .iter()
+        .find(|(p, _)| !p.contains('/'))
         .and_then(|(_, t)| t.lines().next())
         .and_then(|l| l.strip_prefix("// flags:"))
         .unwrap_or("")
@@ -160,6 +258,10 @@ fn golden() {
             } else {
                 expected_path
             };
+            // Schema paths in messages are machine-specific; show them
+            // relative to the repository.
+            let schemas = repo().join("testdata/schemas").display().to_string();
+            let text = text.replace(&schemas, "testdata/schemas");
             let actual = format!("{HEADER}{text}");
             if kind == "ok" && has_errors {
                 failures.push(format!("{}: ok case has errors:\n{text}", path.display()));
@@ -187,4 +289,140 @@ fn golden() {
     }
     assert!(count > 0, "no golden cases found");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Codes no golden program can show, each with the reason and the test
+/// that covers it instead.
+const NOT_IN_GOLDENS: &[(&str, &str)] = &[
+    (
+        "list-index-not-number",
+        "every literal key converts to number (strings, bools, null); pcl_types traversal vectors",
+    ),
+    (
+        "map-key-not-string",
+        "every literal key converts to string; pcl_types traversal vectors",
+    ),
+    (
+        "object-key-not-string",
+        "every literal key converts to string; pcl_types traversal vectors",
+    ),
+    (
+        "type-too-deep",
+        "a traversal of a type nested beyond MAX_TYPE_DEPTH; pcl_types traverse",
+    ),
+    (
+        "expression-too-deep",
+        "the parser's nesting limit is below MAX_EXPR_DEPTH; pcl_expr tests::depth",
+    ),
+    (
+        "undefined-anonymous-symbol",
+        "the parser puts splat items only inside splats; pcl_expr bind",
+    ),
+    (
+        "keyword-traversal",
+        "programs define no keywords; pcl_expr tests::null_constant_and_keywords",
+    ),
+    (
+        "component-too-deep",
+        "needs dozens of nested directories; tests/api.rs component_nesting_is_limited",
+    ),
+    (
+        "untyped-reference",
+        "reserved: never emitted, every definition has a type",
+    ),
+    ("unsupported-literal", "reserved: never emitted"),
+    (
+        "tuple-length-mismatch",
+        "reserved: a tuple-length failure is the detail of type-not-convertible",
+    ),
+    ("object-key-type", "reserved: never emitted"),
+    (
+        "no-source-files",
+        "reserved: a component directory without files is a component-error",
+    ),
+];
+
+/// Every diagnostic code the binder, the expression binder and the type
+/// layer define appears in some golden `.diag` file (rendered as
+/// `[code]`), unless it is listed in [`NOT_IN_GOLDENS`] — and a listed code
+/// must not appear, so the list stays honest.
+#[test]
+fn every_code_has_a_golden() {
+    let mut rendered = String::new();
+    let mut stack = vec![repo().join("testdata/check")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "diag") {
+                rendered.push_str(&std::fs::read_to_string(&p).unwrap_or_default());
+            }
+        }
+    }
+    assert!(!rendered.is_empty(), "no golden files found");
+    let all = pcl_binder::codes::ALL
+        .iter()
+        .chain(pcl_expr::codes::ALL)
+        .chain(pcl_types::codes::ALL);
+    let mut missing = Vec::new();
+    let mut stale = Vec::new();
+    for code in all {
+        let shown = rendered.contains(&format!("[{}]", code.0));
+        let exempt = NOT_IN_GOLDENS.iter().any(|(c, _)| *c == code.0);
+        if exempt && shown {
+            stale.push(code.0);
+        }
+        if !exempt && !shown {
+            missing.push(code.0);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "codes without a golden under testdata/check: {missing:?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "codes listed in NOT_IN_GOLDENS but shown by a golden: {stale:?}"
+    );
+}
+
+/// Every builtin function (and `invoke` and `call`) is called in
+/// `ok/builtins.pp`, whose golden records each call's result type, and
+/// called wrongly in `err/builtins.pp` or another error golden.
+#[test]
+fn every_builtin_has_a_golden() {
+    let read = |p: &str| std::fs::read_to_string(repo().join(p)).unwrap_or_default();
+    let ok = read("testdata/check/ok/builtins.pp");
+    let err = read("testdata/check/err/builtins.pp")
+        + &read("testdata/check/err/vectors_e31_calls.pp")
+        + &read("testdata/check/err/strict_invoke_typecheck.pp");
+    assert!(!ok.is_empty() && !err.is_empty(), "builtin goldens missing");
+    let names = pcl_expr::Builtin::ALL
+        .iter()
+        .map(|b| b.name())
+        .chain(["invoke", "call"]);
+    let mut missing = Vec::new();
+    for name in names {
+        let call = format!("{name}(");
+        let called = |text: &str| {
+            text.match_indices(&call).any(|(at, _)| {
+                at == 0
+                    || !text[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        };
+        if !called(&ok) {
+            missing.push(format!("{name} (ok/builtins.pp)"));
+        }
+        if !called(&err) {
+            missing.push(format!("{name} (err goldens)"));
+        }
+    }
+    assert!(missing.is_empty(), "builtins without a golden: {missing:?}");
 }

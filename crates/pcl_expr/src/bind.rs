@@ -4,7 +4,7 @@
 //! Each node binds its children first (their diagnostics come first, in
 //! source order), then checks itself.
 
-use pcl_diagnostics::{suggest, Diagnostic, Severity, TextRange};
+use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
 use pcl_types::{
     collection_types, conversion_from, display_string, expr_not_convertible, input_type,
@@ -18,6 +18,7 @@ use crate::codes;
 use crate::context::BindContext;
 use crate::env::NodeMode;
 use crate::scope::{Definition, Scope};
+use crate::suggest;
 use crate::MAX_EXPR_DEPTH;
 
 /// Binds one expression in `scope`; diagnostics go to `cx`.
@@ -110,28 +111,7 @@ fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> Bound
             let else_expr = bind_expr(&c.else_expr, scope, cx);
             conditional(condition, then_expr, else_expr, range, cx)
         }
-        ExprKind::Binary(b) => {
-            let lhs = bind_expr(&b.lhs, scope, cx);
-            let rhs = bind_expr(&b.rhs, scope, cx);
-            let sig = operators::signature(b.op.as_str()).unwrap_or_else(|| operators::Signature {
-                params: Vec::new(),
-                result: Type::dynamic(),
-            });
-            let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
-            for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
-                check_type(cx, &operand.ty, operand.range, &input_type(param));
-            }
-            let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
-            BoundExpr {
-                kind: BoundExprKind::Binary {
-                    op: b.op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                ty,
-                range,
-            }
-        }
+        ExprKind::Binary(b) => bind_binary_chain(b, range, scope, cx),
         ExprKind::Unary(u) => bind_unary(u, range, scope, cx),
         ExprKind::Tuple(items) => {
             let items: Vec<BoundExpr> = items.iter().map(|e| bind_expr(e, scope, cx)).collect();
@@ -152,6 +132,60 @@ fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> Bound
             }
         }
         ExprKind::Error => error_expr(range),
+    }
+}
+
+/// Binds a binary operator and the whole left-leaning chain under it
+/// (`a + b + c` is `(a + b) + c`) iteratively: the chain's length does not
+/// count against [`MAX_EXPR_DEPTH`] and needs no stack, only genuine
+/// nesting (operands, parentheses) does. Diagnostics come in the same
+/// order as a recursive bind: the leftmost operand's, then each right
+/// operand's followed by its operator's own checks.
+fn bind_binary_chain(
+    outer: &ast::Binary,
+    range: TextRange,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let mut spine: Vec<(&ast::Binary, TextRange)> = vec![(outer, range)];
+    let mut leftmost: &ast::Expr = &outer.lhs;
+    while let ExprKind::Binary(inner) = &leftmost.kind {
+        spine.push((inner, leftmost.range));
+        leftmost = &inner.lhs;
+    }
+    let mut acc = bind_expr(leftmost, scope, cx);
+    for (b, range) in spine.into_iter().rev() {
+        let rhs = bind_expr(&b.rhs, scope, cx);
+        acc = binary(b.op, acc, rhs, range, cx);
+    }
+    acc
+}
+
+/// Types one binary operation whose operands are bound (binder.md §3.5).
+fn binary(
+    op: ast::BinaryOp,
+    lhs: BoundExpr,
+    rhs: BoundExpr,
+    range: TextRange,
+    cx: &mut BindContext<'_>,
+) -> BoundExpr {
+    let sig = operators::signature(op.as_str()).unwrap_or_else(|| operators::Signature {
+        params: Vec::new(),
+        result: Type::dynamic(),
+    });
+    let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
+    for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
+        check_type(cx, &operand.ty, operand.range, &input_type(param));
+    }
+    let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
+    BoundExpr {
+        kind: BoundExprKind::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+        ty,
+        range,
     }
 }
 
@@ -691,13 +725,13 @@ fn apply_steps(
                 if t.has_errors() {
                     Type::dynamic()
                 } else {
-                    report_step(t.diagnostics, range, cx);
+                    report_step(t.diagnostics, &ty, &kind, range, cx);
                     t.ty
                 }
             }
             NodeMode::Typed | NodeMode::Lenient => {
                 let t = traverse(&ty, &traverser(&kind));
-                report_step(t.diagnostics, range, cx);
+                report_step(t.diagnostics, &ty, &kind, range, cx);
                 t.ty
             }
         };
@@ -711,14 +745,124 @@ fn apply_steps(
     (ty, out)
 }
 
-fn report_step(diags: Vec<pcl_types::TypeDiagnostic>, range: TextRange, cx: &mut BindContext<'_>) {
+fn report_step(
+    diags: Vec<pcl_types::TypeDiagnostic>,
+    receiver: &Type,
+    step: &BoundStepKind,
+    range: TextRange,
+    cx: &mut BindContext<'_>,
+) {
     let allow_missing = cx.options().allow_missing_variables;
     for d in diags {
         if allow_missing && d.summary.starts_with("undefined variable") {
             continue;
         }
+        if d.code == codes::UNKNOWN_PROPERTY {
+            let span = cx.span(range);
+            let d = unknown_property(d, receiver, step, span);
+            cx.report(d);
+            continue;
+        }
         cx.report_type(d, range);
     }
+}
+
+/// Adds "did you mean" to an `unknown property` diagnostic. The reference
+/// lists every member (`unknown property 'x' among [a b c]`); that text is
+/// kept while the list has at most [`suggest::MAX_SUGGESTIONS`] names.
+/// Past that (a resource has dozens of outputs) the summary names only the
+/// property, and the help line lists the likely candidates.
+fn unknown_property(
+    mut d: pcl_types::TypeDiagnostic,
+    receiver: &Type,
+    step: &BoundStepKind,
+    span: pcl_diagnostics::Span,
+) -> Diagnostic {
+    let name = match step {
+        BoundStepKind::Attr(n) => Some(n.as_str()),
+        BoundStepKind::Index(Value::String(s)) => Some(s.as_ref()),
+        BoundStepKind::Index(_) => None,
+    };
+    let members = property_names(receiver);
+    let help = name.and_then(|n| suggest::help(n, members.iter().map(String::as_str)));
+    if let Some(n) = name {
+        if members.len() > suggest::MAX_SUGGESTIONS {
+            d.summary = format!("unknown property '{n}'");
+            let owner = match resource_token(receiver) {
+                Some(token) => format!("resource type '{token}'"),
+                None => "the object".to_string(),
+            };
+            d.detail = Some(if help.is_some() {
+                format!("{owner} has no property '{n}'")
+            } else {
+                format!(
+                    "{owner} has no property '{n}', and none of its {} properties is close",
+                    members.len()
+                )
+            });
+        }
+    }
+    let mut out = d.into_diagnostic(span);
+    if let Some(h) = help {
+        out = out.with_help(h);
+    }
+    out
+}
+
+/// The token of the resource whose output object `ty` is (through
+/// outputs, promises and optional unions), when it is one.
+fn resource_token(ty: &Type) -> Option<String> {
+    let mut t = ty;
+    for _ in 0..8 {
+        match t.kind() {
+            TypeKind::Output(e) | TypeKind::Promise(e) => t = e,
+            TypeKind::Union(u) => {
+                let mut objects = u.elements().iter().filter(|e| e.as_object().is_some());
+                match (objects.next(), objects.next()) {
+                    (Some(only), None) => t = only,
+                    _ => return None,
+                }
+            }
+            TypeKind::Object(o) => {
+                return o
+                    .annotations()
+                    .first::<crate::env::ResourceAnnotation>()
+                    .map(|a| a.token.to_string())
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The property names of the object(s) a traversal step looks into,
+/// through outputs, promises and unions, sorted and each once.
+fn property_names(ty: &Type) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut stack: Vec<&Type> = vec![ty];
+    // Eventuals and unions are normalised (no unions of unions, no
+    // outputs of outputs), so this visits a handful of types.
+    let mut budget = 64usize;
+    while let Some(t) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        match t.kind() {
+            TypeKind::Output(e) | TypeKind::Promise(e) => stack.push(e),
+            TypeKind::Union(u) => stack.extend(u.elements().iter()),
+            TypeKind::Object(o) => {
+                for k in o.properties().keys() {
+                    if !out.iter().any(|x| x.as_str() == k.as_ref()) {
+                        out.push(k.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.sort();
+    out
 }
 
 fn bind_traversal(
@@ -863,9 +1007,7 @@ fn bind_scope_traversal(
                 span,
                 format!("undefined variable {name}"),
             );
-            if let Some(help) =
-                suggest::help_line(&suggest::did_you_mean(name, scope.visible_names()))
-            {
+            if let Some(help) = suggest::help(name, scope.visible_names()) {
                 d = d.with_help(help);
             }
             cx.report(d);

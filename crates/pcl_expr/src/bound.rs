@@ -239,6 +239,46 @@ impl BoundExpr {
         out
     }
 
+    /// The sub-expression a conversion path (from
+    /// [`pcl_types::explain_conversion`]) leads to, as far as the syntax
+    /// spells it out: object constructions are followed by literal key
+    /// (the last item with the key, which is the one that counts), tuple
+    /// constructions by index. Stops at the first step it cannot follow and
+    /// returns that expression.
+    pub fn sub_expression(&self, path: &[pcl_types::PathSegment]) -> &BoundExpr {
+        use pcl_types::PathSegment;
+        let mut cur = self.strip_parens();
+        for seg in path {
+            let next = match (&cur.kind, seg) {
+                (
+                    BoundExprKind::Object(items),
+                    PathSegment::Property(name) | PathSegment::Key(name),
+                ) => items
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k.key_string().as_deref() == Some(name.as_ref()))
+                    .map(|(_, v)| v),
+                (BoundExprKind::Tuple(items), PathSegment::Index(i)) => items.get(*i),
+                _ => None,
+            };
+            match next {
+                Some(n) => cur = n.strip_parens(),
+                None => break,
+            }
+        }
+        cur
+    }
+
+    /// The string an object key stands for when it is a literal (a string,
+    /// number or bool literal, or a template of one literal part).
+    fn key_string(&self) -> Option<String> {
+        match &self.kind {
+            BoundExprKind::Literal(v) => v.to_key_string(),
+            BoundExprKind::Template(_) => self.literal_string().map(str::to_string),
+            _ => None,
+        }
+    }
+
     /// Unwraps parentheses.
     pub fn strip_parens(&self) -> &BoundExpr {
         let mut cur = self;
@@ -262,5 +302,93 @@ impl BoundExpr {
             },
             _ => None,
         }
+    }
+}
+
+/// Dropping iteratively: a long operator chain binds to a deep left-leaning
+/// tree, and the compiler's recursive drop would overflow the stack. The
+/// children's kinds are moved onto a heap stack first, so every kind the
+/// generated code drops has only shallow children. (On the kind rather than
+/// on [`BoundExpr`], so callers can still move a bound expression's fields
+/// out.)
+impl Drop for BoundExprKind {
+    fn drop(&mut self) {
+        let mut stack: Vec<BoundExprKind> = Vec::new();
+        for_each_child_mut(self, &mut |child| {
+            if has_children(&child.kind) {
+                stack.push(std::mem::replace(&mut child.kind, BoundExprKind::Error));
+            }
+        });
+        while let Some(mut kind) = stack.pop() {
+            for_each_child_mut(&mut kind, &mut |child| {
+                if has_children(&child.kind) {
+                    stack.push(std::mem::replace(&mut child.kind, BoundExprKind::Error));
+                }
+            });
+        }
+    }
+}
+
+fn has_children(kind: &BoundExprKind) -> bool {
+    !matches!(
+        kind,
+        BoundExprKind::Literal(_)
+            | BoundExprKind::SplatItem
+            | BoundExprKind::Error
+            | BoundExprKind::ScopeTraversal { .. }
+    )
+}
+
+/// [`BoundExpr::for_each_child`] with mutable access, for the drop.
+fn for_each_child_mut(kind: &mut BoundExprKind, f: &mut dyn FnMut(&mut BoundExpr)) {
+    match kind {
+        BoundExprKind::Literal(_)
+        | BoundExprKind::SplatItem
+        | BoundExprKind::Error
+        | BoundExprKind::ScopeTraversal { .. } => {}
+        BoundExprKind::Template(parts) | BoundExprKind::Tuple(parts) => {
+            parts.iter_mut().for_each(f)
+        }
+        BoundExprKind::TemplateJoin(e) | BoundExprKind::Parens(e) => f(e),
+        BoundExprKind::Unary { operand, .. } => f(operand),
+        BoundExprKind::Binary { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        BoundExprKind::Conditional {
+            condition,
+            then_expr,
+            else_expr,
+        } => {
+            f(condition);
+            f(then_expr);
+            f(else_expr);
+        }
+        BoundExprKind::For(x) => {
+            f(&mut x.collection);
+            if let Some(k) = &mut x.key {
+                f(k);
+            }
+            f(&mut x.value);
+            if let Some(c) = &mut x.condition {
+                f(c);
+            }
+        }
+        BoundExprKind::Splat { source, each } => {
+            f(source);
+            f(each);
+        }
+        BoundExprKind::Call(c) => c.args.iter_mut().for_each(f),
+        BoundExprKind::Index { collection, key } => {
+            f(collection);
+            f(key);
+        }
+        BoundExprKind::Object(items) => {
+            for (k, v) in items {
+                f(k);
+                f(v);
+            }
+        }
+        BoundExprKind::RelativeTraversal { source, .. } => f(source),
     }
 }

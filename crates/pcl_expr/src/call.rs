@@ -2,7 +2,9 @@
 //! builtins' argument-dependent signatures (§4.1), `invoke` (§6.3) and
 //! `call` (§6.4).
 
-use pcl_diagnostics::{suggest, Diagnostic, Severity, TextRange};
+use pcl_diagnostics::{Diagnostic, Severity, TextRange};
+
+use crate::suggest;
 use pcl_syntax::ast;
 use pcl_types::{
     assignable_from, collection_types, contains_outputs, contains_promises, conversion_from,
@@ -70,9 +72,7 @@ pub(crate) fn bind_call(
             span,
             format!("unknown function '{name}'"),
         );
-        if let Some(help) =
-            suggest::help_line(&suggest::did_you_mean(name, scope.visible_functions()))
-        {
+        if let Some(help) = suggest::help(name, scope.visible_functions()) {
             d = d.with_help(help);
         }
         cx.report(d);
@@ -647,10 +647,10 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
                     span,
                     format!("unknown function '{token}'"),
                 );
-                let help = suggest::help_line(&suggest::did_you_mean(
-                    &token,
-                    candidates.iter().map(String::as_str),
-                ));
+                // The environment already matched the tokens (canonical
+                // forms); list them as they are.
+                let list: Vec<&str> = candidates.iter().map(String::as_str).collect();
+                let help = pcl_diagnostics::suggest::help_line(&list);
                 if let Some(help) = help {
                     d = d.with_help(help);
                 }
@@ -813,10 +813,8 @@ fn call_signature(
                 span,
                 format!("resource type \"{resource_token}\" has no method \"{method}\""),
             );
-            if let Some(help) = suggest::help_line(&suggest::did_you_mean(
-                &method,
-                candidates.iter().map(String::as_str),
-            )) {
+            let list: Vec<&str> = candidates.iter().map(String::as_str).collect();
+            if let Some(help) = pcl_diagnostics::suggest::help_line(&list) {
                 d = d.with_help(help);
             }
             cx.report(d);

@@ -9,7 +9,9 @@
 //! - the [`Environment`] trait through which the program binder supplies
 //!   node types, schema functions and resource methods, and
 //!   [`ExprOptions`], the expression-level bind options of §7;
-//! - the expression-level diagnostics of §8.1–8.2 ([`codes`]).
+//! - the expression-level diagnostics of §8.1–8.2 ([`codes`]);
+//! - [`suggest`], the one "did you mean" mechanism every unknown name uses
+//!   (here and in `pcl_binder`).
 //!
 //! It must not touch schemas, program blocks or files: whole programs are
 //! the program binder's (`pcl_binder`), types are `pcl_types`', syntax is
@@ -18,7 +20,7 @@
 //!
 //! Recursion over expressions is bounded by [`MAX_EXPR_DEPTH`]; deeper
 //! input is bound as an error expression with one `expression-too-deep`
-//! diagnostic.
+//! diagnostic. Operator chains are bound without recursion.
 //!
 //! Reference defects fixed here (spec README table): the generic conversion
 //! message has no trailing `: ` and names the first mismatching path
@@ -40,6 +42,7 @@ mod context;
 pub mod env;
 pub mod scope;
 pub mod signature;
+pub mod suggest;
 
 pub use bind::{bind_expr, check_convertible};
 pub use bound::{BoundCall, BoundExpr, BoundExprKind, BoundFor, BoundStep, BoundStepKind};
@@ -54,8 +57,9 @@ pub use signature::{Param, Signature};
 
 /// How deep [`bind_expr`] recurses into nested expressions before it gives
 /// up with an `expression-too-deep` diagnostic. Above the parser's own
-/// nesting limit (128), so only long operator chains or hand-built trees
-/// reach it.
+/// nesting limit (128), so only hand-built trees reach it. A left-leaning
+/// operator chain (`1 + 1 + … + 1`) counts as one level however long it is:
+/// it is bound iteratively, and [`BoundExpr`] drops iteratively.
 pub const MAX_EXPR_DEPTH: usize = 256;
 
 #[cfg(test)]

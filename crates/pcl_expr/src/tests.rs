@@ -678,16 +678,63 @@ mod depth {
     }
 
     #[test]
-    fn long_operator_chain_from_source() {
-        let text = vec!["1"; 5_000].join(" + ");
-        let diags = on_small_stack(move || {
+    fn long_operator_chain_binds_iteratively() {
+        // A left-leaning chain is bound without recursion: 100 000 terms
+        // bind cleanly on a 2 MiB stack and have the operator's type.
+        let text = vec!["1"; 100_000].join(" + ");
+        let (diags, kind, ty) = on_small_stack(move || {
             let parsed = pcl_syntax::parse_expr(FileId(0), &text);
             let options = ExprOptions::default();
             let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
-            let _ = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
-            cx.take_diagnostics()
+            let bound = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
+            let out = (
+                cx.take_diagnostics(),
+                bound.kind_name(),
+                bound.ty.to_string(),
+            );
+            drop(bound);
+            drop(parsed);
+            out
         });
-        assert_eq!(diags.len(), 1);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(kind, "BinaryOpExpression");
+        assert_eq!(ty, "number");
+    }
+
+    #[test]
+    fn operands_inside_a_chain_still_count_their_nesting() {
+        // The chain itself is free, but an operand's own nesting counts:
+        // `true || true || <MAX_EXPR_DEPTH nested !s> || true`, where the
+        // operand alone is one level too deep once under the chain.
+        use pcl_syntax::ast::{Binary, BinaryOp};
+        let or = |lhs: Expr, rhs: Expr| {
+            Expr::new(
+                ExprKind::Binary(Box::new(Binary {
+                    op: BinaryOp::Or,
+                    op_range: pcl_diagnostics::TextRange::new(0, 2),
+                    lhs,
+                    rhs,
+                })),
+                pcl_diagnostics::TextRange::new(0, 5),
+            )
+        };
+        let run_chain = |operand_depth: usize| {
+            on_small_stack(move || {
+                let e = or(
+                    or(or(nested_not(0), nested_not(0)), nested_not(operand_depth)),
+                    nested_not(0),
+                );
+                let options = ExprOptions::default();
+                let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
+                let _ = bind_expr(&e, &Scope::root(), &mut cx);
+                cx.take_diagnostics()
+            })
+        };
+        // The operand plus the chain's one level fits exactly.
+        let diags = run_chain(MAX_EXPR_DEPTH - 2);
+        assert!(diags.is_empty(), "{diags:?}");
+        let diags = run_chain(MAX_EXPR_DEPTH - 1);
+        assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].code, codes::EXPRESSION_TOO_DEEP);
     }
 }
@@ -751,7 +798,18 @@ mod golden {
         );
         assert_eq!(
             golden("bucket.tagz", &[]),
-            "main.pp:1:7: error[unknown-property]: unknown property 'tagz' among [id tags]\n"
+            "main.pp:1:7: error[unknown-property]: unknown property 'tagz' among [id tags]\n  help: did you mean `tags`?\n"
+        );
+        // Past five members the summary names only the property and the
+        // help line lists the likely ones (the reference lists them all).
+        let wide = "object({ami = string, arn = string, id = string, instanceType = string, publicDns = string, publicIp = string, tags = map(string), urn = string})";
+        assert_eq!(
+            golden("server.publicIpAddress", &[("server", wide)]),
+            "main.pp:1:7: error[unknown-property]: unknown property 'publicIpAddress'\n  detail: the object has no property 'publicIpAddress'\n  help: did you mean `publicIp`?\n"
+        );
+        assert_eq!(
+            golden("server.zzz", &[("server", wide)]),
+            "main.pp:1:7: error[unknown-property]: unknown property 'zzz'\n  detail: the object has no property 'zzz', and none of its 8 properties is close\n"
         );
         assert_eq!(
             golden("join(\",\")", &[]),

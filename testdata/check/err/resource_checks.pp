@@ -1,3 +1,6 @@
+// Resource checks. Deliberate difference: `count` is an input only, and the reference
+// reports mismatches only on properties that are also outputs (binder.md §5.6.4); pcl
+// reports every mismatch, at the offending element, with the property path.
 resource w "tiny:index:Widget" {
   nmae  = "typo"
   count = [1, 2]

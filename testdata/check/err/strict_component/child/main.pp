@@ -1,0 +1,5 @@
+config name string {}
+
+output greeting {
+  value = "${name} ${undefinedInChild}"
+}

@@ -1,0 +1,5 @@
+// binder-vectors G4: component resources cannot be read.
+read comp "foo:index:Component" {
+  id     = "existing-id"
+  lookup = "existing-key"
+}

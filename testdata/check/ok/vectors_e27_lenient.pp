@@ -1,0 +1,12 @@
+// flags: --lenient
+// binder-vectors E27 (non-strict): no diagnostics.
+config randomPrefixes "list(object({ prefix: string }))" {
+  default = []
+}
+
+resource randomPet "random:index/randomPet:RandomPet" {
+  options {
+    range = length(randomPrefixes)
+  }
+  prefix = element(randomPrefixes[*].prefix, range.value)
+}

@@ -1,0 +1,11 @@
+// binder-vectors E27 (strict): no diagnostics.
+config randomPrefixes "list(object({ prefix: string }))" {
+  default = []
+}
+
+resource randomPet "random:index/randomPet:RandomPet" {
+  options {
+    range = length(randomPrefixes)
+  }
+  prefix = element(randomPrefixes[*].prefix, range.value)
+}
