@@ -36,6 +36,10 @@ use crate::packages::read_package_blocks;
 use crate::policy::BindPolicy;
 use crate::schema_types::Schemas;
 
+/// The links of a circular reference a report lists (and labels); longer
+/// cycles end with "… (N more)".
+const MAX_CYCLE_LINKS_SHOWN: usize = 10;
+
 /// State shared by a program and all its component sub-programs.
 pub(crate) struct Shared<'s> {
     pub schemas: Schemas<'s>,
@@ -475,6 +479,8 @@ impl ProgramBinder<'_, '_> {
         order
     }
 
+    /// Reports the cycle `cycle` (declaration indices, in order) at `at`,
+    /// with one related label per link, up to [`MAX_CYCLE_LINKS_SHOWN`].
     fn report_cycle(&mut self, at: usize, cycle: &[usize]) {
         let Some(decl) = self.decls.get(at) else {
             return;
@@ -483,13 +489,25 @@ impl ProgramBinder<'_, '_> {
         if cycle.len() <= 1 {
             d = d.with_help(format!("`{}` refers to itself", decl.name));
         } else {
-            let names: Vec<&str> = cycle
+            // A long cycle is shown by its first links only, so the
+            // report stays bounded (a cycle through 100 000 locals).
+            let shown = cycle.len().min(MAX_CYCLE_LINKS_SHOWN);
+            let mut names: Vec<String> = cycle
                 .iter()
-                .chain(cycle.first())
-                .filter_map(|i| self.decls.get(*i).map(|d| d.name.as_str()))
+                .take(shown)
+                .filter_map(|i| self.decls.get(*i).map(|d| d.name.clone()))
                 .collect();
+            if cycle.len() > shown {
+                names.push(format!("… ({} more)", cycle.len() - shown));
+            }
+            names.extend(
+                cycle
+                    .first()
+                    .and_then(|i| self.decls.get(*i))
+                    .map(|d| d.name.clone()),
+            );
             d = d.with_help(format!("the cycle is {}", names.join(" -> ")));
-            for (pos, i) in cycle.iter().enumerate() {
+            for (pos, i) in cycle.iter().enumerate().take(shown) {
                 let next = cycle.get(pos + 1).or(cycle.first()).copied().unwrap_or(*i);
                 if let (Some(a), Some(b)) = (self.decls.get(*i), self.decls.get(next)) {
                     d = d.with_related(a.name_span, format!("`{}` refers to `{}`", a.name, b.name));

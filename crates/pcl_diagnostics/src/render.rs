@@ -39,7 +39,7 @@ impl<'a> ariadne::Cache<FileId> for Files<'a> {
                     Source::from(
                         sources
                             .get(*id)
-                            .map(|file| file.text().to_string())
+                            .map(|file| printable(file.text()))
                             .unwrap_or_default(),
                     )
                 });
@@ -54,11 +54,48 @@ impl<'a> ariadne::Cache<FileId> for Files<'a> {
     }
 }
 
-/// Byte range of a span clamped into its file, as ariadne wants it.
+/// `text` as it may be shown in a snippet: every character that would
+/// act on the terminal or that ariadne would take for a line break while
+/// [`crate::LineIndex`] does not (control characters other than tab, line
+/// feed and the carriage return of a CRLF; U+2028 and U+2029) becomes a
+/// visible stand-in of the same UTF-8 length (`?`, `¿`, U+FFFD), so byte
+/// offsets, line numbers and carets stay exact and no escape sequence from
+/// the input reaches the terminal.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let keep = match c {
+            '\n' | '\t' => true,
+            '\r' => chars.peek() == Some(&'\n'),
+            '\u{2028}' | '\u{2029}' => false,
+            c => !c.is_control(),
+        };
+        if keep {
+            out.push(c);
+        } else {
+            out.push(match c.len_utf8() {
+                1 => '?',
+                2 => '\u{bf}',
+                _ => char::REPLACEMENT_CHARACTER,
+            });
+        }
+    }
+    out
+}
+
+/// Byte range of a span clamped into its file and widened onto character
+/// boundaries, as ariadne wants it.
 fn clamp(sources: &SourceMap, file: FileId, range: crate::TextRange) -> Range<usize> {
-    let len = sources.get(file).map_or(0, |f| f.text().len());
-    let start = (range.start as usize).min(len);
-    let end = (range.end as usize).clamp(start, len);
+    let text = sources.get(file).map_or("", |f| f.text());
+    let mut start = (range.start as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (range.end as usize).clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
     start..end
 }
 
@@ -163,5 +200,38 @@ mod tests {
             render_short(&diag, &sources),
             "main.pp:2:5: error[undefined-variable]: undefined variable c"
         );
+    }
+
+    #[test]
+    fn snippets_escape_control_characters_and_keep_positions() {
+        let text = "# \u{1b}[31mred\na = 1\0b = c\rd\u{2028}\u{85}\r\n";
+        let shown = printable(text);
+        assert_eq!(shown.len(), text.len());
+        assert_eq!(shown, "# ?[31mred\na = 1?b = c?d\u{fffd}\u{bf}\r\n");
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", text);
+        let diag = Diagnostic::error(
+            Code("undefined-variable"),
+            Span::new(file, TextRange::new(21, 22)),
+            "undefined variable c",
+        );
+        let rendered = render(&diag, &sources, RenderOptions { color: false });
+        assert!(rendered.contains("main.pp:2:11"), "{rendered}");
+        assert!(rendered.contains("a = 1?b = c?d"), "{rendered}");
+        assert!(
+            !rendered
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\t'),
+            "{rendered:?}"
+        );
+        // A range that splits a character is moved onto boundaries
+        // instead of panicking inside ariadne.
+        let inside = Diagnostic::error(
+            Code("x"),
+            Span::new(file, TextRange::new(25, 26)),
+            "inside a character",
+        );
+        let rendered = render(&inside, &sources, RenderOptions { color: false });
+        assert!(rendered.contains("main.pp:2:"), "{rendered}");
     }
 }

@@ -134,6 +134,11 @@ impl ObjectDef {
         self.props.get().is_some()
     }
 
+    /// Moves the properties out (for [`crate::Type`]'s iterative drop).
+    pub(crate) fn take_properties(&mut self) -> Option<Properties> {
+        self.props.take()
+    }
+
     pub(crate) fn define(&self, props: Properties) -> bool {
         self.props.set(sorted(props)).is_ok()
     }

@@ -21,6 +21,94 @@ use crate::MAX_TYPE_DEPTH;
 #[derive(Clone)]
 pub struct Type(Arc<TypeKind>);
 
+/// Dropping a type drops its elements recursively while the nesting is
+/// shallow (no allocation); from this depth on, the rest of the tree is
+/// taken apart with an explicit stack, so a type nested 100 000 deep (built
+/// through the API; labels stop at [`MAX_TYPE_DEPTH`]) drops within a small
+/// stack.
+const RECURSIVE_DROP_LIMIT: usize = 64;
+
+thread_local! {
+    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// A shared leaf put in place of the elements the iterative drop moves
+    /// out (cloning it allocates nothing).
+    static DROP_LEAF: Type = Type(Arc::new(TypeKind::None));
+}
+
+impl Drop for Type {
+    fn drop(&mut self) {
+        let Some(kind) = Arc::get_mut(&mut self.0) else {
+            return;
+        };
+        if !kind.has_elements() {
+            return;
+        }
+        let depth = DROP_DEPTH.with(|d| {
+            let value = d.get() + 1;
+            d.set(value);
+            value
+        });
+        if depth < RECURSIVE_DROP_LIMIT {
+            drop(std::mem::replace(kind, TypeKind::None));
+        } else {
+            let mut stack = Vec::new();
+            kind.take_elements(&mut stack);
+            while let Some(mut t) = stack.pop() {
+                if let Some(k) = Arc::get_mut(&mut t.0) {
+                    k.take_elements(&mut stack);
+                }
+            }
+        }
+        DROP_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
+impl TypeKind {
+    fn has_elements(&self) -> bool {
+        !matches!(
+            self,
+            TypeKind::None
+                | TypeKind::Bool
+                | TypeKind::Int
+                | TypeKind::Number
+                | TypeKind::String
+                | TypeKind::Id
+                | TypeKind::Dynamic
+                | TypeKind::Opaque(_)
+        )
+    }
+
+    /// Moves the element types this kind owns alone onto `stack`, leaving
+    /// shared leaves in their place.
+    fn take_elements(&mut self, stack: &mut Vec<Type>) {
+        let leaf = || DROP_LEAF.with(Type::clone);
+        let take_slice = |elements: &mut Arc<[Type]>, stack: &mut Vec<Type>| {
+            if let Some(elements) = Arc::get_mut(elements) {
+                for e in elements {
+                    stack.push(std::mem::replace(e, leaf()));
+                }
+            }
+        };
+        match self {
+            TypeKind::List(t)
+            | TypeKind::Map(t)
+            | TypeKind::Set(t)
+            | TypeKind::Promise(t)
+            | TypeKind::Output(t) => stack.push(std::mem::replace(t, leaf())),
+            TypeKind::Const(c) => stack.push(std::mem::replace(&mut c.underlying, leaf())),
+            TypeKind::Enum(e) => stack.push(std::mem::replace(&mut e.underlying, leaf())),
+            TypeKind::Tuple(elements) => take_slice(elements, stack),
+            TypeKind::Union(u) => take_slice(&mut u.elements, stack),
+            TypeKind::Object(def) => {
+                if let Some(props) = Arc::get_mut(def).and_then(ObjectDef::take_properties) {
+                    stack.extend(props.into_values());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The kinds of PCL types (types.md §1.1).
 pub enum TypeKind {
     None,

@@ -1,0 +1,5 @@
+# only a comment
+// another
+/* and a block */
+
+   	

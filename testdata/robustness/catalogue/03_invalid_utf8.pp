@@ -1,0 +1,2 @@
+a = "ÿþ"
+b = undefinedName

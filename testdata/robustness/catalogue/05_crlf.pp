@@ -1,0 +1,6 @@
+a = 1
+b = nope
+c = <<EOT
+hello
+EOT
+d = c

@@ -1,0 +1,3 @@
+a = "abc
+b = 1
+c = nope

@@ -1,0 +1,4 @@
+a = "\q"
+b = "\u12"
+c = "\UFFFFFFFF"
+d = "\uD800"

@@ -1,0 +1,5 @@
+a = <<-EOT
+	  x
+  	y
+  EOT
+b = nope

@@ -1,0 +1,8 @@
+resurce "a" "b" {}
+resource w "tiny:index:Widget" {
+  name = "w"
+  kind = "widget"
+  options {
+    protekt = true
+  }
+}

@@ -1,0 +1,3 @@
+pulumi {
+  requiredVersion = ">=3.0.0"
+}

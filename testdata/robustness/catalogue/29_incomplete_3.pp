@@ -1,0 +1,2 @@
+a = length(
+z = nope

@@ -1,0 +1,6 @@
+bucketName = "b"
+x = y
+output o {
+  value = bucket.arn
+}
+z = buckatName

@@ -1,0 +1,2 @@
+component up ".." {}
+component root "../.." {}

@@ -1,0 +1,4 @@
+component b "./b" {}
+output o {
+  value = 1
+}

@@ -1,0 +1,2 @@
+resource a "nosuch:index:Thing" {}
+v = a.anything

@@ -1,0 +1,5 @@
+resource w "tiny:index:Widget" {
+  nmae = "x"
+  kind = "widget"
+}
+v = w.arnn

@@ -1,0 +1,3 @@
+resource r "broken:index:Res" {
+  a = "x"
+}

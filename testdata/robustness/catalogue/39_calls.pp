@@ -1,0 +1,5 @@
+a = invoke("tiny:index:getWidget")
+b = invoke("tiny:index:getCount", {}, {}, {}, {})
+c = call(notAResource, "m", {})
+d = element("s", 0)
+e = try()

@@ -1,0 +1,4 @@
+config greeting string {}
+output said {
+  value = greeting
+}

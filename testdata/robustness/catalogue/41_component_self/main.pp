@@ -1,0 +1,2 @@
+component me "." {}
+component me2 "./" {}

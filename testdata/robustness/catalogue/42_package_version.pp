@@ -1,0 +1,4 @@
+package {
+  baseProviderName = "tiny"
+  baseProviderVersion = "v1..2"
+}
