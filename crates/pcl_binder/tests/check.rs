@@ -8,8 +8,10 @@
 //! compared with the sibling `.diag` file
 //! (`UPDATE_EXPECT=1` rewrites it). Cases under `ok/` must have no errors,
 //! cases under `err/` at least one. A first line `// flags: --lenient …`
-//! selects the policy. Every case is also bound a second time with its
-//! files in reverse order, which must give identical output.
+//! (in the program's first file) selects the policy. Every case is also
+//! bound a second time with its files in reverse order, which must give
+//! identical output. Two more tests keep the goldens complete: every
+//! diagnostic code and every builtin function has one.
 
 use std::path::{Path, PathBuf};
 
