@@ -658,6 +658,20 @@ mod depth {
     }
 
     #[test]
+    fn splat_item_outside_a_splat_is_reported() {
+        // The parser only puts splat items inside splats; a hand-built tree
+        // can have one anywhere.
+        let e = Expr::new(ExprKind::SplatItem, pcl_diagnostics::TextRange::new(0, 1));
+        let options = ExprOptions::default();
+        let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
+        let bound = bind_expr(&e, &Scope::root(), &mut cx);
+        let diags = cx.take_diagnostics();
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].code, codes::UNDEFINED_ANONYMOUS_SYMBOL);
+        assert_eq!(bound.ty, Type::dynamic());
+    }
+
+    #[test]
     fn at_the_limit_binds_cleanly() {
         // MAX_EXPR_DEPTH nodes in total: the literal plus the `!`s.
         let diags = on_small_stack(|| run(MAX_EXPR_DEPTH - 1));
