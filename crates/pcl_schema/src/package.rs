@@ -55,29 +55,55 @@ impl<T> Entry<T> {
     }
 }
 
+/// A section's entries and, once a lookup needs it, their index by member
+/// name.
+#[derive(Debug)]
+struct Entries<T> {
+    map: IndexMap<String, Entry<T>>,
+    index: OnceLock<MemberIndex>,
+}
+
+impl<T> Entries<T> {
+    fn new(members: Members) -> Self {
+        Entries {
+            map: entries(members),
+            index: OnceLock::new(),
+        }
+    }
+
+    fn decoded(&self) -> usize {
+        self.map.values().filter(|e| e.cell.get().is_some()).count()
+    }
+}
+
 /// A section's entries: built at load by the full skim, or on first use
-/// from the section's value range by the layout skim.
+/// from the section's value range by the layout skim. `full` holds the
+/// full skim's entries when they turn out to differ from the layout's
+/// (see [`Package::section`]).
 #[derive(Debug)]
 struct Lazy<T> {
     range: Option<Range<usize>>,
-    map: OnceLock<IndexMap<String, Entry<T>>>,
+    layout: OnceLock<Entries<T>>,
+    full: OnceLock<Entries<T>>,
 }
 
 impl<T> Lazy<T> {
     fn new(doc: &Document, key: &str, members: Members) -> Self {
         let range = doc.members.get(key).cloned().filter(|_| doc.indent > 0);
-        let map = OnceLock::new();
+        let layout = OnceLock::new();
         if range.is_none() {
-            let _ = map.set(entries(members));
+            let _ = layout.set(Entries::new(members));
         }
-        Lazy { range, map }
+        Lazy {
+            range,
+            layout,
+            full: OnceLock::new(),
+        }
     }
 
     /// How many entries have been decoded (0 while not yet split).
     fn decoded(&self) -> usize {
-        self.map.get().map_or(0, |map| {
-            map.values().filter(|e| e.cell.get().is_some()).count()
-        })
+        self.layout.get().map_or(0, Entries::decoded) + self.full.get().map_or(0, Entries::decoded)
     }
 }
 
@@ -87,6 +113,9 @@ impl<T> Lazy<T> {
 /// among those with its member name: a lookup canonicalises only those few
 /// (the module format is a regex) instead of every token of the section.
 type MemberIndex = HashMap<String, Vec<usize>>;
+
+/// Decodes one entry of a section ([`Package::decode_resource`] …).
+type DecodeFn<T> = fn(&Package, &str, &Entry<T>) -> Result<Arc<T>, DecodeError>;
 
 /// A member found by [`Package::lookup_resource`] and friends.
 #[derive(Clone, Debug)]
@@ -146,9 +175,6 @@ pub struct Package {
     resources: Lazy<Resource>,
     functions: Lazy<Function>,
     types: Lazy<TypeDef>,
-    resource_index: OnceLock<MemberIndex>,
-    function_index: OnceLock<MemberIndex>,
-    type_index: OnceLock<MemberIndex>,
     /// Whether the document was skimmed by layout ([`crate::layout`]), so
     /// that the inside of lazily decoded members is not yet validated.
     by_layout: bool,
@@ -159,6 +185,9 @@ pub struct Package {
     full_skim: OnceLock<Result<Document, SkimError>>,
     /// Whether the `language` member is valid JSON (checked on first use).
     language_ok: OnceLock<bool>,
+    /// Whether the layout skim's sections agree with the full skim's
+    /// (computed once the full skim has run).
+    layout_ok: OnceLock<bool>,
 }
 
 impl Package {
@@ -257,13 +286,11 @@ impl Package {
             problems,
             origin,
             src,
-            resource_index: OnceLock::new(),
-            function_index: OnceLock::new(),
-            type_index: OnceLock::new(),
             by_layout,
             indent: doc.indent,
             full_skim: OnceLock::new(),
             language_ok: OnceLock::new(),
+            layout_ok: OnceLock::new(),
         })
     }
 
@@ -413,35 +440,35 @@ impl Package {
         if schema_token == self.provider_token() {
             return Some(self.provider());
         }
-        let entry = self.resources().get(schema_token)?;
+        let entry = self.resources().map.get(schema_token)?;
         Some(self.decode_resource(schema_token, entry))
     }
 
     /// A function by its exact schema token.
     pub fn function(&self, schema_token: &str) -> Option<Result<Arc<Function>, DecodeError>> {
-        let entry = self.functions().get(schema_token)?;
+        let entry = self.functions().map.get(schema_token)?;
         Some(self.decode_function(schema_token, entry))
     }
 
     /// An object or enum type by its exact schema token.
     pub fn type_def(&self, schema_token: &str) -> Option<Result<Arc<TypeDef>, DecodeError>> {
-        let entry = self.types().get(schema_token)?;
+        let entry = self.types().map.get(schema_token)?;
         Some(self.decode_type(schema_token, entry))
     }
 
     /// Schema tokens of all resources, in document order (no provider).
     pub fn resource_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.resources().keys().map(String::as_str)
+        self.resources().map.keys().map(String::as_str)
     }
 
     /// Schema tokens of all functions, in document order.
     pub fn function_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.functions().keys().map(String::as_str)
+        self.functions().map.keys().map(String::as_str)
     }
 
     /// Schema tokens of all types, in document order.
     pub fn type_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.types().keys().map(String::as_str)
+        self.types().map.keys().map(String::as_str)
     }
 
     /// Canonical tokens of all resources, in document order.
@@ -467,53 +494,17 @@ impl Package {
             let item = self.provider()?;
             return Ok(Some(self.found(token, item)));
         }
-        if let Some((tok, entry)) = self.exact(self.resources(), token) {
-            return Ok(Some(self.found(tok, self.decode_resource(tok, entry)?)));
-        }
-        let index = self
-            .resource_index
-            .get_or_init(|| self.build_index(self.resources()));
-        match self.find(self.resources(), index, token)? {
-            Some(i) => match self.resources().get_index(i) {
-                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_resource(tok, entry)?))),
-                None => Ok(None),
-            },
-            None => self.check_miss().map(|()| None),
-        }
+        self.lookup_in(token, Package::resources, Package::decode_resource)
     }
 
     /// Resolves a function token as written in an `invoke`.
     pub fn lookup_function(&self, token: &str) -> Result<Option<Found<Function>>, LookupError> {
-        if let Some((tok, entry)) = self.exact(self.functions(), token) {
-            return Ok(Some(self.found(tok, self.decode_function(tok, entry)?)));
-        }
-        let index = self
-            .function_index
-            .get_or_init(|| self.build_index(self.functions()));
-        match self.find(self.functions(), index, token)? {
-            Some(i) => match self.functions().get_index(i) {
-                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_function(tok, entry)?))),
-                None => Ok(None),
-            },
-            None => self.check_miss().map(|()| None),
-        }
+        self.lookup_in(token, Package::functions, Package::decode_function)
     }
 
     /// Resolves a type token with the same canonicalisation.
     pub fn lookup_type(&self, token: &str) -> Result<Option<Found<TypeDef>>, LookupError> {
-        if let Some((tok, entry)) = self.exact(self.types(), token) {
-            return Ok(Some(self.found(tok, self.decode_type(tok, entry)?)));
-        }
-        let index = self
-            .type_index
-            .get_or_init(|| self.build_index(self.types()));
-        match self.find(self.types(), index, token)? {
-            Some(i) => match self.types().get_index(i) {
-                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_type(tok, entry)?))),
-                None => Ok(None),
-            },
-            None => self.check_miss().map(|()| None),
-        }
+        self.lookup_in(token, Package::types, Package::decode_type)
     }
 
     /// A method of a resource: the function its `methods` map names, if
@@ -553,10 +544,7 @@ impl Package {
                     errors.push(self.package_error(e.offset, e.message.clone()));
                 }
                 Ok(doc) => {
-                    if !same(&doc.resources, self.resources())
-                        || !same(&doc.functions, self.functions())
-                        || !same(&doc.types, self.types())
-                    {
+                    if !self.layout_ok(doc) {
                         errors.push(self.package_error(0, LAYOUT_MISMATCH.to_owned()));
                     }
                 }
@@ -564,13 +552,13 @@ impl Package {
         }
         errors.extend(self.provider().err());
         errors.extend(self.config().err());
-        for (tok, e) in self.resources() {
+        for (tok, e) in &self.resources().map {
             errors.extend(self.decode_resource(tok, e).err());
         }
-        for (tok, e) in self.functions() {
+        for (tok, e) in &self.functions().map {
             errors.extend(self.decode_function(tok, e).err());
         }
-        for (tok, e) in self.types() {
+        for (tok, e) in &self.types().map {
             errors.extend(self.decode_type(tok, e).err());
         }
         errors
@@ -665,46 +653,113 @@ impl Package {
 
     // ----- internals -----------------------------------------------------
 
-    fn resources(&self) -> &IndexMap<String, Entry<Resource>> {
-        self.section_map(&self.resources, |d| &d.resources)
+    fn resources(&self) -> &Entries<Resource> {
+        self.section(&self.resources, |d| &d.resources)
     }
 
-    fn functions(&self) -> &IndexMap<String, Entry<Function>> {
-        self.section_map(&self.functions, |d| &d.functions)
+    fn functions(&self) -> &Entries<Function> {
+        self.section(&self.functions, |d| &d.functions)
     }
 
-    fn types(&self) -> &IndexMap<String, Entry<TypeDef>> {
-        self.section_map(&self.types, |d| &d.types)
+    fn types(&self) -> &Entries<TypeDef> {
+        self.section(&self.types, |d| &d.types)
     }
 
-    /// A section's entries, split on first use. When its layout is
-    /// irregular the full skim splits it (and when the document is
-    /// malformed the section reads as empty: lookups that miss then report
-    /// the malformation, see [`Package::check_miss`]).
-    fn section_map<'a, T>(
+    /// A section's entries. In a document skimmed by layout these are the
+    /// layout's until the full skim has run (after a decode error, a miss
+    /// or [`Package::decode_all`]); from then on, if the layout turned out
+    /// to disagree with the document's structure (dishonest indentation),
+    /// the full skim's, so that what was validated is what is used.
+    fn section<'a, T>(
         &'a self,
         lazy: &'a Lazy<T>,
         full: fn(&Document) -> &Members,
-    ) -> &'a IndexMap<String, Entry<T>> {
-        lazy.map.get_or_init(|| {
+    ) -> &'a Entries<T> {
+        if let Some(Ok(doc)) = self.full_skim.get() {
+            if self.by_layout && !self.layout_ok(doc) {
+                return lazy.full.get_or_init(|| Entries::new(full(doc).clone()));
+            }
+        }
+        self.layout_section(lazy, full)
+    }
+
+    /// A section's entries as the layout skim splits them, on first use.
+    /// When its layout is irregular the full skim splits it (and when the
+    /// document is malformed the section reads as empty: lookups that miss
+    /// then report the malformation, see [`Package::check_miss`]).
+    fn layout_section<'a, T>(
+        &'a self,
+        lazy: &'a Lazy<T>,
+        full: fn(&Document) -> &Members,
+    ) -> &'a Entries<T> {
+        lazy.layout.get_or_init(|| {
             let members = lazy
                 .range
                 .clone()
                 .and_then(|r| layout::section(&self.src, r, self.indent));
             match members {
-                Some(members) => entries(members),
+                Some(members) => Entries::new(members),
                 None => match self.full_skim() {
-                    Ok(doc) => entries(full(doc).clone()),
-                    Err(_) => IndexMap::new(),
+                    Ok(doc) => Entries::new(full(doc).clone()),
+                    Err(_) => Entries::new(Members::new()),
                 },
             }
         })
     }
 
+    /// Whether the layout skim found exactly the members the full skim
+    /// `doc` finds, in every section.
+    fn layout_ok(&self, doc: &Document) -> bool {
+        *self.layout_ok.get_or_init(|| {
+            same(
+                &doc.resources,
+                &self.layout_section(&self.resources, |d| &d.resources).map,
+            ) && same(
+                &doc.functions,
+                &self.layout_section(&self.functions, |d| &d.functions).map,
+            ) && same(
+                &doc.types,
+                &self.layout_section(&self.types, |d| &d.types).map,
+            )
+        })
+    }
+
+    /// A token lookup in one section (binder.md §5.6.1). A miss in a
+    /// document skimmed by layout validates the document first
+    /// ([`Package::check_miss`]); when that shows the layout was wrong,
+    /// the lookup is answered again from the full skim's entries.
+    fn lookup_in<T>(
+        &self,
+        token: &str,
+        section: fn(&Package) -> &Entries<T>,
+        decode: DecodeFn<T>,
+    ) -> Result<Option<Found<T>>, LookupError> {
+        let attempt = |sec: &Entries<T>| -> Result<Option<Found<T>>, LookupError> {
+            if let Some((tok, entry)) = self.exact(&sec.map, token) {
+                return Ok(Some(self.found(tok, decode(self, tok, entry)?)));
+            }
+            let index = sec.index.get_or_init(|| self.build_index(&sec.map));
+            match self.find(&sec.map, index, token)? {
+                Some(i) => match sec.map.get_index(i) {
+                    Some((tok, entry)) => Ok(Some(self.found(tok, decode(self, tok, entry)?))),
+                    None => Ok(None),
+                },
+                None => Ok(None),
+            }
+        };
+        if let Some(found) = attempt(section(self))? {
+            return Ok(Some(found));
+        }
+        self.check_miss()?;
+        // After the check the section may be the full skim's.
+        attempt(section(self))
+    }
+
     /// Before a lookup reports "not found" in a document skimmed by
-    /// layout: validates the whole document (once) and checks that the
-    /// layout skim saw the same members, so that a miss is never an
-    /// artefact of the fast path.
+    /// layout: validates the whole document (once), so that a miss is
+    /// never an artefact of the fast path. A malformed document is an
+    /// error; a layout that disagrees with the structure makes
+    /// [`Package::section`] use the full skim's entries from now on.
     fn check_miss(&self) -> Result<(), LookupError> {
         if !self.by_layout {
             return Ok(());
@@ -713,18 +768,7 @@ impl Package {
             Err(e) => Err(LookupError::Decode(
                 self.package_error(e.offset, e.message.clone()),
             )),
-            Ok(doc) => {
-                if same(&doc.resources, self.resources())
-                    && same(&doc.functions, self.functions())
-                    && same(&doc.types, self.types())
-                {
-                    Ok(())
-                } else {
-                    Err(LookupError::Decode(
-                        self.package_error(0, LAYOUT_MISMATCH.to_owned()),
-                    ))
-                }
-            }
+            Ok(_) => Ok(()),
         }
     }
 
@@ -1077,42 +1121,55 @@ mod tests {
     /// `p:index:Phantom` and `p:index:Last` as nested keys, indented like
     /// members. The layout skim cannot tell without reading every byte of
     /// the values before them (which is what it avoids), so the phantom is
-    /// listed and found until something validates the layout; everything
-    /// else stays true of the real document.
+    /// listed and found until something validates the document; from then
+    /// on the package uses the full skim's members.
     const DISHONEST: &str = "{\n  \"name\": \"p\",\n  \"resources\": {\n    \"p:index:A\": {\"inputProperties\": {\n    },\n    \"p:index:Phantom\": {},\n    \"p:index:Last\": {\n    }\n    },\n    \"p:index:B\": {}\n  }\n}\n";
 
-    #[test]
-    fn dishonest_indentation_is_caught_by_validation() {
+    fn real_tokens() -> Vec<String> {
         let real: serde_json::Value = serde_json::from_str(DISHONEST).unwrap();
-        let real_tokens: Vec<&String> = real["resources"].as_object().unwrap().keys().collect();
-        assert_eq!(real_tokens, ["p:index:A", "p:index:B"]);
+        real["resources"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    }
 
+    #[test]
+    fn dishonest_indentation_is_corrected_once_validated() {
+        assert_eq!(real_tokens(), ["p:index:A", "p:index:B"]);
+        let phantom = ["p:index:A", "p:index:Phantom", "p:index:Last", "p:index:B"];
+
+        // Validated by looking up the member that holds the phantom: its
+        // layout range does not decode, so the full skim runs.
         let pkg = Package::parse(DISHONEST, "p", None).unwrap();
         assert!(pkg.by_layout);
-        // Known limitation: the layout lists the nested keys as members.
-        assert_eq!(
-            pkg.resource_tokens().collect::<Vec<_>>(),
-            ["p:index:A", "p:index:Phantom", "p:index:Last", "p:index:B"]
-        );
+        // Known limitation: before any validation the nested keys are
+        // listed and found as members.
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), phantom);
         assert!(pkg.lookup_resource("p:index:Phantom").unwrap().is_some());
-        // A real member whose layout range is cut short is re-located by
-        // the full skim and decodes as in the real document.
         let a = pkg.lookup_resource("p:index:A").unwrap().unwrap();
         assert!(a.item.input_properties.is_empty());
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+        assert!(pkg.lookup_resource("p:index:Phantom").unwrap().is_none());
+        assert!(pkg.resource("p:index:Last").is_none());
         assert!(pkg.lookup_resource("p:index:B").unwrap().is_some());
-        // A miss validates the layout first, so it never says "not found"
-        // on the strength of a wrong layout.
-        let miss = pkg.lookup_resource("p:index:Nope").unwrap_err();
-        assert!(
-            matches!(&miss, LookupError::Decode(e) if e.message == LAYOUT_MISMATCH),
-            "{miss}"
-        );
-        // decode_all reports it as well.
+
+        // Validated by a miss: the miss is true of the real document, and
+        // the phantom found by the layout is not there on a second look.
+        let pkg = Package::parse(DISHONEST, "p", None).unwrap();
+        assert!(pkg.lookup_resource("p:index:Nope").unwrap().is_none());
+        assert!(pkg.lookup_resource("p:index:Phantom").unwrap().is_none());
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+
+        // decode_all reports the lying layout and decodes the real members.
+        let pkg = Package::parse(DISHONEST, "p", None).unwrap();
         let errors = pkg.decode_all();
-        assert!(
-            errors.iter().any(|e| e.message == LAYOUT_MISMATCH),
-            "{errors:?}"
-        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].message, LAYOUT_MISMATCH);
+        // provider, config and the two real resources.
+        assert_eq!(pkg.decoded_count(), 4);
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
     }
 
     #[test]
