@@ -51,7 +51,14 @@ pub(crate) fn document(src: &str) -> Option<Document> {
     if indent == 0 || indent > MAX_INDENT {
         return None;
     }
-    let members = members(src, body_start, close - 1, indent)?;
+    let mut unique = Members::new();
+    for (key, range) in members(src, body_start, close - 1, indent)? {
+        if unique.insert(key, range).is_some() {
+            // A repeated key: leave its subtleties to the full skim.
+            return None;
+        }
+    }
+    let members = unique;
     let mut doc = Document {
         indent,
         ..Document::default()
@@ -63,8 +70,9 @@ pub(crate) fn document(src: &str) -> Option<Document> {
 }
 
 /// The entries of a section whose value spans `range` (its key is
-/// indented by `indent`).
-pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<Members> {
+/// indented by `indent`), in document order. Keys may repeat: the caller
+/// builds its map once and declines on a repeated key.
+pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<Keyed> {
     let bytes = src.as_bytes();
     let value = bytes.get(range.clone())?;
     if value == b"null"
@@ -72,7 +80,7 @@ pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<M
             && value.last() == Some(&b'}')
             && value.get(1..value.len() - 1)?.iter().all(|b| is_ws(*b)))
     {
-        return Some(Members::new());
+        return Some(Keyed::new());
     }
     if value.first() != Some(&b'{') || value.last() != Some(&b'}') {
         return None;
@@ -83,9 +91,13 @@ pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<M
     members(src, body_start, body_end, indent * 2)
 }
 
+/// Keys and value ranges in document order.
+pub(crate) type Keyed = Vec<(String, Range<usize>)>;
+
 /// The members of an object whose body runs from the newline at `start`
-/// to the newline at `end`, keys indented by `indent` spaces.
-fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Members> {
+/// to the newline at `end`, keys indented by `indent` spaces (repeated
+/// keys are kept).
+fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Keyed> {
     let bytes = src.as_bytes();
     if bytes.get(start) != Some(&b'\n') || bytes.get(end) != Some(&b'\n') || end < start {
         return None;
@@ -101,7 +113,7 @@ fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Members
     if line != start {
         return None;
     }
-    let mut out = Members::new();
+    let mut out = Keyed::new();
     loop {
         let key_start = line + indent + 1;
         let (key, after_key) = key_at(src, key_start)?;
@@ -123,10 +135,7 @@ fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Members
             None => trim_end(bytes, value_start, end)?,
         };
         check_value_end(bytes, value_start, value_end, indent)?;
-        if out.insert(key, value_start..value_end).is_some() {
-            // A repeated key: leave its subtleties to the full skim.
-            return None;
-        }
+        out.push((key, value_start..value_end));
         match next {
             Some(next_line) => line = next_line,
             None => return Some(out),
@@ -231,7 +240,10 @@ mod tests {
             doc.members.keys().collect::<Vec<_>>(),
             ["name", "resources", "types"]
         );
-        let resources = section(src, doc.members["resources"].clone(), doc.indent).unwrap();
+        let resources: Members = section(src, doc.members["resources"].clone(), doc.indent)
+            .unwrap()
+            .into_iter()
+            .collect();
         assert!(section(src, doc.members["types"].clone(), doc.indent)
             .unwrap()
             .is_empty());

@@ -697,8 +697,11 @@ impl Package {
                 .range
                 .clone()
                 .and_then(|r| layout::section(&self.src, r, self.indent));
-            match members {
-                Some(members) => Entries::new(members),
+            match members.and_then(unique_entries) {
+                Some(map) => Entries {
+                    map,
+                    index: OnceLock::new(),
+                },
                 None => match self.full_skim() {
                     Ok(doc) => Entries::new(full(doc).clone()),
                     Err(_) => Entries::new(Members::new()),
@@ -1017,6 +1020,18 @@ fn same<T>(full: &Members, ours: &IndexMap<String, Entry<T>>) -> bool {
             .all(|((k, r), (k2, e))| k == k2 && e.range.as_ref() == Some(r))
 }
 
+/// The entries of a layout-split section; `None` when a key repeats (its
+/// subtleties are left to the full skim).
+fn unique_entries<T>(keyed: layout::Keyed) -> Option<IndexMap<String, Entry<T>>> {
+    let mut map = IndexMap::with_capacity(keyed.len());
+    for (key, range) in keyed {
+        if map.insert(key, Entry::new(Some(range))).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
 fn entries<T>(members: Members) -> IndexMap<String, Entry<T>> {
     members
         .into_iter()
@@ -1170,6 +1185,20 @@ mod tests {
         // provider, config and the two real resources.
         assert_eq!(pkg.decoded_count(), 4);
         assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+    }
+
+    #[test]
+    fn repeated_section_key_is_left_to_the_full_skim() {
+        let src = "{\n  \"name\": \"p\",\n  \"resources\": {\n    \"p:index:A\": {\n      \"inputProperties\": {}\n    },\n    \"p:index:A\": {\n      \"inputProperties\": {\"x\": {\"type\": \"string\"}}\n    }\n  }\n}\n";
+        let full = skim::document(src).unwrap();
+        let pkg = Package::parse(src, "p", None).unwrap();
+        assert!(pkg.by_layout);
+        let tokens: Vec<&str> = pkg.resource_tokens().collect();
+        assert_eq!(tokens, ["p:index:A"]);
+        let range = full.resources["p:index:A"].clone();
+        let a = pkg.lookup_resource("p:index:A").unwrap().unwrap();
+        assert_eq!(a.item.input("x").is_some(), src[range].contains("\"x\""));
+        assert!(pkg.decode_all().is_empty());
     }
 
     #[test]
