@@ -24,6 +24,13 @@
 //!    separately: a fresh `DirLoader` loading the schema and looking up the
 //!    three resources, without converting their types or binding.
 //!
+//! Environment: `PCL_BENCH_PASSES` (timed passes, default 3),
+//! `PCL_BENCH_ONLY` (`corpus`, `generated` or `cold`),
+//! `PCL_BENCH_GENERATED_BYTES` (size of the generated program),
+//! `PCL_BENCH_COLD_RUNS` and `PCL_BENCH_SCHEMA` (runs of, and a file-name
+//! filter for, the cold checks). `--write-generated N PATH` writes the
+//! generated program, for profiling with `pcl check`.
+//!
 //! The generated program is written for the hand-written schema in
 //! `examples/schemas/aws-6.0.0.json` and is type-correct against it by
 //! construction: configs, invokes, locals with templates, `for`
@@ -325,7 +332,11 @@ fn examples_schemas() -> PathBuf {
 }
 
 fn generated_row(passes: usize) -> Row {
-    let text = generate(GENERATED_BYTES, 1);
+    let size = std::env::var("PCL_BENCH_GENERATED_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(GENERATED_BYTES);
+    let text = generate(size, 1);
     let sources = vec![("main.pp".to_owned(), text)];
     let loader = CachingLoader::new(DirLoader::new([examples_schemas()]));
     let policy = BindPolicy::strict();
