@@ -16,7 +16,7 @@
 //! only the tokens with the written token's member name are canonicalised
 //! (an index by member name is built on the first lookup that needs it).
 
-use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -107,12 +107,45 @@ impl<T> Lazy<T> {
     }
 }
 
-/// Member name (a token's last `:`-separated part) → indices of the schema
-/// tokens that end with it, in document order. A token's canonical key
-/// ends with its member name, so the tokens with a given canonical key are
-/// among those with its member name: a lookup canonicalises only those few
-/// (the module format is a regex) instead of every token of the section.
-type MemberIndex = HashMap<String, Vec<usize>>;
+/// The schema tokens of a section by member name (a token's last
+/// `:`-separated part): `(hash of the member name, index)` pairs, sorted.
+/// A token's canonical key ends with its member name, so the tokens with a
+/// given canonical key are among those with its member name: a lookup
+/// canonicalises only those few (the module format is a regex) instead of
+/// every token of the section. Hash collisions only add candidates, which
+/// the canonical comparison then drops; building it allocates once.
+#[derive(Debug)]
+struct MemberIndex(Vec<(u64, usize)>);
+
+impl MemberIndex {
+    fn new<'a>(tokens: impl Iterator<Item = &'a String>) -> MemberIndex {
+        let mut pairs: Vec<(u64, usize)> = tokens
+            .enumerate()
+            .map(|(i, t)| (member_hash(member_name(t)), i))
+            .collect();
+        pairs.sort_unstable();
+        MemberIndex(pairs)
+    }
+
+    /// Indices of the tokens that may have member name `member`, in
+    /// document order.
+    fn candidates(&self, member: &str) -> impl Iterator<Item = usize> + '_ {
+        let hash = member_hash(member);
+        let start = self.0.partition_point(|(h, _)| *h < hash);
+        self.0
+            .get(start..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |(h, _)| *h == hash)
+            .map(|(_, i)| *i)
+    }
+}
+
+fn member_hash(member: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    member.hash(&mut hasher);
+    hasher.finish()
+}
 
 /// Decodes one entry of a section ([`Package::decode_resource`] …).
 type DecodeFn<T> = fn(&Package, &str, &Entry<T>) -> Result<Arc<T>, DecodeError>;
@@ -741,7 +774,7 @@ impl Package {
             if let Some((tok, entry)) = self.exact(&sec.map, token) {
                 return Ok(Some(self.found(tok, decode(self, tok, entry)?)));
             }
-            let index = sec.index.get_or_init(|| self.build_index(&sec.map));
+            let index = sec.index.get_or_init(|| MemberIndex::new(sec.map.keys()));
             match self.find(&sec.map, index, token)? {
                 Some(i) => match sec.map.get_index(i) {
                     Some((tok, entry)) => Ok(Some(self.found(tok, decode(self, tok, entry)?))),
@@ -843,17 +876,6 @@ impl Package {
         }
     }
 
-    fn build_index<T>(&self, map: &IndexMap<String, Entry<T>>) -> MemberIndex {
-        let mut index: MemberIndex = HashMap::with_capacity(map.len());
-        for (i, token) in map.keys().enumerate() {
-            index
-                .entry(member_name(token).to_owned())
-                .or_default()
-                .push(i);
-        }
-        index
-    }
-
     /// The two-step lookup of binder.md §5.6.1: the schema tokens whose
     /// canonical key is the written token, else those whose canonical key
     /// is the written token's canonical form.
@@ -863,12 +885,9 @@ impl Package {
         index: &MemberIndex,
         written: &str,
     ) -> Result<Option<usize>, LookupError> {
-        let Some(candidates) = index.get(member_name(written)) else {
-            return Ok(None);
-        };
-        let canonical: Vec<(usize, &str, String)> = candidates
-            .iter()
-            .filter_map(|&i| map.get_index(i).map(|(t, _)| (i, t.as_str())))
+        let canonical: Vec<(usize, &str, String)> = index
+            .candidates(member_name(written))
+            .filter_map(|i| map.get_index(i).map(|(t, _)| (i, t.as_str())))
             .map(|(i, t)| (i, t, self.canonical_token(t)))
             .collect();
         let with_key = |key: &str| -> Vec<(usize, &str)> {
@@ -1185,6 +1204,19 @@ mod tests {
         // provider, config and the two real resources.
         assert_eq!(pkg.decoded_count(), 4);
         assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+    }
+
+    #[test]
+    fn member_index_lists_candidates_in_document_order() {
+        let tokens: Vec<String> = ["p:a/x:X", "p:b:Y", "p:c:X", "p:X", "q::X"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        let index = MemberIndex::new(tokens.iter());
+        assert_eq!(index.candidates("X").collect::<Vec<_>>(), [0, 2, 3, 4]);
+        assert_eq!(index.candidates("Y").collect::<Vec<_>>(), [1]);
+        assert_eq!(index.candidates("Z").count(), 0);
+        assert_eq!(MemberIndex::new([].iter()).candidates("X").count(), 0);
     }
 
     #[test]
