@@ -31,8 +31,8 @@ const MAX_INDENT: usize = 16;
 
 /// Skims `src` by layout. `None` when the text does not have the expected
 /// layout (the caller then uses the full skim).
-pub(crate) fn document(src: &str) -> Option<Document> {
-    let bytes = src.as_bytes();
+pub(crate) fn document(src: &[u8]) -> Option<Document> {
+    let bytes = src;
     let open = bytes.iter().position(|b| !is_ws(*b))?;
     let close = bytes.iter().rposition(|b| !is_ws(*b))?;
     if bytes.get(open) != Some(&b'{') || bytes.get(close) != Some(&b'}') || close <= open {
@@ -72,8 +72,8 @@ pub(crate) fn document(src: &str) -> Option<Document> {
 /// The entries of a section whose value spans `range` (its key is
 /// indented by `indent`), in document order. Keys may repeat: the caller
 /// builds its map once and declines on a repeated key.
-pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<Keyed> {
-    let bytes = src.as_bytes();
+pub(crate) fn section(src: &[u8], range: Range<usize>, indent: usize) -> Option<Keyed> {
+    let bytes = src;
     let value = bytes.get(range.clone())?;
     if value == b"null"
         || (value.first() == Some(&b'{')
@@ -97,8 +97,8 @@ pub(crate) type Keyed = Vec<(String, Range<usize>)>;
 /// The members of an object whose body runs from the newline at `start`
 /// to the newline at `end`, keys indented by `indent` spaces (repeated
 /// keys are kept).
-fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Keyed> {
-    let bytes = src.as_bytes();
+fn members(src: &[u8], start: usize, end: usize, indent: usize) -> Option<Keyed> {
+    let bytes = src;
     if bytes.get(start) != Some(&b'\n') || bytes.get(end) != Some(&b'\n') || end < start {
         return None;
     }
@@ -166,9 +166,9 @@ fn check_value_end(bytes: &[u8], start: usize, end: usize, indent: usize) -> Opt
 }
 
 /// The JSON string starting at `at` (which must be `"`): its decoded text
-/// and the offset after its closing quote.
-fn key_at(src: &str, at: usize) -> Option<(String, usize)> {
-    let bytes = src.as_bytes();
+/// and the offset after its closing quote (`None` unless it is valid UTF-8).
+fn key_at(src: &[u8], at: usize) -> Option<(String, usize)> {
+    let bytes = src;
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
@@ -180,13 +180,13 @@ fn key_at(src: &str, at: usize) -> Option<(String, usize)> {
             b'"' => {
                 let raw = src.get(at..=i)?;
                 let key = if escaped {
-                    serde_json::from_str::<String>(raw).ok()?
+                    serde_json::from_slice::<String>(raw).ok()?
                 } else {
                     let inner = src.get(at + 1..i)?;
-                    if inner.bytes().any(|b| b < 0x20) {
+                    if inner.iter().any(|b| *b < 0x20) {
                         return None;
                     }
-                    inner.to_owned()
+                    std::str::from_utf8(inner).ok()?.to_owned()
                 };
                 return Some((key, i + 1));
             }
@@ -235,18 +235,21 @@ mod tests {
     #[test]
     fn finds_members_by_layout() {
         let src = "{\n  \"name\": \"x\",\n  \"resources\": {\n    \"x:index:A\": {\n      \"description\": \"see \\\"x:index:B\\\": {\",\n      \"$ref\": \"x:index:B\"\n    },\n    \"x:index:B\": {}\n  },\n  \"types\": null\n}\n";
-        let doc = document(src).unwrap();
+        let doc = document(src.as_bytes()).unwrap();
         assert_eq!(
             doc.members.keys().collect::<Vec<_>>(),
             ["name", "resources", "types"]
         );
-        let resources: Members = section(src, doc.members["resources"].clone(), doc.indent)
-            .unwrap()
-            .into_iter()
-            .collect();
-        assert!(section(src, doc.members["types"].clone(), doc.indent)
-            .unwrap()
-            .is_empty());
+        let resources: Members =
+            section(src.as_bytes(), doc.members["resources"].clone(), doc.indent)
+                .unwrap()
+                .into_iter()
+                .collect();
+        assert!(
+            section(src.as_bytes(), doc.members["types"].clone(), doc.indent)
+                .unwrap()
+                .is_empty()
+        );
         assert_eq!(
             resources.keys().collect::<Vec<_>>(),
             ["x:index:A", "x:index:B"]
@@ -257,9 +260,9 @@ mod tests {
 
     /// Member text by token, via the layout skim (`None` if it declines).
     fn fast(src: &str) -> Option<Vec<(String, String)>> {
-        let doc = document(src)?;
+        let doc = document(src.as_bytes())?;
         let range = doc.members.get("resources")?.clone();
-        let members = section(src, range, doc.indent)?;
+        let members = section(src.as_bytes(), range, doc.indent)?;
         Some(
             members
                 .into_iter()
@@ -305,12 +308,12 @@ mod tests {
             "[\n  1\n]",
             "",
         ] {
-            assert!(document(src).is_none(), "{src:?}");
+            assert!(document(src.as_bytes()).is_none(), "{src:?}");
         }
         // A section that is not laid out like one is declined on its own.
         let src = "{\n  \"resources\": {\"a\": {}}\n}";
-        let doc = document(src).unwrap();
-        assert!(section(src, doc.members["resources"].clone(), doc.indent).is_none());
+        let doc = document(src.as_bytes()).unwrap();
+        assert!(section(src.as_bytes(), doc.members["resources"].clone(), doc.indent).is_none());
     }
 
     #[test]

@@ -25,14 +25,17 @@
 //! `resources`, `functions` and `types`). Any other document is validated
 //! whole at load, as before. For a layout-skimmed document:
 //! - load fails with [`LoadError::Malformed`] (with line and column) for
-//!   invalid UTF-8, a broken layout that the full serde pass then rejects
-//!   (truncation, unbalanced braces …), or malformed JSON in any top-level
-//!   member other than `provider`, `config`, `language`, `resources`,
-//!   `functions` and `types`;
-//! - malformed JSON inside one of those is reported when it is touched:
-//!   decoding a member parses its whole text as exactly one JSON value
-//!   (else a [`DecodeError`] with line and column), and
-//!   [`Package::language_json`] returns `None` for an invalid `language`;
+//!   a broken layout that the full serde pass then rejects (truncation,
+//!   unbalanced braces, invalid UTF-8 outside the members below …), or
+//!   malformed JSON or invalid UTF-8 in any top-level member other than
+//!   `provider`, `config`, `language`, `resources`, `functions` and
+//!   `types`;
+//! - malformed JSON or invalid UTF-8 inside one of those is reported when
+//!   it is touched: decoding a member checks that its text is UTF-8 and
+//!   exactly one JSON value (else a [`DecodeError`] with line and column),
+//!   and [`Package::language_json`] returns `None` for an invalid
+//!   `language` (the document's bytes are not all validated at load: that
+//!   would cost half as much again as reading them);
 //! - a lookup that finds nothing validates the whole document first (once)
 //!   and fails with [`LookupError::Decode`] if it is malformed, so "not
 //!   found" is always true of the real document; [`Package::decode_all`]

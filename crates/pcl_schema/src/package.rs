@@ -189,7 +189,9 @@ pub struct ResolvedRef {
 /// A Pulumi package schema.
 #[derive(Debug)]
 pub struct Package {
-    src: String,
+    /// The document's bytes. In a document skimmed by layout only the
+    /// parts that were read are known to be UTF-8 (see [`Package::text`]).
+    src: Vec<u8>,
     origin: Option<PathBuf>,
     name: String,
     version: Option<semver::Version>,
@@ -232,12 +234,24 @@ impl Package {
         name_hint: &str,
         origin: Option<&Path>,
     ) -> Result<Package, LoadError> {
-        let src: String = text.into();
+        Package::parse_source(text.into().into_bytes(), name_hint, origin)
+    }
+
+    /// Parses schema bytes. A document skimmed by layout is checked to be
+    /// UTF-8 where it is read: its key lines and small members at load,
+    /// each lazily decoded member when it is decoded (so invalid UTF-8
+    /// inside one is reported like malformed JSON inside it); any other
+    /// document is checked whole at load.
+    fn parse_source(
+        src: Vec<u8>,
+        name_hint: &str,
+        origin: Option<&Path>,
+    ) -> Result<Package, LoadError> {
         let origin = origin.map(Path::to_path_buf);
         let (doc, by_layout) = match layout::document(&src) {
             Some(doc) => (doc, true),
             None => {
-                let doc = skim::document(&src).map_err(|e| {
+                let doc = skim::document_bytes(&src).map_err(|e| {
                     let (line, column) = skim::line_col(&src, e.offset);
                     LoadError::Malformed {
                         name: name_hint.to_owned(),
@@ -333,22 +347,7 @@ impl Package {
         name_hint: &str,
         origin: Option<&Path>,
     ) -> Result<Package, LoadError> {
-        match String::from_utf8(bytes) {
-            Ok(text) => Package::parse(text, name_hint, origin),
-            Err(err) => {
-                let offset = err.utf8_error().valid_up_to();
-                let valid =
-                    String::from_utf8_lossy(err.as_bytes().get(..offset).unwrap_or_default());
-                let (line, column) = skim::line_col(&valid, offset);
-                Err(LoadError::Malformed {
-                    name: name_hint.to_owned(),
-                    path: origin.map(Path::to_path_buf),
-                    line,
-                    column,
-                    message: "invalid UTF-8".to_owned(),
-                })
-            }
-        }
+        Package::parse_source(bytes, name_hint, origin)
     }
 
     /// Fills in a version the schema does not declare (the reference takes
@@ -397,7 +396,7 @@ impl Package {
     /// `None` when absent, or when it is not valid JSON: in a document
     /// skimmed by layout the member is validated on the first call.
     pub fn language_json(&self) -> Option<&str> {
-        let text = self.language.clone().and_then(|r| self.src.get(r))?;
+        let text = self.language.clone().and_then(|r| self.text(r).ok())?;
         let ok = *self.language_ok.get_or_init(|| {
             !self.by_layout || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
         });
@@ -823,7 +822,13 @@ impl Package {
 
     /// The full serde skim of the document (validates all of it).
     fn full_skim(&self) -> &Result<Document, SkimError> {
-        self.full_skim.get_or_init(|| skim::document(&self.src))
+        self.full_skim
+            .get_or_init(|| skim::document_bytes(&self.src))
+    }
+
+    /// The text of a member range (see [`text_at`]).
+    fn text(&self, range: Range<usize>) -> Result<&str, usize> {
+        text_at(&self.src, range)
     }
 
     fn package_error(&self, offset: usize, message: String) -> DecodeError {
@@ -1004,7 +1009,12 @@ impl Package {
         range: Option<Range<usize>>,
     ) -> Result<R, DecodeError> {
         let start = range.as_ref().map_or(0, |r| r.start);
-        let text = range.and_then(|r| self.src.get(r)).unwrap_or("{}");
+        let text = match range {
+            Some(r) => self.text(r).map_err(|offset| {
+                self.member_error(section, token, offset, INVALID_UTF8.to_owned())
+            })?,
+            None => "{}",
+        };
         serde_json::from_str(text).map_err(|e| {
             let offset = start + skim::offset_of(text, e.line(), e.column());
             self.member_error(section, token, offset, e.to_string())
@@ -1013,6 +1023,16 @@ impl Package {
 }
 
 const LAYOUT_MISMATCH: &str = "the document's indentation does not match its structure";
+
+const INVALID_UTF8: &str = "invalid UTF-8";
+
+/// The text of `range` in `src`, or the offset of its first byte that is
+/// not UTF-8 (or of the range, when it is out of bounds).
+fn text_at(src: &[u8], range: Range<usize>) -> Result<&str, usize> {
+    let start = range.start;
+    let bytes = src.get(range).ok_or(start)?;
+    std::str::from_utf8(bytes).map_err(|e| start + e.valid_up_to())
+}
 
 /// Top-level members that are validated when decoded, not at load.
 const LAZY_MEMBERS: [&str; 6] = [
@@ -1060,7 +1080,7 @@ fn entries<T>(members: Members) -> IndexMap<String, Entry<T>> {
 
 /// Decoding of the small top-level members.
 struct TopLevel<'a> {
-    src: &'a str,
+    src: &'a [u8],
     members: &'a Members,
     name_hint: &'a str,
     origin: &'a Option<PathBuf>,
@@ -1071,7 +1091,18 @@ impl TopLevel<'_> {
         let Some(range) = self.members.get(key) else {
             return Ok(None);
         };
-        let text = self.src.get(range.clone()).unwrap_or("null");
+        let malformed = |offset: usize, message: String| {
+            let (line, column) = skim::line_col(self.src, offset);
+            LoadError::Malformed {
+                name: self.name_hint.to_owned(),
+                path: self.origin.clone(),
+                line,
+                column,
+                message,
+            }
+        };
+        let text = text_at(self.src, range.clone())
+            .map_err(|offset| malformed(offset, format!("#/{key}: {INVALID_UTF8}")))?;
         serde_json::from_str::<Option<T>>(text).map_err(|e| {
             let offset = range.start + skim::offset_of(text, e.line(), e.column());
             let (line, column) = skim::line_col(self.src, offset);
@@ -1231,6 +1262,72 @@ mod tests {
         let a = pkg.lookup_resource("p:index:A").unwrap().unwrap();
         assert_eq!(a.item.input("x").is_some(), src[range].contains("\"x\""));
         assert!(pkg.decode_all().is_empty());
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_where_it_is_read() {
+        let doc = |resource_b: &[u8], description: &[u8], key_b: &[u8]| -> Vec<u8> {
+            let mut out = b"{\n  \"name\": \"p\",\n  \"description\": \"".to_vec();
+            out.extend_from_slice(description);
+            out.extend_from_slice(b"\",\n  \"resources\": {\n    \"p:index:A\": {\n      \"description\": \"ok\"\n    },\n    \"p:index:");
+            out.extend_from_slice(key_b);
+            out.extend_from_slice(b"\": {\n      \"description\": \"");
+            out.extend_from_slice(resource_b);
+            out.extend_from_slice(b"\"\n    }\n  }\n}\n");
+            out
+        };
+        // Well-formed: loads by layout, both resources decode.
+        let good = Package::parse_bytes(doc(b"caf\xc3\xa9", b"d", b"B"), "p", None).unwrap();
+        assert!(good.by_layout);
+        assert_eq!(
+            good.lookup_resource("p:index:B")
+                .unwrap()
+                .unwrap()
+                .item
+                .description
+                .as_deref(),
+            Some("caf\u{e9}")
+        );
+        assert!(good.decode_all().is_empty());
+
+        // Inside a lazily decoded member: reported when it is touched, with
+        // its position; the rest of the package works.
+        let pkg = Package::parse_bytes(doc(b"x\xff", b"d", b"B"), "p", None).unwrap();
+        assert!(pkg.lookup_resource("p:index:A").unwrap().is_some());
+        match pkg.lookup_resource("p:index:B").unwrap_err() {
+            LookupError::Decode(e) => {
+                assert_eq!(
+                    (e.section, e.line, e.message.as_str()),
+                    (Section::Resource, 9, INVALID_UTF8)
+                );
+                assert_eq!(e.column, 24, "{e}");
+            }
+            other => panic!("{other}"),
+        }
+        // A miss validates the whole document first.
+        let miss = pkg.lookup_resource("p:index:Nope").unwrap_err();
+        assert!(
+            matches!(&miss, LookupError::Decode(e) if e.section == Section::Package && e.line == 9),
+            "{miss}"
+        );
+        assert!(!pkg.decode_all().is_empty());
+
+        // In a small top-level member: the load fails.
+        match Package::parse_bytes(doc(b"x", b"\xff", b"B"), "p", None) {
+            Err(LoadError::Malformed { line, message, .. }) => {
+                assert!(message.contains(INVALID_UTF8), "{message}");
+                assert_eq!(line, 3);
+            }
+            other => panic!("{other:?}"),
+        }
+        // In a key of a section: the section cannot be split, so every
+        // lookup in it reports the malformation.
+        let pkg = Package::parse_bytes(doc(b"x", b"d", b"\xffB"), "p", None).unwrap();
+        let err = pkg.lookup_resource("p:index:A").unwrap_err();
+        assert!(
+            matches!(&err, LookupError::Decode(e) if e.section == Section::Package && e.line == 8 && e.message == INVALID_UTF8),
+            "{err}"
+        );
     }
 
     #[test]
