@@ -79,7 +79,8 @@ fn bench(path: &Path) {
     });
     // Where the time goes, stage by stage (medians of separately timed
     // stages of the same runs).
-    let (mut t_read, mut t_load, mut t_first, mut t_rest) = (vec![], vec![], vec![], vec![]);
+    let (mut t_read, mut t_load, mut t_first, mut t_rest, mut t_drop) =
+        (vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..RUNS {
         let start = Instant::now();
         let bytes = std::fs::read(path).unwrap();
@@ -95,13 +96,17 @@ fn bench(path: &Path) {
             std::hint::black_box(pkg.lookup_resource(t).unwrap().unwrap());
         }
         t_rest.push(start.elapsed());
+        let start = Instant::now();
+        drop(pkg);
+        t_drop.push(start.elapsed());
     }
     eprintln!(
-        "  stages: read {} ms, load {} ms, first lookup {} ms, two more lookups {} ms",
+        "  stages: read {} ms, load {} ms, first lookup {} ms, two more lookups {} ms, drop {} ms",
         ms(median(t_read)),
         ms(median(t_load)),
         ms(median(t_first)),
-        ms(median(t_rest))
+        ms(median(t_rest)),
+        ms(median(t_drop))
     );
     let parse_only = time(|| Package::parse_bytes(bytes.clone(), "bench", None).unwrap());
     let value = time(|| serde_json::from_slice::<serde_json::Value>(&bytes).unwrap());

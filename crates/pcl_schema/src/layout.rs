@@ -31,8 +31,8 @@ const MAX_INDENT: usize = 16;
 
 /// Skims `src` by layout. `None` when the text does not have the expected
 /// layout (the caller then uses the full skim).
-pub(crate) fn document(src: &str) -> Option<Document> {
-    let bytes = src.as_bytes();
+pub(crate) fn document(src: &[u8]) -> Option<Document> {
+    let bytes = src;
     let open = bytes.iter().position(|b| !is_ws(*b))?;
     let close = bytes.iter().rposition(|b| !is_ws(*b))?;
     if bytes.get(open) != Some(&b'{') || bytes.get(close) != Some(&b'}') || close <= open {
@@ -51,7 +51,14 @@ pub(crate) fn document(src: &str) -> Option<Document> {
     if indent == 0 || indent > MAX_INDENT {
         return None;
     }
-    let members = members(src, body_start, close - 1, indent)?;
+    let mut unique = Members::new();
+    for (key, range) in members(src, body_start, close - 1, indent)? {
+        if unique.insert(key, range).is_some() {
+            // A repeated key: leave its subtleties to the full skim.
+            return None;
+        }
+    }
+    let members = unique;
     let mut doc = Document {
         indent,
         ..Document::default()
@@ -63,16 +70,17 @@ pub(crate) fn document(src: &str) -> Option<Document> {
 }
 
 /// The entries of a section whose value spans `range` (its key is
-/// indented by `indent`).
-pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<Members> {
-    let bytes = src.as_bytes();
+/// indented by `indent`), in document order. Keys may repeat: the caller
+/// builds its map once and declines on a repeated key.
+pub(crate) fn section(src: &[u8], range: Range<usize>, indent: usize) -> Option<Keyed> {
+    let bytes = src;
     let value = bytes.get(range.clone())?;
     if value == b"null"
         || (value.first() == Some(&b'{')
             && value.last() == Some(&b'}')
             && value.get(1..value.len() - 1)?.iter().all(|b| is_ws(*b)))
     {
-        return Some(Members::new());
+        return Some(Keyed::new());
     }
     if value.first() != Some(&b'{') || value.last() != Some(&b'}') {
         return None;
@@ -83,10 +91,14 @@ pub(crate) fn section(src: &str, range: Range<usize>, indent: usize) -> Option<M
     members(src, body_start, body_end, indent * 2)
 }
 
+/// Keys and value ranges in document order.
+pub(crate) type Keyed = Vec<(String, Range<usize>)>;
+
 /// The members of an object whose body runs from the newline at `start`
-/// to the newline at `end`, keys indented by `indent` spaces.
-fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Members> {
-    let bytes = src.as_bytes();
+/// to the newline at `end`, keys indented by `indent` spaces (repeated
+/// keys are kept).
+fn members(src: &[u8], start: usize, end: usize, indent: usize) -> Option<Keyed> {
+    let bytes = src;
     if bytes.get(start) != Some(&b'\n') || bytes.get(end) != Some(&b'\n') || end < start {
         return None;
     }
@@ -101,7 +113,7 @@ fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Members
     if line != start {
         return None;
     }
-    let mut out = Members::new();
+    let mut out = Keyed::new();
     loop {
         let key_start = line + indent + 1;
         let (key, after_key) = key_at(src, key_start)?;
@@ -123,10 +135,7 @@ fn members(src: &str, start: usize, end: usize, indent: usize) -> Option<Members
             None => trim_end(bytes, value_start, end)?,
         };
         check_value_end(bytes, value_start, value_end, indent)?;
-        if out.insert(key, value_start..value_end).is_some() {
-            // A repeated key: leave its subtleties to the full skim.
-            return None;
-        }
+        out.push((key, value_start..value_end));
         match next {
             Some(next_line) => line = next_line,
             None => return Some(out),
@@ -157,9 +166,9 @@ fn check_value_end(bytes: &[u8], start: usize, end: usize, indent: usize) -> Opt
 }
 
 /// The JSON string starting at `at` (which must be `"`): its decoded text
-/// and the offset after its closing quote.
-fn key_at(src: &str, at: usize) -> Option<(String, usize)> {
-    let bytes = src.as_bytes();
+/// and the offset after its closing quote (`None` unless it is valid UTF-8).
+fn key_at(src: &[u8], at: usize) -> Option<(String, usize)> {
+    let bytes = src;
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
@@ -171,13 +180,13 @@ fn key_at(src: &str, at: usize) -> Option<(String, usize)> {
             b'"' => {
                 let raw = src.get(at..=i)?;
                 let key = if escaped {
-                    serde_json::from_str::<String>(raw).ok()?
+                    serde_json::from_slice::<String>(raw).ok()?
                 } else {
                     let inner = src.get(at + 1..i)?;
-                    if inner.bytes().any(|b| b < 0x20) {
+                    if inner.iter().any(|b| *b < 0x20) {
                         return None;
                     }
-                    inner.to_owned()
+                    std::str::from_utf8(inner).ok()?.to_owned()
                 };
                 return Some((key, i + 1));
             }
@@ -226,15 +235,21 @@ mod tests {
     #[test]
     fn finds_members_by_layout() {
         let src = "{\n  \"name\": \"x\",\n  \"resources\": {\n    \"x:index:A\": {\n      \"description\": \"see \\\"x:index:B\\\": {\",\n      \"$ref\": \"x:index:B\"\n    },\n    \"x:index:B\": {}\n  },\n  \"types\": null\n}\n";
-        let doc = document(src).unwrap();
+        let doc = document(src.as_bytes()).unwrap();
         assert_eq!(
             doc.members.keys().collect::<Vec<_>>(),
             ["name", "resources", "types"]
         );
-        let resources = section(src, doc.members["resources"].clone(), doc.indent).unwrap();
-        assert!(section(src, doc.members["types"].clone(), doc.indent)
-            .unwrap()
-            .is_empty());
+        let resources: Members =
+            section(src.as_bytes(), doc.members["resources"].clone(), doc.indent)
+                .unwrap()
+                .into_iter()
+                .collect();
+        assert!(
+            section(src.as_bytes(), doc.members["types"].clone(), doc.indent)
+                .unwrap()
+                .is_empty()
+        );
         assert_eq!(
             resources.keys().collect::<Vec<_>>(),
             ["x:index:A", "x:index:B"]
@@ -245,9 +260,9 @@ mod tests {
 
     /// Member text by token, via the layout skim (`None` if it declines).
     fn fast(src: &str) -> Option<Vec<(String, String)>> {
-        let doc = document(src)?;
+        let doc = document(src.as_bytes())?;
         let range = doc.members.get("resources")?.clone();
-        let members = section(src, range, doc.indent)?;
+        let members = section(src.as_bytes(), range, doc.indent)?;
         Some(
             members
                 .into_iter()
@@ -293,12 +308,12 @@ mod tests {
             "[\n  1\n]",
             "",
         ] {
-            assert!(document(src).is_none(), "{src:?}");
+            assert!(document(src.as_bytes()).is_none(), "{src:?}");
         }
         // A section that is not laid out like one is declined on its own.
         let src = "{\n  \"resources\": {\"a\": {}}\n}";
-        let doc = document(src).unwrap();
-        assert!(section(src, doc.members["resources"].clone(), doc.indent).is_none());
+        let doc = document(src.as_bytes()).unwrap();
+        assert!(section(src.as_bytes(), doc.members["resources"].clone(), doc.indent).is_none());
     }
 
     #[test]

@@ -25,19 +25,22 @@
 //! `resources`, `functions` and `types`). Any other document is validated
 //! whole at load, as before. For a layout-skimmed document:
 //! - load fails with [`LoadError::Malformed`] (with line and column) for
-//!   invalid UTF-8, a broken layout that the full serde pass then rejects
-//!   (truncation, unbalanced braces …), or malformed JSON in any top-level
-//!   member other than `provider`, `config`, `language`, `resources`,
-//!   `functions` and `types`;
-//! - malformed JSON inside one of those is reported when it is touched:
-//!   decoding a member parses its whole text as exactly one JSON value
-//!   (else a [`DecodeError`] with line and column), and
-//!   [`Package::language_json`] returns `None` for an invalid `language`;
+//!   a broken layout that the full serde pass then rejects (truncation,
+//!   unbalanced braces, invalid UTF-8 outside the members below …), or
+//!   malformed JSON or invalid UTF-8 in any top-level member other than
+//!   `provider`, `config`, `language`, `resources`, `functions` and
+//!   `types`;
+//! - malformed JSON or invalid UTF-8 inside one of those is reported when
+//!   it is touched: decoding a member checks that its text is UTF-8 and
+//!   exactly one JSON value (else a [`DecodeError`] with line and column),
+//!   and [`Package::language_json`] returns `None` for an invalid
+//!   `language` (the document's bytes are not all validated at load: that
+//!   would cost half as much again as reading them);
 //! - a lookup that finds nothing validates the whole document first (once)
-//!   and fails with [`LookupError::Decode`] if it is malformed or if its
-//!   indentation disagrees with its structure, so "not found" is always
-//!   true of the real document; [`Package::decode_all`] does the same and
-//!   so remains a complete validator;
+//!   and fails with [`LookupError::Decode`] if it is malformed, so "not
+//!   found" is always true of the real document; [`Package::decode_all`]
+//!   does the same and so remains a complete validator (it also reports a
+//!   layout that disagrees with the structure);
 //! - a member whose layout range does not decode is re-located by the full
 //!   serde pass before its error is reported.
 //!
@@ -45,12 +48,13 @@
 //! a well-formed document's indentation is honest: a document that is
 //! valid JSON but indents a nested key exactly like a member (with the
 //! member separators around it) lists a phantom member, which lookups find,
-//! until `decode_all` or a failed lookup checks the layout. No local check
-//! rules this out (only reading every byte of the values before the key
-//! does, which is the cost the layout skim exists to avoid); the test
-//! `dishonest_indentation_is_caught_by_validation` pins the behaviour:
-//! real members still decode as in the real document, and a miss or
-//! `decode_all` reports the mismatch.
+//! until the document is validated. No local check rules this out (only
+//! reading every byte of the values before the key does, which is the cost
+//! the layout skim exists to avoid). Validation happens on the first miss,
+//! on the first member whose range does not decode (the member that really
+//! holds the phantom key is one) and in `decode_all`; from then on the
+//! package lists and finds exactly the document's members. The test
+//! `dishonest_indentation_is_corrected_once_validated` pins this.
 //!
 //! It must not touch PCL types or syntax: mapping this model to
 //! `pcl_types` is the binder's job (binder.md §6.2), and it never reads the

@@ -16,7 +16,7 @@
 //! only the tokens with the written token's member name are canonicalised
 //! (an index by member name is built on the first lookup that needs it).
 
-use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -55,38 +55,100 @@ impl<T> Entry<T> {
     }
 }
 
+/// A section's entries and, once a lookup needs it, their index by member
+/// name.
+#[derive(Debug)]
+struct Entries<T> {
+    map: IndexMap<String, Entry<T>>,
+    index: OnceLock<MemberIndex>,
+}
+
+impl<T> Entries<T> {
+    fn new(members: Members) -> Self {
+        Entries {
+            map: entries(members),
+            index: OnceLock::new(),
+        }
+    }
+
+    fn decoded(&self) -> usize {
+        self.map.values().filter(|e| e.cell.get().is_some()).count()
+    }
+}
+
 /// A section's entries: built at load by the full skim, or on first use
-/// from the section's value range by the layout skim.
+/// from the section's value range by the layout skim. `full` holds the
+/// full skim's entries when they turn out to differ from the layout's
+/// (see [`Package::section`]).
 #[derive(Debug)]
 struct Lazy<T> {
     range: Option<Range<usize>>,
-    map: OnceLock<IndexMap<String, Entry<T>>>,
+    layout: OnceLock<Entries<T>>,
+    full: OnceLock<Entries<T>>,
 }
 
 impl<T> Lazy<T> {
     fn new(doc: &Document, key: &str, members: Members) -> Self {
         let range = doc.members.get(key).cloned().filter(|_| doc.indent > 0);
-        let map = OnceLock::new();
+        let layout = OnceLock::new();
         if range.is_none() {
-            let _ = map.set(entries(members));
+            let _ = layout.set(Entries::new(members));
         }
-        Lazy { range, map }
+        Lazy {
+            range,
+            layout,
+            full: OnceLock::new(),
+        }
     }
 
     /// How many entries have been decoded (0 while not yet split).
     fn decoded(&self) -> usize {
-        self.map.get().map_or(0, |map| {
-            map.values().filter(|e| e.cell.get().is_some()).count()
-        })
+        self.layout.get().map_or(0, Entries::decoded) + self.full.get().map_or(0, Entries::decoded)
     }
 }
 
-/// Member name (a token's last `:`-separated part) → indices of the schema
-/// tokens that end with it, in document order. A token's canonical key
-/// ends with its member name, so the tokens with a given canonical key are
-/// among those with its member name: a lookup canonicalises only those few
-/// (the module format is a regex) instead of every token of the section.
-type MemberIndex = HashMap<String, Vec<usize>>;
+/// The schema tokens of a section by member name (a token's last
+/// `:`-separated part): `(hash of the member name, index)` pairs, sorted.
+/// A token's canonical key ends with its member name, so the tokens with a
+/// given canonical key are among those with its member name: a lookup
+/// canonicalises only those few (the module format is a regex) instead of
+/// every token of the section. Hash collisions only add candidates, which
+/// the canonical comparison then drops; building it allocates once.
+#[derive(Debug)]
+struct MemberIndex(Vec<(u64, usize)>);
+
+impl MemberIndex {
+    fn new<'a>(tokens: impl Iterator<Item = &'a String>) -> MemberIndex {
+        let mut pairs: Vec<(u64, usize)> = tokens
+            .enumerate()
+            .map(|(i, t)| (member_hash(member_name(t)), i))
+            .collect();
+        pairs.sort_unstable();
+        MemberIndex(pairs)
+    }
+
+    /// Indices of the tokens that may have member name `member`, in
+    /// document order.
+    fn candidates(&self, member: &str) -> impl Iterator<Item = usize> + '_ {
+        let hash = member_hash(member);
+        let start = self.0.partition_point(|(h, _)| *h < hash);
+        self.0
+            .get(start..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |(h, _)| *h == hash)
+            .map(|(_, i)| *i)
+    }
+}
+
+fn member_hash(member: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    member.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Decodes one entry of a section ([`Package::decode_resource`] …).
+type DecodeFn<T> = fn(&Package, &str, &Entry<T>) -> Result<Arc<T>, DecodeError>;
 
 /// A member found by [`Package::lookup_resource`] and friends.
 #[derive(Clone, Debug)]
@@ -127,7 +189,9 @@ pub struct ResolvedRef {
 /// A Pulumi package schema.
 #[derive(Debug)]
 pub struct Package {
-    src: String,
+    /// The document's bytes. In a document skimmed by layout only the
+    /// parts that were read are known to be UTF-8 (see [`Package::text`]).
+    src: Vec<u8>,
     origin: Option<PathBuf>,
     name: String,
     version: Option<semver::Version>,
@@ -146,9 +210,6 @@ pub struct Package {
     resources: Lazy<Resource>,
     functions: Lazy<Function>,
     types: Lazy<TypeDef>,
-    resource_index: OnceLock<MemberIndex>,
-    function_index: OnceLock<MemberIndex>,
-    type_index: OnceLock<MemberIndex>,
     /// Whether the document was skimmed by layout ([`crate::layout`]), so
     /// that the inside of lazily decoded members is not yet validated.
     by_layout: bool,
@@ -159,6 +220,9 @@ pub struct Package {
     full_skim: OnceLock<Result<Document, SkimError>>,
     /// Whether the `language` member is valid JSON (checked on first use).
     language_ok: OnceLock<bool>,
+    /// Whether the layout skim's sections agree with the full skim's
+    /// (computed once the full skim has run).
+    layout_ok: OnceLock<bool>,
 }
 
 impl Package {
@@ -170,12 +234,24 @@ impl Package {
         name_hint: &str,
         origin: Option<&Path>,
     ) -> Result<Package, LoadError> {
-        let src: String = text.into();
+        Package::parse_source(text.into().into_bytes(), name_hint, origin)
+    }
+
+    /// Parses schema bytes. A document skimmed by layout is checked to be
+    /// UTF-8 where it is read: its key lines and small members at load,
+    /// each lazily decoded member when it is decoded (so invalid UTF-8
+    /// inside one is reported like malformed JSON inside it); any other
+    /// document is checked whole at load.
+    fn parse_source(
+        src: Vec<u8>,
+        name_hint: &str,
+        origin: Option<&Path>,
+    ) -> Result<Package, LoadError> {
         let origin = origin.map(Path::to_path_buf);
         let (doc, by_layout) = match layout::document(&src) {
             Some(doc) => (doc, true),
             None => {
-                let doc = skim::document(&src).map_err(|e| {
+                let doc = skim::document_bytes(&src).map_err(|e| {
                     let (line, column) = skim::line_col(&src, e.offset);
                     LoadError::Malformed {
                         name: name_hint.to_owned(),
@@ -257,13 +333,11 @@ impl Package {
             problems,
             origin,
             src,
-            resource_index: OnceLock::new(),
-            function_index: OnceLock::new(),
-            type_index: OnceLock::new(),
             by_layout,
             indent: doc.indent,
             full_skim: OnceLock::new(),
             language_ok: OnceLock::new(),
+            layout_ok: OnceLock::new(),
         })
     }
 
@@ -273,22 +347,7 @@ impl Package {
         name_hint: &str,
         origin: Option<&Path>,
     ) -> Result<Package, LoadError> {
-        match String::from_utf8(bytes) {
-            Ok(text) => Package::parse(text, name_hint, origin),
-            Err(err) => {
-                let offset = err.utf8_error().valid_up_to();
-                let valid =
-                    String::from_utf8_lossy(err.as_bytes().get(..offset).unwrap_or_default());
-                let (line, column) = skim::line_col(&valid, offset);
-                Err(LoadError::Malformed {
-                    name: name_hint.to_owned(),
-                    path: origin.map(Path::to_path_buf),
-                    line,
-                    column,
-                    message: "invalid UTF-8".to_owned(),
-                })
-            }
-        }
+        Package::parse_source(bytes, name_hint, origin)
     }
 
     /// Fills in a version the schema does not declare (the reference takes
@@ -337,7 +396,7 @@ impl Package {
     /// `None` when absent, or when it is not valid JSON: in a document
     /// skimmed by layout the member is validated on the first call.
     pub fn language_json(&self) -> Option<&str> {
-        let text = self.language.clone().and_then(|r| self.src.get(r))?;
+        let text = self.language.clone().and_then(|r| self.text(r).ok())?;
         let ok = *self.language_ok.get_or_init(|| {
             !self.by_layout || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
         });
@@ -413,35 +472,35 @@ impl Package {
         if schema_token == self.provider_token() {
             return Some(self.provider());
         }
-        let entry = self.resources().get(schema_token)?;
+        let entry = self.resources().map.get(schema_token)?;
         Some(self.decode_resource(schema_token, entry))
     }
 
     /// A function by its exact schema token.
     pub fn function(&self, schema_token: &str) -> Option<Result<Arc<Function>, DecodeError>> {
-        let entry = self.functions().get(schema_token)?;
+        let entry = self.functions().map.get(schema_token)?;
         Some(self.decode_function(schema_token, entry))
     }
 
     /// An object or enum type by its exact schema token.
     pub fn type_def(&self, schema_token: &str) -> Option<Result<Arc<TypeDef>, DecodeError>> {
-        let entry = self.types().get(schema_token)?;
+        let entry = self.types().map.get(schema_token)?;
         Some(self.decode_type(schema_token, entry))
     }
 
     /// Schema tokens of all resources, in document order (no provider).
     pub fn resource_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.resources().keys().map(String::as_str)
+        self.resources().map.keys().map(String::as_str)
     }
 
     /// Schema tokens of all functions, in document order.
     pub fn function_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.functions().keys().map(String::as_str)
+        self.functions().map.keys().map(String::as_str)
     }
 
     /// Schema tokens of all types, in document order.
     pub fn type_tokens(&self) -> impl Iterator<Item = &str> + '_ {
-        self.types().keys().map(String::as_str)
+        self.types().map.keys().map(String::as_str)
     }
 
     /// Canonical tokens of all resources, in document order.
@@ -467,53 +526,17 @@ impl Package {
             let item = self.provider()?;
             return Ok(Some(self.found(token, item)));
         }
-        if let Some((tok, entry)) = self.exact(self.resources(), token) {
-            return Ok(Some(self.found(tok, self.decode_resource(tok, entry)?)));
-        }
-        let index = self
-            .resource_index
-            .get_or_init(|| self.build_index(self.resources()));
-        match self.find(self.resources(), index, token)? {
-            Some(i) => match self.resources().get_index(i) {
-                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_resource(tok, entry)?))),
-                None => Ok(None),
-            },
-            None => self.check_miss().map(|()| None),
-        }
+        self.lookup_in(token, Package::resources, Package::decode_resource)
     }
 
     /// Resolves a function token as written in an `invoke`.
     pub fn lookup_function(&self, token: &str) -> Result<Option<Found<Function>>, LookupError> {
-        if let Some((tok, entry)) = self.exact(self.functions(), token) {
-            return Ok(Some(self.found(tok, self.decode_function(tok, entry)?)));
-        }
-        let index = self
-            .function_index
-            .get_or_init(|| self.build_index(self.functions()));
-        match self.find(self.functions(), index, token)? {
-            Some(i) => match self.functions().get_index(i) {
-                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_function(tok, entry)?))),
-                None => Ok(None),
-            },
-            None => self.check_miss().map(|()| None),
-        }
+        self.lookup_in(token, Package::functions, Package::decode_function)
     }
 
     /// Resolves a type token with the same canonicalisation.
     pub fn lookup_type(&self, token: &str) -> Result<Option<Found<TypeDef>>, LookupError> {
-        if let Some((tok, entry)) = self.exact(self.types(), token) {
-            return Ok(Some(self.found(tok, self.decode_type(tok, entry)?)));
-        }
-        let index = self
-            .type_index
-            .get_or_init(|| self.build_index(self.types()));
-        match self.find(self.types(), index, token)? {
-            Some(i) => match self.types().get_index(i) {
-                Some((tok, entry)) => Ok(Some(self.found(tok, self.decode_type(tok, entry)?))),
-                None => Ok(None),
-            },
-            None => self.check_miss().map(|()| None),
-        }
+        self.lookup_in(token, Package::types, Package::decode_type)
     }
 
     /// A method of a resource: the function its `methods` map names, if
@@ -553,10 +576,7 @@ impl Package {
                     errors.push(self.package_error(e.offset, e.message.clone()));
                 }
                 Ok(doc) => {
-                    if !same(&doc.resources, self.resources())
-                        || !same(&doc.functions, self.functions())
-                        || !same(&doc.types, self.types())
-                    {
+                    if !self.layout_ok(doc) {
                         errors.push(self.package_error(0, LAYOUT_MISMATCH.to_owned()));
                     }
                 }
@@ -564,13 +584,13 @@ impl Package {
         }
         errors.extend(self.provider().err());
         errors.extend(self.config().err());
-        for (tok, e) in self.resources() {
+        for (tok, e) in &self.resources().map {
             errors.extend(self.decode_resource(tok, e).err());
         }
-        for (tok, e) in self.functions() {
+        for (tok, e) in &self.functions().map {
             errors.extend(self.decode_function(tok, e).err());
         }
-        for (tok, e) in self.types() {
+        for (tok, e) in &self.types().map {
             errors.extend(self.decode_type(tok, e).err());
         }
         errors
@@ -665,46 +685,116 @@ impl Package {
 
     // ----- internals -----------------------------------------------------
 
-    fn resources(&self) -> &IndexMap<String, Entry<Resource>> {
-        self.section_map(&self.resources, |d| &d.resources)
+    fn resources(&self) -> &Entries<Resource> {
+        self.section(&self.resources, |d| &d.resources)
     }
 
-    fn functions(&self) -> &IndexMap<String, Entry<Function>> {
-        self.section_map(&self.functions, |d| &d.functions)
+    fn functions(&self) -> &Entries<Function> {
+        self.section(&self.functions, |d| &d.functions)
     }
 
-    fn types(&self) -> &IndexMap<String, Entry<TypeDef>> {
-        self.section_map(&self.types, |d| &d.types)
+    fn types(&self) -> &Entries<TypeDef> {
+        self.section(&self.types, |d| &d.types)
     }
 
-    /// A section's entries, split on first use. When its layout is
-    /// irregular the full skim splits it (and when the document is
-    /// malformed the section reads as empty: lookups that miss then report
-    /// the malformation, see [`Package::check_miss`]).
-    fn section_map<'a, T>(
+    /// A section's entries. In a document skimmed by layout these are the
+    /// layout's until the full skim has run (after a decode error, a miss
+    /// or [`Package::decode_all`]); from then on, if the layout turned out
+    /// to disagree with the document's structure (dishonest indentation),
+    /// the full skim's, so that what was validated is what is used.
+    fn section<'a, T>(
         &'a self,
         lazy: &'a Lazy<T>,
         full: fn(&Document) -> &Members,
-    ) -> &'a IndexMap<String, Entry<T>> {
-        lazy.map.get_or_init(|| {
+    ) -> &'a Entries<T> {
+        if let Some(Ok(doc)) = self.full_skim.get() {
+            if self.by_layout && !self.layout_ok(doc) {
+                return lazy.full.get_or_init(|| Entries::new(full(doc).clone()));
+            }
+        }
+        self.layout_section(lazy, full)
+    }
+
+    /// A section's entries as the layout skim splits them, on first use.
+    /// When its layout is irregular the full skim splits it (and when the
+    /// document is malformed the section reads as empty: lookups that miss
+    /// then report the malformation, see [`Package::check_miss`]).
+    fn layout_section<'a, T>(
+        &'a self,
+        lazy: &'a Lazy<T>,
+        full: fn(&Document) -> &Members,
+    ) -> &'a Entries<T> {
+        lazy.layout.get_or_init(|| {
             let members = lazy
                 .range
                 .clone()
                 .and_then(|r| layout::section(&self.src, r, self.indent));
-            match members {
-                Some(members) => entries(members),
+            match members.and_then(unique_entries) {
+                Some(map) => Entries {
+                    map,
+                    index: OnceLock::new(),
+                },
                 None => match self.full_skim() {
-                    Ok(doc) => entries(full(doc).clone()),
-                    Err(_) => IndexMap::new(),
+                    Ok(doc) => Entries::new(full(doc).clone()),
+                    Err(_) => Entries::new(Members::new()),
                 },
             }
         })
     }
 
+    /// Whether the layout skim found exactly the members the full skim
+    /// `doc` finds, in every section.
+    fn layout_ok(&self, doc: &Document) -> bool {
+        *self.layout_ok.get_or_init(|| {
+            same(
+                &doc.resources,
+                &self.layout_section(&self.resources, |d| &d.resources).map,
+            ) && same(
+                &doc.functions,
+                &self.layout_section(&self.functions, |d| &d.functions).map,
+            ) && same(
+                &doc.types,
+                &self.layout_section(&self.types, |d| &d.types).map,
+            )
+        })
+    }
+
+    /// A token lookup in one section (binder.md §5.6.1). A miss in a
+    /// document skimmed by layout validates the document first
+    /// ([`Package::check_miss`]); when that shows the layout was wrong,
+    /// the lookup is answered again from the full skim's entries.
+    fn lookup_in<T>(
+        &self,
+        token: &str,
+        section: fn(&Package) -> &Entries<T>,
+        decode: DecodeFn<T>,
+    ) -> Result<Option<Found<T>>, LookupError> {
+        let attempt = |sec: &Entries<T>| -> Result<Option<Found<T>>, LookupError> {
+            if let Some((tok, entry)) = self.exact(&sec.map, token) {
+                return Ok(Some(self.found(tok, decode(self, tok, entry)?)));
+            }
+            let index = sec.index.get_or_init(|| MemberIndex::new(sec.map.keys()));
+            match self.find(&sec.map, index, token)? {
+                Some(i) => match sec.map.get_index(i) {
+                    Some((tok, entry)) => Ok(Some(self.found(tok, decode(self, tok, entry)?))),
+                    None => Ok(None),
+                },
+                None => Ok(None),
+            }
+        };
+        if let Some(found) = attempt(section(self))? {
+            return Ok(Some(found));
+        }
+        self.check_miss()?;
+        // After the check the section may be the full skim's.
+        attempt(section(self))
+    }
+
     /// Before a lookup reports "not found" in a document skimmed by
-    /// layout: validates the whole document (once) and checks that the
-    /// layout skim saw the same members, so that a miss is never an
-    /// artefact of the fast path.
+    /// layout: validates the whole document (once), so that a miss is
+    /// never an artefact of the fast path. A malformed document is an
+    /// error; a layout that disagrees with the structure makes
+    /// [`Package::section`] use the full skim's entries from now on.
     fn check_miss(&self) -> Result<(), LookupError> {
         if !self.by_layout {
             return Ok(());
@@ -713,18 +803,7 @@ impl Package {
             Err(e) => Err(LookupError::Decode(
                 self.package_error(e.offset, e.message.clone()),
             )),
-            Ok(doc) => {
-                if same(&doc.resources, self.resources())
-                    && same(&doc.functions, self.functions())
-                    && same(&doc.types, self.types())
-                {
-                    Ok(())
-                } else {
-                    Err(LookupError::Decode(
-                        self.package_error(0, LAYOUT_MISMATCH.to_owned()),
-                    ))
-                }
-            }
+            Ok(_) => Ok(()),
         }
     }
 
@@ -743,7 +822,13 @@ impl Package {
 
     /// The full serde skim of the document (validates all of it).
     fn full_skim(&self) -> &Result<Document, SkimError> {
-        self.full_skim.get_or_init(|| skim::document(&self.src))
+        self.full_skim
+            .get_or_init(|| skim::document_bytes(&self.src))
+    }
+
+    /// The text of a member range (see [`text_at`]).
+    fn text(&self, range: Range<usize>) -> Result<&str, usize> {
+        text_at(&self.src, range)
     }
 
     fn package_error(&self, offset: usize, message: String) -> DecodeError {
@@ -796,17 +881,6 @@ impl Package {
         }
     }
 
-    fn build_index<T>(&self, map: &IndexMap<String, Entry<T>>) -> MemberIndex {
-        let mut index: MemberIndex = HashMap::with_capacity(map.len());
-        for (i, token) in map.keys().enumerate() {
-            index
-                .entry(member_name(token).to_owned())
-                .or_default()
-                .push(i);
-        }
-        index
-    }
-
     /// The two-step lookup of binder.md §5.6.1: the schema tokens whose
     /// canonical key is the written token, else those whose canonical key
     /// is the written token's canonical form.
@@ -816,12 +890,9 @@ impl Package {
         index: &MemberIndex,
         written: &str,
     ) -> Result<Option<usize>, LookupError> {
-        let Some(candidates) = index.get(member_name(written)) else {
-            return Ok(None);
-        };
-        let canonical: Vec<(usize, &str, String)> = candidates
-            .iter()
-            .filter_map(|&i| map.get_index(i).map(|(t, _)| (i, t.as_str())))
+        let canonical: Vec<(usize, &str, String)> = index
+            .candidates(member_name(written))
+            .filter_map(|i| map.get_index(i).map(|(t, _)| (i, t.as_str())))
             .map(|(i, t)| (i, t, self.canonical_token(t)))
             .collect();
         let with_key = |key: &str| -> Vec<(usize, &str)> {
@@ -938,7 +1009,12 @@ impl Package {
         range: Option<Range<usize>>,
     ) -> Result<R, DecodeError> {
         let start = range.as_ref().map_or(0, |r| r.start);
-        let text = range.and_then(|r| self.src.get(r)).unwrap_or("{}");
+        let text = match range {
+            Some(r) => self.text(r).map_err(|offset| {
+                self.member_error(section, token, offset, INVALID_UTF8.to_owned())
+            })?,
+            None => "{}",
+        };
         serde_json::from_str(text).map_err(|e| {
             let offset = start + skim::offset_of(text, e.line(), e.column());
             self.member_error(section, token, offset, e.to_string())
@@ -947,6 +1023,16 @@ impl Package {
 }
 
 const LAYOUT_MISMATCH: &str = "the document's indentation does not match its structure";
+
+const INVALID_UTF8: &str = "invalid UTF-8";
+
+/// The text of `range` in `src`, or the offset of its first byte that is
+/// not UTF-8 (or of the range, when it is out of bounds).
+fn text_at(src: &[u8], range: Range<usize>) -> Result<&str, usize> {
+    let start = range.start;
+    let bytes = src.get(range).ok_or(start)?;
+    std::str::from_utf8(bytes).map_err(|e| start + e.valid_up_to())
+}
 
 /// Top-level members that are validated when decoded, not at load.
 const LAZY_MEMBERS: [&str; 6] = [
@@ -973,6 +1059,18 @@ fn same<T>(full: &Members, ours: &IndexMap<String, Entry<T>>) -> bool {
             .all(|((k, r), (k2, e))| k == k2 && e.range.as_ref() == Some(r))
 }
 
+/// The entries of a layout-split section; `None` when a key repeats (its
+/// subtleties are left to the full skim).
+fn unique_entries<T>(keyed: layout::Keyed) -> Option<IndexMap<String, Entry<T>>> {
+    let mut map = IndexMap::with_capacity(keyed.len());
+    for (key, range) in keyed {
+        if map.insert(key, Entry::new(Some(range))).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
 fn entries<T>(members: Members) -> IndexMap<String, Entry<T>> {
     members
         .into_iter()
@@ -982,7 +1080,7 @@ fn entries<T>(members: Members) -> IndexMap<String, Entry<T>> {
 
 /// Decoding of the small top-level members.
 struct TopLevel<'a> {
-    src: &'a str,
+    src: &'a [u8],
     members: &'a Members,
     name_hint: &'a str,
     origin: &'a Option<PathBuf>,
@@ -993,7 +1091,18 @@ impl TopLevel<'_> {
         let Some(range) = self.members.get(key) else {
             return Ok(None);
         };
-        let text = self.src.get(range.clone()).unwrap_or("null");
+        let malformed = |offset: usize, message: String| {
+            let (line, column) = skim::line_col(self.src, offset);
+            LoadError::Malformed {
+                name: self.name_hint.to_owned(),
+                path: self.origin.clone(),
+                line,
+                column,
+                message,
+            }
+        };
+        let text = text_at(self.src, range.clone())
+            .map_err(|offset| malformed(offset, format!("#/{key}: {INVALID_UTF8}")))?;
         serde_json::from_str::<Option<T>>(text).map_err(|e| {
             let offset = range.start + skim::offset_of(text, e.line(), e.column());
             let (line, column) = skim::line_col(self.src, offset);
@@ -1077,41 +1186,147 @@ mod tests {
     /// `p:index:Phantom` and `p:index:Last` as nested keys, indented like
     /// members. The layout skim cannot tell without reading every byte of
     /// the values before them (which is what it avoids), so the phantom is
-    /// listed and found until something validates the layout; everything
-    /// else stays true of the real document.
+    /// listed and found until something validates the document; from then
+    /// on the package uses the full skim's members.
     const DISHONEST: &str = "{\n  \"name\": \"p\",\n  \"resources\": {\n    \"p:index:A\": {\"inputProperties\": {\n    },\n    \"p:index:Phantom\": {},\n    \"p:index:Last\": {\n    }\n    },\n    \"p:index:B\": {}\n  }\n}\n";
 
-    #[test]
-    fn dishonest_indentation_is_caught_by_validation() {
+    fn real_tokens() -> Vec<String> {
         let real: serde_json::Value = serde_json::from_str(DISHONEST).unwrap();
-        let real_tokens: Vec<&String> = real["resources"].as_object().unwrap().keys().collect();
-        assert_eq!(real_tokens, ["p:index:A", "p:index:B"]);
+        real["resources"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    }
 
+    #[test]
+    fn dishonest_indentation_is_corrected_once_validated() {
+        assert_eq!(real_tokens(), ["p:index:A", "p:index:B"]);
+        let phantom = ["p:index:A", "p:index:Phantom", "p:index:Last", "p:index:B"];
+
+        // Validated by looking up the member that holds the phantom: its
+        // layout range does not decode, so the full skim runs.
         let pkg = Package::parse(DISHONEST, "p", None).unwrap();
         assert!(pkg.by_layout);
-        // Known limitation: the layout lists the nested keys as members.
-        assert_eq!(
-            pkg.resource_tokens().collect::<Vec<_>>(),
-            ["p:index:A", "p:index:Phantom", "p:index:Last", "p:index:B"]
-        );
+        // Known limitation: before any validation the nested keys are
+        // listed and found as members.
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), phantom);
         assert!(pkg.lookup_resource("p:index:Phantom").unwrap().is_some());
-        // A real member whose layout range is cut short is re-located by
-        // the full skim and decodes as in the real document.
         let a = pkg.lookup_resource("p:index:A").unwrap().unwrap();
         assert!(a.item.input_properties.is_empty());
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+        assert!(pkg.lookup_resource("p:index:Phantom").unwrap().is_none());
+        assert!(pkg.resource("p:index:Last").is_none());
         assert!(pkg.lookup_resource("p:index:B").unwrap().is_some());
-        // A miss validates the layout first, so it never says "not found"
-        // on the strength of a wrong layout.
+
+        // Validated by a miss: the miss is true of the real document, and
+        // the phantom found by the layout is not there on a second look.
+        let pkg = Package::parse(DISHONEST, "p", None).unwrap();
+        assert!(pkg.lookup_resource("p:index:Nope").unwrap().is_none());
+        assert!(pkg.lookup_resource("p:index:Phantom").unwrap().is_none());
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+
+        // decode_all reports the lying layout and decodes the real members.
+        let pkg = Package::parse(DISHONEST, "p", None).unwrap();
+        let errors = pkg.decode_all();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].message, LAYOUT_MISMATCH);
+        // provider, config and the two real resources.
+        assert_eq!(pkg.decoded_count(), 4);
+        assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+    }
+
+    #[test]
+    fn member_index_lists_candidates_in_document_order() {
+        let tokens: Vec<String> = ["p:a/x:X", "p:b:Y", "p:c:X", "p:X", "q::X"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        let index = MemberIndex::new(tokens.iter());
+        assert_eq!(index.candidates("X").collect::<Vec<_>>(), [0, 2, 3, 4]);
+        assert_eq!(index.candidates("Y").collect::<Vec<_>>(), [1]);
+        assert_eq!(index.candidates("Z").count(), 0);
+        assert_eq!(MemberIndex::new([].iter()).candidates("X").count(), 0);
+    }
+
+    #[test]
+    fn repeated_section_key_is_left_to_the_full_skim() {
+        let src = "{\n  \"name\": \"p\",\n  \"resources\": {\n    \"p:index:A\": {\n      \"inputProperties\": {}\n    },\n    \"p:index:A\": {\n      \"inputProperties\": {\"x\": {\"type\": \"string\"}}\n    }\n  }\n}\n";
+        let full = skim::document(src).unwrap();
+        let pkg = Package::parse(src, "p", None).unwrap();
+        assert!(pkg.by_layout);
+        let tokens: Vec<&str> = pkg.resource_tokens().collect();
+        assert_eq!(tokens, ["p:index:A"]);
+        let range = full.resources["p:index:A"].clone();
+        let a = pkg.lookup_resource("p:index:A").unwrap().unwrap();
+        assert_eq!(a.item.input("x").is_some(), src[range].contains("\"x\""));
+        assert!(pkg.decode_all().is_empty());
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_where_it_is_read() {
+        let doc = |resource_b: &[u8], description: &[u8], key_b: &[u8]| -> Vec<u8> {
+            let mut out = b"{\n  \"name\": \"p\",\n  \"description\": \"".to_vec();
+            out.extend_from_slice(description);
+            out.extend_from_slice(b"\",\n  \"resources\": {\n    \"p:index:A\": {\n      \"description\": \"ok\"\n    },\n    \"p:index:");
+            out.extend_from_slice(key_b);
+            out.extend_from_slice(b"\": {\n      \"description\": \"");
+            out.extend_from_slice(resource_b);
+            out.extend_from_slice(b"\"\n    }\n  }\n}\n");
+            out
+        };
+        // Well-formed: loads by layout, both resources decode.
+        let good = Package::parse_bytes(doc(b"caf\xc3\xa9", b"d", b"B"), "p", None).unwrap();
+        assert!(good.by_layout);
+        assert_eq!(
+            good.lookup_resource("p:index:B")
+                .unwrap()
+                .unwrap()
+                .item
+                .description
+                .as_deref(),
+            Some("caf\u{e9}")
+        );
+        assert!(good.decode_all().is_empty());
+
+        // Inside a lazily decoded member: reported when it is touched, with
+        // its position; the rest of the package works.
+        let pkg = Package::parse_bytes(doc(b"x\xff", b"d", b"B"), "p", None).unwrap();
+        assert!(pkg.lookup_resource("p:index:A").unwrap().is_some());
+        match pkg.lookup_resource("p:index:B").unwrap_err() {
+            LookupError::Decode(e) => {
+                assert_eq!(
+                    (e.section, e.line, e.message.as_str()),
+                    (Section::Resource, 9, INVALID_UTF8)
+                );
+                assert_eq!(e.column, 24, "{e}");
+            }
+            other => panic!("{other}"),
+        }
+        // A miss validates the whole document first.
         let miss = pkg.lookup_resource("p:index:Nope").unwrap_err();
         assert!(
-            matches!(&miss, LookupError::Decode(e) if e.message == LAYOUT_MISMATCH),
+            matches!(&miss, LookupError::Decode(e) if e.section == Section::Package && e.line == 9),
             "{miss}"
         );
-        // decode_all reports it as well.
-        let errors = pkg.decode_all();
+        assert!(!pkg.decode_all().is_empty());
+
+        // In a small top-level member: the load fails.
+        match Package::parse_bytes(doc(b"x", b"\xff", b"B"), "p", None) {
+            Err(LoadError::Malformed { line, message, .. }) => {
+                assert!(message.contains(INVALID_UTF8), "{message}");
+                assert_eq!(line, 3);
+            }
+            other => panic!("{other:?}"),
+        }
+        // In a key of a section: the section cannot be split, so every
+        // lookup in it reports the malformation.
+        let pkg = Package::parse_bytes(doc(b"x", b"d", b"\xffB"), "p", None).unwrap();
+        let err = pkg.lookup_resource("p:index:A").unwrap_err();
         assert!(
-            errors.iter().any(|e| e.message == LAYOUT_MISMATCH),
-            "{errors:?}"
+            matches!(&err, LookupError::Decode(e) if e.section == Section::Package && e.line == 8 && e.message == INVALID_UTF8),
+            "{err}"
         );
     }
 

@@ -57,6 +57,17 @@ pub(crate) fn document(src: &str) -> Result<Document, SkimError> {
     }
 }
 
+/// Scans document bytes: [`document`] once they are known to be UTF-8.
+pub(crate) fn document_bytes(src: &[u8]) -> Result<Document, SkimError> {
+    match std::str::from_utf8(src) {
+        Ok(text) => document(text),
+        Err(e) => Err(SkimError {
+            offset: e.valid_up_to(),
+            message: "invalid UTF-8".to_owned(),
+        }),
+    }
+}
+
 /// The range of a borrowed raw value inside the text starting at `base`.
 fn range_of(base: usize, raw: &RawValue) -> Range<usize> {
     let start = (raw.get().as_ptr() as usize).saturating_sub(base);
@@ -153,15 +164,18 @@ impl<'de> Visitor<'de> for SectionSeed<'_> {
 }
 
 /// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_col(src: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(src: &[u8], offset: usize) -> (usize, usize) {
     let mut offset = offset.min(src.len());
-    while !src.is_char_boundary(offset) {
+    // Back to the start of a character (a UTF-8 continuation byte is
+    // 0b10xx_xxxx).
+    while offset > 0 && src.get(offset).is_some_and(|b| b & 0xc0 == 0x80) {
         offset -= 1;
     }
     let prefix = src.get(..offset).unwrap_or_default();
-    let line = memchr::memchr_iter(b'\n', prefix.as_bytes()).count() + 1;
-    let line_start = memchr::memrchr(b'\n', prefix.as_bytes()).map_or(0, |i| i + 1);
-    let column = prefix.get(line_start..).unwrap_or_default().chars().count() + 1;
+    let line = memchr::memchr_iter(b'\n', prefix).count() + 1;
+    let line_start = memchr::memrchr(b'\n', prefix).map_or(0, |i| i + 1);
+    let line_text = String::from_utf8_lossy(prefix.get(line_start..).unwrap_or_default());
+    let column = line_text.chars().count() + 1;
     (line, column)
 }
 
@@ -224,17 +238,22 @@ mod tests {
             ("{\"types\": {\"t\": {\"x\": tru}}}", 1),
         ] {
             let err = document(src).unwrap_err();
-            assert_eq!(line_col(src, err.offset).0, line, "{src}: {}", err.message);
+            assert_eq!(
+                line_col(src.as_bytes(), err.offset).0,
+                line,
+                "{src}: {}",
+                err.message
+            );
         }
     }
 
     #[test]
     fn line_and_column() {
         let src = "ab\ncdé\nf";
-        assert_eq!(line_col(src, 0), (1, 1));
-        assert_eq!(line_col(src, 4), (2, 2));
-        assert_eq!(line_col(src, 7), (2, 4));
-        assert_eq!(line_col(src, 8), (3, 1));
+        assert_eq!(line_col(src.as_bytes(), 0), (1, 1));
+        assert_eq!(line_col(src.as_bytes(), 4), (2, 2));
+        assert_eq!(line_col(src.as_bytes(), 7), (2, 4));
+        assert_eq!(line_col(src.as_bytes(), 8), (3, 1));
         assert_eq!(offset_of(src, 2, 2), 4);
         assert_eq!(offset_of(src, 2, 4), 7);
         assert_eq!(offset_of(src, 3, 1), 8);
