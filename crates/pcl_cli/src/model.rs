@@ -745,3 +745,135 @@ fn value(v: &Value) -> Json {
         Value::List(items) => Json::Array(items.iter().map(value).collect()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use pcl_binder::{check_program, BindPolicy};
+    use pcl_diagnostics::SourceFile;
+    use pcl_schema::MemoryLoader;
+
+    fn written(value: &Json) -> String {
+        let mut json = JsonWriter::new(Vec::new());
+        json.value(value).unwrap();
+        String::from_utf8(json.into_inner()).unwrap()
+    }
+
+    /// `n` arrays around `leaf`.
+    fn nested(n: usize, leaf: Json) -> Json {
+        (0..n).fold(leaf, |v, _| Json::Array(vec![v]))
+    }
+
+    #[test]
+    fn writer_reproduces_to_writer_pretty() {
+        let value = json!({
+            "version": 1,
+            "empty": {"a": [], "o": {}},
+            "text": "tab\there \"quoted\" \\ \u{1} é 🦀",
+            "numbers": [0, -7, 1.5, 1e300, u64::MAX],
+            "mixed": [null, true, false, {"k": [[], [{}], [1, [2, [3]]]]}],
+            "range": {"start": {"line": 1, "column": 2, "byte": 3}},
+        });
+        assert_eq!(
+            written(&value),
+            serde_json::to_string_pretty(&value).unwrap()
+        );
+        // The object and its array are at depths PRETTY_DEPTH - 1 and PRETTY_DEPTH.
+        let deep = nested(PRETTY_DEPTH - 2, json!({"x": [1, 2]}));
+        assert_eq!(written(&deep), serde_json::to_string_pretty(&deep).unwrap());
+        assert_eq!(written(&json!([])), "[]");
+        assert_eq!(written(&json!("s")), "\"s\"");
+    }
+
+    /// Containers below [`PRETTY_DEPTH`] are compact; everything above
+    /// them keeps the pretty layout.
+    #[test]
+    fn containers_deeper_than_the_pretty_depth_are_compact() {
+        let leaf = json!({"a": [1, 2], "b": {}});
+        let actual = written(&nested(PRETTY_DEPTH + 2, leaf.clone()));
+        let placeholder = serde_json::to_string_pretty(&nested(PRETTY_DEPTH, json!("X"))).unwrap();
+        let expected = placeholder.replace("\"X\"", "[[{\"a\":[1,2],\"b\":{}}]]");
+        assert_eq!(actual, expected);
+        let max_indent = actual
+            .lines()
+            .map(|l| l.len() - l.trim_start().len())
+            .max()
+            .unwrap();
+        assert_eq!(max_indent, 2 * PRETTY_DEPTH);
+    }
+
+    /// The cached positions on long lines agree with the source file's
+    /// own at every offset, including inside multi-byte characters and
+    /// grapheme clusters.
+    #[test]
+    fn cached_positions_match_the_source_file() {
+        let tricky =
+            "a\u{301}b 🇫🇷🇩🇪 👩\u{200d}👩\u{200d}👧 \r\n\t\u{915}\u{94d}\u{937} e\u{308}\u{301}x";
+        let long_line = tricky.replace("\r\n", " ").repeat(60);
+        assert!(long_line.len() > LONG_LINE);
+        let text = format!(
+            "short {}\n{long_line}\n{long_line}x\r\n\u{301}{long_line}",
+            tricky.replace("\r\n", " ")
+        );
+        let mut sources = SourceMap::new();
+        let id = sources.add("t.pp", text.as_str());
+        let reference = SourceFile::new("t.pp", text.as_str());
+        let mut positions = Positions::new(&sources);
+        let end = u32::try_from(text.len()).unwrap() + 2;
+        let mut long = 0;
+        for offset in 0..=end {
+            let p = positions.position(id, offset);
+            assert_eq!(p, reference.position(offset), "offset {offset}");
+            if p.line == 2 {
+                long += 1;
+            }
+        }
+        assert_eq!(long, long_line.len() + 1);
+        assert!(!positions.files[&id].graphemes.is_empty());
+    }
+
+    /// A 100 000-term chain's model is written on a 2 MiB stack, every
+    /// level present, and compact below the pretty depth.
+    #[test]
+    fn long_chain_model_is_written_on_a_small_stack() {
+        let text = format!(
+            "x = 1{}\noutput y {{\n  value = x\n}}\n",
+            " + 1".repeat(99_999)
+        );
+        let out = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let checked = check_program(
+                    &[("main.pp".to_string(), text)],
+                    &MemoryLoader::new(),
+                    &BindPolicy::strict(),
+                );
+                let (program, sources, diagnostics) = checked.into_parts();
+                assert!(diagnostics.is_empty(), "{diagnostics:?}");
+                let result = ProgramResult {
+                    path: "main.pp".into(),
+                    program,
+                    sources,
+                    diagnostics,
+                };
+                let mut out = Vec::new();
+                write(&[result], &mut out).unwrap();
+                out
+            })
+            .unwrap()
+            .join()
+            .expect("writing the model overflowed its stack");
+        let text = String::from_utf8(out).unwrap();
+        let count = |s: &str| text.matches(s).count();
+        let binary = count("\"kind\": \"BinaryOpExpression\"");
+        let compact = count("\"kind\":\"BinaryOpExpression\"");
+        assert!(binary > 10 && compact > 90_000, "{binary} {compact}");
+        assert_eq!(binary + compact, 99_999);
+        assert_eq!(count("\"op\": \"+\"") + count("\"op\":\"+\""), 99_999);
+        assert!(text.len() < 64 << 20, "{} bytes", text.len());
+        assert!(text.starts_with("{\n  \"version\": 1,\n  \"programs\": [\n"));
+        assert!(text.ends_with("\n  ]\n}\n"));
+    }
+}
