@@ -11,10 +11,10 @@
 //! Nothing here recurses in proportion to the depth of an expression: a
 //! long operator chain binds to a left-leaning `binary` tree as deep as the
 //! chain is long. The document is produced by a loop over an explicit stack
-//! of [`Task`]s (each expression expands into its fields and its children's
-//! tasks), written by [`JsonWriter`], which keeps its own stack of open
+//! of `Task`s (each expression expands into its fields and its children's
+//! tasks), written by `JsonWriter`, which keeps its own stack of open
 //! containers; only shallow `serde_json` values (ranges, literals, …) are
-//! ever built. Positions come from [`Positions`], which keeps column
+//! ever built. Positions come from `Positions`, which keeps column
 //! lookups linear on very long lines.
 
 use std::collections::HashMap;
