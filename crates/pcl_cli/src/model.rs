@@ -7,48 +7,178 @@
 //! of the type vectors (`pcl_types::to_notation`) and its range; references
 //! name the node they resolve to (id and name), and resources, resource
 //! inputs and invokes name their schema tokens.
+//!
+//! Nothing here recurses in proportion to the depth of an expression: a
+//! long operator chain binds to a left-leaning `binary` tree as deep as the
+//! chain is long. The document is produced by a loop over an explicit stack
+//! of `Task`s (each expression expands into its fields and its children's
+//! tasks), written by `JsonWriter`, which keeps its own stack of open
+//! containers; only shallow `serde_json` values (ranges, literals, …) are
+//! ever built. Positions come from `Positions`, which keeps column
+//! lookups linear on very long lines.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 use pcl_binder::{BoundAttribute, NodeKind, Program, RangeKind, ResourceNode, ResourceOptions};
-use pcl_diagnostics::{FileId, SourceMap, Span, TextRange};
+use pcl_diagnostics::{FileId, Position, SourceMap, Span, TextRange};
 use pcl_expr::{BoundExpr, BoundExprKind, BoundStep, BoundStepKind, Definition, Function};
 use pcl_types::{to_notation, Type, Value};
 use serde_json::{json, Map, Value as Json};
+use unicode_segmentation::UnicodeSegmentation;
 
-use crate::formats::json::range as loc_range;
-use crate::formats::{Loc, ProgramResult};
+use crate::formats::json::position as position_json;
+use crate::formats::ProgramResult;
 
 /// The model's format version.
 pub const VERSION: u32 = 1;
 
+/// Containers nested deeper than this are written on one line (compact
+/// JSON) instead of indented: indenting every level of a 100 000-deep
+/// operator chain would make the output quadratic in its length. Every
+/// document `serde_json`'s default reader accepts (it stops at 128 levels)
+/// is pretty-printed exactly as `serde_json::to_writer_pretty` does.
+pub const PRETTY_DEPTH: usize = 128;
+
 /// Writes `{"version": 1, "programs": [...]}`.
 pub fn write(programs: &[ProgramResult], out: &mut dyn Write) -> io::Result<()> {
-    let programs: Vec<Json> = programs
-        .iter()
-        .map(|p| {
-            let mut m = Map::new();
-            m.insert("path".into(), json!(p.path));
-            let writer = Writer {
-                sources: &p.sources,
-            };
-            writer.program_into(&p.program, &mut m);
-            Json::Object(m)
-        })
-        .collect();
-    serde_json::to_writer_pretty(
-        &mut *out,
-        &json!({"version": VERSION, "programs": programs}),
-    )?;
-    writeln!(out)
+    let mut json = JsonWriter::new(io::BufWriter::new(out));
+    json.begin(Container::Object)?;
+    json.key("version")?;
+    json.value(&json!(VERSION))?;
+    json.key("programs")?;
+    json.begin(Container::Array)?;
+    for p in programs {
+        let mut writer = Writer {
+            positions: Positions::new(&p.sources),
+        };
+        let tasks = vec![
+            Task::Begin(Container::Object),
+            Task::Key("path"),
+            Task::Value(json!(p.path)),
+            Task::Program(&p.program),
+            Task::End,
+        ];
+        writer.run(tasks, &mut json)?;
+    }
+    json.end()?;
+    json.end()?;
+    let mut out = json.into_inner();
+    writeln!(out)?;
+    out.flush()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Container {
+    Object,
+    Array,
+}
+
+/// One step of writing the document. Expressions and programs expand into
+/// further tasks when they are reached, so the work stack, not the call
+/// stack, holds the nesting.
+enum Task<'a> {
+    Begin(Container),
+    End,
+    Key(&'static str),
+    /// A shallow value written as is.
+    Value(Json),
+    /// A program's fields (without the braces).
+    Program(&'a Program),
+    /// An expression of `program`, in `file`.
+    Expr(&'a Program, FileId, &'a BoundExpr),
+}
+
+/// A task list under construction, in document order.
+#[derive(Default)]
+struct Tasks<'a>(Vec<Task<'a>>);
+
+impl<'a> Tasks<'a> {
+    fn push(&mut self, task: Task<'a>) {
+        self.0.push(task);
+    }
+
+    fn field(&mut self, key: &'static str, value: Json) {
+        self.0.push(Task::Key(key));
+        self.0.push(Task::Value(value));
+    }
+
+    fn expr_field(
+        &mut self,
+        key: &'static str,
+        program: &'a Program,
+        file: FileId,
+        e: &'a BoundExpr,
+    ) {
+        self.0.push(Task::Key(key));
+        self.0.push(Task::Expr(program, file, e));
+    }
+
+    fn opt_expr_field(
+        &mut self,
+        key: &'static str,
+        program: &'a Program,
+        file: FileId,
+        e: Option<&'a BoundExpr>,
+    ) {
+        match e {
+            Some(e) => self.expr_field(key, program, file, e),
+            None => self.field(key, Json::Null),
+        }
+    }
+
+    fn expr_list(
+        &mut self,
+        key: &'static str,
+        program: &'a Program,
+        file: FileId,
+        xs: &'a [BoundExpr],
+    ) {
+        self.0.push(Task::Key(key));
+        self.0.push(Task::Begin(Container::Array));
+        for x in xs {
+            self.0.push(Task::Expr(program, file, x));
+        }
+        self.0.push(Task::End);
+    }
 }
 
 struct Writer<'a> {
-    sources: &'a SourceMap,
+    positions: Positions<'a>,
 }
 
-impl Writer<'_> {
-    fn program_into(&self, program: &Program, m: &mut Map<String, Json>) {
+impl<'a> Writer<'a> {
+    /// Writes `tasks` in order, expanding programs and expressions.
+    fn run<W: Write>(&mut self, tasks: Vec<Task<'a>>, json: &mut JsonWriter<W>) -> io::Result<()> {
+        let mut stack: Vec<Task<'a>> = tasks;
+        stack.reverse();
+        while let Some(task) = stack.pop() {
+            let expanded = match task {
+                Task::Begin(c) => {
+                    json.begin(c)?;
+                    continue;
+                }
+                Task::End => {
+                    json.end()?;
+                    continue;
+                }
+                Task::Key(k) => {
+                    json.key(k)?;
+                    continue;
+                }
+                Task::Value(v) => {
+                    json.value(&v)?;
+                    continue;
+                }
+                Task::Program(p) => self.program(p),
+                Task::Expr(program, file, e) => self.expr(program, file, e),
+            };
+            stack.extend(expanded.0.into_iter().rev());
+        }
+        Ok(())
+    }
+
+    fn program(&mut self, program: &'a Program) -> Tasks<'a> {
         let files: Vec<Json> = program
             .files()
             .iter()
@@ -59,121 +189,105 @@ impl Writer<'_> {
             .iter()
             .map(|p| json!({"name": p.name, "version": p.version, "loaded": p.loaded}))
             .collect();
-        let nodes: Vec<Json> = program
-            .nodes()
-            .iter()
-            .map(|n| self.node(program, n))
-            .collect();
         let order: Vec<u32> = program.order().iter().map(|id| id.0).collect();
-        m.insert("directory".into(), json!(program.directory()));
-        m.insert("files".into(), Json::Array(files));
-        m.insert("packages".into(), Json::Array(packages));
-        m.insert("nodes".into(), Json::Array(nodes));
-        m.insert("order".into(), json!(order));
-    }
-
-    fn span(&self, span: Span) -> Json {
-        let loc = Loc::of(self.sources, span);
-        let mut r = Map::new();
-        r.insert("file".into(), json!(loc.file));
-        if let Json::Object(inner) = loc_range(&loc) {
-            r.extend(inner);
+        let mut t = Tasks::default();
+        t.field("directory", json!(program.directory()));
+        t.field("files", Json::Array(files));
+        t.field("packages", Json::Array(packages));
+        t.push(Task::Key("nodes"));
+        t.push(Task::Begin(Container::Array));
+        for node in program.nodes() {
+            self.node(program, node, &mut t);
         }
-        Json::Object(r)
+        t.push(Task::End);
+        t.field("order", json!(order));
+        t
     }
 
-    fn range(&self, file: FileId, range: TextRange) -> Json {
-        loc_range(&Loc::of(self.sources, Span::new(file, range)))
+    fn span(&mut self, span: Span) -> Json {
+        let (file, start, end) = self.positions.span(span);
+        json!({"file": file, "start": position_json(start), "end": position_json(end)})
     }
 
-    fn node(&self, program: &Program, node: &pcl_binder::Node) -> Json {
+    fn range(&mut self, file: FileId, range: TextRange) -> Json {
+        let (_, start, end) = self.positions.span(Span::new(file, range));
+        json!({"start": position_json(start), "end": position_json(end)})
+    }
+
+    fn node(&mut self, program: &'a Program, node: &'a pcl_binder::Node, t: &mut Tasks<'a>) {
         let file = node.file();
-        let mut m = Map::new();
-        m.insert("id".into(), json!(node.id.0));
-        m.insert("kind".into(), json!(node.kind_name()));
-        m.insert("name".into(), json!(node.name));
-        m.insert("logicalName".into(), json!(node.logical_name));
-        m.insert("type".into(), ty(&node.ty));
-        m.insert("range".into(), self.span(node.span));
-        m.insert("nameRange".into(), self.span(node.name_span));
+        t.push(Task::Begin(Container::Object));
+        t.field("id", json!(node.id.0));
+        t.field("kind", json!(node.kind_name()));
+        t.field("name", json!(node.name));
+        t.field("logicalName", json!(node.logical_name));
+        t.field("type", ty(&node.ty));
+        t.field("range", self.span(node.span));
+        t.field("nameRange", self.span(node.name_span));
         let deps: Vec<u32> = node.dependencies.iter().map(|d| d.0).collect();
-        m.insert("dependencies".into(), json!(deps));
-        let ex = |e: &Option<BoundExpr>| -> Json {
-            e.as_ref()
-                .map_or(Json::Null, |e| self.expr(program, file, e))
-        };
+        t.field("dependencies", json!(deps));
         match &node.kind {
-            NodeKind::Local(l) => {
-                m.insert("value".into(), ex(&l.value));
-            }
+            NodeKind::Local(l) => t.opt_expr_field("value", program, file, l.value.as_ref()),
             NodeKind::Config(c) => {
-                m.insert("typeLabel".into(), json!(c.type_label));
-                m.insert("default".into(), ex(&c.default));
-                m.insert("description".into(), json!(c.description));
-                m.insert("nullable".into(), json!(c.nullable));
-                m.insert("secret".into(), json!(c.secret));
-                m.insert(
-                    "attributes".into(),
-                    self.attributes(program, file, &c.attributes, None),
-                );
+                t.field("typeLabel", json!(c.type_label));
+                t.opt_expr_field("default", program, file, c.default.as_ref());
+                t.field("description", json!(c.description));
+                t.field("nullable", json!(c.nullable));
+                t.field("secret", json!(c.secret));
+                t.push(Task::Key("attributes"));
+                self.attributes(program, file, &c.attributes, None, t);
             }
             NodeKind::Output(o) => {
-                m.insert("typeLabel".into(), json!(o.type_label));
-                m.insert("value".into(), ex(&o.value));
+                t.field("typeLabel", json!(o.type_label));
+                t.opt_expr_field("value", program, file, o.value.as_ref());
             }
-            NodeKind::Resource(r) => self.resource(program, file, r, &mut m),
+            NodeKind::Resource(r) => self.resource(program, file, r, t),
             NodeKind::Component(c) => {
-                m.insert("source".into(), json!(c.source));
-                m.insert("directory".into(), json!(c.directory));
-                m.insert("token".into(), json!(c.token));
-                m.insert(
-                    "inputs".into(),
-                    self.attributes(program, file, &c.inputs, None),
-                );
-                m.insert(
-                    "options".into(),
-                    self.options(program, file, c.options.as_ref()),
-                );
-                m.insert("rangeKind".into(), range_kind(c.range.as_ref()));
-                let sub = match &c.program {
+                t.field("source", json!(c.source));
+                t.field("directory", json!(c.directory));
+                t.field("token", json!(c.token));
+                t.push(Task::Key("inputs"));
+                self.attributes(program, file, &c.inputs, None, t);
+                t.push(Task::Key("options"));
+                self.options(program, file, c.options.as_ref(), t);
+                t.field("rangeKind", range_kind(c.range.as_ref()));
+                match &c.program {
                     Some(sub) => {
-                        let mut sm = Map::new();
-                        self.program_into(sub, &mut sm);
-                        Json::Object(sm)
+                        t.push(Task::Key("program"));
+                        t.push(Task::Begin(Container::Object));
+                        t.push(Task::Program(sub));
+                        t.push(Task::End);
                     }
-                    None => Json::Null,
-                };
-                m.insert("program".into(), sub);
+                    None => t.field("program", Json::Null),
+                }
             }
             NodeKind::Hook(h) => {
                 let kind = match h.hook_kind {
                     pcl_binder::HookKind::Resource => "resource",
                     pcl_binder::HookKind::Error => "error",
                 };
-                m.insert("hookKind".into(), json!(kind));
-                m.insert("command".into(), ex(&h.command));
-                m.insert("onDryRun".into(), ex(&h.on_dry_run));
-                m.insert("ignoreErrors".into(), ex(&h.ignore_errors));
+                t.field("hookKind", json!(kind));
+                t.opt_expr_field("command", program, file, h.command.as_ref());
+                t.opt_expr_field("onDryRun", program, file, h.on_dry_run.as_ref());
+                t.opt_expr_field("ignoreErrors", program, file, h.ignore_errors.as_ref());
             }
             NodeKind::Pulumi(p) => {
-                m.insert(
-                    "attributes".into(),
-                    self.attributes(program, file, &p.attributes, None),
-                );
+                t.push(Task::Key("attributes"));
+                self.attributes(program, file, &p.attributes, None, t);
             }
         }
-        Json::Object(m)
+        t.push(Task::End);
     }
 
     fn resource(
-        &self,
-        program: &Program,
+        &mut self,
+        program: &'a Program,
         file: FileId,
-        r: &ResourceNode,
-        m: &mut Map<String, Json>,
+        r: &'a ResourceNode,
+        t: &mut Tasks<'a>,
     ) {
-        m.insert("token".into(), json!(r.token));
-        m.insert("writtenToken".into(), json!(r.written_token));
+        t.field("token", json!(r.token));
+        t.field("writtenToken", json!(r.written_token));
         let schema = r.schema.as_ref().map_or(Json::Null, |s| {
             json!({
                 "package": s.package,
@@ -183,114 +297,103 @@ impl Writer<'_> {
                 "isComponent": s.is_component,
             })
         });
-        m.insert("schema".into(), schema);
-        m.insert("inputType".into(), ty(&r.input_type));
-        m.insert("outputType".into(), ty(&r.output_type));
+        t.field("schema", schema);
+        t.field("inputType", ty(&r.input_type));
+        t.field("outputType", ty(&r.output_type));
         let schema_token = r.schema.as_ref().map(|s| s.schema_token.as_str());
-        m.insert(
-            "inputs".into(),
-            self.attributes(program, file, &r.inputs, schema_token),
-        );
-        m.insert(
-            "options".into(),
-            self.options(program, file, r.options.as_ref()),
-        );
-        m.insert("rangeKind".into(), range_kind(r.range.as_ref()));
+        t.push(Task::Key("inputs"));
+        self.attributes(program, file, &r.inputs, schema_token, t);
+        t.push(Task::Key("options"));
+        self.options(program, file, r.options.as_ref(), t);
+        t.field("rangeKind", range_kind(r.range.as_ref()));
     }
 
-    fn options(&self, program: &Program, file: FileId, options: Option<&ResourceOptions>) -> Json {
+    fn options(
+        &mut self,
+        program: &'a Program,
+        file: FileId,
+        options: Option<&'a ResourceOptions>,
+        t: &mut Tasks<'a>,
+    ) {
         match options {
-            Some(o) => self.attributes(program, file, &o.attributes, None),
-            None => Json::Null,
+            Some(o) => self.attributes(program, file, &o.attributes, None, t),
+            None => t.push(Task::Value(Json::Null)),
         }
     }
 
-    /// Attributes; with `resource`, each names the schema property it sets.
+    /// Attributes (an array value); with `resource`, each names the schema
+    /// property it sets.
     fn attributes(
-        &self,
-        program: &Program,
+        &mut self,
+        program: &'a Program,
         file: FileId,
-        attributes: &[BoundAttribute],
+        attributes: &'a [BoundAttribute],
         resource: Option<&str>,
-    ) -> Json {
-        let list: Vec<Json> = attributes
-            .iter()
-            .map(|a| {
-                let mut m = Map::new();
-                m.insert("name".into(), json!(a.name));
-                m.insert("nameRange".into(), self.span(a.name_span));
-                m.insert(
-                    "expected".into(),
-                    a.expected.as_ref().map_or(Json::Null, ty),
-                );
-                if let (Some(token), Some(_)) = (resource, &a.expected) {
-                    m.insert(
-                        "property".into(),
-                        json!({"resource": token, "name": a.name}),
-                    );
-                }
-                m.insert("value".into(), self.expr(program, file, &a.value));
-                Json::Object(m)
-            })
-            .collect();
-        Json::Array(list)
+        t: &mut Tasks<'a>,
+    ) {
+        t.push(Task::Begin(Container::Array));
+        for a in attributes {
+            t.push(Task::Begin(Container::Object));
+            t.field("name", json!(a.name));
+            t.field("nameRange", self.span(a.name_span));
+            t.field("expected", a.expected.as_ref().map_or(Json::Null, ty));
+            if let (Some(token), Some(_)) = (resource, &a.expected) {
+                t.field("property", json!({"resource": token, "name": a.name}));
+            }
+            t.expr_field("value", program, file, &a.value);
+            t.push(Task::End);
+        }
+        t.push(Task::End);
     }
 
-    fn expr(&self, program: &Program, file: FileId, e: &BoundExpr) -> Json {
-        let mut m = Map::new();
-        m.insert("kind".into(), json!(e.kind_name()));
-        m.insert("type".into(), ty(&e.ty));
-        m.insert("range".into(), self.range(file, e.range));
-        let sub = |x: &BoundExpr| self.expr(program, file, x);
-        let list = |xs: &[BoundExpr]| Json::Array(xs.iter().map(sub).collect());
+    /// One expression's fields; its children stay [`Task::Expr`]s.
+    fn expr(&mut self, program: &'a Program, file: FileId, e: &'a BoundExpr) -> Tasks<'a> {
+        let mut t = Tasks::default();
+        t.push(Task::Begin(Container::Object));
+        t.field("kind", json!(e.kind_name()));
+        t.field("type", ty(&e.ty));
+        t.field("range", self.range(file, e.range));
         match &e.kind {
-            BoundExprKind::Literal(v) => {
-                m.insert("value".into(), value(v));
-            }
-            BoundExprKind::Template(parts) => {
-                m.insert("parts".into(), list(parts));
-            }
+            BoundExprKind::Literal(v) => t.field("value", value(v)),
+            BoundExprKind::Template(parts) => t.expr_list("parts", program, file, parts),
             BoundExprKind::TemplateJoin(x) | BoundExprKind::Parens(x) => {
-                m.insert("expr".into(), sub(x));
+                t.expr_field("expr", program, file, x)
             }
             BoundExprKind::Unary { op, operand } => {
-                m.insert("op".into(), json!(op.as_str()));
-                m.insert("operand".into(), sub(operand));
+                t.field("op", json!(op.as_str()));
+                t.expr_field("operand", program, file, operand);
             }
             BoundExprKind::Binary { op, lhs, rhs } => {
-                m.insert("op".into(), json!(op.as_str()));
-                m.insert("lhs".into(), sub(lhs));
-                m.insert("rhs".into(), sub(rhs));
+                t.field("op", json!(op.as_str()));
+                t.expr_field("lhs", program, file, lhs);
+                t.expr_field("rhs", program, file, rhs);
             }
             BoundExprKind::Conditional {
                 condition,
                 then_expr,
                 else_expr,
             } => {
-                m.insert("condition".into(), sub(condition));
-                m.insert("then".into(), sub(then_expr));
-                m.insert("else".into(), sub(else_expr));
+                t.expr_field("condition", program, file, condition);
+                t.expr_field("then", program, file, then_expr);
+                t.expr_field("else", program, file, else_expr);
             }
             BoundExprKind::For(f) => {
-                m.insert("keyVar".into(), json!(f.key_var));
-                m.insert("valueVar".into(), json!(f.value_var));
-                m.insert("collection".into(), sub(&f.collection));
-                m.insert("key".into(), f.key.as_ref().map_or(Json::Null, sub));
-                m.insert("value".into(), sub(&f.value));
-                m.insert(
-                    "condition".into(),
-                    f.condition.as_ref().map_or(Json::Null, sub),
-                );
-                m.insert("grouping".into(), json!(f.grouping));
+                t.field("keyVar", json!(f.key_var));
+                t.field("valueVar", json!(f.value_var));
+                t.expr_field("collection", program, file, &f.collection);
+                t.opt_expr_field("key", program, file, f.key.as_ref());
+                t.expr_field("value", program, file, &f.value);
+                t.opt_expr_field("condition", program, file, f.condition.as_ref());
+                t.field("grouping", json!(f.grouping));
             }
             BoundExprKind::Splat { source, each } => {
-                m.insert("source".into(), sub(source));
-                m.insert("each".into(), sub(each));
+                t.expr_field("source", program, file, source);
+                t.expr_field("each", program, file, each);
             }
             BoundExprKind::SplatItem | BoundExprKind::Error => {}
             BoundExprKind::Call(c) => {
-                m.insert("name".into(), json!(c.name));
-                m.insert("nameRange".into(), self.range(file, c.name_range));
+                t.field("name", json!(c.name));
+                t.field("nameRange", self.range(file, c.name_range));
                 let function = match &c.function {
                     Some(Function::Builtin(b)) => json!({"kind": "builtin", "name": b.name()}),
                     Some(Function::Invoke) => json!({"kind": "invoke", "token": c.invoke_token}),
@@ -298,44 +401,47 @@ impl Writer<'_> {
                     Some(Function::Static(_)) => json!({"kind": "static"}),
                     None => Json::Null,
                 };
-                m.insert("function".into(), function);
-                m.insert("args".into(), list(&c.args));
-                m.insert("expandFinal".into(), json!(c.expand_final));
+                t.field("function", function);
+                t.expr_list("args", program, file, &c.args);
+                t.field("expandFinal", json!(c.expand_final));
             }
             BoundExprKind::Index { collection, key } => {
-                m.insert("collection".into(), sub(collection));
-                m.insert("key".into(), sub(key));
+                t.expr_field("collection", program, file, collection);
+                t.expr_field("key", program, file, key);
             }
             BoundExprKind::Object(items) => {
-                let items: Vec<Json> = items
-                    .iter()
-                    .map(|(k, v)| json!({"key": sub(k), "value": sub(v)}))
-                    .collect();
-                m.insert("items".into(), Json::Array(items));
+                t.push(Task::Key("items"));
+                t.push(Task::Begin(Container::Array));
+                for (k, v) in items {
+                    t.push(Task::Begin(Container::Object));
+                    t.expr_field("key", program, file, k);
+                    t.expr_field("value", program, file, v);
+                    t.push(Task::End);
+                }
+                t.push(Task::End);
             }
-            BoundExprKind::Tuple(items) => {
-                m.insert("items".into(), list(items));
-            }
+            BoundExprKind::Tuple(items) => t.expr_list("items", program, file, items),
             BoundExprKind::ScopeTraversal {
                 root,
                 root_range,
                 definition,
                 steps,
             } => {
-                m.insert("root".into(), json!(root));
-                m.insert("rootRange".into(), self.range(file, *root_range));
-                m.insert("reference".into(), reference(program, definition.as_ref()));
-                m.insert("steps".into(), self.steps(file, steps));
+                t.field("root", json!(root));
+                t.field("rootRange", self.range(file, *root_range));
+                t.field("reference", reference(program, definition.as_ref()));
+                t.field("steps", self.steps(file, steps));
             }
             BoundExprKind::RelativeTraversal { source, steps } => {
-                m.insert("source".into(), sub(source));
-                m.insert("steps".into(), self.steps(file, steps));
+                t.expr_field("source", program, file, source);
+                t.field("steps", self.steps(file, steps));
             }
         }
-        Json::Object(m)
+        t.push(Task::End);
+        t
     }
 
-    fn steps(&self, file: FileId, steps: &[BoundStep]) -> Json {
+    fn steps(&mut self, file: FileId, steps: &[BoundStep]) -> Json {
         let list: Vec<Json> = steps
             .iter()
             .map(|s| {
@@ -352,6 +458,228 @@ impl Writer<'_> {
             })
             .collect();
         Json::Array(list)
+    }
+}
+
+/// Lines longer than this get their grapheme boundaries cached.
+const LONG_LINE: usize = 1024;
+
+/// Byte offsets to [`Position`]s, exactly as
+/// [`pcl_diagnostics::SourceFile::position`] computes them, but without
+/// recounting a long line's graphemes for every offset on it: a
+/// 100 000-term chain written on one line has as many expressions, and
+/// counting from the line start each time would be quadratic.
+struct Positions<'a> {
+    sources: &'a SourceMap,
+    files: HashMap<FileId, FileLines>,
+}
+
+/// One file's line starts, and the grapheme starts of its long lines.
+struct FileLines {
+    line_starts: Vec<usize>,
+    graphemes: HashMap<usize, Vec<usize>>,
+}
+
+impl<'a> Positions<'a> {
+    fn new(sources: &'a SourceMap) -> Positions<'a> {
+        Positions {
+            sources,
+            files: HashMap::new(),
+        }
+    }
+
+    /// The file's display name and the span's start and end.
+    fn span(&mut self, span: Span) -> (String, Position, Position) {
+        match self.sources.get(span.file) {
+            Some(file) => (
+                file.name().to_string(),
+                self.position(span.file, span.range.start),
+                self.position(span.file, span.range.end),
+            ),
+            None => {
+                let origin = Position {
+                    line: 1,
+                    column: 1,
+                    byte: 0,
+                };
+                ("<unknown>".to_string(), origin, origin)
+            }
+        }
+    }
+
+    fn position(&mut self, id: FileId, offset: u32) -> Position {
+        let Some(file) = self.sources.get(id) else {
+            return Position {
+                line: 1,
+                column: 1,
+                byte: 0,
+            };
+        };
+        let text = file.text();
+        let lines = self.files.entry(id).or_insert_with(|| FileLines {
+            line_starts: std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+            graphemes: HashMap::new(),
+        });
+        let mut at = (offset as usize).min(text.len());
+        while at > 0 && !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let line = lines.line_starts.partition_point(|&s| s <= at).max(1) - 1;
+        let start = lines.line_starts.get(line).copied().unwrap_or(0);
+        let end = lines
+            .line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(text.len());
+        if end - start <= LONG_LINE {
+            return file.position(offset);
+        }
+        let starts = lines.graphemes.entry(line).or_insert_with(|| {
+            let line_text = text.get(start..end).unwrap_or("");
+            line_text
+                .grapheme_indices(true)
+                .map(|(i, _)| start + i)
+                .collect()
+        });
+        // Boundaries inside a prefix of the line are the line's own
+        // boundaries (segmentation never looks ahead past the next
+        // character), and the prefix's end is one more.
+        let column = starts.partition_point(|&s| s < at) + 1;
+        Position {
+            line: u32::try_from(line + 1).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            byte: at as u32,
+        }
+    }
+}
+
+/// One open container.
+struct Frame {
+    container: Container,
+    /// Indented (the `to_writer_pretty` layout) rather than compact.
+    pretty: bool,
+    has_value: bool,
+}
+
+/// A JSON writer producing `serde_json::to_writer_pretty`'s layout (two
+/// spaces of indentation, `": "` after keys, `[]` and `{}` when empty) up
+/// to [`PRETTY_DEPTH`], compact JSON below that. It keeps the open
+/// containers on its own stack, so nesting costs no call stack.
+struct JsonWriter<W: Write> {
+    out: W,
+    frames: Vec<Frame>,
+}
+
+impl<W: Write> JsonWriter<W> {
+    fn new(out: W) -> JsonWriter<W> {
+        JsonWriter {
+            out,
+            frames: Vec::new(),
+        }
+    }
+
+    fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Before an array element or an object key.
+    fn separator(&mut self) -> io::Result<()> {
+        let depth = self.frames.len();
+        let Some(frame) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let first = !frame.has_value;
+        frame.has_value = true;
+        if frame.pretty {
+            self.out.write_all(if first { b"\n" } else { b",\n" })?;
+            for _ in 0..depth {
+                self.out.write_all(b"  ")?;
+            }
+        } else if !first {
+            self.out.write_all(b",")?;
+        }
+        Ok(())
+    }
+
+    fn before_value(&mut self) -> io::Result<()> {
+        match self.frames.last() {
+            Some(f) if f.container == Container::Array => self.separator(),
+            _ => Ok(()),
+        }
+    }
+
+    fn key(&mut self, key: &str) -> io::Result<()> {
+        self.separator()?;
+        serde_json::to_writer(&mut self.out, key)?;
+        let pretty = self.frames.last().is_some_and(|f| f.pretty);
+        self.out.write_all(if pretty { b": " } else { b":" })
+    }
+
+    fn begin(&mut self, container: Container) -> io::Result<()> {
+        self.before_value()?;
+        let pretty =
+            self.frames.len() < PRETTY_DEPTH && self.frames.last().is_none_or(|f| f.pretty);
+        self.frames.push(Frame {
+            container,
+            pretty,
+            has_value: false,
+        });
+        self.out.write_all(match container {
+            Container::Object => b"{",
+            Container::Array => b"[",
+        })
+    }
+
+    fn end(&mut self) -> io::Result<()> {
+        let Some(frame) = self.frames.pop() else {
+            return Ok(());
+        };
+        if frame.pretty && frame.has_value {
+            self.out.write_all(b"\n")?;
+            for _ in 0..self.frames.len() {
+                self.out.write_all(b"  ")?;
+            }
+        }
+        self.out.write_all(match frame.container {
+            Container::Object => b"}",
+            Container::Array => b"]",
+        })
+    }
+
+    /// Any value, walked with an explicit stack.
+    fn value(&mut self, value: &Json) -> io::Result<()> {
+        enum Step<'v> {
+            Value(&'v Json),
+            Key(&'v str),
+            End,
+        }
+        let mut stack = vec![Step::Value(value)];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Key(k) => self.key(k)?,
+                Step::End => self.end()?,
+                Step::Value(Json::Array(items)) => {
+                    self.begin(Container::Array)?;
+                    stack.push(Step::End);
+                    stack.extend(items.iter().rev().map(Step::Value));
+                }
+                Step::Value(Json::Object(map)) => {
+                    self.begin(Container::Object)?;
+                    stack.push(Step::End);
+                    for (k, v) in map.iter().rev() {
+                        stack.push(Step::Value(v));
+                        stack.push(Step::Key(k));
+                    }
+                }
+                Step::Value(scalar) => {
+                    self.before_value()?;
+                    serde_json::to_writer(&mut self.out, scalar)?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -415,5 +743,137 @@ fn value(v: &Value) -> Json {
             }
         }
         Value::List(items) => Json::Array(items.iter().map(value).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use pcl_binder::{check_program, BindPolicy};
+    use pcl_diagnostics::SourceFile;
+    use pcl_schema::MemoryLoader;
+
+    fn written(value: &Json) -> String {
+        let mut json = JsonWriter::new(Vec::new());
+        json.value(value).unwrap();
+        String::from_utf8(json.into_inner()).unwrap()
+    }
+
+    /// `n` arrays around `leaf`.
+    fn nested(n: usize, leaf: Json) -> Json {
+        (0..n).fold(leaf, |v, _| Json::Array(vec![v]))
+    }
+
+    #[test]
+    fn writer_reproduces_to_writer_pretty() {
+        let value = json!({
+            "version": 1,
+            "empty": {"a": [], "o": {}},
+            "text": "tab\there \"quoted\" \\ \u{1} é 🦀",
+            "numbers": [0, -7, 1.5, 1e300, u64::MAX],
+            "mixed": [null, true, false, {"k": [[], [{}], [1, [2, [3]]]]}],
+            "range": {"start": {"line": 1, "column": 2, "byte": 3}},
+        });
+        assert_eq!(
+            written(&value),
+            serde_json::to_string_pretty(&value).unwrap()
+        );
+        // The object and its array are at depths PRETTY_DEPTH - 1 and PRETTY_DEPTH.
+        let deep = nested(PRETTY_DEPTH - 2, json!({"x": [1, 2]}));
+        assert_eq!(written(&deep), serde_json::to_string_pretty(&deep).unwrap());
+        assert_eq!(written(&json!([])), "[]");
+        assert_eq!(written(&json!("s")), "\"s\"");
+    }
+
+    /// Containers below [`PRETTY_DEPTH`] are compact; everything above
+    /// them keeps the pretty layout.
+    #[test]
+    fn containers_deeper_than_the_pretty_depth_are_compact() {
+        let leaf = json!({"a": [1, 2], "b": {}});
+        let actual = written(&nested(PRETTY_DEPTH + 2, leaf.clone()));
+        let placeholder = serde_json::to_string_pretty(&nested(PRETTY_DEPTH, json!("X"))).unwrap();
+        let expected = placeholder.replace("\"X\"", "[[{\"a\":[1,2],\"b\":{}}]]");
+        assert_eq!(actual, expected);
+        let max_indent = actual
+            .lines()
+            .map(|l| l.len() - l.trim_start().len())
+            .max()
+            .unwrap();
+        assert_eq!(max_indent, 2 * PRETTY_DEPTH);
+    }
+
+    /// The cached positions on long lines agree with the source file's
+    /// own at every offset, including inside multi-byte characters and
+    /// grapheme clusters.
+    #[test]
+    fn cached_positions_match_the_source_file() {
+        let tricky =
+            "a\u{301}b 🇫🇷🇩🇪 👩\u{200d}👩\u{200d}👧 \r\n\t\u{915}\u{94d}\u{937} e\u{308}\u{301}x";
+        let long_line = tricky.replace("\r\n", " ").repeat(60);
+        assert!(long_line.len() > LONG_LINE);
+        let text = format!(
+            "short {}\n{long_line}\n{long_line}x\r\n\u{301}{long_line}",
+            tricky.replace("\r\n", " ")
+        );
+        let mut sources = SourceMap::new();
+        let id = sources.add("t.pp", text.as_str());
+        let reference = SourceFile::new("t.pp", text.as_str());
+        let mut positions = Positions::new(&sources);
+        let end = u32::try_from(text.len()).unwrap() + 2;
+        let mut long = 0;
+        for offset in 0..=end {
+            let p = positions.position(id, offset);
+            assert_eq!(p, reference.position(offset), "offset {offset}");
+            if p.line == 2 {
+                long += 1;
+            }
+        }
+        assert_eq!(long, long_line.len() + 1);
+        assert!(!positions.files[&id].graphemes.is_empty());
+    }
+
+    /// A 100 000-term chain's model is written on a 2 MiB stack, every
+    /// level present, and compact below the pretty depth.
+    #[test]
+    fn long_chain_model_is_written_on_a_small_stack() {
+        let text = format!(
+            "x = 1{}\noutput y {{\n  value = x\n}}\n",
+            " + 1".repeat(99_999)
+        );
+        let out = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let checked = check_program(
+                    &[("main.pp".to_string(), text)],
+                    &MemoryLoader::new(),
+                    &BindPolicy::strict(),
+                );
+                let (program, sources, diagnostics) = checked.into_parts();
+                assert!(diagnostics.is_empty(), "{diagnostics:?}");
+                let result = ProgramResult {
+                    path: "main.pp".into(),
+                    program,
+                    sources,
+                    diagnostics,
+                };
+                let mut out = Vec::new();
+                write(&[result], &mut out).unwrap();
+                out
+            })
+            .unwrap()
+            .join()
+            .expect("writing the model overflowed its stack");
+        let text = String::from_utf8(out).unwrap();
+        let count = |s: &str| text.matches(s).count();
+        let binary = count("\"kind\": \"BinaryOpExpression\"");
+        let compact = count("\"kind\":\"BinaryOpExpression\"");
+        assert!(binary > 10 && compact > 90_000, "{binary} {compact}");
+        assert_eq!(binary + compact, 99_999);
+        assert_eq!(count("\"op\": \"+\"") + count("\"op\":\"+\""), 99_999);
+        assert!(text.len() < 64 << 20, "{} bytes", text.len());
+        assert!(text.starts_with("{\n  \"version\": 1,\n  \"programs\": [\n"));
+        assert!(text.ends_with("\n  ]\n}\n"));
     }
 }

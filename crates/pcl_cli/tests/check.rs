@@ -582,3 +582,59 @@ fn a_panic_is_an_internal_error_with_status_two() {
     assert!(err.contains("internal error:"), "{err}");
     assert!(err.contains("please report"), "{err}");
 }
+
+/// `--emit model` on a 100 000-term operator chain: the binary writes it
+/// (nothing recurses per level), the output is JSON whose `value` is a
+/// left-leaning `BinaryOpExpression` chain 99 999 deep, indented near the
+/// top and compact below (so it stays linear in size).
+#[test]
+fn emit_model_writes_a_long_operator_chain() {
+    let dir = temp_dir("chain");
+    let text = format!(
+        "x = 1{}\noutput y {{\n  value = x\n}}\n",
+        " + 1".repeat(99_999)
+    );
+    std::fs::write(dir.join("main.pp"), &text).unwrap();
+    let out = run(&mut command(&["check", "--emit", "model", "main.pp"], &dir));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.len() < 64 << 20, "{} bytes", out.stdout.len());
+    assert!(out.stdout.starts_with(b"{\n  \"version\": 1,\n"));
+    // serde_json reads (and drops) nested values recursively: a big stack.
+    let checked = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || {
+            let mut reader = serde_json::Deserializer::from_slice(&out.stdout);
+            reader.disable_recursion_limit();
+            let mut docs = reader.into_iter::<Value>();
+            let doc = docs
+                .next()
+                .expect("a document")
+                .unwrap_or_else(|e| panic!("stdout is not JSON: {e}"));
+            assert!(docs.next().is_none(), "one document");
+            let node = &doc["programs"][0]["nodes"][0];
+            assert_eq!(node["name"], "x");
+            let mut e = &node["value"];
+            let mut depth = 0;
+            while e["kind"] == "BinaryOpExpression" {
+                assert_eq!(e["op"], "+");
+                assert_eq!(e["type"], "number");
+                let rhs = &e["rhs"];
+                assert_eq!(rhs["kind"], "LiteralValueExpression");
+                assert_eq!(rhs["value"], 1);
+                // The i-th operand from the right starts at byte 4 + 4i.
+                let byte = rhs["range"]["start"]["byte"].as_u64().unwrap();
+                assert_eq!(byte, 4 + 4 * (99_999 - depth));
+                assert_eq!(rhs["range"]["start"]["column"].as_u64().unwrap(), byte + 1);
+                assert_eq!(e["range"]["start"]["byte"], 4);
+                e = &e["lhs"];
+                depth += 1;
+            }
+            assert_eq!(e["kind"], "LiteralValueExpression");
+            assert_eq!(e["range"]["start"]["byte"], 4);
+            depth
+        })
+        .unwrap()
+        .join()
+        .expect("reading the model overflowed the test's stack");
+    assert_eq!(checked, 99_999);
+}

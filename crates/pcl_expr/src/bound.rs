@@ -2,6 +2,16 @@
 //!
 //! Every node carries its type and the byte range of the syntax it came
 //! from (in the file of the [`crate::BindContext`] that bound it).
+//!
+//! A long operator chain binds to a left-leaning tree as deep as the chain
+//! is long, so everything that walks a whole tree does it with a heap
+//! stack: [`BoundExpr`]'s `Clone` and `PartialEq` are written by hand that
+//! way, and [`BoundExprKind`]'s `Drop` dismantles the tree iteratively.
+//! (`BoundExprKind`, [`BoundFor`] and [`BoundCall`] derive `Clone` and
+//! `PartialEq`, which only recurse one level before reaching
+//! `BoundExpr`'s.) `Debug` stays derived and recursive: no library code
+//! path formats bound expressions with it (only tests do), so deep trees
+//! must not be debug-printed on small stacks.
 
 use pcl_diagnostics::TextRange;
 use pcl_syntax::ast::{BinaryOp, UnaryOp};
@@ -10,8 +20,9 @@ use pcl_types::{Type, Value};
 use crate::scope::{Definition, Function, NodeId};
 use crate::signature::Signature;
 
-/// A typed expression.
-#[derive(Clone, Debug, PartialEq)]
+/// A typed expression. `Clone` and `PartialEq` are iterative (see the
+/// module docs).
+#[derive(Debug)]
 pub struct BoundExpr {
     pub kind: BoundExprKind,
     pub ty: Type,
@@ -390,5 +401,502 @@ fn for_each_child_mut(kind: &mut BoundExprKind, f: &mut dyn FnMut(&mut BoundExpr
             }
         }
         BoundExprKind::RelativeTraversal { source, .. } => f(source),
+    }
+}
+
+impl Clone for BoundExpr {
+    /// Clones bottom-up with a heap stack: each expression is rebuilt from
+    /// its own fields and its children's finished clones.
+    fn clone(&self) -> BoundExpr {
+        enum Step<'a> {
+            Visit(&'a BoundExpr),
+            Build(&'a BoundExpr),
+        }
+        let mut steps = vec![Step::Visit(self)];
+        let mut done: Vec<BoundExpr> = Vec::new();
+        while let Some(step) = steps.pop() {
+            match step {
+                Step::Visit(e) => {
+                    steps.push(Step::Build(e));
+                    let mut children: Vec<&BoundExpr> = Vec::new();
+                    e.for_each_child(&mut |c| children.push(c));
+                    steps.extend(children.into_iter().rev().map(Step::Visit));
+                }
+                Step::Build(e) => {
+                    let mut count = 0;
+                    e.for_each_child(&mut |_| count += 1);
+                    let children = done.split_off(done.len().saturating_sub(count));
+                    let mut children = children.into_iter();
+                    let kind = clone_kind(&e.kind, &mut || {
+                        children.next().unwrap_or_else(|| BoundExpr {
+                            kind: BoundExprKind::Error,
+                            ty: Type::dynamic(),
+                            range: e.range,
+                        })
+                    });
+                    done.push(BoundExpr {
+                        kind,
+                        ty: e.ty.clone(),
+                        range: e.range,
+                    });
+                }
+            }
+        }
+        done.pop().unwrap_or_else(|| BoundExpr {
+            kind: BoundExprKind::Error,
+            ty: self.ty.clone(),
+            range: self.range,
+        })
+    }
+}
+
+/// `kind` with its own fields cloned and its children taken from `child`,
+/// in [`BoundExpr::for_each_child`] order.
+fn clone_kind(kind: &BoundExprKind, child: &mut dyn FnMut() -> BoundExpr) -> BoundExprKind {
+    let mut boxed = || Box::new(child());
+    match kind {
+        BoundExprKind::Literal(v) => BoundExprKind::Literal(v.clone()),
+        BoundExprKind::Template(parts) => {
+            BoundExprKind::Template(parts.iter().map(|_| child()).collect())
+        }
+        BoundExprKind::TemplateJoin(_) => BoundExprKind::TemplateJoin(boxed()),
+        BoundExprKind::Unary { op, .. } => BoundExprKind::Unary {
+            op: *op,
+            operand: boxed(),
+        },
+        BoundExprKind::Binary { op, .. } => {
+            let lhs = boxed();
+            let rhs = boxed();
+            BoundExprKind::Binary { op: *op, lhs, rhs }
+        }
+        BoundExprKind::Conditional { .. } => {
+            let condition = boxed();
+            let then_expr = boxed();
+            let else_expr = boxed();
+            BoundExprKind::Conditional {
+                condition,
+                then_expr,
+                else_expr,
+            }
+        }
+        BoundExprKind::For(f) => {
+            let BoundFor {
+                key_var,
+                value_var,
+                collection: _,
+                key,
+                value: _,
+                condition,
+                grouping,
+            } = &**f;
+            let collection = child();
+            let key = key.as_ref().map(|_| child());
+            let value = child();
+            let condition = condition.as_ref().map(|_| child());
+            BoundExprKind::For(Box::new(BoundFor {
+                key_var: key_var.clone(),
+                value_var: value_var.clone(),
+                collection,
+                key,
+                value,
+                condition,
+                grouping: *grouping,
+            }))
+        }
+        BoundExprKind::Splat { .. } => {
+            let source = boxed();
+            let each = boxed();
+            BoundExprKind::Splat { source, each }
+        }
+        BoundExprKind::SplatItem => BoundExprKind::SplatItem,
+        BoundExprKind::Call(c) => {
+            let BoundCall {
+                name,
+                name_range,
+                function,
+                args,
+                expand_final,
+                signature,
+                invoke_token,
+            } = &**c;
+            BoundExprKind::Call(Box::new(BoundCall {
+                name: name.clone(),
+                name_range: *name_range,
+                function: function.clone(),
+                args: args.iter().map(|_| child()).collect(),
+                expand_final: *expand_final,
+                signature: signature.clone(),
+                invoke_token: invoke_token.clone(),
+            }))
+        }
+        BoundExprKind::Index { .. } => {
+            let collection = boxed();
+            let key = boxed();
+            BoundExprKind::Index { collection, key }
+        }
+        BoundExprKind::Object(items) => BoundExprKind::Object(
+            items
+                .iter()
+                .map(|_| {
+                    let k = child();
+                    let v = child();
+                    (k, v)
+                })
+                .collect(),
+        ),
+        BoundExprKind::Tuple(items) => {
+            BoundExprKind::Tuple(items.iter().map(|_| child()).collect())
+        }
+        BoundExprKind::ScopeTraversal {
+            root,
+            root_range,
+            definition,
+            steps,
+        } => BoundExprKind::ScopeTraversal {
+            root: root.clone(),
+            root_range: *root_range,
+            definition: definition.clone(),
+            steps: steps.clone(),
+        },
+        BoundExprKind::RelativeTraversal { steps, .. } => {
+            let source = boxed();
+            BoundExprKind::RelativeTraversal {
+                source,
+                steps: steps.clone(),
+            }
+        }
+        BoundExprKind::Parens(_) => BoundExprKind::Parens(boxed()),
+        BoundExprKind::Error => BoundExprKind::Error,
+    }
+}
+
+impl PartialEq for BoundExpr {
+    /// Compares pairs from a heap stack: each pair's own fields, then its
+    /// children pairwise.
+    fn eq(&self, other: &BoundExpr) -> bool {
+        let mut stack: Vec<(&BoundExpr, &BoundExpr)> = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if a.ty != b.ty || a.range != b.range || !same_fields(&a.kind, &b.kind) {
+                return false;
+            }
+            let mut left: Vec<&BoundExpr> = Vec::new();
+            a.for_each_child(&mut |c| left.push(c));
+            let mut right: Vec<&BoundExpr> = Vec::new();
+            b.for_each_child(&mut |c| right.push(c));
+            if left.len() != right.len() {
+                return false;
+            }
+            stack.extend(left.into_iter().zip(right).rev());
+        }
+        true
+    }
+}
+
+/// Whether two kinds are the same variant with equal fields, not counting
+/// child expressions (but counting how many there are and where they sit).
+fn same_fields(a: &BoundExprKind, b: &BoundExprKind) -> bool {
+    use BoundExprKind as K;
+    match (a, b) {
+        (K::Literal(x), K::Literal(y)) => x == y,
+        (K::Template(x), K::Template(y)) | (K::Tuple(x), K::Tuple(y)) => x.len() == y.len(),
+        (K::TemplateJoin(_), K::TemplateJoin(_))
+        | (K::Parens(_), K::Parens(_))
+        | (K::Conditional { .. }, K::Conditional { .. })
+        | (K::Splat { .. }, K::Splat { .. })
+        | (K::Index { .. }, K::Index { .. })
+        | (K::SplatItem, K::SplatItem)
+        | (K::Error, K::Error) => true,
+        (K::Unary { op: x, .. }, K::Unary { op: y, .. }) => x == y,
+        (K::Binary { op: x, .. }, K::Binary { op: y, .. }) => x == y,
+        (K::For(x), K::For(y)) => {
+            let BoundFor {
+                key_var,
+                value_var,
+                collection: _,
+                key,
+                value: _,
+                condition,
+                grouping,
+            } = &**x;
+            *key_var == y.key_var
+                && *value_var == y.value_var
+                && key.is_some() == y.key.is_some()
+                && condition.is_some() == y.condition.is_some()
+                && *grouping == y.grouping
+        }
+        (K::Call(x), K::Call(y)) => {
+            let BoundCall {
+                name,
+                name_range,
+                function,
+                args,
+                expand_final,
+                signature,
+                invoke_token,
+            } = &**x;
+            *name == y.name
+                && *name_range == y.name_range
+                && *function == y.function
+                && args.len() == y.args.len()
+                && *expand_final == y.expand_final
+                && *signature == y.signature
+                && *invoke_token == y.invoke_token
+        }
+        (K::Object(x), K::Object(y)) => x.len() == y.len(),
+        (
+            K::ScopeTraversal {
+                root,
+                root_range,
+                definition,
+                steps,
+            },
+            K::ScopeTraversal {
+                root: root2,
+                root_range: root_range2,
+                definition: definition2,
+                steps: steps2,
+            },
+        ) => {
+            root == root2
+                && root_range == root_range2
+                && definition == definition2
+                && steps == steps2
+        }
+        (K::RelativeTraversal { steps: x, .. }, K::RelativeTraversal { steps: y, .. }) => x == y,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use pcl_types::Number;
+
+    fn expr(kind: BoundExprKind, start: u32) -> BoundExpr {
+        BoundExpr {
+            kind,
+            ty: Type::dynamic(),
+            range: TextRange::new(start, start + 1),
+        }
+    }
+
+    fn number(n: i64, start: u32) -> BoundExpr {
+        expr(
+            BoundExprKind::Literal(Value::Number(Number::from_i64(n))),
+            start,
+        )
+    }
+
+    /// `1 + 1 + … + last`, as the binder shapes it: left-leaning.
+    fn chain(terms: u32, last: i64) -> BoundExpr {
+        let mut e = number(1, 0);
+        for i in 1..terms {
+            let rhs = number(if i + 1 == terms { last } else { 1 }, 4 * i);
+            e = expr(
+                BoundExprKind::Binary {
+                    op: BinaryOp::Add,
+                    lhs: Box::new(e),
+                    rhs: Box::new(rhs),
+                },
+                0,
+            );
+        }
+        e
+    }
+
+    /// One of each kind with children, and fields beside them.
+    fn sample() -> BoundExpr {
+        let traversal = expr(
+            BoundExprKind::ScopeTraversal {
+                root: "r".into(),
+                root_range: TextRange::new(1, 2),
+                definition: Some(Definition::Node(NodeId(3))),
+                steps: vec![BoundStep {
+                    kind: BoundStepKind::Attr("a".into()),
+                    ty: Type::dynamic(),
+                    range: TextRange::new(2, 4),
+                }],
+            },
+            1,
+        );
+        let call = expr(
+            BoundExprKind::Call(Box::new(BoundCall {
+                name: "f".into(),
+                name_range: TextRange::new(5, 6),
+                function: None,
+                args: vec![number(1, 7), traversal.clone()],
+                expand_final: true,
+                signature: Signature::dynamic(),
+                invoke_token: Some("t".into()),
+            })),
+            5,
+        );
+        let for_expr = expr(
+            BoundExprKind::For(Box::new(BoundFor {
+                key_var: Some("k".into()),
+                value_var: "v".into(),
+                collection: call,
+                key: None,
+                value: expr(BoundExprKind::SplatItem, 9),
+                condition: Some(number(0, 10)),
+                grouping: false,
+            })),
+            8,
+        );
+        let object = expr(
+            BoundExprKind::Object(vec![(
+                expr(BoundExprKind::Template(vec![number(2, 12)]), 11),
+                expr(BoundExprKind::Parens(Box::new(for_expr)), 13),
+            )]),
+            11,
+        );
+        let splat = expr(
+            BoundExprKind::Splat {
+                source: Box::new(expr(BoundExprKind::Tuple(vec![object]), 14)),
+                each: Box::new(expr(
+                    BoundExprKind::RelativeTraversal {
+                        source: Box::new(expr(BoundExprKind::SplatItem, 15)),
+                        steps: Vec::new(),
+                    },
+                    15,
+                )),
+            },
+            14,
+        );
+        expr(
+            BoundExprKind::Conditional {
+                condition: Box::new(expr(
+                    BoundExprKind::Unary {
+                        op: pcl_syntax::ast::UnaryOp::Not,
+                        operand: Box::new(expr(BoundExprKind::Error, 17)),
+                    },
+                    16,
+                )),
+                then_expr: Box::new(splat),
+                else_expr: Box::new(expr(
+                    BoundExprKind::Index {
+                        collection: Box::new(expr(
+                            BoundExprKind::TemplateJoin(Box::new(number(3, 19))),
+                            18,
+                        )),
+                        key: Box::new(number(4, 20)),
+                    },
+                    18,
+                )),
+            },
+            16,
+        )
+    }
+
+    /// The clone is equal, prints the same, and differences anywhere —
+    /// in a child or in a field beside the children — are seen.
+    #[test]
+    fn clone_and_eq_cover_every_kind() {
+        let a = sample();
+        let b = a.clone();
+        assert_eq!(a, b);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        let edits: Vec<fn(&mut BoundExpr)> = vec![
+            |e| e.range = TextRange::new(0, 1),
+            |e| e.ty = Type::string(),
+            |e| {
+                let BoundExprKind::Conditional { else_expr, .. } = &mut e.kind else {
+                    panic!()
+                };
+                let BoundExprKind::Index { key, .. } = &mut else_expr.kind else {
+                    panic!()
+                };
+                **key = number(5, 20);
+            },
+            |e| {
+                let BoundExprKind::Conditional { condition, .. } = &mut e.kind else {
+                    panic!()
+                };
+                let BoundExprKind::Unary { op, .. } = &mut condition.kind else {
+                    panic!()
+                };
+                *op = pcl_syntax::ast::UnaryOp::Negate;
+            },
+        ];
+        for (i, edit) in edits.into_iter().enumerate() {
+            let mut c = a.clone();
+            edit(&mut c);
+            assert_ne!(a, c, "edit {i}");
+        }
+        // Deep inside: the for expression's fields and its call.
+        fn find_for(e: &mut BoundExpr) -> &mut BoundFor {
+            let BoundExprKind::Conditional { then_expr, .. } = &mut e.kind else {
+                panic!()
+            };
+            let BoundExprKind::Splat { source, .. } = &mut then_expr.kind else {
+                panic!()
+            };
+            let BoundExprKind::Tuple(items) = &mut source.kind else {
+                panic!()
+            };
+            let BoundExprKind::Object(pairs) = &mut items[0].kind else {
+                panic!()
+            };
+            let BoundExprKind::Parens(p) = &mut pairs[0].1.kind else {
+                panic!()
+            };
+            let BoundExprKind::For(f) = &mut p.kind else {
+                panic!()
+            };
+            f
+        }
+        let for_edits: Vec<fn(&mut BoundFor)> = vec![
+            |f| f.key = Some(number(0, 9)),
+            |f| f.grouping = true,
+            |f| f.value_var = "w".into(),
+            |f| {
+                let BoundExprKind::Call(c) = &mut f.collection.kind else {
+                    panic!()
+                };
+                c.args.pop();
+            },
+            |f| {
+                let BoundExprKind::Call(c) = &mut f.collection.kind else {
+                    panic!()
+                };
+                let BoundExprKind::ScopeTraversal { steps, .. } = &mut c.args[1].kind else {
+                    panic!()
+                };
+                steps.clear();
+            },
+        ];
+        for (i, edit) in for_edits.into_iter().enumerate() {
+            let mut c = a.clone();
+            edit(find_for(&mut c));
+            assert_ne!(a, c, "for edit {i}");
+            assert_ne!(c, a, "for edit {i}");
+        }
+    }
+
+    /// Cloning and comparing a 100 000-term chain (and dropping it) on a
+    /// 2 MiB stack: the derived implementations would recurse once per
+    /// term and overflow.
+    #[test]
+    fn long_chains_clone_and_compare_on_a_small_stack() {
+        let (same, differs, last) = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(|| {
+                let a = chain(100_000, 1);
+                let b = a.clone();
+                let c = chain(100_000, 2);
+                let last = match &b.kind {
+                    BoundExprKind::Binary { rhs, .. } => rhs.range,
+                    _ => TextRange::default(),
+                };
+                (a == b, a == c, last)
+            })
+            .expect("spawn")
+            .join()
+            .expect("cloning or comparing overflowed the stack");
+        assert!(same);
+        assert!(!differs);
+        assert_eq!(last, TextRange::new(399_996, 399_997));
     }
 }
