@@ -14,10 +14,9 @@
 //! of `Task`s (each expression expands into its fields and its children's
 //! tasks), written by `JsonWriter`, which keeps its own stack of open
 //! containers; only shallow `serde_json` values (ranges, literals, …) are
-//! ever built. Positions come from `Positions`, which keeps column
-//! lookups linear on very long lines.
+//! ever built. Positions come from the source map, whose line index keeps
+//! column lookups cheap on very long lines.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
 use pcl_binder::{BoundAttribute, NodeKind, Program, RangeKind, ResourceNode, ResourceOptions};
@@ -25,7 +24,6 @@ use pcl_diagnostics::{FileId, Position, SourceMap, Span, TextRange};
 use pcl_expr::{BoundExpr, BoundExprKind, BoundStep, BoundStepKind, Definition, Function};
 use pcl_types::{to_notation, Type, Value};
 use serde_json::{json, Map, Value as Json};
-use unicode_segmentation::UnicodeSegmentation;
 
 use crate::formats::json::position as position_json;
 use crate::formats::ProgramResult;
@@ -461,31 +459,16 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Lines longer than this get their grapheme boundaries cached.
-const LONG_LINE: usize = 1024;
-
-/// Byte offsets to [`Position`]s, exactly as
-/// [`pcl_diagnostics::SourceFile::position`] computes them, but without
-/// recounting a long line's graphemes for every offset on it: a
-/// 100 000-term chain written on one line has as many expressions, and
-/// counting from the line start each time would be quadratic.
+/// Byte offsets to [`Position`]s through the source map
+/// ([`pcl_diagnostics::LineIndex`] checkpoints long lines, so a
+/// 100 000-term chain written on one line is not quadratic).
 struct Positions<'a> {
     sources: &'a SourceMap,
-    files: HashMap<FileId, FileLines>,
-}
-
-/// One file's line starts, and the grapheme starts of its long lines.
-struct FileLines {
-    line_starts: Vec<usize>,
-    graphemes: HashMap<usize, Vec<usize>>,
 }
 
 impl<'a> Positions<'a> {
     fn new(sources: &'a SourceMap) -> Positions<'a> {
-        Positions {
-            sources,
-            files: HashMap::new(),
-        }
+        Positions { sources }
     }
 
     /// The file's display name and the span's start and end.
@@ -493,8 +476,8 @@ impl<'a> Positions<'a> {
         match self.sources.get(span.file) {
             Some(file) => (
                 file.name().to_string(),
-                self.position(span.file, span.range.start),
-                self.position(span.file, span.range.end),
+                file.position(span.range.start),
+                file.position(span.range.end),
             ),
             None => {
                 let origin = Position {
@@ -504,53 +487,6 @@ impl<'a> Positions<'a> {
                 };
                 ("<unknown>".to_string(), origin, origin)
             }
-        }
-    }
-
-    fn position(&mut self, id: FileId, offset: u32) -> Position {
-        let Some(file) = self.sources.get(id) else {
-            return Position {
-                line: 1,
-                column: 1,
-                byte: 0,
-            };
-        };
-        let text = file.text();
-        let lines = self.files.entry(id).or_insert_with(|| FileLines {
-            line_starts: std::iter::once(0)
-                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect(),
-            graphemes: HashMap::new(),
-        });
-        let mut at = (offset as usize).min(text.len());
-        while at > 0 && !text.is_char_boundary(at) {
-            at -= 1;
-        }
-        let line = lines.line_starts.partition_point(|&s| s <= at).max(1) - 1;
-        let start = lines.line_starts.get(line).copied().unwrap_or(0);
-        let end = lines
-            .line_starts
-            .get(line + 1)
-            .copied()
-            .unwrap_or(text.len());
-        if end - start <= LONG_LINE {
-            return file.position(offset);
-        }
-        let starts = lines.graphemes.entry(line).or_insert_with(|| {
-            let line_text = text.get(start..end).unwrap_or("");
-            line_text
-                .grapheme_indices(true)
-                .map(|(i, _)| start + i)
-                .collect()
-        });
-        // Boundaries inside a prefix of the line are the line's own
-        // boundaries (segmentation never looks ahead past the next
-        // character), and the prefix's end is one more.
-        let column = starts.partition_point(|&s| s < at) + 1;
-        Position {
-            line: u32::try_from(line + 1).unwrap_or(u32::MAX),
-            column: u32::try_from(column).unwrap_or(u32::MAX),
-            byte: at as u32,
         }
     }
 }
@@ -752,7 +688,6 @@ mod tests {
 
     use super::*;
     use pcl_binder::{check_program, BindPolicy};
-    use pcl_diagnostics::SourceFile;
     use pcl_schema::MemoryLoader;
 
     fn written(value: &Json) -> String {
@@ -802,36 +737,6 @@ mod tests {
             .max()
             .unwrap();
         assert_eq!(max_indent, 2 * PRETTY_DEPTH);
-    }
-
-    /// The cached positions on long lines agree with the source file's
-    /// own at every offset, including inside multi-byte characters and
-    /// grapheme clusters.
-    #[test]
-    fn cached_positions_match_the_source_file() {
-        let tricky =
-            "a\u{301}b 🇫🇷🇩🇪 👩\u{200d}👩\u{200d}👧 \r\n\t\u{915}\u{94d}\u{937} e\u{308}\u{301}x";
-        let long_line = tricky.replace("\r\n", " ").repeat(60);
-        assert!(long_line.len() > LONG_LINE);
-        let text = format!(
-            "short {}\n{long_line}\n{long_line}x\r\n\u{301}{long_line}",
-            tricky.replace("\r\n", " ")
-        );
-        let mut sources = SourceMap::new();
-        let id = sources.add("t.pp", text.as_str());
-        let reference = SourceFile::new("t.pp", text.as_str());
-        let mut positions = Positions::new(&sources);
-        let end = u32::try_from(text.len()).unwrap() + 2;
-        let mut long = 0;
-        for offset in 0..=end {
-            let p = positions.position(id, offset);
-            assert_eq!(p, reference.position(offset), "offset {offset}");
-            if p.line == 2 {
-                long += 1;
-            }
-        }
-        assert_eq!(long, long_line.len() + 1);
-        assert!(!positions.files[&id].graphemes.is_empty());
     }
 
     /// A 100 000-term chain's model is written on a 2 MiB stack, every

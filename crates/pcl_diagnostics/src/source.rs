@@ -8,7 +8,7 @@
 //! and the 0-based byte offset is kept beside them.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -104,20 +104,44 @@ pub struct Position {
 ///
 /// A line ends after `\n` (so `\r\n` belongs to the line it ends). A lone
 /// `\r` does not end a line, matching HCL.
+///
+/// Columns on short lines are counted from the line start. A line longer
+/// than [`LineIndex::LONG_LINE`] bytes gets a table of checkpoints (the
+/// byte offset of every [`LineIndex::CHECKPOINT_EVERY`]-th grapheme), built
+/// the first time a position on it is asked for, so that many positions on
+/// one huge line (a 10 MB generated line, a 100 000-term chain) cost
+/// O(log n + [`LineIndex::CHECKPOINT_EVERY`]) each instead of O(line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
+    /// `(line index, checkpoints)` for every long line, by line index.
+    long_lines: Vec<(u32, OnceLock<Vec<u32>>)>,
 }
 
 impl LineIndex {
+    /// Lines longer than this (in bytes) get grapheme checkpoints.
+    pub const LONG_LINE: usize = 1024;
+    /// Graphemes between two checkpoints of a long line.
+    pub const CHECKPOINT_EVERY: usize = 64;
+
     pub fn new(text: &str) -> LineIndex {
         let mut line_starts = vec![0];
-        for (idx, byte) in text.bytes().enumerate() {
-            if byte == b'\n' {
-                line_starts.push(u32::try_from(idx + 1).unwrap_or(u32::MAX));
+        let mut long_lines = Vec::new();
+        let mut start = 0usize;
+        for idx in newline_offsets(text) {
+            if idx + 1 - start > LineIndex::LONG_LINE {
+                long_lines.push((line_number(line_starts.len() - 1), OnceLock::new()));
             }
+            line_starts.push(u32::try_from(idx + 1).unwrap_or(u32::MAX));
+            start = idx + 1;
         }
-        LineIndex { line_starts }
+        if text.len() - start > LineIndex::LONG_LINE {
+            long_lines.push((line_number(line_starts.len() - 1), OnceLock::new()));
+        }
+        LineIndex {
+            line_starts,
+            long_lines,
+        }
     }
 
     /// Number of lines (a text without newlines has one).
@@ -138,14 +162,59 @@ impl LineIndex {
             Err(idx) => idx.saturating_sub(1),
         };
         let line_start = self.line_starts.get(line_idx).copied().unwrap_or(0) as usize;
-        let prefix = text.get(line_start..offset).unwrap_or("");
-        let column = prefix.graphemes(true).count() + 1;
+        let column = self.column(text, line_idx, line_start, offset);
         Position {
             line: u32::try_from(line_idx + 1).unwrap_or(u32::MAX),
             column: u32::try_from(column).unwrap_or(u32::MAX),
             byte: offset as u32,
         }
     }
+}
+
+impl LineIndex {
+    /// The 1-based grapheme column of `offset` (a char boundary) on the line
+    /// `line_idx` that starts at `line_start`.
+    fn column(&self, text: &str, line_idx: usize, line_start: usize, offset: usize) -> usize {
+        let long = self
+            .long_lines
+            .binary_search_by_key(&line_number(line_idx), |(line, _)| *line)
+            .ok()
+            .and_then(|i| self.long_lines.get(i));
+        let Some((_, checkpoints)) = long else {
+            let prefix = text.get(line_start..offset).unwrap_or("");
+            return prefix.graphemes(true).count() + 1;
+        };
+        let checkpoints = checkpoints.get_or_init(|| {
+            let line_end = self
+                .line_starts
+                .get(line_idx + 1)
+                .map_or(text.len(), |&s| s as usize);
+            let line = text.get(line_start..line_end).unwrap_or("");
+            line.grapheme_indices(true)
+                .step_by(LineIndex::CHECKPOINT_EVERY)
+                .map(|(i, _)| u32::try_from(line_start + i).unwrap_or(u32::MAX))
+                .collect()
+        });
+        // The last checkpoint at or before `offset`; segmentation restarted
+        // at a grapheme boundary finds the same boundaries after it.
+        let k = checkpoints
+            .partition_point(|&c| c as usize <= offset)
+            .saturating_sub(1);
+        let from = checkpoints.get(k).map_or(line_start, |&c| c as usize);
+        let prefix = text.get(from..offset).unwrap_or("");
+        k * LineIndex::CHECKPOINT_EVERY + prefix.graphemes(true).count() + 1
+    }
+}
+
+fn line_number(line_idx: usize) -> u32 {
+    u32::try_from(line_idx).unwrap_or(u32::MAX)
+}
+
+/// Byte offsets of every `\n` in `text`.
+fn newline_offsets(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter_map(|(i, b)| (b == b'\n').then_some(i))
 }
 
 /// One source file: its display name, its text and its line index.
@@ -256,6 +325,33 @@ mod tests {
         let text = "é";
         let index = LineIndex::new(text);
         assert_eq!(index.position(text, 1).byte, 0);
+    }
+
+    /// Positions on long lines (checkpointed) agree with counting from the
+    /// line start at every offset, inside multi-byte characters and
+    /// grapheme clusters too.
+    #[test]
+    fn long_line_positions_match_counting_from_the_line_start() {
+        let tricky =
+            "a\u{301}b \u{1F1EB}\u{1F1F7}\u{1F1E9}\u{1F1EA} \u{1F469}\u{200d}\u{1F467} \t\u{915}\u{94d}\u{937} e\u{308}\u{301}x";
+        let long_line = tricky.repeat(60);
+        assert!(long_line.len() > LineIndex::LONG_LINE);
+        let text = format!("short {tricky}\n{long_line}\n{long_line}x\r\n\u{301}{long_line}");
+        let index = LineIndex::new(&text);
+        assert_eq!(index.long_lines.len(), 3);
+        let naive = |offset: usize| {
+            let mut at = offset.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            text[start..at].graphemes(true).count() + 1
+        };
+        for offset in 0..=text.len() + 2 {
+            let p = index.position(&text, offset as u32);
+            assert_eq!(p.column as usize, naive(offset), "offset {offset}");
+        }
+        assert!(index.long_lines.iter().all(|(_, c)| c.get().is_some()));
     }
 
     #[test]
