@@ -24,30 +24,50 @@ pub(crate) fn linearize(nodes: &[OrderInput<'_>]) -> Vec<usize> {
     let mut files: Vec<&str> = nodes.iter().map(|x| x.file).collect();
     files.sort_unstable();
     files.dedup();
-    let mut remaining: Vec<&str> = files;
+    // Each node's file as an index into `files`, and each file's members
+    // in position order: picking the next file then costs one pass over
+    // the remaining files' members, not over every node per file (which
+    // was quadratic in the number of files times the nodes).
+    let file_of: Vec<usize> = nodes
+        .iter()
+        .map(|x| files.binary_search(&x.file).unwrap_or(0))
+        .collect();
+    let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    for (i, f) in file_of.iter().enumerate() {
+        if let Some(m) = members_of.get_mut(*f) {
+            m.push(i);
+        }
+    }
+    for m in &mut members_of {
+        m.sort_by_key(|i| nodes.get(*i).map_or(0, |x| x.position));
+    }
+    let mut remaining: Vec<usize> = (0..files.len()).collect();
     while !remaining.is_empty() {
-        // Pick the file with the fewest unsatisfied cross-file dependencies.
-        let mut best: Option<(usize, &str)> = None;
-        for file in &remaining {
-            let count = nodes
+        // Pick the file with the fewest unsatisfied cross-file dependencies
+        // (ties: the first by name; `remaining` is in name order).
+        let mut best: Option<(usize, usize)> = None;
+        for &file in &remaining {
+            let count = members_of
+                .get(file)
+                .map_or(&[][..], Vec::as_slice)
                 .iter()
-                .filter(|x| x.file == *file)
+                .filter_map(|i| nodes.get(*i))
                 .flat_map(|x| x.deps.iter())
                 .filter(|d| {
-                    nodes.get(**d).is_some_and(|dep| dep.file != *file)
+                    file_of.get(**d).is_some_and(|f| *f != file)
                         && !emitted.get(**d).copied().unwrap_or(true)
                 })
                 .count();
-            if best.is_none_or(|(c, f)| count < c || (count == c && *file < f)) {
+            if best.is_none_or(|(c, _)| count < c) {
                 best = Some((count, file));
             }
         }
         let Some((_, file)) = best else { break };
         remaining.retain(|f| *f != file);
-        let mut members: Vec<usize> = (0..n)
-            .filter(|i| nodes.get(*i).is_some_and(|x| x.file == file))
-            .collect();
-        members.sort_by_key(|i| nodes.get(*i).map_or(0, |x| x.position));
+        let members = members_of
+            .get_mut(file)
+            .map(std::mem::take)
+            .unwrap_or_default();
         for start in members {
             emit(nodes, start, &mut emitted, &mut on_stack, &mut out);
         }

@@ -184,6 +184,11 @@ fn bind_one(
             diagnostics.push(inputs::invalid_utf8_diagnostic(file, *offset));
         }
     }
+    for (name, reason) in &input.unreadable {
+        if let Some(file) = file_id(&sources, name) {
+            diagnostics.push(inputs::unreadable_file_diagnostic(file, name, reason));
+        }
+    }
     pcl_diagnostics::sort_and_dedup(&mut diagnostics);
     ProgramResult {
         path: input.path,

@@ -6,7 +6,11 @@
 //! program ([`read_program`]): a file, a directory (with `Pulumi.yaml`
 //! discovery), or `-` for standard input. Files are read as bytes and
 //! decoded lossily so that a file with bad UTF-8 still gets parsed; the
-//! first bad byte is reported with the `invalid-utf8` code.
+//! first bad byte is reported with the `invalid-utf8` code. A `*.pp` entry
+//! of a program directory that is not a readable regular file (a dangling
+//! or looping symbolic link, a directory, a FIFO) is never opened: it is an
+//! `unreadable-file` error and the rest of the program is still checked. A
+//! FIFO or device named on the command line is refused the same way.
 
 use std::fs;
 use std::io::{self, Read};
@@ -26,29 +30,75 @@ pub fn expand_paths(paths: &[PathBuf]) -> Vec<Result<PathBuf, (PathBuf, io::Erro
     for path in paths {
         match fs::metadata(path) {
             Ok(meta) if meta.is_dir() => match list_pp_files(path) {
-                Ok(found) => files.extend(found.into_iter().map(Ok)),
+                Ok(found) => {
+                    files.extend(found.files.into_iter().map(Ok));
+                    files.extend(
+                        found
+                            .skipped
+                            .into_iter()
+                            .map(|(p, why)| Err((p, io::Error::other(why)))),
+                    );
+                }
                 Err(err) => files.push(Err((path.clone(), err))),
             },
-            Ok(_) => files.push(Ok(path.clone())),
+            Ok(meta) if meta.is_file() => files.push(Ok(path.clone())),
+            Ok(_) => files.push(Err((path.clone(), io::Error::other(NOT_REGULAR)))),
             Err(err) => files.push(Err((path.clone(), err))),
         }
     }
     files
 }
 
-/// The `*.pp` files directly inside `dir`, sorted by name.
-fn list_pp_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
+/// Why a `*.pp` entry that is not a regular file is skipped.
+const NOT_REGULAR: &str = "not a regular file";
+
+/// The `*.pp` entries of a directory.
+struct Listing {
+    /// Regular files (symbolic links followed), sorted by name.
+    files: Vec<PathBuf>,
+    /// `*.pp` entries that cannot be read as files (a dangling or looping
+    /// symbolic link, a directory, a FIFO, a socket) and why, sorted. They
+    /// are never opened, so a FIFO cannot block the reader.
+    skipped: Vec<(PathBuf, String)>,
+}
+
+/// The `*.pp` entries directly inside `dir`.
+fn list_pp_files(dir: &Path) -> io::Result<Listing> {
+    let mut listing = Listing {
+        files: Vec::new(),
+        skipped: Vec::new(),
+    };
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
-        let is_pp = path.extension().is_some_and(|ext| ext == "pp");
-        if is_pp && entry.file_type()?.is_file() {
-            found.push(path);
+        if path.extension().is_none_or(|ext| ext != "pp") {
+            continue;
+        }
+        match fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => listing.files.push(path),
+            Ok(_) => listing.skipped.push((path, NOT_REGULAR.to_string())),
+            Err(e) => listing.skipped.push((path, e.to_string())),
         }
     }
-    found.sort();
-    Ok(found)
+    listing.files.sort();
+    listing.skipped.sort();
+    Ok(listing)
+}
+
+/// The diagnostic code for a `*.pp` entry of a program directory that
+/// cannot be read.
+pub const UNREADABLE_FILE: Code = Code("unreadable-file");
+
+/// The diagnostic for a program file that could not be read (`reason`).
+/// The file takes part in the program as an empty file, so the diagnostic
+/// has a file and the (empty) range at its start.
+pub fn unreadable_file_diagnostic(file: FileId, name: &str, reason: &str) -> Diagnostic {
+    Diagnostic::error(
+        UNREADABLE_FILE,
+        Span::new(file, TextRange::empty(0)),
+        format!("cannot read `{name}`: {reason}"),
+    )
+    .with_detail("The file was skipped; the program is checked without it.")
 }
 
 /// A file's text after lossy decoding, and the byte offset of the first
@@ -98,6 +148,9 @@ pub struct ProgramInput {
     pub sources: Vec<(String, String)>,
     /// Files that were not valid UTF-8: display name and first bad byte.
     pub bad_utf8: Vec<(String, usize)>,
+    /// `*.pp` entries that could not be read: display name and reason.
+    /// Each is also in `sources`, empty.
+    pub unreadable: Vec<(String, String)>,
     /// Where components are read from.
     pub files: FsFiles,
 }
@@ -163,22 +216,39 @@ fn read_path(path: &Path, cwd: Option<&Path>) -> Result<ProgramInput, String> {
     let shown = display_path(&program_dir, cwd);
     let files = FsFiles::new(&program_dir).with_display_prefix(shown.clone());
     let found = list_pp_files(&program_dir).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
-    if found.is_empty() {
+    if found.files.is_empty() && found.skipped.is_empty() {
         return Err(format!("no .pp files in `{shown}`"));
     }
     let mut input = ProgramInput {
         path: shown,
         sources: Vec::new(),
         bad_utf8: Vec::new(),
+        unreadable: Vec::new(),
         files,
     };
-    for file in found {
+    for (file, reason) in found.skipped {
         let rel = file
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let name = input.files.display_name(&rel);
-        let bytes = fs::read(&file).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        input.unreadable.push((name.clone(), reason));
+        input.sources.push((name, String::new()));
+    }
+    for file in found.files {
+        let rel = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = input.files.display_name(&rel);
+        let bytes = match fs::read(&file) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                input.unreadable.push((name.clone(), e.to_string()));
+                input.sources.push((name, String::new()));
+                continue;
+            }
+        };
         let decoded = decode(bytes);
         if let Some(offset) = decoded.first_bad_byte {
             input.bad_utf8.push((name.clone(), offset));
@@ -192,6 +262,12 @@ fn read_path(path: &Path, cwd: Option<&Path>) -> Result<ProgramInput, String> {
 /// A one-file program; its components are read relative to its directory.
 fn read_file(path: &Path, cwd: Option<&Path>) -> Result<ProgramInput, String> {
     let shown = display_path(path, cwd);
+    // Never open a FIFO or a device: reading it could block forever.
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => return Err(format!("cannot read `{shown}`: {NOT_REGULAR}")),
+        Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
+    }
     let bytes = fs::read(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -215,6 +291,7 @@ fn one_file(shown: String, bytes: Vec<u8>, dir: PathBuf) -> ProgramInput {
         path: shown.clone(),
         sources: vec![(shown, decoded.text)],
         bad_utf8,
+        unreadable: Vec::new(),
         files: FsFiles::new(dir).with_display_prefix(prefix),
     }
 }

@@ -575,3 +575,113 @@ fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     dir
 }
+
+/// Runs `pcl` with a deadline: a hang (a FIFO read, a symlink loop walked
+/// forever) fails the test instead of blocking it.
+fn pcl_with_deadline(args: &[&str], cwd: &Path) -> Output {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("PCL_INTERNAL_TEST_PANIC")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run pcl: {e}"));
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if start.elapsed() > Duration::from_secs(120) => {
+                let _ = child.kill();
+                panic!("pcl {args:?} hangs");
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("cannot wait for pcl: {e}"))
+}
+
+/// Class 41: unreadable `*.pp` entries (a dangling symlink, a symlink loop,
+/// a directory, a FIFO) are `unreadable-file` errors and the rest of the
+/// program is checked; a FIFO named on the command line is refused without
+/// being opened; directory symlink loops under components terminate.
+#[cfg(unix)]
+#[test]
+fn file_system_hazards() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("fs");
+    let prog = dir.join("prog");
+    std::fs::create_dir_all(prog.join("dir.pp")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(prog.join("real")).unwrap_or_else(|e| panic!("{e}"));
+    let write = |p: &Path, t: &str| std::fs::write(p, t).unwrap_or_else(|e| panic!("{e}"));
+    write(
+        &prog.join("main.pp"),
+        "a = nope\ncomponent up \"./here\" {}\ncomponent spin \"./spin\" {}\n",
+    );
+    write(&prog.join("real/other.txt"), "b = alsoNope\n");
+    let link = |target: &str, name: &str| {
+        symlink(target, prog.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    link("real/other.txt", "linked.pp");
+    link("nowhere.pp", "dangling.pp");
+    link("loop2.pp", "loop1.pp");
+    link("loop1.pp", "loop2.pp");
+    link(".", "here");
+    link("spin", "spin");
+    let fifo = Command::new("mkfifo")
+        .arg(prog.join("fifo.pp"))
+        .status()
+        .is_ok_and(|s| s.success());
+
+    let out = pcl_with_deadline(
+        &["check", "--no-schema-cache", "--format", "short", "prog"],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let mut unreadable = vec!["dangling.pp", "dir.pp", "loop1.pp", "loop2.pp"];
+    if fifo {
+        unreadable.push("fifo.pp");
+    }
+    for name in unreadable {
+        assert!(
+            stdout.contains(&format!("prog/{name}:1:1: error[unreadable-file]")),
+            "{name}:\n{stdout}"
+        );
+    }
+    // The readable files are still checked, the symlinked one included.
+    assert!(
+        stdout.contains("prog/main.pp:1:5: error[undefined-variable]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("prog/linked.pp:1:5: error[undefined-variable]"),
+        "{stdout}"
+    );
+    // `here` leads back into the program itself: bounded by the component
+    // depth (the path grows, here/here/…, so it is not seen as a cycle).
+    assert!(stdout.contains("error[component-too-deep]"), "{stdout}");
+    // `spin` is a symlink to itself: a component error, not a hang.
+    assert!(
+        stdout.contains("prog/main.pp:3:1: error[component-error]"),
+        "{stdout}"
+    );
+
+    if fifo {
+        for args in [&["check", "--no-schema-cache"][..], &["parse"][..]] {
+            let out = pcl_with_deadline(&[args, &["prog/fifo.pp"]].concat(), &dir);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+        }
+    }
+    let out = pcl_with_deadline(&["check", "--no-schema-cache", "prog/dangling.pp"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -151,6 +151,8 @@ pub(crate) fn finish_plain(flat: Vec<Flat>, flush: bool) -> Result<Vec<TemplateP
 /// Matches directive markers into a tree with an explicit stack.
 fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
     let mut stack: Vec<Frame> = vec![Frame::root()];
+    // One `nesting-too-deep` per template, not one per excess directive.
+    let mut too_deep_reported = false;
     for part in flat {
         match part {
             Flat::Lit { value, range } => push_part(
@@ -165,11 +167,16 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
                 range,
             } => {
                 if stack.len() > MAX_NESTING_DEPTH {
-                    sink.error(
-                        codes::NESTING_TOO_DEEP,
-                        range,
-                        format!("template directives nest deeper than {MAX_NESTING_DEPTH} levels"),
-                    );
+                    if !too_deep_reported {
+                        too_deep_reported = true;
+                        sink.error(
+                            codes::NESTING_TOO_DEEP,
+                            range,
+                            format!(
+                                "template directives nest deeper than {MAX_NESTING_DEPTH} levels"
+                            ),
+                        );
+                    }
                     continue;
                 }
                 stack.push(Frame {
@@ -191,11 +198,16 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
                 range,
             } => {
                 if stack.len() > MAX_NESTING_DEPTH {
-                    sink.error(
-                        codes::NESTING_TOO_DEEP,
-                        range,
-                        format!("template directives nest deeper than {MAX_NESTING_DEPTH} levels"),
-                    );
+                    if !too_deep_reported {
+                        too_deep_reported = true;
+                        sink.error(
+                            codes::NESTING_TOO_DEEP,
+                            range,
+                            format!(
+                                "template directives nest deeper than {MAX_NESTING_DEPTH} levels"
+                            ),
+                        );
+                    }
                     continue;
                 }
                 stack.push(Frame {

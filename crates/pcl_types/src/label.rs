@@ -88,7 +88,13 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Records a syntax error; only the first one of a label is kept (the
+    /// rest follow from it, e.g. one per unclosed level after "nested too
+    /// deeply"), and the label becomes `dynamic`.
     fn error(&mut self, msg: &str) -> Expr {
+        if !self.diags.is_empty() {
+            return Expr::Error;
+        }
         let end =
             (self.pos + self.rest().chars().next().map_or(0, char::len_utf8)).min(self.src.len());
         self.diags.push(
