@@ -73,6 +73,9 @@ struct ObjectKey {
     resource_ref: bool,
 }
 
+/// (package, version, token, read block).
+type ResourceKey = (String, Option<String>, String, bool);
+
 /// The converted types of one resource.
 #[derive(Clone, Debug)]
 pub(crate) struct ResourceTypes {
@@ -98,6 +101,9 @@ pub struct Schemas<'a> {
     descriptors: RefCell<IndexMap<String, PackageDescriptor>>,
     packages: RefCell<IndexMap<String, Result<Arc<Package>, LoadError>>>,
     objects: RefCell<HashMap<ObjectKey, Type>>,
+    /// Converted resource types by (package, version, token, read), so a
+    /// resource used by several blocks is converted once per check.
+    resources: RefCell<HashMap<ResourceKey, ResourceTypes>>,
     used: RefCell<IndexMap<String, PackageUse>>,
 }
 
@@ -113,6 +119,7 @@ impl<'a> Schemas<'a> {
             descriptors: RefCell::new(IndexMap::new()),
             packages: RefCell::new(IndexMap::new()),
             objects: RefCell::new(HashMap::new()),
+            resources: RefCell::new(HashMap::new()),
             used: RefCell::new(IndexMap::new()),
         }
     }
@@ -203,13 +210,29 @@ impl<'a> Schemas<'a> {
 
     // ----- resources --------------------------------------------------------
 
-    /// The input and output object types of a resource.
+    /// The input and output object types of a resource, converted once per
+    /// check.
     pub(crate) fn resource_types(
         &self,
         pkg: &Arc<Package>,
         res: &Resource,
         read: bool,
     ) -> ResourceTypes {
+        let key = (
+            pkg.name().to_string(),
+            version_string(pkg),
+            res.token.clone(),
+            read,
+        );
+        if let Some(found) = self.resources.borrow().get(&key) {
+            return found.clone();
+        }
+        let types = self.convert_resource(pkg, res, read);
+        self.resources.borrow_mut().insert(key, types.clone());
+        types
+    }
+
+    fn convert_resource(&self, pkg: &Arc<Package>, res: &Resource, read: bool) -> ResourceTypes {
         let strict_inputs = !self.policy.non_strict_objects();
         let annotation = |inputs: bool| -> Annotations {
             let mut items: Vec<pcl_types::Annotation> = vec![Arc::new(SchemaResourceAnnotation {
