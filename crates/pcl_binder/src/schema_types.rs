@@ -75,6 +75,8 @@ struct ObjectKey {
 
 /// (package, version, token, read block).
 type ResourceKey = (String, Option<String>, String, bool);
+/// (package, version, function token).
+type FunctionKey = (String, Option<String>, String);
 
 /// The converted types of one resource.
 #[derive(Clone, Debug)]
@@ -104,6 +106,10 @@ pub struct Schemas<'a> {
     /// Converted resource types by (package, version, token, read), so a
     /// resource used by several blocks is converted once per check.
     resources: RefCell<HashMap<ResourceKey, ResourceTypes>>,
+    /// Converted function types by (package, version, token), so a
+    /// function invoked (or a method called) several times is converted
+    /// once per check.
+    functions: RefCell<HashMap<FunctionKey, FunctionTypes>>,
     used: RefCell<IndexMap<String, PackageUse>>,
 }
 
@@ -120,6 +126,7 @@ impl<'a> Schemas<'a> {
             packages: RefCell::new(IndexMap::new()),
             objects: RefCell::new(HashMap::new()),
             resources: RefCell::new(HashMap::new()),
+            functions: RefCell::new(HashMap::new()),
             used: RefCell::new(IndexMap::new()),
         }
     }
@@ -294,7 +301,18 @@ impl<'a> Schemas<'a> {
 
     // ----- functions --------------------------------------------------------
 
+    /// The converted types of a function, converted once per check.
     pub(crate) fn function_types(&self, pkg: &Arc<Package>, f: &Function) -> FunctionTypes {
+        let key = (pkg.name().to_string(), version_string(pkg), f.token.clone());
+        if let Some(found) = self.functions.borrow().get(&key) {
+            return found.clone();
+        }
+        let types = self.convert_function(pkg, f);
+        self.functions.borrow_mut().insert(key, types.clone());
+        types
+    }
+
+    fn convert_function(&self, pkg: &Arc<Package>, f: &Function) -> FunctionTypes {
         let strict = !self.policy.non_strict_objects();
         let has_inputs = f.inputs.as_ref().is_some_and(|i| !i.properties.is_empty());
         let (inputs, input_shape) = match (&f.inputs, has_inputs) {
