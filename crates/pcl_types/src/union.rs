@@ -5,8 +5,8 @@
 //! is observable (union equality is order-sensitive and `Pretty()` prints in
 //! stored order). Elements are first compared by the head of their printed
 //! form (`output(`, `object({`, `string`, …), which every printing starts
-//! with; only elements whose heads cannot decide are printed, each at most
-//! once per construction. The order is exactly that of the printed keys.
+//! with; the same node twice compares equal; only elements whose heads
+//! cannot decide are printed, each at most once per construction. The order is exactly that of the printed keys.
 
 use std::cell::OnceCell;
 use std::cmp::Ordering;
@@ -31,6 +31,10 @@ pub(crate) fn normalise_union(elements: Vec<Type>, annotations: Annotations) -> 
     let mut keyed: Vec<(Type, OnceCell<String>)> =
         flat.into_iter().map(|t| (t, OnceCell::new())).collect();
     keyed.sort_by(|a, b| {
+        if a.0.ptr_eq(&b.0) {
+            // One node: one printed form.
+            return Ordering::Equal;
+        }
         compare_heads(display_head(&a.0), display_head(&b.0)).unwrap_or_else(|| {
             let ka = a.1.get_or_init(|| display_prefix(&a.0, SORT_KEY_LIMIT));
             let kb = b.1.get_or_init(|| display_prefix(&b.0, SORT_KEY_LIMIT));
