@@ -31,8 +31,9 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use pcl_expr::ResourceAnnotation;
 use pcl_schema::{
-    Builtin, Function, LoadError, ObjectType, Package, PackageDescriptor, Primitive, Property,
-    Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind, TypeDef,
+    Builtin, Found, Function, LoadError, LookupError, ObjectType, Package, PackageDescriptor,
+    Primitive, Property, Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind,
+    TypeDef,
 };
 use pcl_types::{Annotations, Number, ObjectOptions, Type, Value};
 
@@ -79,7 +80,7 @@ struct ObjectKey {
 
 /// (package, version, token, read block).
 type ResourceKey = (String, Option<String>, String, bool);
-/// (package, version, function token).
+/// (package, version, function or resource token).
 type FunctionKey = (String, Option<String>, String);
 
 /// The converted types of one resource.
@@ -126,6 +127,8 @@ pub struct Schemas<'a> {
     /// function invoked (or a method called) several times is converted
     /// once per check.
     functions: RefCell<HashMap<FunctionKey, FunctionTypes>>,
+    /// Resources found by token, by (package, version, token as written).
+    found_resources: RefCell<HashMap<FunctionKey, Found<Resource>>>,
     used: RefCell<IndexMap<String, PackageUse>>,
 }
 
@@ -146,6 +149,7 @@ impl<'a> Schemas<'a> {
             share_resolutions: true,
             resources: RefCell::new(HashMap::new()),
             functions: RefCell::new(HashMap::new()),
+            found_resources: RefCell::new(HashMap::new()),
             used: RefCell::new(IndexMap::new()),
         }
     }
@@ -235,6 +239,28 @@ impl<'a> Schemas<'a> {
     }
 
     // ----- resources --------------------------------------------------------
+
+    /// `Package::lookup_resource`, remembered per check when it finds the
+    /// resource (a token used by several blocks is looked up once).
+    pub(crate) fn lookup_resource(
+        &self,
+        pkg: &Arc<Package>,
+        token: &str,
+    ) -> Result<Option<Found<Resource>>, LookupError> {
+        let key = (
+            pkg.name().to_string(),
+            version_string(pkg),
+            token.to_string(),
+        );
+        if let Some(found) = self.found_resources.borrow().get(&key) {
+            return Ok(Some(found.clone()));
+        }
+        let found = pkg.lookup_resource(token)?;
+        if let Some(found) = &found {
+            self.found_resources.borrow_mut().insert(key, found.clone());
+        }
+        Ok(found)
+    }
 
     /// The input and output object types of a resource, converted once per
     /// check.
