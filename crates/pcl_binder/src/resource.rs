@@ -108,7 +108,7 @@ impl ProgramBinder<'_, '_> {
                 return None;
             }
         };
-        let found = match package.lookup_resource(token) {
+        let found = match self.shared.schemas.lookup_resource(&package, token) {
             Ok(Some(found)) => found,
             Ok(None) => {
                 if !skip {

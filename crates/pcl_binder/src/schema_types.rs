@@ -4,7 +4,11 @@
 //! sub-programs), the `package`-block descriptors, and a cache of converted
 //! object types keyed by (package, token, shape), so a recursive schema type
 //! becomes a cyclic graph of one deferred object per token rather than an
-//! infinite tree. Only what a program touches is converted.
+//! infinite tree. Only what a program touches is converted. A resource's
+//! and a function's converted types are cached per check too, and so is
+//! `ResolveOutputs` of every complete (acyclic, fully defined) converted type,
+//! which each `Input<T> = union(T, output(T))` needs: without sharing it, a
+//! deep schema (kubernetes) re-resolved every subtree once per level.
 //!
 //! Decisions recorded here:
 //! * schema types the schema gets wrong (unknown primitive, array without
@@ -20,15 +24,16 @@
 //!   reference uses unwrapped properties and hides the resulting mismatch
 //!   behind the §5.6.4 quirk.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
 use pcl_expr::ResourceAnnotation;
 use pcl_schema::{
-    Builtin, Function, LoadError, ObjectType, Package, PackageDescriptor, Primitive, Property,
-    Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind, TypeDef,
+    Builtin, Found, Function, LoadError, LookupError, ObjectType, Package, PackageDescriptor,
+    Primitive, Property, Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind,
+    TypeDef,
 };
 use pcl_types::{Annotations, Number, ObjectOptions, Type, Value};
 
@@ -73,6 +78,11 @@ struct ObjectKey {
     resource_ref: bool,
 }
 
+/// (package, version, token, read block).
+type ResourceKey = (String, Option<String>, String, bool);
+/// (package, version, function or resource token).
+type FunctionKey = (String, Option<String>, String);
+
 /// The converted types of one resource.
 #[derive(Clone, Debug)]
 pub(crate) struct ResourceTypes {
@@ -97,7 +107,28 @@ pub struct Schemas<'a> {
     policy: BindPolicy,
     descriptors: RefCell<IndexMap<String, PackageDescriptor>>,
     packages: RefCell<IndexMap<String, Result<Arc<Package>, LoadError>>>,
-    objects: RefCell<HashMap<ObjectKey, Type>>,
+    /// Converted named objects and resource references, each with whether
+    /// its graph is complete (see `incomplete_uses`).
+    objects: RefCell<HashMap<ObjectKey, (Type, bool)>>,
+    /// How many times conversion has returned a cached object whose graph
+    /// was not complete (a placeholder still being defined, or an object
+    /// that reached one). A conversion during which this does not change
+    /// produced a complete graph: acyclic and fully defined, so immutable.
+    incomplete_uses: Cell<usize>,
+    /// `ResolveOutputs` of complete converted types, by address (the key
+    /// type is kept alive beside its result): (type, resolved, height).
+    resolved: RefCell<HashMap<usize, (Type, Type, usize)>>,
+    /// False only in tests, to compare with resolving each output afresh.
+    share_resolutions: bool,
+    /// Converted resource types by (package, version, token, read), so a
+    /// resource used by several blocks is converted once per check.
+    resources: RefCell<HashMap<ResourceKey, ResourceTypes>>,
+    /// Converted function types by (package, version, token), so a
+    /// function invoked (or a method called) several times is converted
+    /// once per check.
+    functions: RefCell<HashMap<FunctionKey, FunctionTypes>>,
+    /// Resources found by token, by (package, version, token as written).
+    found_resources: RefCell<HashMap<FunctionKey, Found<Resource>>>,
     used: RefCell<IndexMap<String, PackageUse>>,
 }
 
@@ -113,6 +144,12 @@ impl<'a> Schemas<'a> {
             descriptors: RefCell::new(IndexMap::new()),
             packages: RefCell::new(IndexMap::new()),
             objects: RefCell::new(HashMap::new()),
+            incomplete_uses: Cell::new(0),
+            resolved: RefCell::new(HashMap::new()),
+            share_resolutions: true,
+            resources: RefCell::new(HashMap::new()),
+            functions: RefCell::new(HashMap::new()),
+            found_resources: RefCell::new(HashMap::new()),
             used: RefCell::new(IndexMap::new()),
         }
     }
@@ -203,13 +240,51 @@ impl<'a> Schemas<'a> {
 
     // ----- resources --------------------------------------------------------
 
-    /// The input and output object types of a resource.
+    /// `Package::lookup_resource`, remembered per check when it finds the
+    /// resource (a token used by several blocks is looked up once).
+    pub(crate) fn lookup_resource(
+        &self,
+        pkg: &Arc<Package>,
+        token: &str,
+    ) -> Result<Option<Found<Resource>>, LookupError> {
+        let key = (
+            pkg.name().to_string(),
+            version_string(pkg),
+            token.to_string(),
+        );
+        if let Some(found) = self.found_resources.borrow().get(&key) {
+            return Ok(Some(found.clone()));
+        }
+        let found = pkg.lookup_resource(token)?;
+        if let Some(found) = &found {
+            self.found_resources.borrow_mut().insert(key, found.clone());
+        }
+        Ok(found)
+    }
+
+    /// The input and output object types of a resource, converted once per
+    /// check.
     pub(crate) fn resource_types(
         &self,
         pkg: &Arc<Package>,
         res: &Resource,
         read: bool,
     ) -> ResourceTypes {
+        let key = (
+            pkg.name().to_string(),
+            version_string(pkg),
+            res.token.clone(),
+            read,
+        );
+        if let Some(found) = self.resources.borrow().get(&key) {
+            return found.clone();
+        }
+        let types = self.convert_resource(pkg, res, read);
+        self.resources.borrow_mut().insert(key, types.clone());
+        types
+    }
+
+    fn convert_resource(&self, pkg: &Arc<Package>, res: &Resource, read: bool) -> ResourceTypes {
         let strict_inputs = !self.policy.non_strict_objects();
         let annotation = |inputs: bool| -> Annotations {
             let mut items: Vec<pcl_types::Annotation> = vec![Arc::new(SchemaResourceAnnotation {
@@ -271,7 +346,18 @@ impl<'a> Schemas<'a> {
 
     // ----- functions --------------------------------------------------------
 
+    /// The converted types of a function, converted once per check.
     pub(crate) fn function_types(&self, pkg: &Arc<Package>, f: &Function) -> FunctionTypes {
+        let key = (pkg.name().to_string(), version_string(pkg), f.token.clone());
+        if let Some(found) = self.functions.borrow().get(&key) {
+            return found.clone();
+        }
+        let types = self.convert_function(pkg, f);
+        self.functions.borrow_mut().insert(key, types.clone());
+        types
+    }
+
+    fn convert_function(&self, pkg: &Arc<Package>, f: &Function) -> FunctionTypes {
         let strict = !self.policy.non_strict_objects();
         let has_inputs = f.inputs.as_ref().is_some_and(|i| !i.properties.is_empty());
         let (inputs, input_shape) = match (&f.inputs, has_inputs) {
@@ -368,12 +454,104 @@ impl<'a> Schemas<'a> {
     /// A type in `shape`, wrapped in `Input<…>` when the shape is input and
     /// the type is not plain.
     fn wrapped(&self, pkg: &Arc<Package>, st: &SchemaType, shape: Shape, depth: usize) -> Type {
+        let before = self.incomplete_uses.get();
         let t = self.convert(pkg, st, shape, depth);
         if shape == Shape::Input && !st.plain {
-            Type::union([t.clone(), Type::output(t)])
+            // `output(t)` resolves every output inside `t`. For a complete
+            // graph the resolution is shared between the places that wrap
+            // the same type instead of being redone for each.
+            let element = if self.share_resolutions && self.incomplete_uses.get() == before {
+                self.resolve_complete(&t, 0)
+                    .filter(|(_, height)| *height <= pcl_types::MAX_TYPE_DEPTH)
+                    .map_or_else(|| t.clone(), |(resolved, _)| resolved)
+            } else {
+                t.clone()
+            };
+            Type::union([t, Type::output(element)])
         } else {
             t
         }
+    }
+
+    /// `ResolveOutputs(t)` of a complete (acyclic, fully defined) converted
+    /// type, memoised by node, with the height of `t`; `None` when `t` is
+    /// deeper than the type depth limit. Rebuilds exactly what
+    /// `pcl_types::resolve_outputs` rebuilds: a node without eventuals
+    /// below it is kept, an output or promise is replaced by its resolved
+    /// element, everything else is rebuilt through the normalising
+    /// constructors. Because the graph is acyclic and within the depth
+    /// limit, the result does not depend on where the walk started.
+    fn resolve_complete(&self, t: &Type, depth: usize) -> Option<(Type, usize)> {
+        use pcl_types::TypeKind as K;
+        if depth > pcl_types::MAX_TYPE_DEPTH {
+            return None;
+        }
+        if let Some((_, resolved, height)) = self.resolved.borrow().get(&type_addr(t)) {
+            return Some((resolved.clone(), *height));
+        }
+        let mut height = 0;
+        let mut child = |e: &Type| -> Option<Type> {
+            let (r, h) = self.resolve_complete(e, depth + 1)?;
+            height = height.max(h + 1);
+            Some(r)
+        };
+        let result = match t.kind() {
+            K::Output(e) | K::Promise(e) => child(e)?,
+            K::List(e) | K::Map(e) | K::Set(e) => {
+                let r = child(e)?;
+                match t.kind() {
+                    _ if r.ptr_eq(e) => t.clone(),
+                    K::List(_) => Type::list(r),
+                    K::Map(_) => Type::map(r),
+                    _ => Type::set(r),
+                }
+            }
+            K::Tuple(es) => {
+                let rs = es.iter().map(&mut child).collect::<Option<Vec<_>>>()?;
+                if rs.iter().zip(es.iter()).all(|(r, e)| r.ptr_eq(e)) {
+                    t.clone()
+                } else {
+                    Type::tuple(rs)
+                }
+            }
+            K::Union(u) => {
+                let rs = u
+                    .elements()
+                    .iter()
+                    .map(&mut child)
+                    .collect::<Option<Vec<_>>>()?;
+                if rs.iter().zip(u.elements()).all(|(r, e)| r.ptr_eq(e)) {
+                    t.clone()
+                } else {
+                    Type::union_annotated(rs, u.annotations().clone())
+                }
+            }
+            K::Object(o) => {
+                let mut props = Vec::with_capacity(o.properties().len());
+                let mut same = true;
+                for (k, v) in o.properties() {
+                    let r = child(v)?;
+                    same &= r.ptr_eq(v);
+                    props.push((k.clone(), r));
+                }
+                if same {
+                    t.clone()
+                } else {
+                    let rebuilt = Type::deferred_object(ObjectOptions {
+                        annotations: o.annotations().clone(),
+                        strict: o.is_strict(),
+                        name: o.name().map(Arc::from),
+                    });
+                    rebuilt.define_object(props);
+                    rebuilt
+                }
+            }
+            _ => t.clone(),
+        };
+        self.resolved
+            .borrow_mut()
+            .insert(type_addr(t), (t.clone(), result.clone(), height));
+        Some((result, height))
     }
 
     fn convert(&self, pkg: &Arc<Package>, st: &SchemaType, shape: Shape, depth: usize) -> Type {
@@ -451,11 +629,31 @@ impl<'a> Schemas<'a> {
         }
     }
 
+    /// A converted object from the cache, counting a use of an incomplete one.
+    fn cached_object(&self, key: &ObjectKey) -> Option<Type> {
+        let objects = self.objects.borrow();
+        let (t, complete) = objects.get(key)?;
+        if !complete {
+            self.incomplete_uses.set(self.incomplete_uses.get() + 1);
+        }
+        Some(t.clone())
+    }
+
+    /// Marks a just-defined object complete when no incomplete object was
+    /// used while its properties were converted.
+    fn finish_object(&self, key: ObjectKey, before: usize) {
+        if self.incomplete_uses.get() == before {
+            if let Some(entry) = self.objects.borrow_mut().get_mut(&key) {
+                entry.1 = true;
+            }
+        }
+    }
+
     fn named_object(&self, pkg: &Arc<Package>, o: &ObjectType, shape: Shape, depth: usize) -> Type {
         let token = o.token.clone().unwrap_or_default();
         let key = self.key(pkg, &token, shape, false);
-        if let Some(t) = self.objects.borrow().get(&key) {
-            return t.clone();
+        if let Some(t) = self.cached_object(&key) {
+            return t;
         }
         let annotations = Annotations::new(vec![Arc::new(SchemaObjectAnnotation {
             package: pkg.name().to_string(),
@@ -466,20 +664,24 @@ impl<'a> Schemas<'a> {
             Some(&token),
             !self.policy.non_strict_objects(),
         ));
-        self.objects.borrow_mut().insert(key, placeholder.clone());
+        self.objects
+            .borrow_mut()
+            .insert(key.clone(), (placeholder.clone(), false));
+        let before = self.incomplete_uses.get();
         let props: Vec<(String, Type)> = o
             .properties
             .values()
             .map(|p| (p.name.clone(), self.property(pkg, p, shape, depth + 1)))
             .collect();
         placeholder.define_object(props);
+        self.finish_object(key, before);
         placeholder
     }
 
     fn resource_ref(&self, pkg: &Arc<Package>, res: &Resource, depth: usize) -> Type {
         let key = self.key(pkg, &res.token, Shape::Plain, true);
-        if let Some(t) = self.objects.borrow().get(&key) {
-            return t.clone();
+        if let Some(t) = self.cached_object(&key) {
+            return t;
         }
         let annotations = Annotations::new(vec![Arc::new(ResourceAnnotation {
             token: Arc::from(res.token.as_str()),
@@ -489,7 +691,10 @@ impl<'a> Schemas<'a> {
             Some(&res.token),
             !self.policy.non_strict_objects(),
         ));
-        self.objects.borrow_mut().insert(key, placeholder.clone());
+        self.objects
+            .borrow_mut()
+            .insert(key.clone(), (placeholder.clone(), false));
+        let before = self.incomplete_uses.get();
         let mut props: Vec<(String, Type)> = vec![
             ("id".into(), Type::output(Type::id())),
             ("urn".into(), Type::output(Type::string())),
@@ -502,8 +707,14 @@ impl<'a> Schemas<'a> {
             ));
         }
         placeholder.define_object(props);
+        self.finish_object(key, before);
         placeholder
     }
+}
+
+/// The identity of a type's node (stable while the type is alive).
+fn type_addr(t: &Type) -> usize {
+    t.kind() as *const pcl_types::TypeKind as usize
 }
 
 fn primitive(p: Primitive) -> Type {
@@ -533,5 +744,78 @@ pub(crate) fn literal_value(lit: &pcl_schema::Literal) -> Value {
             Number::parse(&n.to_string()).map_or(Value::Unknown, Value::Number)
         }
         pcl_schema::Literal::String(s) => Value::string(s.as_str()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use pcl_schema::{DirLoader, PackageDescriptor, SchemaLoader};
+
+    use super::Schemas;
+    use crate::policy::BindPolicy;
+
+    /// Converts up to `limit` resources of a schema twice, sharing output
+    /// resolutions and resolving each afresh, in one `Schemas` each (so
+    /// objects converted for earlier resources are reused), and requires
+    /// the same types, printed in full (union order included).
+    fn same_types_with_shared_resolutions(dir: &Path, package: &str, limit: usize) -> usize {
+        let loader = DirLoader::new([dir.to_path_buf()]);
+        let policy = BindPolicy::strict();
+        let shared = Schemas::new(&loader, &policy);
+        let mut fresh = Schemas::new(&loader, &policy);
+        fresh.share_resolutions = false;
+        let Ok(pkg) = loader.load(&PackageDescriptor::new(package)) else {
+            panic!("{package} does not load from {}", dir.display());
+        };
+        let tokens: Vec<String> = pkg
+            .resource_tokens()
+            .take(limit)
+            .map(String::from)
+            .collect();
+        for token in &tokens {
+            let Some(Ok(res)) = pkg.resource(token) else {
+                continue;
+            };
+            for read in [false, true] {
+                let a = shared.resource_types(&pkg, &res, read);
+                let b = fresh.resource_types(&pkg, &res, read);
+                for (x, y) in [(&a.input, &b.input), (&a.output, &b.output)] {
+                    assert_eq!(format!("{x:?}"), format!("{y:?}"), "{token}");
+                    assert_eq!(x.to_string(), y.to_string(), "{token}");
+                    assert!(x.equals(y), "{token}");
+                }
+            }
+        }
+        if package == "kubernetes" {
+            assert!(!shared.resolved.borrow().is_empty());
+        }
+        tokens.len()
+    }
+
+    #[test]
+    fn shared_output_resolutions_change_no_type() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let examples = root.join("examples/schemas");
+        assert!(same_types_with_shared_resolutions(&examples, "aws", usize::MAX) > 0);
+        let codegen = root.join("../shared/corpus/schemas/codegen");
+        if !codegen.exists() {
+            eprintln!("corpus absent; skipping its schemas");
+            return;
+        }
+        // Kubernetes has deep, shared and recursive types (JSONSchemaProps).
+        let checked = same_types_with_shared_resolutions(&codegen, "kubernetes", 80);
+        assert!(checked > 0);
+        for package in [
+            "docker",
+            "basic-unions",
+            "synthetic",
+            "typeddict",
+            "awsx",
+            "eks",
+        ] {
+            same_types_with_shared_resolutions(&codegen, package, usize::MAX);
+        }
     }
 }

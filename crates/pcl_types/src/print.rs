@@ -28,6 +28,34 @@ pub(crate) fn display_prefix(t: &Type, limit: usize) -> String {
     out
 }
 
+/// The start of `t`'s `String()` form that can be named without printing
+/// its elements, and whether that start is the whole form. Every
+/// [`display_prefix`] of `t` (with any limit) begins with it, so two types
+/// whose heads already differ are ordered by their heads alone.
+pub(crate) fn display_head(t: &Type) -> (&str, bool) {
+    match t.kind() {
+        TypeKind::None => ("none", true),
+        TypeKind::Bool => ("bool", true),
+        TypeKind::Int => ("int", true),
+        TypeKind::Number => ("number", true),
+        TypeKind::String => ("string", true),
+        TypeKind::Id => ("id", true),
+        TypeKind::Dynamic => ("dynamic", true),
+        TypeKind::Opaque(name) if is_hcl_identifier(name) => (name, true),
+        TypeKind::Opaque(_) => ("type(", false),
+        TypeKind::List(_) => ("list(", false),
+        TypeKind::Map(_) => ("map(", false),
+        TypeKind::Set(_) => ("set(", false),
+        TypeKind::Promise(_) => ("promise(", false),
+        TypeKind::Output(_) => ("output(", false),
+        TypeKind::Tuple(_) => ("tuple(", false),
+        TypeKind::Union(_) => ("union(", false),
+        TypeKind::Object(_) => ("object({", false),
+        TypeKind::Const(_) => ("cty.", false),
+        TypeKind::Enum(_) => ("enum(", false),
+    }
+}
+
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&display_string(self))

@@ -3,14 +3,20 @@
 //!
 //! Sorting by the printed form reproduces the reference's element order, which
 //! is observable (union equality is order-sensitive and `Pretty()` prints in
-//! stored order). Each element's sort key is printed once per construction.
+//! stored order). Elements are first compared by the head of their printed
+//! form (`output(`, `object({`, `string`, …), which every printing starts
+//! with; the same node twice compares equal; only elements whose heads
+//! cannot decide are printed, each at most once per construction. The order is exactly that of the printed keys.
+
+use std::cell::OnceCell;
+use std::cmp::Ordering;
 
 use crate::object::Annotations;
-use crate::print::display_prefix;
+use crate::print::{display_head, display_prefix};
+use crate::ty::{Type, TypeKind};
 
 /// Longest sort key printed for one union element.
 const SORT_KEY_LIMIT: usize = 16 * 1024;
-use crate::ty::{Type, TypeKind};
 
 pub(crate) fn normalise_union(elements: Vec<Type>, annotations: Annotations) -> Type {
     let mut flat: Vec<Type> = Vec::with_capacity(elements.len());
@@ -20,13 +26,23 @@ pub(crate) fn normalise_union(elements: Vec<Type>, annotations: Annotations) -> 
             _ => flat.push(e),
         }
     }
-    let mut keyed: Vec<(String, Type)> = flat
-        .into_iter()
-        .map(|t| (display_prefix(&t, SORT_KEY_LIMIT), t))
-        .collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    // Sorting compares the heads of the printed forms first (no printing);
+    // only elements whose heads cannot decide are printed, each once.
+    let mut keyed: Vec<(Type, OnceCell<String>)> =
+        flat.into_iter().map(|t| (t, OnceCell::new())).collect();
+    keyed.sort_by(|a, b| {
+        if a.0.ptr_eq(&b.0) {
+            // One node: one printed form.
+            return Ordering::Equal;
+        }
+        compare_heads(display_head(&a.0), display_head(&b.0)).unwrap_or_else(|| {
+            let ka = a.1.get_or_init(|| display_prefix(&a.0, SORT_KEY_LIMIT));
+            let kb = b.1.get_or_init(|| display_prefix(&b.0, SORT_KEY_LIMIT));
+            ka.cmp(kb)
+        })
+    });
     let mut out: Vec<Type> = Vec::with_capacity(keyed.len());
-    for (_, t) in keyed {
+    for (t, _) in keyed {
         if out.last().is_some_and(|last| last.equals(&t)) {
             continue;
         }
@@ -40,9 +56,102 @@ pub(crate) fn normalise_union(elements: Vec<Type>, annotations: Annotations) -> 
     Type::union_raw(out, annotations)
 }
 
+/// The order of two printed forms known only by their heads (a prefix of
+/// each, and whether it is the whole form), when the heads decide it.
+fn compare_heads((a, a_whole): (&str, bool), (b, b_whole): (&str, bool)) -> Option<Ordering> {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if let Some((x, y)) = a.iter().zip(b).find(|(x, y)| x != y) {
+        return Some(x.cmp(y));
+    }
+    // One head is a prefix of the other.
+    match a.len().cmp(&b.len()) {
+        _ if a_whole && b_whole => Some(a.len().cmp(&b.len())),
+        // A whole form that is a proper prefix of the other's start.
+        Ordering::Less if a_whole => Some(Ordering::Less),
+        Ordering::Greater if b_whole => Some(Ordering::Greater),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{compare_heads, SORT_KEY_LIMIT};
+    use crate::print::{display_head, display_prefix};
     use crate::ty::Type;
+    use crate::value::Value;
+
+    #[test]
+    fn heads_order_like_printed_keys() {
+        let obj = Type::object([("a", Type::int())]);
+        let types = vec![
+            Type::none(),
+            Type::bool(),
+            Type::int(),
+            Type::number(),
+            Type::string(),
+            Type::id(),
+            Type::dynamic(),
+            Type::opaque("Archive"),
+            Type::opaque("cty"),
+            Type::opaque("object"),
+            Type::opaque("objectx"),
+            Type::opaque("output"),
+            Type::opaque("list"),
+            Type::opaque("type"),
+            Type::opaque("a:b:C"),
+            Type::opaque("a:b:D"),
+            Type::list(Type::string()),
+            Type::list(Type::int()),
+            Type::map(obj.clone()),
+            Type::set(Type::none()),
+            Type::promise(Type::int()),
+            Type::output(obj.clone()),
+            Type::output(Type::list(obj.clone())),
+            Type::tuple([Type::int()]),
+            obj.clone(),
+            Type::object([("a", Type::string())]),
+            Type::literal(Value::string("x")),
+            Type::literal(Value::int(3)),
+            Type::literal(Value::Bool(true)),
+            Type::enumeration(
+                "t:a",
+                Type::string(),
+                vec![Value::string("v")],
+                Default::default(),
+            )
+            .unwrap_or_else(|_| Type::none()),
+        ];
+        for a in &types {
+            let (head, whole) = display_head(a);
+            let key_a = display_prefix(a, SORT_KEY_LIMIT);
+            assert!(key_a.starts_with(head), "{key_a} / {head}");
+            assert_eq!(whole, key_a == head, "{key_a}");
+            for b in &types {
+                let key_b = display_prefix(b, SORT_KEY_LIMIT);
+                if let Some(order) = compare_heads(display_head(a), display_head(b)) {
+                    assert_eq!(order, key_a.cmp(&key_b), "{key_a} vs {key_b}");
+                }
+            }
+        }
+        // Every order is decided the same way as by the printed keys.
+        let mut by_key = types.clone();
+        by_key.sort_by_key(|t| display_prefix(t, SORT_KEY_LIMIT));
+        let union = Type::union(types.clone());
+        let elements = union
+            .as_union()
+            .map(|u| u.elements().to_vec())
+            .unwrap_or_default();
+        let mut deduplicated: Vec<Type> = Vec::new();
+        for t in by_key {
+            if !deduplicated.last().is_some_and(|l| l.equals(&t)) {
+                deduplicated.push(t);
+            }
+        }
+        assert_eq!(elements.len(), deduplicated.len());
+        for (x, y) in elements.iter().zip(&deduplicated) {
+            assert!(x.ptr_eq(y), "{x} vs {y}");
+        }
+    }
 
     #[test]
     fn sorted_flat_deduplicated() {
