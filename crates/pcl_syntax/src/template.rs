@@ -151,9 +151,22 @@ pub(crate) fn finish_plain(flat: Vec<Flat>, flush: bool) -> Result<Vec<TemplateP
 /// Matches directive markers into a tree with an explicit stack.
 fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
     let mut stack: Vec<Frame> = vec![Frame::root()];
-    // One `nesting-too-deep` per template, not one per excess directive.
+    // One `nesting-too-deep` per template, not one per excess directive;
+    // the `else`/`end…` directives of the skipped (innermost) ones are
+    // skipped with them instead of each being "without a matching" one.
     let mut too_deep_reported = false;
+    let mut skipped_open = 0usize;
     for part in flat {
+        if skipped_open > 0 {
+            match &part {
+                Flat::EndIf { .. } | Flat::EndFor { .. } => {
+                    skipped_open -= 1;
+                    continue;
+                }
+                Flat::Else { .. } => continue,
+                _ => {}
+            }
+        }
         match part {
             Flat::Lit { value, range } => push_part(
                 &mut stack,
@@ -177,6 +190,7 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
                             ),
                         );
                     }
+                    skipped_open += 1;
                     continue;
                 }
                 stack.push(Frame {
@@ -208,6 +222,7 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
                             ),
                         );
                     }
+                    skipped_open += 1;
                     continue;
                 }
                 stack.push(Frame {
