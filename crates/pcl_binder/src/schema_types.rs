@@ -460,14 +460,17 @@ impl<'a> Schemas<'a> {
             // `output(t)` resolves every output inside `t`. For a complete
             // graph the resolution is shared between the places that wrap
             // the same type instead of being redone for each.
-            let element = if self.share_resolutions && self.incomplete_uses.get() == before {
+            let resolved = if self.share_resolutions && self.incomplete_uses.get() == before {
                 self.resolve_complete(&t, 0)
                     .filter(|(_, height)| *height <= pcl_types::MAX_TYPE_DEPTH)
-                    .map_or_else(|| t.clone(), |(resolved, _)| resolved)
             } else {
-                t.clone()
+                None
             };
-            Type::union([t, Type::output(element)])
+            let output = match resolved {
+                Some((element, _)) => Type::output_of_resolved(element),
+                None => Type::output(t.clone()),
+            };
+            Type::union([t, output])
         } else {
             t
         }

@@ -269,6 +269,15 @@ impl Type {
         Type::from_kind(TypeKind::Output(resolve_outputs(&element)))
     }
 
+    /// `output(E)` for an `E` that holds no outputs or promises (such as a
+    /// result of [`resolve_outputs`](crate::resolve_outputs)): the same type
+    /// as [`Type::output`] builds, without searching `E` again.
+    pub fn output_of_resolved(element: Type) -> Type {
+        debug_assert!(!crate::eventual::contains_outputs(&element));
+        debug_assert!(!crate::eventual::contains_promises(&element));
+        Type::from_kind(TypeKind::Output(element))
+    }
+
     /// `NewUnionType`: flatten, sort by `String()`, deduplicate adjacent equal
     /// elements, collapse a singleton. Annotations of union arguments are
     /// inherited.
