@@ -347,9 +347,10 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
 }
 
 /// Each construct nested just under the limit parses without a stack
-/// overflow on a 2 MiB stack. Recursion is bounded by the depth limit
-/// alone (chumsky's stack-growing `stacker` feature is off), so this is
-/// what guards the stack.
+/// overflow on a 2 MiB stack. Recursion is bounded by the depth limit;
+/// chumsky's `stacker` feature also grows the stack on demand, because a
+/// debug build's frames for 128 levels of `[for … : [for …` exceed 2 MiB
+/// (`pcl_cli`'s `depth_limits` target overflowed without it).
 #[test]
 fn each_construct_at_the_limit_fits_a_small_stack() {
     on_small_stack(|| {
