@@ -322,9 +322,10 @@ impl<'a> Schemas<'a> {
             ("urn".into(), Type::output(Type::string())),
         ];
         for p in res.properties.values() {
+            let before = self.incomplete_uses.get();
             let t = self.output_property(pkg, p, 0);
             outputs.retain(|(n, _)| *n != p.name);
-            outputs.push((p.name.clone(), Type::output(t)));
+            outputs.push((p.name.clone(), self.output_of(&t, before)));
         }
         let output = Type::object_with(
             outputs,
@@ -460,19 +461,25 @@ impl<'a> Schemas<'a> {
             // `output(t)` resolves every output inside `t`. For a complete
             // graph the resolution is shared between the places that wrap
             // the same type instead of being redone for each.
-            let resolved = if self.share_resolutions && self.incomplete_uses.get() == before {
-                self.resolve_complete(&t, 0)
-                    .filter(|(_, height)| *height <= pcl_types::MAX_TYPE_DEPTH)
-            } else {
-                None
-            };
-            let output = match resolved {
-                Some((element, _)) => Type::output_of_resolved(element),
-                None => Type::output(t.clone()),
-            };
+            let output = self.output_of(&t, before);
             Type::union([t, output])
         } else {
             t
+        }
+    }
+
+    /// `output(t)` for a `t` converted since `incomplete_uses` was `before`:
+    /// through the shared resolutions when `t` is complete.
+    fn output_of(&self, t: &Type, before: usize) -> Type {
+        let resolved = if self.share_resolutions && self.incomplete_uses.get() == before {
+            self.resolve_complete(t, 0)
+                .filter(|(_, height)| *height <= pcl_types::MAX_TYPE_DEPTH)
+        } else {
+            None
+        };
+        match resolved {
+            Some((element, _)) => Type::output_of_resolved(element),
+            None => Type::output(t.clone()),
         }
     }
 
@@ -704,10 +711,9 @@ impl<'a> Schemas<'a> {
         ];
         for p in res.properties.values() {
             props.retain(|(n, _)| *n != p.name);
-            props.push((
-                p.name.clone(),
-                Type::output(self.output_property(pkg, p, depth + 1)),
-            ));
+            let before = self.incomplete_uses.get();
+            let t = self.output_property(pkg, p, depth + 1);
+            props.push((p.name.clone(), self.output_of(&t, before)));
         }
         placeholder.define_object(props);
         self.finish_object(key, before);
