@@ -103,8 +103,22 @@ pub fn contains_eventuals(t: &Type) -> (bool, bool) {
     (contains_outputs(t), contains_promises(t))
 }
 
+/// What a [`Resolver`] rebuilds a type for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// `ResolveOutputs`: outputs and promises replaced by their elements.
+    ResolveOutputs,
+    /// `ResolvePromises`: promises replaced by their elements.
+    ResolvePromises,
+    /// Outputs kept, each with its element normalised (no eventuals); see
+    /// [`renormalise_outputs`].
+    RenormaliseOutputs,
+}
+
+/// Rebuilds the parts of a type that hold the eventuals its [`Goal`] is
+/// about; shared by the resolutions and the output re-normalisation.
 struct Resolver {
-    outputs: bool,
+    goal: Goal,
     search: Search,
     rebuilt: HashMap<usize, Type>,
     keep: Vec<Type>,
@@ -118,9 +132,15 @@ fn resolve_in(t: &Type, r: &mut Resolver, depth: usize) -> Type {
         return done.clone();
     }
     let res = match t.kind() {
-        TypeKind::Output(e) if r.outputs => resolve_in(e, r, depth + 1),
-        TypeKind::Output(_) => t.clone(),
-        TypeKind::Promise(e) => resolve_in(e, r, depth + 1),
+        TypeKind::Output(e) => match r.goal {
+            Goal::ResolveOutputs => resolve_in(e, r, depth + 1),
+            Goal::ResolvePromises => t.clone(),
+            Goal::RenormaliseOutputs => Type::from_kind(TypeKind::Output(resolve_outputs(e))),
+        },
+        TypeKind::Promise(e) => match r.goal {
+            Goal::RenormaliseOutputs => Type::promise(resolve_in(e, r, depth + 1)),
+            Goal::ResolveOutputs | Goal::ResolvePromises => resolve_in(e, r, depth + 1),
+        },
         TypeKind::List(e) => Type::list(resolve_in(e, r, depth + 1)),
         TypeKind::Map(e) => Type::map(resolve_in(e, r, depth + 1)),
         TypeKind::Set(e) => Type::set(resolve_in(e, r, depth + 1)),
@@ -159,13 +179,13 @@ fn resolve_in(t: &Type, r: &mut Resolver, depth: usize) -> Type {
     res
 }
 
-fn resolve(t: &Type, outputs: bool) -> Type {
+fn resolve(t: &Type, goal: Goal) -> Type {
     let mut r = Resolver {
-        outputs,
+        goal,
         search: Search {
             want: Want {
-                outputs,
-                promises: true,
+                outputs: goal != Goal::ResolvePromises,
+                promises: goal != Goal::RenormaliseOutputs,
             },
             stack: Vec::new(),
             memo: HashMap::new(),
@@ -180,12 +200,12 @@ fn resolve(t: &Type, outputs: bool) -> Type {
 /// `ResolveOutputs(T)`: every output and promise replaced by its element.
 /// Returns `T` itself when it contains neither.
 pub fn resolve_outputs(t: &Type) -> Type {
-    resolve(t, true)
+    resolve(t, Goal::ResolveOutputs)
 }
 
 /// `ResolvePromises(T)`: every promise replaced by its element; outputs kept.
 pub fn resolve_promises(t: &Type) -> Type {
-    resolve(t, false)
+    resolve(t, Goal::ResolvePromises)
 }
 
 /// `InputType(T)`: what may be passed where `T` is expected (types.md §5.3).
@@ -218,61 +238,7 @@ struct Seen {
 /// example reading its notation back) would strip. Resolving the original,
 /// now complete, elements afterwards gives the normal form.
 fn renormalise_outputs(t: &Type) -> Type {
-    let mut r = Renormaliser {
-        rebuilt: HashMap::new(),
-        keep: Vec::new(),
-    };
-    renormalise_in(t, &mut r, 0)
-}
-
-struct Renormaliser {
-    rebuilt: HashMap<usize, Type>,
-    keep: Vec<Type>,
-}
-
-fn renormalise_in(t: &Type, r: &mut Renormaliser, depth: usize) -> Type {
-    if depth > MAX_TYPE_DEPTH || !contains_outputs(t) {
-        return t.clone();
-    }
-    if let Some(done) = r.rebuilt.get(&t.addr()) {
-        return done.clone();
-    }
-    let res = match t.kind() {
-        TypeKind::Output(e) => Type::from_kind(TypeKind::Output(resolve_outputs(e))),
-        TypeKind::Promise(e) => Type::promise(renormalise_in(e, r, depth + 1)),
-        TypeKind::List(e) => Type::list(renormalise_in(e, r, depth + 1)),
-        TypeKind::Map(e) => Type::map(renormalise_in(e, r, depth + 1)),
-        TypeKind::Set(e) => Type::set(renormalise_in(e, r, depth + 1)),
-        TypeKind::Tuple(es) => Type::tuple(
-            es.iter()
-                .map(|e| renormalise_in(e, r, depth + 1))
-                .collect::<Vec<_>>(),
-        ),
-        TypeKind::Union(u) => {
-            let es: Vec<Type> = u
-                .elements()
-                .iter()
-                .map(|e| renormalise_in(e, r, depth + 1))
-                .collect();
-            Type::union_annotated(es, u.annotations().clone())
-        }
-        TypeKind::Object(o) => {
-            let new = Type::deferred_object(o.options());
-            r.rebuilt.insert(t.addr(), new.clone());
-            let props: Properties = o
-                .properties()
-                .iter()
-                .map(|(k, v)| (k.clone(), renormalise_in(v, r, depth + 1)))
-                .collect();
-            new.define_object(props);
-            new
-        }
-        _ => t.clone(),
-    };
-    // keep `t` alive with its result so its address stays unique
-    r.keep.push(t.clone());
-    r.rebuilt.insert(t.addr(), res.clone());
-    res
+    resolve(t, Goal::RenormaliseOutputs)
 }
 
 fn input_in(t: &Type, seen: &mut Seen, depth: usize) -> Type {
