@@ -46,12 +46,15 @@
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pcl_binder::{check_program_with_files, BindPolicy, FsFiles, MemoryFiles, NoFiles};
 use pcl_diagnostics::FileId;
-use pcl_schema::{CachingLoader, DirLoader, LoadError, Package, PackageDescriptor, SchemaLoader};
+use pcl_schema::{CachingLoader, DirLoader, PackageDescriptor, SchemaLoader};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::{corpus_dir, Defaults};
 
 const MB: f64 = 1e6;
 const CORPUS_TARGET_BYTES: usize = 5_000_000;
@@ -151,48 +154,11 @@ struct CorpusProgram {
     policy: BindPolicy,
 }
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
-/// The conformance folder's defaults for unpinned packages (corpus README).
-struct Defaults {
-    inner: CachingLoader<DirLoader>,
-    conformance: bool,
-}
-
-impl SchemaLoader for Defaults {
-    fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
-        if self.conformance && request.version.is_none() && request.parameterization.is_none() {
-            let pinned = match request.name.as_str() {
-                "simple" => Some("2.0.0"),
-                "nestedobject" => Some("1.42.0"),
-                "conformance-component" => Some("22.0.0"),
-                "builtin-info-component" => Some("37.0.0"),
-                "bad" => Some("3.0.0"),
-                _ => None,
-            };
-            if let Some(v) = pinned.and_then(|v| semver::Version::parse(v).ok()) {
-                return self.inner.load(&request.clone().with_version(Some(v)));
-            }
-        }
-        self.inner.load(request)
-    }
-}
-
 fn policy_from_flags(flags: &str) -> BindPolicy {
     let mut p = BindPolicy::strict();
     for flag in flags.split_whitespace() {
-        match flag {
-            "--lenient" => p = BindPolicy::lenient(),
-            "--allow-missing-variables" => p.allow_missing_variables = true,
-            "--allow-missing-properties" => p.allow_missing_properties = true,
-            "--skip-resource-typecheck" => p.skip_resource_typecheck = true,
-            "--skip-invoke-typecheck" => p.skip_invoke_typecheck = true,
-            "--skip-range-typecheck" => p.skip_range_typecheck = true,
-            "--prefer-output-versioned-invokes" => p.prefer_output_versioned_invokes = true,
-            _ => {}
-        }
+        // `-` (the manifest's "no flags") and unknown flags change nothing.
+        p.apply_flag(flag);
     }
     p
 }

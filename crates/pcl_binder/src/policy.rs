@@ -60,6 +60,43 @@ impl BindPolicy {
         }
     }
 
+    /// Turns on the option that `pcl check`'s flag `flag` names
+    /// (`--lenient`, `--allow-missing-variables`, …, as in `manifest.tsv`
+    /// and golden `// flags:` lines); false when `flag` names none.
+    pub fn apply_flag(&mut self, flag: &str) -> bool {
+        let option = match flag {
+            "--lenient" => {
+                *self = BindPolicy {
+                    prefer_output_versioned_invokes: self.prefer_output_versioned_invokes,
+                    max_component_depth: self.max_component_depth,
+                    ..BindPolicy::lenient()
+                };
+                return true;
+            }
+            "--allow-missing-variables" => &mut self.allow_missing_variables,
+            "--allow-missing-properties" => &mut self.allow_missing_properties,
+            "--skip-resource-typecheck" => &mut self.skip_resource_typecheck,
+            "--skip-invoke-typecheck" => &mut self.skip_invoke_typecheck,
+            "--skip-range-typecheck" => &mut self.skip_range_typecheck,
+            "--prefer-output-versioned-invokes" => &mut self.prefer_output_versioned_invokes,
+            _ => return false,
+        };
+        *option = true;
+        true
+    }
+
+    /// The strict policy with the whitespace-separated `flags` applied; the
+    /// first flag that names no option is the error.
+    pub fn from_flags(flags: &str) -> Result<BindPolicy, String> {
+        let mut policy = BindPolicy::strict();
+        for flag in flags.split_whitespace() {
+            if !policy.apply_flag(flag) {
+                return Err(format!("unknown flag {flag}"));
+            }
+        }
+        Ok(policy)
+    }
+
     /// Whether any lenient option is on.
     pub fn is_lenient(&self) -> bool {
         self.allow_missing_variables
@@ -88,5 +125,35 @@ impl BindPolicy {
 impl Default for BindPolicy {
     fn default() -> Self {
         BindPolicy::strict()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_name_the_options() {
+        let p = BindPolicy::from_flags("--prefer-output-versioned-invokes --lenient");
+        assert_eq!(
+            p,
+            Ok(BindPolicy {
+                prefer_output_versioned_invokes: true,
+                ..BindPolicy::lenient()
+            })
+        );
+        let p = BindPolicy::from_flags("--skip-range-typecheck");
+        assert_eq!(
+            p,
+            Ok(BindPolicy {
+                skip_range_typecheck: true,
+                ..BindPolicy::strict()
+            })
+        );
+        assert_eq!(BindPolicy::from_flags(""), Ok(BindPolicy::strict()));
+        assert_eq!(
+            BindPolicy::from_flags("--lenient --strict"),
+            Err("unknown flag --strict".to_string())
+        );
     }
 }

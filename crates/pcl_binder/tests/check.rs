@@ -27,20 +27,7 @@ fn repo() -> PathBuf {
 }
 
 fn policy_from_flags(flags: &str) -> BindPolicy {
-    let mut p = BindPolicy::strict();
-    for flag in flags.split_whitespace() {
-        match flag {
-            "--lenient" => p = BindPolicy::lenient(),
-            "--allow-missing-variables" => p.allow_missing_variables = true,
-            "--allow-missing-properties" => p.allow_missing_properties = true,
-            "--skip-resource-typecheck" => p.skip_resource_typecheck = true,
-            "--skip-invoke-typecheck" => p.skip_invoke_typecheck = true,
-            "--skip-range-typecheck" => p.skip_range_typecheck = true,
-            "--prefer-output-versioned-invokes" => p.prefer_output_versioned_invokes = true,
-            other => panic!("unknown flag {other}"),
-        }
-    }
-    p
+    BindPolicy::from_flags(flags).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// All files of a case: `(relative path, text)`.

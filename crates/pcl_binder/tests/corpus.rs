@@ -5,58 +5,18 @@
 //! a panic. Prints `corpus: N agree, M disagree` and fails on any
 //! disagreement.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod common;
 
 use pcl_binder::{check_directory, BindPolicy};
 use pcl_diagnostics::render_short;
-use pcl_schema::{CachingLoader, DirLoader, LoadError, Package, PackageDescriptor, SchemaLoader};
+use pcl_schema::{CachingLoader, DirLoader};
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
-/// The conformance folder's defaults for unpinned packages (corpus README).
-struct Defaults {
-    inner: CachingLoader<DirLoader>,
-    conformance: bool,
-}
-
-impl SchemaLoader for Defaults {
-    fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
-        if self.conformance && request.version.is_none() && request.parameterization.is_none() {
-            let pinned = match request.name.as_str() {
-                "simple" => Some("2.0.0"),
-                "nestedobject" => Some("1.42.0"),
-                "conformance-component" => Some("22.0.0"),
-                "builtin-info-component" => Some("37.0.0"),
-                "bad" => Some("3.0.0"),
-                _ => None,
-            };
-            if let Some(v) = pinned.and_then(|v| semver::Version::parse(v).ok()) {
-                return self.inner.load(&request.clone().with_version(Some(v)));
-            }
-        }
-        self.inner.load(request)
-    }
-}
+use common::{corpus_dir, Defaults};
 
 fn policy_from_flags(flags: &str) -> BindPolicy {
-    let mut p = BindPolicy::strict();
-    for flag in flags.split_whitespace() {
-        match flag {
-            "-" => {}
-            "--lenient" => p = BindPolicy::lenient(),
-            "--allow-missing-variables" => p.allow_missing_variables = true,
-            "--allow-missing-properties" => p.allow_missing_properties = true,
-            "--skip-resource-typecheck" => p.skip_resource_typecheck = true,
-            "--skip-invoke-typecheck" => p.skip_invoke_typecheck = true,
-            "--skip-range-typecheck" => p.skip_range_typecheck = true,
-            "--prefer-output-versioned-invokes" => p.prefer_output_versioned_invokes = true,
-            other => panic!("unknown flag {other}"),
-        }
-    }
-    p
+    // `-` is the manifest's "no flags".
+    let flags: Vec<&str> = flags.split_whitespace().filter(|f| *f != "-").collect();
+    BindPolicy::from_flags(&flags.join(" ")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
