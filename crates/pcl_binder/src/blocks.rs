@@ -4,7 +4,7 @@
 use pcl_diagnostics::{Diagnostic, FileId, Span};
 use pcl_expr::{BoundExpr, Definition};
 use pcl_syntax::ast::{Attribute, Block, BodyItem, ExprKind, Literal};
-use pcl_types::{input_type, Type};
+use pcl_types::Type;
 
 use crate::codes;
 use crate::model::{
@@ -193,7 +193,7 @@ impl ProgramBinder<'_, '_> {
                     } else {
                         Type::bool()
                     };
-                    later.extend(self.check(file, &value, &input_type(&dest)));
+                    later.extend(self.check(file, &value, &self.input_type(&dest)));
                     match attr.name() {
                         "command" => node.command = Some(value),
                         "onDryRun" => node.on_dry_run = Some(value),
@@ -240,7 +240,7 @@ impl ProgramBinder<'_, '_> {
             self.diags.extend(diags);
             let mut expected = None;
             if attr.name() == "requiredVersionRange" {
-                let dest = input_type(&Type::string());
+                let dest = self.input_type(&Type::string());
                 let diags = self.check(file, &value, &dest);
                 self.diags.extend(diags);
                 expected = Some(dest);

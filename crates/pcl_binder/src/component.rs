@@ -16,8 +16,7 @@ use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use pcl_expr::Definition;
 use pcl_syntax::ast::{Block, BodyItem};
 use pcl_types::{
-    collection_types, conversion_from, explain_conversion, input_type, pretty_capped,
-    ConversionKind, Type,
+    collection_types, conversion_from, explain_conversion, pretty_capped, ConversionKind, Type,
 };
 
 use crate::blocks::bound_attribute;
@@ -156,10 +155,12 @@ impl ProgramBinder<'_, '_> {
             let scope = self.scope.clone();
             let (bound, _) = self.bind(file, &attr.expr, &scope);
             let typ = bound.ty;
-            if conversion_from(&input_type(&Type::bool()), &typ) == ConversionKind::Safe {
+            if conversion_from(&self.input_type(&Type::bool()), &typ) == ConversionKind::Safe {
                 var_type = Type::optional(outputs.clone());
                 range_kind = Some(RangeKind::Bool);
-            } else if conversion_from(&input_type(&Type::number()), &typ) == ConversionKind::Safe {
+            } else if conversion_from(&self.input_type(&Type::number()), &typ)
+                == ConversionKind::Safe
+            {
                 var_type = Type::list(outputs.clone());
                 range_var = Some(Type::object([("value", Type::int())]));
                 range_kind = Some(RangeKind::Count);
@@ -250,7 +251,7 @@ impl ProgramBinder<'_, '_> {
                                         diags.push(d);
                                     }
                                     Some(i) => {
-                                        let dest = input_type(&i.ty);
+                                        let dest = self.input_type(&i.ty);
                                         if conversion_from(&dest, &value.ty) == ConversionKind::None
                                         {
                                             let (path, exp, found) =

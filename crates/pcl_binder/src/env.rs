@@ -6,7 +6,9 @@ use pcl_expr::{
     Environment, InvokeFunction, InvokeLookup, Method, MethodLookup, NodeId, NodeReference,
 };
 use pcl_schema::suggest::suggest_functions;
-use pcl_types::Type;
+use std::cell::RefCell;
+
+use pcl_types::{InputTypeMemo, Type};
 
 use crate::schema_types::{SchemaResourceAnnotation, Schemas};
 
@@ -14,6 +16,7 @@ use crate::schema_types::{SchemaResourceAnnotation, Schemas};
 pub(crate) struct EnvView<'b, 's> {
     pub refs: &'b [NodeReference],
     pub schemas: &'b Schemas<'s>,
+    pub input_types: &'b RefCell<InputTypeMemo>,
 }
 
 impl Environment for EnvView<'_, '_> {
@@ -68,6 +71,10 @@ impl Environment for EnvView<'_, '_> {
                 message: e.to_string(),
             },
         }
+    }
+
+    fn input_type(&self, t: &Type) -> Type {
+        self.input_types.borrow_mut().input_type(t)
     }
 
     fn method_signature(&self, receiver: &Type, method: &str) -> MethodLookup {

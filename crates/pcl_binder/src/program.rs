@@ -23,7 +23,7 @@ use pcl_expr::{
 };
 use pcl_syntax::ast::{self, Block, BodyItem};
 use pcl_types::{
-    explain_conversion, input_type, pretty_capped, resolve_outputs, MismatchReason, Type,
+    explain_conversion, pretty_capped, resolve_outputs, InputTypeMemo, MismatchReason, Type,
 };
 
 use crate::codes;
@@ -49,6 +49,8 @@ pub(crate) struct Shared<'s> {
     pub components: RefCell<HashMap<String, Arc<Program>>>,
     /// Directories of the components being bound (cycle detection).
     pub stack: RefCell<Vec<String>>,
+    /// `InputType` answers by type identity, for the whole check.
+    pub input_types: RefCell<InputTypeMemo>,
 }
 
 pub(crate) struct ParsedFile {
@@ -529,6 +531,7 @@ impl ProgramBinder<'_, '_> {
         let env = EnvView {
             refs: &self.refs,
             schemas: &self.shared.schemas,
+            input_types: &self.shared.input_types,
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         let bound = bind_expr(expr, scope, &mut cx);
@@ -540,10 +543,16 @@ impl ProgramBinder<'_, '_> {
         let env = EnvView {
             refs: &self.refs,
             schemas: &self.shared.schemas,
+            input_types: &self.shared.input_types,
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         check_convertible(&mut cx, expr, dest);
         cx.take_diagnostics()
+    }
+
+    /// `InputType(t)`, remembered for the whole check.
+    pub fn input_type(&self, t: &Type) -> Type {
+        self.shared.input_types.borrow_mut().input_type(t)
     }
 
     /// Checks a value assigned to a declared type (a config default, an
@@ -561,7 +570,7 @@ impl ProgramBinder<'_, '_> {
         kind: &str,
         name: &str,
     ) -> Vec<Diagnostic> {
-        let dest = input_type(declared);
+        let dest = self.input_type(declared);
         let Some(err) = explain_conversion(&dest, &value.ty) else {
             return Vec::new();
         };

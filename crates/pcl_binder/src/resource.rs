@@ -8,7 +8,7 @@
 //! and the first mismatching path with compact types. The corpus binds
 //! cleanly with this rule (see `tests/corpus.rs`).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::suggest::help_line;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
@@ -17,7 +17,7 @@ use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
 use pcl_syntax::ast::{Attribute, Block, BodyItem};
 use pcl_types::{
-    collection_types, conversion_from, explain_conversion, input_type, is_optional, pretty_capped,
+    collection_types, conversion_from, explain_conversion, is_optional, pretty_capped,
     resolve_outputs, unwrap_option, wrap_iterable_result_type, ConversionKind, Type, TypeKind,
 };
 
@@ -177,7 +177,7 @@ impl ProgramBinder<'_, '_> {
         if is_optional(&typ) {
             typ = unwrap_option(&typ);
         }
-        if conversion_from(&input_type(&Type::bool()), &typ) == ConversionKind::Safe {
+        if conversion_from(&self.input_type(&Type::bool()), &typ) == ConversionKind::Safe {
             let t = pcl_types::lift_operation_type(&Type::optional(r.clone()), [&bound.ty]);
             return RangeResult {
                 var_type: t,
@@ -185,7 +185,7 @@ impl ProgramBinder<'_, '_> {
                 kind: Some(RangeKind::Bool),
             };
         }
-        if conversion_from(&input_type(&Type::number()), &typ) == ConversionKind::Safe {
+        if conversion_from(&self.input_type(&Type::number()), &typ) == ConversionKind::Safe {
             return RangeResult {
                 var_type: Type::list(r.clone()),
                 range_var: Some(Type::object([("value", Type::int())])),
@@ -473,7 +473,7 @@ impl ProgramBinder<'_, '_> {
                 }
             }
             diags.extend(found);
-            let dest = input_type(&dest);
+            let dest = self.input_type(&dest);
             out.attributes
                 .push(bound_attribute(file, attr, value, Some(dest)));
         }
@@ -600,8 +600,24 @@ const OPTION_NAMES: &[&str] = &[
 ];
 
 /// The type an option's value must convert to (§5.8); `None` for `hooks`
-/// (checked structurally) and unknown options.
+/// (checked structurally) and unknown options. Built once per process, so
+/// that each option's type is one node whose input type the check's
+/// [`pcl_types::InputTypeMemo`] computes once.
 fn option_type(name: &str) -> Option<Type> {
+    static TYPES: OnceLock<Vec<(&'static str, Option<Type>)>> = OnceLock::new();
+    let types = TYPES.get_or_init(|| {
+        OPTION_NAMES
+            .iter()
+            .map(|n| (*n, build_option_type(n)))
+            .collect()
+    });
+    match types.iter().find(|(n, _)| *n == name) {
+        Some((_, t)) => t.clone(),
+        None => build_option_type(name),
+    }
+}
+
+fn build_option_type(name: &str) -> Option<Type> {
     let opt_str = || Type::optional(Type::string());
     Some(match name {
         "aliases" => Type::list(Type::union([

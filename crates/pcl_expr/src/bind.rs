@@ -7,10 +7,9 @@
 use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
 use pcl_types::{
-    collection_types, conversion_from, display_string, expr_not_convertible, input_type,
-    lift_operation_type, operators, pretty_capped, traverse, unify_types,
-    unwrap_iterable_source_type, wrap_iterable_result_type, Number, Traverser, Type, TypeKind,
-    Value,
+    collection_types, conversion_from, display_string, expr_not_convertible, lift_operation_type,
+    operators, pretty_capped, traverse, unify_types, unwrap_iterable_source_type,
+    wrap_iterable_result_type, Number, Traverser, Type, TypeKind, Value,
 };
 
 use crate::bound::{BoundExpr, BoundExprKind, BoundFor, BoundStep, BoundStepKind};
@@ -175,7 +174,8 @@ fn binary(
     });
     let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
     for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
-        check_type(cx, &operand.ty, operand.range, &input_type(param));
+        let dest = cx.input_type(param);
+        check_type(cx, &operand.ty, operand.range, &dest);
     }
     let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
     BoundExpr {
@@ -254,7 +254,8 @@ fn bind_unary(
     });
     let sig = operators::lift_int(&sig, std::slice::from_ref(&operand.ty));
     if let Some((_, param)) = sig.params.first() {
-        check_type(cx, &operand.ty, operand.range, &input_type(param));
+        let dest = cx.input_type(param);
+        check_type(cx, &operand.ty, operand.range, &dest);
     }
     let ty = lift_operation_type(&sig.result, [&operand.ty]);
     BoundExpr {
@@ -414,12 +415,8 @@ pub(crate) fn conditional(
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
     let unified = unify_types(&[branch_type(&then_expr.ty), branch_type(&else_expr.ty)]).safe;
-    check_type(
-        cx,
-        &condition.ty,
-        condition.range,
-        &input_type(&Type::bool()),
-    );
+    let dest = cx.input_type(&Type::bool());
+    check_type(cx, &condition.ty, condition.range, &dest);
     let ty = lift_operation_type(&unified, [&condition.ty]);
     BoundExpr {
         kind: BoundExprKind::Conditional {
@@ -509,10 +506,12 @@ fn bind_for(
     let value = bind_expr(&f.value_expr, &inner, cx);
     let condition = f.condition.as_ref().map(|c| bind_expr(c, &inner, cx));
     if let Some(k) = &key {
-        check_type(cx, &k.ty, k.range, &input_type(&Type::string()));
+        let dest = cx.input_type(&Type::string());
+        check_type(cx, &k.ty, k.range, &dest);
     }
     if let Some(c) = &condition {
-        check_type(cx, &c.ty, c.range, &input_type(&Type::bool()));
+        let dest = cx.input_type(&Type::bool());
+        check_type(cx, &c.ty, c.range, &dest);
     }
     let result = match (&key, f.kind) {
         (Some(_), _) | (None, ast::ForKind::Object) => {
@@ -614,7 +613,7 @@ fn bind_object(
             _ => bind_expr(&item.key, scope, cx),
         };
         let value = bind_expr(&item.value, scope, cx);
-        let string_input = input_type(&Type::string());
+        let string_input = cx.input_type(&Type::string());
         if !conversion_from(&string_input, &key.ty).exists() {
             let span = cx.span(key.range);
             cx.report(Diagnostic::error(
@@ -953,7 +952,8 @@ fn index(
             };
         }
     }
-    check_type(cx, &key.ty, key.range, &input_type(&key_ty));
+    let dest = cx.input_type(&key_ty);
+    check_type(cx, &key.ty, key.range, &dest);
     let ty = lift_operation_type(
         &wrap_iterable_result_type(&collection.ty, &value_ty),
         [&key.ty],

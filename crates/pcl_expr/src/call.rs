@@ -8,8 +8,7 @@ use crate::suggest;
 use pcl_syntax::ast;
 use pcl_types::{
     assignable_from, collection_types, contains_outputs, contains_promises, conversion_from,
-    input_type, is_optional, lift_operation_type, resolve_outputs, unify_types, unwrap_option,
-    Type, TypeKind,
+    is_optional, lift_operation_type, resolve_outputs, unify_types, unwrap_option, Type, TypeKind,
 };
 
 use crate::bind::{bind_expr, check_type};
@@ -167,7 +166,8 @@ fn typecheck_args(
                 }
             }
             Some(arg) => {
-                check_type(cx, &arg.ty, arg.range, &input_type(&param.ty));
+                let dest = cx.input_type(&param.ty);
+                check_type(cx, &arg.ty, arg.range, &dest);
                 lift |= !assignable_from(&param.ty, &arg.ty);
             }
         }
@@ -188,7 +188,8 @@ fn typecheck_args(
             }
             Some(v) => {
                 for arg in args.iter().skip(sig.params.len()) {
-                    check_type(cx, &arg.ty, arg.range, &input_type(&v.ty));
+                    let dest = cx.input_type(&v.ty);
+                    check_type(cx, &arg.ty, arg.range, &dest);
                     lift |= !assignable_from(&v.ty, &arg.ty);
                 }
             }

@@ -71,6 +71,11 @@ impl<'a> BindContext<'a> {
         Span::new(self.file, range)
     }
 
+    /// `InputType(t)`, through the environment (which may remember it).
+    pub fn input_type(&self, t: &pcl_types::Type) -> pcl_types::Type {
+        self.env.input_type(t)
+    }
+
     /// Adds a diagnostic.
     pub fn report(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);

@@ -122,6 +122,14 @@ pub trait Environment {
 
     /// The method `method` of the resource whose object type is `receiver`.
     fn method_signature(&self, receiver: &Type, method: &str) -> MethodLookup;
+
+    /// `InputType(t)` (types.md §5.3). A host that binds many expressions
+    /// against the same parameter types may remember the answers (see
+    /// [`pcl_types::InputTypeMemo`]); the answer must be
+    /// [`pcl_types::input_type`]'s.
+    fn input_type(&self, t: &Type) -> Type {
+        pcl_types::input_type(t)
+    }
 }
 
 /// An environment with no nodes, no schemas and no methods, for binding

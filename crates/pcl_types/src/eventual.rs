@@ -7,6 +7,7 @@
 //! at [`MAX_TYPE_DEPTH`].
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::error::{codes, TypeDiagnostic};
 use crate::object::Properties;
@@ -210,23 +211,88 @@ pub fn resolve_promises(t: &Type) -> Type {
 
 /// `InputType(T)`: what may be passed where `T` is expected (types.md §5.3).
 pub fn input_type(t: &Type) -> Type {
+    input_type_complete(t).0
+}
+
+/// `InputType` of a builtin primitive, built once per process (checkers
+/// ask for `InputType(bool)`, `InputType(string)`, … for every condition,
+/// key and index).
+fn builtin_input_type(t: &Type) -> Option<Type> {
+    static SLOTS: [OnceLock<Type>; 5] = [const { OnceLock::new() }; 5];
+    let (slot, primitive): (usize, fn() -> Type) = match t.kind() {
+        TypeKind::Bool => (0, Type::bool),
+        TypeKind::Int => (1, Type::int),
+        TypeKind::Number => (2, Type::number),
+        TypeKind::String => (3, Type::string),
+        TypeKind::Id => (4, Type::id),
+        _ => return None,
+    };
+    let built = SLOTS
+        .get(slot)?
+        .get_or_init(|| input_uncached(&primitive(), &mut Seen::default(), 0));
+    Some(built.clone())
+}
+
+/// `InputType(T)`, and whether every object it reached was defined (so the
+/// result can never change for this `T`).
+fn input_type_complete(t: &Type) -> (Type, bool) {
+    if let Some(res) = builtin_input_type(t) {
+        return (res, true);
+    }
     let mut seen = Seen::default();
     let res = input_in(t, &mut seen, 0);
-    if seen.revisited_object {
+    let res = if seen.revisited_object {
         // Some `output(…)` was built while an object it reaches was still
         // being defined, so its element could not be normalised then.
         renormalise_outputs(&res)
     } else {
         res
+    };
+    (res, !seen.undefined_object)
+}
+
+/// [`input_type`] remembered per type *identity*: a checker asks for the
+/// input type of the same parameter, property or option type many times
+/// (every call of a function, every assignment of an option), and the
+/// answer for a big schema object is a rebuilt copy of the whole object.
+///
+/// The memo keeps every type it was asked about alive, so an address is
+/// never reused for another type while it is a key; a type that reaches a
+/// deferred object not yet defined is not remembered (its answer may still
+/// change). Keyed by identity, not structure: structurally equal types may
+/// differ in annotations and names, which the answer keeps. The answer is
+/// the one [`input_type`] gives, shared instead of rebuilt.
+#[derive(Default)]
+pub struct InputTypeMemo {
+    done: HashMap<usize, (Type, Type)>,
+}
+
+impl InputTypeMemo {
+    pub fn new() -> InputTypeMemo {
+        InputTypeMemo::default()
+    }
+
+    /// `InputType(t)`, computed once per `t`.
+    pub fn input_type(&mut self, t: &Type) -> Type {
+        if let Some((_, res)) = self.done.get(&t.addr()) {
+            return res.clone();
+        }
+        let (res, complete) = input_type_complete(t);
+        if complete {
+            self.done.insert(t.addr(), (t.clone(), res.clone()));
+        }
+        res
     }
 }
 
-/// `InputType`'s memo: rebuilt types by address, and whether an object was
-/// met again (a cycle or a shared object).
+/// `InputType`'s memo: rebuilt types by address, whether an object was
+/// met again (a cycle or a shared object), and whether an object was met
+/// before its properties were defined.
 #[derive(Default)]
 struct Seen {
     done: HashMap<usize, Type>,
     revisited_object: bool,
+    undefined_object: bool,
 }
 
 /// Rebuilds `t` so that the element of every `output` is normalised (holds
@@ -275,6 +341,7 @@ fn input_uncached(t: &Type, seen: &mut Seen, depth: usize) -> Type {
                 seen.revisited_object = true;
                 return done.clone();
             }
+            seen.undefined_object |= !o.is_defined();
             let new = Type::deferred_object(o.options());
             seen.done.insert(t.addr(), new.clone());
             let props: Properties = o

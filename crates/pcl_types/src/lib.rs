@@ -76,7 +76,8 @@ pub use error::{codes, TypeDiagnostic};
 pub use eventual::{
     collection_types, contains_eventuals, contains_outputs, contains_promises, eventual_of,
     input_type, is_const_type, is_optional, lift_operation_type, resolve_outputs, resolve_promises,
-    unwrap_iterable_source_type, unwrap_option, wrap_iterable_result_type, CollectionTypes, Lift,
+    unwrap_iterable_source_type, unwrap_option, wrap_iterable_result_type, CollectionTypes,
+    InputTypeMemo, Lift,
 };
 pub use explain::{
     explain_conversion, expr_not_convertible, ConversionError, MismatchReason, PathSegment,
