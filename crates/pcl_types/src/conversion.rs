@@ -9,7 +9,7 @@
 //! nothing leaks between questions. Types used as keys are kept alive in the
 //! memo so addresses cannot be reused within the call.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::eventual::resolve_outputs;
 use crate::ty::{equal_in, Type, TypeKind};
@@ -95,8 +95,13 @@ impl Engine {
             return CK::Safe;
         }
         let key = (dest.addr(), src.addr(), unifying);
-        if let Some((_, _, k)) = self.memo.get(&key) {
-            return *k;
+        // Two leaves (builtins, opaques) are decided at once: not worth a
+        // memo entry.
+        let memoise = dest.kind().has_elements() || src.kind().has_elements();
+        if memoise {
+            if let Some((_, _, k)) = self.memo.get(&key) {
+                return *k;
+            }
         }
         if equal_in(dest, src, &mut Vec::new(), self.depth) {
             return CK::Safe;
@@ -106,7 +111,9 @@ impl Engine {
         let res = self.conv_uncached(dest, src, unifying, key);
         let dep = self.low;
         if dep >= self.stack.len() {
-            self.memo.insert(key, (dest.clone(), src.clone(), res));
+            if memoise {
+                self.memo.insert(key, (dest.clone(), src.clone(), res));
+            }
             self.low = saved_low;
         } else {
             self.low = saved_low.min(dep);

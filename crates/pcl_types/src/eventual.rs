@@ -6,7 +6,7 @@
 //! re-entered; rebuilt recursive objects are rebuilt recursively) and stops
 //! at [`MAX_TYPE_DEPTH`].
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use crate::error::{codes, TypeDiagnostic};
@@ -26,14 +26,28 @@ struct Search {
     stack: Vec<usize>,
     memo: HashMap<usize, bool>,
     hit_cycle: bool,
+    /// Memoise every node, not only shared ones: a [`Resolver`] asks again
+    /// for each node it rebuilds.
+    memo_unshared: bool,
 }
 
 fn contains(t: &Type, s: &mut Search, depth: usize) -> bool {
     if depth > MAX_TYPE_DEPTH {
         return false;
     }
-    if let Some(v) = s.memo.get(&t.addr()) {
-        return *v;
+    match t.kind() {
+        TypeKind::Output(_) if s.want.outputs => return true,
+        TypeKind::Promise(_) if s.want.promises => return true,
+        kind if !kind.has_elements() => return false,
+        _ => {}
+    }
+    // Only a shared node can be met again in this walk (see
+    // `Type::is_shared`); the others are not worth a memo entry.
+    let memoise = s.memo_unshared || t.is_shared();
+    if memoise {
+        if let Some(v) = s.memo.get(&t.addr()) {
+            return *v;
+        }
     }
     let res = match t.kind() {
         TypeKind::Output(_) if s.want.outputs => true,
@@ -58,7 +72,7 @@ fn contains(t: &Type, s: &mut Search, depth: usize) -> bool {
         }
         _ => false,
     };
-    if res || !s.hit_cycle {
+    if memoise && (res || !s.hit_cycle) {
         s.memo.insert(t.addr(), res);
     }
     res
@@ -70,8 +84,9 @@ fn search(t: &Type, want: Want) -> bool {
         &mut Search {
             want,
             stack: Vec::new(),
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             hit_cycle: false,
+            memo_unshared: false,
         },
         0,
     )
@@ -189,10 +204,11 @@ fn resolve(t: &Type, goal: Goal) -> Type {
                 promises: goal != Goal::RenormaliseOutputs,
             },
             stack: Vec::new(),
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             hit_cycle: false,
+            memo_unshared: true,
         },
-        rebuilt: HashMap::new(),
+        rebuilt: HashMap::default(),
         keep: Vec::new(),
     };
     resolve_in(t, &mut r, 0)

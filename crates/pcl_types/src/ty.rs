@@ -64,7 +64,9 @@ impl Drop for Type {
 }
 
 impl TypeKind {
-    fn has_elements(&self) -> bool {
+    /// Whether this kind holds other types (leaves are the builtins and
+    /// opaques).
+    pub(crate) fn has_elements(&self) -> bool {
         !matches!(
             self,
             TypeKind::None
@@ -231,6 +233,13 @@ impl Type {
     /// Identity of the underlying allocation (used for memo keys).
     pub(crate) fn addr(&self) -> usize {
         Arc::as_ptr(&self.0) as *const () as usize
+    }
+
+    /// Whether another handle to this node exists. A walk can meet a node
+    /// twice only through two handles, so walks memoise only shared nodes
+    /// (a node with one handle is reached once per visit of its parent).
+    pub(crate) fn is_shared(&self) -> bool {
+        Arc::strong_count(&self.0) > 1
     }
 
     /// True when both handles point at the same allocation.
