@@ -42,10 +42,22 @@ impl ConversionKind {
 
 type PairKey = (usize, usize, bool);
 
+type Memo = HashMap<PairKey, (Type, Type, ConversionKind)>;
+
+/// Memos of finished questions are kept (emptied) for the next question on
+/// the same thread, so a question does not pay for allocating and growing
+/// its table; a memo grown past this capacity is freed instead.
+const POOLED_MEMO_CAPACITY: usize = 1024;
+/// How many emptied memos a thread keeps (questions may nest).
+const POOLED_MEMOS: usize = 4;
+
+thread_local! {
+    static MEMO_POOL: std::cell::RefCell<Vec<Memo>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Shared state of one conversion / unification question.
-#[derive(Default)]
 pub(crate) struct Engine {
-    memo: HashMap<PairKey, (Type, Type, ConversionKind)>,
+    memo: Memo,
     /// Object pairs currently being converted.
     stack: Vec<PairKey>,
     /// Lowest stack index a result so far depended on (coinduction).
@@ -58,11 +70,47 @@ pub(crate) struct Engine {
 
 use ConversionKind as CK;
 
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let mut memo = std::mem::take(&mut self.memo);
+        if memo.capacity() > POOLED_MEMO_CAPACITY {
+            return;
+        }
+        memo.clear();
+        // During thread teardown the pool may be gone: the memo is freed.
+        let _ = MEMO_POOL.try_with(|pool| {
+            if let Ok(mut pool) = pool.try_borrow_mut() {
+                if pool.len() < POOLED_MEMOS {
+                    pool.push(memo);
+                }
+            }
+        });
+    }
+}
+
+/// A type decided against another such type at once: a leaf (builtin,
+/// opaque) or the const of one.
+fn cheap(t: &Type) -> bool {
+    match t.kind() {
+        TypeKind::Const(c) => !c.underlying().kind().has_elements(),
+        kind => !kind.has_elements(),
+    }
+}
+
 impl Engine {
     pub(crate) fn new() -> Engine {
+        let memo = MEMO_POOL
+            .try_with(|pool| pool.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         Engine {
+            memo,
+            stack: Vec::new(),
             low: usize::MAX,
-            ..Engine::default()
+            depth: 0,
+            too_deep: false,
+            unify_state: crate::unify::UnifyState::default(),
         }
     }
 
@@ -95,9 +143,11 @@ impl Engine {
             return CK::Safe;
         }
         let key = (dest.addr(), src.addr(), unifying);
-        // Two leaves (builtins, opaques) are decided at once: not worth a
-        // memo entry.
-        let memoise = dest.kind().has_elements() || src.kind().has_elements();
+        // A question with a cheap side is not worth a memo entry: against
+        // a leaf or const, a composite type is decided by walking only its
+        // union, eventual, const and enum wrappers (flat, a few levels), and
+        // such a question is reached from a memoised one.
+        let memoise = !cheap(dest) && !cheap(src);
         if memoise {
             if let Some((_, _, k)) = self.memo.get(&key) {
                 return *k;
