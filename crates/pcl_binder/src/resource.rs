@@ -309,7 +309,7 @@ impl ProgramBinder<'_, '_> {
         // Attribute checks.
         let mut checks = Vec::new();
         let mut bound_inputs = Vec::new();
-        let props = input_type_.as_object().map(|o| o.properties().clone());
+        let props = input_type_.as_object().map(|o| o.properties());
         for (attr, value) in inputs {
             let mut expected = None;
             if let Some(props) = &props {
@@ -343,7 +343,7 @@ impl ProgramBinder<'_, '_> {
             }
             bound_inputs.push(bound_attribute(file, attr, value, expected));
         }
-        if let Some(props) = &props {
+        if let Some(props) = props {
             for (prop, ty) in props {
                 let provided = bound_inputs.iter().any(|a| a.name == prop.as_ref());
                 if provided
@@ -394,19 +394,25 @@ impl ProgramBinder<'_, '_> {
         diags: &mut Vec<Diagnostic>,
     ) -> ResourceOptions {
         let scope = self.scope.clone();
-        let mut property_scope = Scope::empty();
-        if let Some(props) = inputs.and_then(|t| t.as_object()) {
-            for (name, ty) in props.properties() {
-                let _ = property_scope.define(
-                    name.to_string(),
-                    Definition::ResourceProperty {
-                        name: name.to_string(),
-                        ty: ty.clone(),
-                    },
-                    false,
-                );
+        // The scope of the property-list options (`ignoreChanges`, …): the
+        // resource's input properties, built when such an option is met.
+        let mut property_scope: Option<Scope> = None;
+        let make_property_scope = || {
+            let mut property_scope = Scope::empty();
+            if let Some(props) = inputs.and_then(|t| t.as_object()) {
+                for (name, ty) in props.properties() {
+                    let _ = property_scope.define(
+                        name.to_string(),
+                        Definition::ResourceProperty {
+                            name: name.to_string(),
+                            ty: ty.clone(),
+                        },
+                        false,
+                    );
+                }
             }
-        }
+            property_scope
+        };
         let mut out = ResourceOptions {
             span: Some(Span::new(file, block.range)),
             attributes: Vec::new(),
@@ -425,7 +431,7 @@ impl ProgramBinder<'_, '_> {
             };
             let is_property_list = crate::deps::PROPERTY_LIST_OPTIONS.contains(&attr.name());
             let bind_scope = if is_property_list && inputs.is_some() {
-                &property_scope
+                &*property_scope.get_or_insert_with(make_property_scope)
             } else {
                 &scope
             };
