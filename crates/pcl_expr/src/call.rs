@@ -556,6 +556,14 @@ fn builtin_signature(
 
 // ---- invoke ----------------------------------------------------------------------------
 
+/// The type of `invoke`'s optional options argument (one node per process,
+/// so its input type is computed once per check).
+fn optional_invoke_options_type() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::optional(invoke_options_type()))
+        .clone()
+}
+
 fn invoke_options_type() -> Type {
     Type::object([
         ("provider", Type::optional(Type::dynamic())),
@@ -571,7 +579,7 @@ fn invoke_zero_signature() -> Signature {
         vec![
             p("token", Type::string()),
             p("args", Type::optional(Type::dynamic())),
-            p("invokeOptions", Type::optional(invoke_options_type())),
+            p("invokeOptions", optional_invoke_options_type()),
         ],
         Type::dynamic(),
     )
@@ -674,7 +682,7 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
         );
         return with_token(invoke_zero_signature());
     };
-    let options = p("invokeOptions", Type::optional(invoke_options_type()));
+    let options = p("invokeOptions", optional_invoke_options_type());
     let ret = function
         .return_type
         .clone()

@@ -68,11 +68,15 @@ pub enum Function {
     Static(Arc<Signature>),
 }
 
+/// A name map of one level: ordered by insertion (which suggestions and
+/// listings see), hashed with foldhash.
+type Names<V> = IndexMap<String, V, foldhash::fast::RandomState>;
+
 #[derive(Clone, Debug, Default)]
 struct Frame {
-    defs: IndexMap<String, Definition>,
-    outputs: IndexMap<String, Definition>,
-    functions: IndexMap<String, Function>,
+    defs: Names<Definition>,
+    outputs: Names<Definition>,
+    functions: Names<Function>,
 }
 
 /// One level of the scope chain. Cheap to clone and to extend.

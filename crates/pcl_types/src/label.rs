@@ -346,7 +346,7 @@ impl Binder {
             }
             Expr::Object(items) => {
                 let mut literal = true;
-                let mut props = Properties::new();
+                let mut props = Properties::default();
                 let mut values = Vec::new();
                 for (k, v) in items {
                     let vt = self.bind(v);

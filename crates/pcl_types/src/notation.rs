@@ -502,7 +502,7 @@ fn object_options(annotated: bool, nonstrict: bool) -> ObjectOptions {
 }
 
 fn define(t: &Type, props: &[(String, Node)], env: &mut HashMap<String, Type>) -> PResult<()> {
-    let mut map = Properties::new();
+    let mut map = Properties::default();
     for (k, v) in props {
         map.insert(Arc::from(k.as_str()), build(v, env)?);
     }

@@ -72,8 +72,9 @@ impl fmt::Debug for Annotations {
     }
 }
 
-/// Property map of an object type, sorted by name.
-pub type Properties = IndexMap<Arc<str>, Type>;
+/// Property map of an object type, sorted by name. Hashed with foldhash
+/// (iteration order is the map's order, never the hasher's).
+pub type Properties = IndexMap<Arc<str>, Type, foldhash::fast::RandomState>;
 
 /// The definition behind an object type.
 pub struct ObjectDef {
@@ -123,7 +124,7 @@ impl ObjectDef {
         static EMPTY: OnceLock<Properties> = OnceLock::new();
         self.props
             .get()
-            .unwrap_or_else(|| EMPTY.get_or_init(Properties::new))
+            .unwrap_or_else(|| EMPTY.get_or_init(Properties::default))
     }
 
     pub fn property(&self, name: &str) -> Option<&Type> {

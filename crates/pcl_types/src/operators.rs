@@ -35,6 +35,12 @@ fn binary(t: Type, result: Type) -> Signature {
     }
 }
 
+/// `optional(dynamic)`, built once (the parameter type of `==` and `!=`).
+fn optional_dynamic() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::optional(Type::dynamic())).clone()
+}
+
 /// The signature of an operator (`+`, `==`, `!`, `neg` for unary minus, …).
 pub fn signature(op: &str) -> Option<Signature> {
     Some(match op {
@@ -43,7 +49,7 @@ pub fn signature(op: &str) -> Option<Signature> {
             params: vec![("val".into(), Type::bool())],
             result: Type::bool(),
         },
-        "==" | "!=" => binary(Type::optional(Type::dynamic()), Type::bool()),
+        "==" | "!=" => binary(optional_dynamic(), Type::bool()),
         "<" | "<=" | ">" | ">=" => binary(Type::number(), Type::bool()),
         "+" | "-" | "*" | "/" | "%" => binary(Type::number(), Type::number()),
         "neg" | "unary -" => Signature {

@@ -292,7 +292,7 @@ impl Engine {
         let result = Type::deferred_object(crate::object::ObjectOptions::default());
         self.unify_state.in_progress.push((key, result.clone()));
         let mut kind = CK::Safe;
-        let mut props = Properties::new();
+        let mut props = Properties::default();
         for (k, t) in oa.properties() {
             if ob.property(k).is_none() {
                 props.insert(k.clone(), Type::optional(t.clone()));
