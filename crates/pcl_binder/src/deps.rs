@@ -18,8 +18,14 @@ pub(crate) const PROPERTY_LIST_OPTIONS: [&str; 4] = [
     "additionalSecretOutputs",
 ];
 
-/// Names referenced by a body (attributes and nested blocks).
-pub(crate) fn body_names(body: &Body, skip_property_options: bool, out: &mut Vec<(u32, String)>) {
+/// Names referenced by a body (attributes and nested blocks), borrowed
+/// from the syntax tree.
+pub(crate) fn body_names<'a>(
+    body: &'a Body,
+    skip_property_options: bool,
+    out: &mut Vec<(u32, &'a str)>,
+) {
+    let mut walk = Walk::default();
     let mut stack: Vec<(&Body, bool)> = vec![(body, false)];
     while let Some((body, in_options)) = stack.pop() {
         for item in body.items.iter().rev() {
@@ -31,7 +37,7 @@ pub(crate) fn body_names(body: &Body, skip_property_options: bool, out: &mut Vec
                     {
                         continue;
                     }
-                    expr_names(&attr.expr, out);
+                    walk.expr_names(&attr.expr, out);
                 }
                 BodyItem::Block(block) => stack.push((&block.body, block.type_name() == "options")),
             }
@@ -40,66 +46,86 @@ pub(crate) fn body_names(body: &Body, skip_property_options: bool, out: &mut Vec
 }
 
 /// Names referenced by one expression, iteratively (deep trees are fine).
-pub(crate) fn expr_names(expr: &Expr, out: &mut Vec<(u32, String)>) {
-    let mut stack: Vec<&Expr> = vec![expr];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Variable(ident) => out.push((ident.range.start, ident.name.to_string())),
-            ExprKind::Call(call) => {
-                out.push((call.name_range.start, call.name.to_string()));
-                stack.extend(call.args.iter());
-            }
-            ExprKind::Literal(_) | ExprKind::SplatItem | ExprKind::Error => {}
-            ExprKind::Template(t) => parts(&t.parts, &mut stack),
-            ExprKind::Traversal(t) => {
-                stack.push(&t.source);
-                for step in &t.steps {
-                    if let pcl_syntax::ast::StepKind::Index(k) = &step.kind {
+pub(crate) fn expr_names<'a>(expr: &'a Expr, out: &mut Vec<(u32, &'a str)>) {
+    Walk::default().expr_names(expr, out);
+}
+
+/// The work lists of a walk, reused for every expression of a body.
+#[derive(Default)]
+struct Walk<'a> {
+    exprs: Vec<&'a Expr>,
+    parts: Vec<&'a [TemplatePart]>,
+}
+
+impl<'a> Walk<'a> {
+    fn expr_names(&mut self, expr: &'a Expr, out: &mut Vec<(u32, &'a str)>) {
+        let stack = &mut self.exprs;
+        stack.clear();
+        stack.push(expr);
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                ExprKind::Variable(ident) => out.push((ident.range.start, ident.name.as_str())),
+                ExprKind::Call(call) => {
+                    out.push((call.name_range.start, &call.name));
+                    stack.extend(call.args.iter());
+                }
+                ExprKind::Literal(_) | ExprKind::SplatItem | ExprKind::Error => {}
+                ExprKind::Template(t) => parts(&t.parts, stack, &mut self.parts),
+                ExprKind::Traversal(t) => {
+                    stack.push(&t.source);
+                    for step in &t.steps {
+                        if let pcl_syntax::ast::StepKind::Index(k) = &step.kind {
+                            stack.push(k);
+                        }
+                    }
+                }
+                ExprKind::Splat(s) => {
+                    stack.push(&s.source);
+                    stack.push(&s.each);
+                }
+                ExprKind::For(f) => {
+                    stack.push(&f.collection);
+                    if let Some(k) = &f.key_expr {
                         stack.push(k);
                     }
-                }
-            }
-            ExprKind::Splat(s) => {
-                stack.push(&s.source);
-                stack.push(&s.each);
-            }
-            ExprKind::For(f) => {
-                stack.push(&f.collection);
-                if let Some(k) = &f.key_expr {
-                    stack.push(k);
-                }
-                stack.push(&f.value_expr);
-                if let Some(c) = &f.condition {
-                    stack.push(c);
-                }
-            }
-            ExprKind::Conditional(c) => {
-                stack.push(&c.condition);
-                stack.push(&c.then_expr);
-                stack.push(&c.else_expr);
-            }
-            ExprKind::Binary(b) => {
-                stack.push(&b.lhs);
-                stack.push(&b.rhs);
-            }
-            ExprKind::Unary(u) => stack.push(&u.operand),
-            ExprKind::Tuple(items) => stack.extend(items.iter()),
-            ExprKind::Object(items) => {
-                for item in items {
-                    // A bare identifier key is a literal name, not a reference.
-                    if item.bare_key().is_none() {
-                        stack.push(&item.key);
+                    stack.push(&f.value_expr);
+                    if let Some(c) = &f.condition {
+                        stack.push(c);
                     }
-                    stack.push(&item.value);
                 }
+                ExprKind::Conditional(c) => {
+                    stack.push(&c.condition);
+                    stack.push(&c.then_expr);
+                    stack.push(&c.else_expr);
+                }
+                ExprKind::Binary(b) => {
+                    stack.push(&b.lhs);
+                    stack.push(&b.rhs);
+                }
+                ExprKind::Unary(u) => stack.push(&u.operand),
+                ExprKind::Tuple(items) => stack.extend(items.iter()),
+                ExprKind::Object(items) => {
+                    for item in items {
+                        // A bare identifier key is a literal name, not a reference.
+                        if item.bare_key().is_none() {
+                            stack.push(&item.key);
+                        }
+                        stack.push(&item.value);
+                    }
+                }
+                ExprKind::Parens(inner) => stack.push(inner),
             }
-            ExprKind::Parens(inner) => stack.push(inner),
         }
     }
 }
 
-fn parts<'a>(parts_list: &'a [TemplatePart], stack: &mut Vec<&'a Expr>) {
-    let mut todo: Vec<&'a [TemplatePart]> = vec![parts_list];
+fn parts<'a>(
+    parts_list: &'a [TemplatePart],
+    stack: &mut Vec<&'a Expr>,
+    todo: &mut Vec<&'a [TemplatePart]>,
+) {
+    todo.clear();
+    todo.push(parts_list);
     while let Some(list) = todo.pop() {
         for part in list {
             match part {

@@ -387,8 +387,9 @@ impl ProgramBinder<'_, '_> {
     fn compute_dependencies(&mut self) {
         let files = self.files.clone();
         let mut all = Vec::with_capacity(self.decls.len());
+        let mut names: Vec<(u32, &str)> = Vec::new();
         for decl in &self.decls {
-            let mut names: Vec<(u32, String)> = Vec::new();
+            names.clear();
             if let Some(item) = files
                 .get(decl.file_idx)
                 .and_then(|f| f.body.items.get(decl.item_idx))
@@ -403,8 +404,8 @@ impl ProgramBinder<'_, '_> {
             }
             names.sort_by_key(|(pos, _)| *pos);
             let mut deps: Vec<usize> = Vec::new();
-            for (_, name) in names {
-                if let Some(Definition::Node(id)) = self.scope.lookup(&name) {
+            for &(_, name) in &names {
+                if let Some(Definition::Node(id)) = self.scope.lookup(name) {
                     let id = id.0 as usize;
                     if !deps.contains(&id) {
                         deps.push(id);
