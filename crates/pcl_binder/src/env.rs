@@ -7,6 +7,7 @@ use pcl_expr::{
 };
 use pcl_schema::suggest::suggest_functions;
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use pcl_types::{InputTypeMemo, Type};
 
@@ -17,6 +18,9 @@ pub(crate) struct EnvView<'b, 's> {
     pub refs: &'b [NodeReference],
     pub schemas: &'b Schemas<'s>,
     pub input_types: &'b RefCell<InputTypeMemo>,
+    /// Answers of [`Environment::invoke_signature`] by token, for the whole
+    /// check (the schema lookup of a function is the same every time).
+    pub invokes: &'b RefCell<HashMap<String, InvokeLookup>>,
 }
 
 impl Environment for EnvView<'_, '_> {
@@ -37,6 +41,27 @@ impl Environment for EnvView<'_, '_> {
     }
 
     fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {
+        if let Some(found) = self.invokes.borrow().get(token) {
+            return found.clone();
+        }
+        let found = self.lookup_invoke(token);
+        self.invokes
+            .borrow_mut()
+            .insert(token.to_string(), found.clone());
+        found
+    }
+
+    fn input_type(&self, t: &Type) -> Type {
+        self.input_types.borrow_mut().input_type(t)
+    }
+
+    fn method_signature(&self, receiver: &Type, method: &str) -> MethodLookup {
+        self.lookup_method(receiver, method)
+    }
+}
+
+impl EnvView<'_, '_> {
+    fn lookup_invoke(&self, token: &str) -> InvokeLookup {
         let package = token.split(':').next().unwrap_or(token);
         let pkg = match self.schemas.load(package) {
             Ok(pkg) => pkg,
@@ -73,11 +98,7 @@ impl Environment for EnvView<'_, '_> {
         }
     }
 
-    fn input_type(&self, t: &Type) -> Type {
-        self.input_types.borrow_mut().input_type(t)
-    }
-
-    fn method_signature(&self, receiver: &Type, method: &str) -> MethodLookup {
+    fn lookup_method(&self, receiver: &Type, method: &str) -> MethodLookup {
         let annotations = receiver.annotations();
         let Some(ann) = annotations.first::<SchemaResourceAnnotation>() else {
             return MethodLookup::UntypedReceiver;

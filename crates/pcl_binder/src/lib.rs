@@ -92,6 +92,7 @@ pub fn check_program_with_files(
         components: RefCell::new(HashMap::new()),
         stack: RefCell::new(Vec::new()),
         input_types: RefCell::new(pcl_types::InputTypeMemo::new()),
+        invokes: RefCell::new(HashMap::new()),
     };
     let mut map = SourceMap::new();
     let (program, mut diags) = program::bind_program(&shared, &mut map, sources.to_vec(), "", 0);

@@ -51,6 +51,8 @@ pub(crate) struct Shared<'s> {
     pub stack: RefCell<Vec<String>>,
     /// `InputType` answers by type identity, for the whole check.
     pub input_types: RefCell<InputTypeMemo>,
+    /// Schema function lookups of `invoke` by token, for the whole check.
+    pub invokes: RefCell<HashMap<String, pcl_expr::InvokeLookup>>,
 }
 
 pub(crate) struct ParsedFile {
@@ -533,6 +535,7 @@ impl ProgramBinder<'_, '_> {
             refs: &self.refs,
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
+            invokes: &self.shared.invokes,
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         let bound = bind_expr(expr, scope, &mut cx);
@@ -545,6 +548,7 @@ impl ProgramBinder<'_, '_> {
             refs: &self.refs,
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
+            invokes: &self.shared.invokes,
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         check_convertible(&mut cx, expr, dest);
