@@ -323,7 +323,18 @@ impl Type {
 
     /// `optional(T) = union(T, none)`.
     pub fn optional(t: Type) -> Type {
-        Type::union([t, Type::none()])
+        if t.as_union().is_some() {
+            return Type::union([t, Type::none()]);
+        }
+        crate::union::normalise_pair(t, Type::none(), Annotations::none())
+    }
+
+    /// A union with exactly these (already normalised) elements.
+    pub(crate) fn union_of(elements: Arc<[Type]>, annotations: Annotations) -> Type {
+        Type::from_kind(TypeKind::Union(UnionType {
+            elements,
+            annotations,
+        }))
     }
 
     /// A strict, unannotated object type.

@@ -10,6 +10,7 @@
 
 use std::cell::OnceCell;
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use crate::object::Annotations;
 use crate::print::{display_head, display_prefix};
@@ -19,6 +20,13 @@ use crate::ty::{Type, TypeKind};
 const SORT_KEY_LIMIT: usize = 16 * 1024;
 
 pub(crate) fn normalise_union(elements: Vec<Type>, annotations: Annotations) -> Type {
+    let elements = match <[Type; 2]>::try_from(elements) {
+        Ok([a, b]) if a.as_union().is_none() && b.as_union().is_none() => {
+            return normalise_pair(a, b, annotations)
+        }
+        Ok(pair) => Vec::from(pair),
+        Err(elements) => elements,
+    };
     let mut flat: Vec<Type> = Vec::with_capacity(elements.len());
     for e in elements {
         match e.kind() {
@@ -54,6 +62,29 @@ pub(crate) fn normalise_union(elements: Vec<Type>, annotations: Annotations) -> 
         }
     }
     Type::union_raw(out, annotations)
+}
+
+/// [`normalise_union`] of two elements that are not unions (`optional(T)`,
+/// `InputType`'s `union(T, output(T))`): the same order, deduplication and
+/// collapse, without the intermediate vectors.
+pub(crate) fn normalise_pair(a: Type, b: Type, annotations: Annotations) -> Type {
+    let order = if a.ptr_eq(&b) {
+        Ordering::Equal
+    } else {
+        compare_heads(display_head(&a), display_head(&b)).unwrap_or_else(|| {
+            display_prefix(&a, SORT_KEY_LIMIT).cmp(&display_prefix(&b, SORT_KEY_LIMIT))
+        })
+    };
+    // A stable sort keeps equal keys in their order.
+    let (first, second) = if order == Ordering::Greater {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    if first.equals(&second) {
+        return first;
+    }
+    Type::union_of(Arc::from([first, second]), annotations)
 }
 
 /// The order of two printed forms known only by their heads (a prefix of
