@@ -95,6 +95,13 @@ impl Scope {
     /// The root program scope: the constant `null`, every builtin of
     /// binder.md §4.1, `invoke` and `call`.
     pub fn root() -> Scope {
+        // Built once; every program starts from a copy (its first
+        // definition copies the level, an `Arc` clone until then).
+        static ROOT: std::sync::OnceLock<Scope> = std::sync::OnceLock::new();
+        ROOT.get_or_init(Scope::build_root).clone()
+    }
+
+    fn build_root() -> Scope {
         let mut scope = Scope::empty();
         let frame = Arc::make_mut(&mut scope.frame);
         frame.defs.insert("null".into(), Definition::Null);
