@@ -6,8 +6,11 @@
 //! only when the result does not rest on a coinductive assumption about a
 //! pair still being checked (defect `memo-cache-unifying` fixed). The memo is
 //! what keeps wide, deep unions polynomial; it lives for one call only, so
-//! nothing leaks between questions. Types used as keys are kept alive in the
-//! memo so addresses cannot be reused within the call.
+//! nothing leaks between questions (its emptied table is reused by the
+//! thread's next question). Types used as keys are kept alive in the memo so
+//! addresses cannot be reused within the call. Questions that are decided at
+//! once (a leaf or const-of-leaf side, a small source found among a union
+//! destination's elements) get no memo entry.
 
 use foldhash::HashMap;
 
@@ -88,6 +91,21 @@ impl Drop for Engine {
     }
 }
 
+/// A source compared for equality at once: a leaf other than `dynamic`, or a
+/// collection or eventual of one (not a union or const, which conversion
+/// decides element by element and by the underlying type).
+fn small(t: &Type) -> bool {
+    match t.kind() {
+        TypeKind::Union(_) | TypeKind::Const(_) | TypeKind::Dynamic => false,
+        TypeKind::List(e)
+        | TypeKind::Map(e)
+        | TypeKind::Set(e)
+        | TypeKind::Output(e)
+        | TypeKind::Promise(e) => !e.kind().has_elements(),
+        kind => !kind.has_elements(),
+    }
+}
+
 /// A type decided against another such type at once: a leaf (builtin,
 /// opaque) or the const of one.
 fn cheap(t: &Type) -> bool {
@@ -141,6 +159,14 @@ impl Engine {
     fn conv_inner(&mut self, dest: &Type, src: &Type, unifying: bool) -> CK {
         if dest.is_dynamic() || dest.ptr_eq(src) {
             return CK::Safe;
+        }
+        // A union destination with the source among its elements accepts it
+        // safely (what `dest_rule` finds first); for a small source that is
+        // decided at once, without a memo entry.
+        if let TypeKind::Union(u) = dest.kind() {
+            if small(src) && u.elements().iter().any(|e| e.ptr_eq(src) || e.equals(src)) {
+                return CK::Safe;
+            }
         }
         let key = (dest.addr(), src.addr(), unifying);
         // A question with a cheap side is not worth a memo entry: against

@@ -4,7 +4,8 @@
 //!
 //! Every walk here is cycle-safe (objects on the current path are not
 //! re-entered; rebuilt recursive objects are rebuilt recursively) and stops
-//! at [`MAX_TYPE_DEPTH`].
+//! at [`MAX_TYPE_DEPTH`]. [`InputTypeMemo`] remembers `InputType` answers
+//! by type identity for a checker that asks about the same types again.
 
 use foldhash::HashMap;
 use std::sync::OnceLock;
