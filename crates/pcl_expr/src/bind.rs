@@ -4,6 +4,8 @@
 //! Each node binds its children first (their diagnostics come first, in
 //! source order), then checks itself.
 
+use std::sync::Arc;
+
 use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
 use pcl_types::{
@@ -578,10 +580,20 @@ fn bind_splat(
 
 /// The property name of a literal key: a literal value convertible to a
 /// string, or a template of exactly one literal part.
-fn literal_key(key: &BoundExpr) -> Option<String> {
+/// The property name a literal key stands for; a string literal's text is
+/// shared, not copied.
+fn literal_key(key: &BoundExpr) -> Option<Arc<str>> {
+    let string = |s: &Arc<str>| Some(Arc::clone(s));
     match &key.kind {
-        BoundExprKind::Literal(v) => v.to_key_string(),
-        BoundExprKind::Template(_) => key.literal_string().map(str::to_string),
+        BoundExprKind::Literal(Value::String(s)) => string(s),
+        BoundExprKind::Literal(v) => v.to_key_string().map(Arc::from),
+        BoundExprKind::Template(parts) => match parts.as_slice() {
+            [one] => match &one.kind {
+                BoundExprKind::Literal(Value::String(s)) => string(s),
+                _ => None,
+            },
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -627,15 +639,15 @@ fn bind_object(
         }
         bound.push((key, value));
     }
-    let literal_keys: Option<Vec<String>> = bound.iter().map(|(k, _)| literal_key(k)).collect();
+    let literal_keys: Option<Vec<Arc<str>>> = bound.iter().map(|(k, _)| literal_key(k)).collect();
     let ty = match literal_keys {
-        Some(names) => {
-            let mut props: indexmap::IndexMap<String, Type> = indexmap::IndexMap::new();
-            for (name, (_, v)) in names.into_iter().zip(bound.iter()) {
-                props.insert(name, v.ty.clone());
-            }
-            Type::object(props)
-        }
+        // A repeated key keeps its first position and its last value, as
+        // the property map's inserts do.
+        Some(names) => Type::object(
+            names
+                .into_iter()
+                .zip(bound.iter().map(|(_, v)| v.ty.clone())),
+        ),
         None => {
             let values: Vec<Type> = bound.iter().map(|(_, v)| v.ty.clone()).collect();
             Type::map(unify_types(&values).safe)

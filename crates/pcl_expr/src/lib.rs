@@ -7,7 +7,8 @@
 //!   [`BoundExpr`] (binder.md §3), with every builtin function of §4.1,
 //!   `invoke` (§6.3) and `call` (§6.4);
 //! - the [`Environment`] trait through which the program binder supplies
-//!   node types, schema functions and resource methods, and
+//!   node types, schema functions and resource methods (and may remember
+//!   `InputType` answers for a whole check), and
 //!   [`ExprOptions`], the expression-level bind options of §7;
 //! - the expression-level diagnostics of §8.1–8.2 ([`codes`]);
 //! - [`suggest`], the one "did you mean" mechanism every unknown name uses
