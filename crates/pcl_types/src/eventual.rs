@@ -560,6 +560,30 @@ mod tests {
     }
 
     #[test]
+    fn input_type_memo_answers_like_input_type() {
+        let mut memo = InputTypeMemo::new();
+        let list = Type::list(Type::optional(Type::string()));
+        for t in [Type::bool(), Type::string(), list.clone(), list] {
+            assert_eq!(
+                crate::to_notation(&memo.input_type(&t)),
+                crate::to_notation(&input_type(&t))
+            );
+        }
+        // A type that reaches an object not yet defined is not remembered:
+        // once the object is defined, the answer follows.
+        let deferred = Type::deferred_object(crate::ObjectOptions::default());
+        let holder = Type::list(deferred.clone());
+        let before = memo.input_type(&holder);
+        assert!(deferred.define_object([("a", Type::int())]));
+        let after = memo.input_type(&holder);
+        assert_ne!(crate::to_notation(&before), crate::to_notation(&after));
+        assert_eq!(
+            crate::to_notation(&after),
+            crate::to_notation(&input_type(&holder))
+        );
+    }
+
+    #[test]
     fn lift_and_wrap() {
         let out = Type::output(Type::bool());
         let prom = Type::promise(Type::int());

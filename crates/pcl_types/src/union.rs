@@ -194,4 +194,37 @@ mod tests {
         assert_eq!(format!("{}", Type::union([])), "union()");
         assert_eq!(Type::optional(Type::none()), Type::none());
     }
+
+    #[test]
+    fn pairs_normalise_like_the_general_path() {
+        // Two non-union elements take the pair path; the same two with a
+        // duplicate take the general one (flatten, sort, dedup): the
+        // results must print and compare the same, in both argument orders.
+        let obj = |t: Type| Type::object([("a", t)]);
+        let types = vec![
+            Type::none(),
+            Type::string(),
+            Type::opaque("Archive"),
+            Type::output(Type::string()),
+            Type::output(Type::int()),
+            Type::list(Type::string()),
+            obj(Type::int()),
+            obj(Type::string()),
+            Type::literal(Value::string("x")),
+            Type::literal(Value::int(3)),
+        ];
+        for a in &types {
+            for b in &types {
+                let pair = Type::union([a.clone(), b.clone()]);
+                let general = Type::union([a.clone(), b.clone(), b.clone()]);
+                let swapped = Type::union([b.clone(), a.clone()]);
+                let text = crate::to_notation(&pair);
+                assert_eq!(text, crate::to_notation(&general), "{a} | {b}");
+                assert_eq!(text, crate::to_notation(&swapped), "{a} | {b}");
+                if b.is_none() && a.as_union().is_none() {
+                    assert_eq!(text, crate::to_notation(&Type::optional(a.clone())));
+                }
+            }
+        }
+    }
 }
