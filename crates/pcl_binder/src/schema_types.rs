@@ -37,6 +37,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -160,7 +161,7 @@ struct Frame {
 #[derive(Default)]
 pub(crate) struct Conversions {
     /// Converted named objects and resource references.
-    objects: RefCell<HashMap<ObjectKey, ObjectEntry>>,
+    objects: RefCell<FastMap<ObjectKey, ObjectEntry>>,
     /// How many times conversion has returned a cached object whose graph
     /// was not complete (a placeholder still being defined, or an object
     /// that reached one). A conversion during which this does not change
@@ -168,17 +169,17 @@ pub(crate) struct Conversions {
     incomplete_uses: Cell<usize>,
     /// `ResolveOutputs` of complete converted types, by address (the key
     /// type is kept alive beside its result): (type, resolved, height).
-    resolved: RefCell<HashMap<usize, (Type, Type, usize)>>,
+    resolved: RefCell<FastMap<usize, (Type, Type, usize)>>,
     /// Converted resource types by (package, version, token, read), so a
     /// resource used by several blocks is converted once, with what their
     /// conversion reached.
-    resources: RefCell<HashMap<ResourceKey, TopLevel<ResourceTypes>>>,
+    resources: RefCell<FastMap<ResourceKey, TopLevel<ResourceTypes>>>,
     /// Converted function types by (package, version, token), so a
     /// function invoked (or a method called) several times is converted
     /// once.
-    functions: RefCell<HashMap<FunctionKey, TopLevel<FunctionTypes>>>,
+    functions: RefCell<FastMap<FunctionKey, TopLevel<FunctionTypes>>>,
     /// Resources found by token, by (package, version, token as written).
-    found_resources: RefCell<HashMap<FunctionKey, Found<Resource>>>,
+    found_resources: RefCell<FastMap<FunctionKey, Found<Resource>>>,
     /// The conversions under way, innermost last.
     events: RefCell<Vec<Frame>>,
     /// The deepest conversion depth reached by the conversion under way.
@@ -191,9 +192,9 @@ pub(crate) struct Conversions {
     depth_dependent: Cell<bool>,
     /// Objects whose events were recorded (converted or replayed) in the
     /// current check.
-    replayed: RefCell<HashSet<ObjectKey>>,
+    replayed: RefCell<FastSet<ObjectKey>>,
     /// Top-level conversions used in the current check.
-    used_top: RefCell<HashSet<(bool, FunctionKey, bool)>>,
+    used_top: RefCell<FastSet<(bool, FunctionKey, bool)>>,
 }
 
 impl Conversions {
@@ -834,7 +835,7 @@ impl<'a> Schemas<'a> {
         if let Some(bound) = entry.bound.get() {
             return bound;
         }
-        let mut seen: HashSet<&ObjectKey> = HashSet::new();
+        let mut seen: FastSet<&ObjectKey> = FastSet::default();
         let mut stack = vec![key];
         let mut sum = 0usize;
         while let Some(k) = stack.pop() {
@@ -1023,6 +1024,65 @@ impl<'a> Schemas<'a> {
     }
 }
 
+/// The conversion caches' hash maps: their keys (tokens, node addresses)
+/// come from schemas and the program, are looked up very often and are
+/// never iterated where order shows, so they use [`FastHasher`] instead of
+/// SipHash.
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
+
+/// A multiply-rotate hasher (the one rustc uses for its own tables): a few
+/// instructions per 8 bytes; not meant to resist chosen collisions.
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl FastHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            if let Some(head) = word.get_mut(..rest.len()) {
+                head.copy_from_slice(rest);
+            }
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The identity of a type's node (stable while the type is alive).
 fn type_addr(t: &Type) -> usize {
     t.kind() as *const pcl_types::TypeKind as usize
@@ -1103,6 +1163,28 @@ mod tests {
             assert!(!shared.conv.resolved.borrow().is_empty());
         }
         tokens.len()
+    }
+
+    #[test]
+    fn fast_hasher_separates_keys() {
+        use std::hash::BuildHasher;
+        let build = std::hash::BuildHasherDefault::<super::FastHasher>::default();
+        let text = "azure-native:eventgrid:TopicSpace";
+        let hashes: Vec<u64> = (0..=text.len())
+            .filter_map(|n| text.get(..n))
+            .map(|t| build.hash_one(t))
+            .collect();
+        let mut unique = hashes.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), hashes.len());
+        assert_eq!(build.hash_one(text), build.hash_one(String::from(text)));
+        assert_ne!(build.hash_one(1usize), build.hash_one(2usize));
+        let mut map: super::FastMap<String, usize> = super::FastMap::default();
+        for (i, n) in (0..=text.len()).enumerate() {
+            map.insert(text.get(..n).unwrap_or_default().to_owned(), i);
+        }
+        assert_eq!(map.get(text), Some(&text.len()));
     }
 
     #[test]
