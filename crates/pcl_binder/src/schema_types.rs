@@ -120,7 +120,8 @@ pub(crate) struct FunctionTypes {
 #[derive(Clone, Debug)]
 enum Event {
     Package(String, Option<String>),
-    Object(ObjectKey),
+    /// An object, by its index in `Conversions::objects`.
+    Object(usize),
 }
 
 /// A converted named object or resource reference.
@@ -141,6 +142,8 @@ struct ObjectEntry {
     bound: Cell<Option<usize>>,
     /// What its conversion reached, in order.
     events: Arc<[Event]>,
+    /// The check (`Conversions::generation`) that last recorded its events.
+    mark: Cell<u64>,
 }
 
 /// A top-level conversion (a resource's or a function's types) with what
@@ -160,8 +163,9 @@ struct Frame {
 /// [`Conversions::reusable`]).
 #[derive(Default)]
 pub(crate) struct Conversions {
-    /// Converted named objects and resource references.
-    objects: RefCell<FastMap<ObjectKey, ObjectEntry>>,
+    /// Converted named objects and resource references, by `ids`.
+    objects: RefCell<Vec<ObjectEntry>>,
+    ids: RefCell<FastMap<ObjectKey, usize>>,
     /// How many times conversion has returned a cached object whose graph
     /// was not complete (a placeholder still being defined, or an object
     /// that reached one). A conversion during which this does not change
@@ -190,9 +194,9 @@ pub(crate) struct Conversions {
     /// kept for another check (and a check that reused kept ones is redone
     /// without them).
     depth_dependent: Cell<bool>,
-    /// Objects whose events were recorded (converted or replayed) in the
-    /// current check.
-    replayed: RefCell<FastSet<ObjectKey>>,
+    /// The current check, for `ObjectEntry::mark` (objects whose events
+    /// were recorded, converted or replayed, in it).
+    generation: Cell<u64>,
     /// Top-level conversions used in the current check.
     used_top: RefCell<FastSet<(bool, FunctionKey, bool)>>,
 }
@@ -209,13 +213,13 @@ impl Conversions {
     pub(crate) fn is_empty(&self) -> bool {
         self.resources.borrow().is_empty()
             && self.functions.borrow().is_empty()
-            && self.objects.borrow().is_empty()
+            && self.ids.borrow().is_empty()
             && self.found_resources.borrow().is_empty()
     }
 
     /// Prepares kept conversions for a new check.
     pub(crate) fn start_check(&mut self) {
-        self.replayed.get_mut().clear();
+        self.generation.set(self.generation.get() + 1);
         self.used_top.get_mut().clear();
     }
 }
@@ -793,25 +797,33 @@ impl<'a> Schemas<'a> {
     /// A converted object from the cache, counting a use of an incomplete
     /// one and recording (once per check) what its conversion reached.
     fn cached_object(&self, key: &ObjectKey, depth: usize) -> Option<Type> {
-        let (ty, events, height) = {
+        let id = *self.conv.ids.borrow().get(key)?;
+        let generation = self.conv.generation.get();
+        let (ty, events, height, first) = {
             let objects = self.conv.objects.borrow();
-            let entry = objects.get(key)?;
+            let entry = objects.get(id)?;
             if !entry.complete {
                 self.conv
                     .incomplete_uses
                     .set(self.conv.incomplete_uses.get() + 1);
             }
-            (entry.ty.clone(), Arc::clone(&entry.events), entry.height)
+            let first = entry.mark.replace(generation) != generation;
+            (
+                entry.ty.clone(),
+                Arc::clone(&entry.events),
+                entry.height,
+                first,
+            )
         };
         self.reached(depth);
         if depth + height > self.conv.max_depth.get() {
             self.conv.max_depth.set(depth + height);
         }
-        self.push_event(Event::Object(key.clone()));
-        if self.conv.replayed.borrow_mut().insert(key.clone()) {
+        self.push_event(Event::Object(id));
+        if first {
             // Kept from an earlier check: this check would convert it
             // here, which must not reach the depth limit.
-            if depth + self.fresh_bound(key) > MAX_SCHEMA_DEPTH {
+            if depth + self.fresh_bound(id) > MAX_SCHEMA_DEPTH {
                 self.conv.depth_dependent.set(true);
             }
             self.replay_events(&events);
@@ -824,9 +836,9 @@ impl<'a> Schemas<'a> {
     /// (no cycle, so the conversion is the same wherever it starts), else
     /// the sum of the local heights of everything it reaches (a fresh
     /// conversion's deepest path passes through each object at most once).
-    fn fresh_bound(&self, key: &ObjectKey) -> usize {
+    fn fresh_bound(&self, id: usize) -> usize {
         let objects = self.conv.objects.borrow();
-        let Some(entry) = objects.get(key) else {
+        let Some(entry) = objects.get(id) else {
             return 0;
         };
         if entry.complete {
@@ -835,8 +847,8 @@ impl<'a> Schemas<'a> {
         if let Some(bound) = entry.bound.get() {
             return bound;
         }
-        let mut seen: FastSet<&ObjectKey> = FastSet::default();
-        let mut stack = vec![key];
+        let mut seen: FastSet<usize> = FastSet::default();
+        let mut stack = vec![id];
         let mut sum = 0usize;
         while let Some(k) = stack.pop() {
             if !seen.insert(k) {
@@ -848,7 +860,7 @@ impl<'a> Schemas<'a> {
             sum = sum.saturating_add(e.local);
             for event in e.events.iter() {
                 if let Event::Object(child) = event {
-                    stack.push(child);
+                    stack.push(*child);
                 }
             }
         }
@@ -865,19 +877,15 @@ impl<'a> Schemas<'a> {
                 Event::Package(name, version) => {
                     self.record_use_parts(name, version.clone(), true);
                 }
-                Event::Object(key) => {
-                    if !self.conv.replayed.borrow_mut().insert(key.clone()) {
-                        continue;
-                    }
-                    let inner = self
-                        .conv
-                        .objects
-                        .borrow()
-                        .get(key)
-                        .map(|e| Arc::clone(&e.events));
-                    if let Some(inner) = inner {
-                        self.replay_events(&inner);
-                    }
+                Event::Object(id) => {
+                    let generation = self.conv.generation.get();
+                    let inner = match self.conv.objects.borrow().get(*id) {
+                        Some(e) if e.mark.replace(generation) != generation => {
+                            Arc::clone(&e.events)
+                        }
+                        _ => continue,
+                    };
+                    self.replay_events(&inner);
                 }
             }
         }
@@ -911,7 +919,7 @@ impl<'a> Schemas<'a> {
                 .events
                 .iter()
                 .filter_map(|e| match e {
-                    Event::Object(k) => Some(self.fresh_bound(k)),
+                    Event::Object(k) => Some(self.fresh_bound(*k)),
                     Event::Package(..) => None,
                 })
                 .fold(frame.local_max, usize::saturating_add)
@@ -930,42 +938,52 @@ impl<'a> Schemas<'a> {
 
     /// Starts converting the object `key` at `depth`: files its
     /// placeholder and returns the state to restore in [`Self::finish_object`].
-    fn start_object(&self, key: &ObjectKey, placeholder: &Type, depth: usize) -> (usize, usize) {
+    fn start_object(&self, key: ObjectKey, placeholder: &Type, depth: usize) -> Started {
         self.reached(depth);
-        self.conv.objects.borrow_mut().insert(
-            key.clone(),
-            ObjectEntry {
-                ty: placeholder.clone(),
-                complete: false,
-                height: 0,
-                local: 0,
-                bound: Cell::new(None),
-                events: Arc::from([]),
-            },
-        );
-        self.conv.replayed.borrow_mut().insert(key.clone());
+        let mut objects = self.conv.objects.borrow_mut();
+        let id = objects.len();
+        objects.push(ObjectEntry {
+            ty: placeholder.clone(),
+            complete: false,
+            height: 0,
+            local: 0,
+            bound: Cell::new(None),
+            events: Arc::from([]),
+            mark: Cell::new(self.conv.generation.get()),
+        });
+        drop(objects);
+        self.conv.ids.borrow_mut().insert(key, id);
         self.conv.events.borrow_mut().push(Frame {
             events: Vec::new(),
             local_max: depth,
         });
         let outer_max = self.conv.max_depth.replace(depth);
-        (self.conv.incomplete_uses.get(), outer_max)
+        Started {
+            id,
+            incomplete_uses: self.conv.incomplete_uses.get(),
+            outer_max,
+        }
     }
 
     /// Finishes an object started at `depth`: it is complete when no
     /// incomplete object was used while its properties were converted.
-    fn finish_object(&self, key: ObjectKey, depth: usize, (before, outer_max): (usize, usize)) {
+    fn finish_object(&self, depth: usize, started: Started) {
+        let Started {
+            id,
+            incomplete_uses: before,
+            outer_max,
+        } = started;
         let frame = self.conv.events.borrow_mut().pop().unwrap_or_default();
         let reach = self.conv.max_depth.get().max(depth);
         self.conv.max_depth.set(outer_max.max(reach));
         let complete = self.conv.incomplete_uses.get() == before;
-        if let Some(entry) = self.conv.objects.borrow_mut().get_mut(&key) {
+        if let Some(entry) = self.conv.objects.borrow_mut().get_mut(id) {
             entry.complete = complete;
             entry.height = reach - depth;
             entry.local = frame.local_max.saturating_sub(depth);
             entry.events = frame.events.into();
         }
-        self.push_event(Event::Object(key));
+        self.push_event(Event::Object(id));
     }
 
     fn named_object(&self, pkg: &Arc<Package>, o: &ObjectType, shape: Shape, depth: usize) -> Type {
@@ -983,14 +1001,14 @@ impl<'a> Schemas<'a> {
             Some(&token),
             !self.policy.non_strict_objects(),
         ));
-        let started = self.start_object(&key, &placeholder, depth);
+        let started = self.start_object(key, &placeholder, depth);
         let props: Vec<(String, Type)> = o
             .properties
             .values()
             .map(|p| (p.name.clone(), self.property(pkg, p, shape, depth + 1)))
             .collect();
         placeholder.define_object(props);
-        self.finish_object(key, depth, started);
+        self.finish_object(depth, started);
         placeholder
     }
 
@@ -1007,7 +1025,7 @@ impl<'a> Schemas<'a> {
             Some(&res.token),
             !self.policy.non_strict_objects(),
         ));
-        let started = self.start_object(&key, &placeholder, depth);
+        let started = self.start_object(key, &placeholder, depth);
         let mut props: Vec<(String, Type)> = vec![
             ("id".into(), Type::output(Type::id())),
             ("urn".into(), Type::output(Type::string())),
@@ -1019,9 +1037,16 @@ impl<'a> Schemas<'a> {
             props.push((p.name.clone(), self.output_of(&t, before)));
         }
         placeholder.define_object(props);
-        self.finish_object(key, depth, started);
+        self.finish_object(depth, started);
         placeholder
     }
+}
+
+/// An object being converted ([`Schemas::start_object`]).
+struct Started {
+    id: usize,
+    incomplete_uses: usize,
+    outer_max: usize,
 }
 
 /// The conversion caches' hash maps: their keys (tokens, node addresses)
