@@ -15,7 +15,9 @@
 //!
 //! The usual entry points are [`check_program`] (sources in memory),
 //! [`check_program_with_files`] (components read through a
-//! [`FileProvider`]) and [`check_directory`] (a program on disk). They never
+//! [`FileProvider`]) and [`check_directory`] (a program on disk);
+//! [`check_program_cached`] checks many programs against one
+//! [`SchemaCache`] (packages loaded and schema types converted once). They never
 //! fail: they return a [`Checked`] holding the bound [`Program`], every
 //! source read and the diagnostics found, sorted. Strictness is one
 //! [`BindPolicy`]. A code generator walks [`Program::ordered_nodes`]
@@ -96,10 +98,10 @@ pub use pcl_syntax as syntax;
 pub use pcl_types as types;
 
 pub use pcl_binder::{
-    check_directory, check_program, check_program_with_files, BindPolicy, BoundAttribute, Checked,
-    ComponentNode, ConfigNode, FileProvider, FsFiles, HookKind, HookNode, LocalNode, MemoryFiles,
-    NoFiles, Node, NodeKind, OutputNode, PackageUse, Program, ProgramFile, PulumiNode, RangeKind,
-    ResourceNode, ResourceOptions, SchemaResourceRef,
+    check_directory, check_program, check_program_cached, check_program_with_files, BindPolicy,
+    BoundAttribute, Checked, ComponentNode, ConfigNode, FileProvider, FsFiles, HookKind, HookNode,
+    LocalNode, MemoryFiles, NoFiles, Node, NodeKind, OutputNode, PackageUse, Program, ProgramFile,
+    PulumiNode, RangeKind, ResourceNode, ResourceOptions, SchemaCache, SchemaResourceRef,
 };
 pub use pcl_diagnostics::{
     render, render_all, render_short, Code, Diagnostic, FileId, Label, Position, RenderOptions,

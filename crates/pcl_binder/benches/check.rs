@@ -9,9 +9,10 @@
 //!    (`../shared/corpus/manifest.tsv`, `checkable = yes`; skipped with a
 //!    message when the corpus is absent), repeated until about 5 MB were
 //!    checked, and (b) a generated program of about 10 MB. The schemas are
-//!    loaded through one [`CachingLoader`] per schema folder that lives for
-//!    the whole run, so they are loaded once and then cached, as in a
-//!    long-running check. The last column is full check / hcl-edit parse
+//!    loaded through one [`SchemaCache`] per schema folder that lives for
+//!    the whole run ([`check_program_cached`], what `pcl check` does for
+//!    the programs of one run), so they are loaded, and their types
+//!    converted, once and then cached, as in a long-running check. The last column is full check / hcl-edit parse
 //!    time (issue #4's goal: at most 0.5). Error counts are printed so that
 //!    a fast but failing check is visible.
 //!
@@ -48,7 +49,10 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use pcl_binder::{check_program_with_files, BindPolicy, FsFiles, MemoryFiles, NoFiles};
+use pcl_binder::{
+    check_program_cached, check_program_with_files, BindPolicy, FsFiles, MemoryFiles, NoFiles,
+    SchemaCache,
+};
 use pcl_diagnostics::FileId;
 use pcl_schema::{CachingLoader, DirLoader, PackageDescriptor, SchemaLoader};
 
@@ -214,11 +218,11 @@ fn corpus_row((programs, loaders): &(Vec<CorpusProgram>, Vec<Defaults>), passes:
         .sum();
     let reps = CORPUS_TARGET_BYTES.div_ceil(bytes.max(1));
     let files: Vec<FsFiles> = programs.iter().map(|p| FsFiles::new(&p.dir)).collect();
+    let caches: Vec<SchemaCache<&Defaults>> = loaders.iter().map(SchemaCache::new).collect();
     let check_all = || {
         let mut errors = 0;
         for (p, files) in programs.iter().zip(&files) {
-            let checked =
-                check_program_with_files(&p.sources, &loaders[p.loader], &p.policy, files);
+            let checked = check_program_cached(&p.sources, &caches[p.loader], &p.policy, files);
             errors += checked.errors().count();
             black_box(checked);
         }
@@ -232,9 +236,9 @@ fn corpus_row((programs, loaders): &(Vec<CorpusProgram>, Vec<Defaults>), passes:
         .zip(&files)
         .map(|(p, files)| {
             let start = Instant::now();
-            black_box(check_program_with_files(
+            black_box(check_program_cached(
                 &p.sources,
-                &loaders[p.loader],
+                &caches[p.loader],
                 &p.policy,
                 files,
             ));
@@ -304,9 +308,9 @@ fn generated_row(passes: usize) -> Row {
         .unwrap_or(GENERATED_BYTES);
     let text = generate(size, 1);
     let sources = vec![("main.pp".to_owned(), text)];
-    let loader = CachingLoader::new(DirLoader::new([examples_schemas()]));
+    let loader = SchemaCache::new(DirLoader::new([examples_schemas()]));
     let policy = BindPolicy::strict();
-    let checked = check_program_with_files(&sources, &loader, &policy, &NoFiles);
+    let checked = check_program_cached(&sources, &loader, &policy, &NoFiles);
     let errors = checked.errors().count();
     for d in checked.errors().take(5) {
         eprintln!(
@@ -323,9 +327,7 @@ fn generated_row(passes: usize) -> Row {
         black_box(pcl_syntax::parse(FileId(0), black_box(text)));
     });
     let check = best(passes, || {
-        black_box(check_program_with_files(
-            &sources, &loader, &policy, &NoFiles,
-        ));
+        black_box(check_program_cached(&sources, &loader, &policy, &NoFiles));
     });
     eprintln!("measured the generated program");
     Row {

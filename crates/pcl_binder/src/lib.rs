@@ -14,7 +14,11 @@
 //! Binding never fails: [`check_program`] always returns a [`Program`] and
 //! the diagnostics found, sorted deterministically. Sources are passed in
 //! memory; components read their directories through a [`FileProvider`]
-//! ([`MemoryFiles`] or [`FsFiles`]).
+//! ([`MemoryFiles`] or [`FsFiles`]). A process that checks many programs
+//! keeps the packages it loaded and the PCL types converted from their
+//! schemas in a [`SchemaCache`] ([`check_program_cached`]): each check
+//! then converts only what no earlier check converted, with results
+//! identical to a check of its own.
 //!
 //! # Example
 //!
@@ -52,9 +56,10 @@ pub mod schema_types;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use pcl_diagnostics::{Diagnostic, Severity, SourceMap};
-use pcl_schema::SchemaLoader;
+use pcl_schema::{CachingLoader, LoadError, Package, PackageDescriptor, SchemaLoader};
 
 pub use files::{FileProvider, FsFiles, MemoryFiles, NoFiles};
 pub use model::{
@@ -65,6 +70,8 @@ pub use model::{
 pub use pcl_expr::{BoundExpr, BoundExprKind, Definition, NodeId};
 pub use policy::{BindPolicy, CheckOptions};
 pub use schema_types::{SchemaObjectAnnotation, SchemaResourceAnnotation};
+
+use schema_types::Conversions;
 
 /// Checks a program given as `(file name, text)` pairs. Components with a
 /// source directory report an error (there are no files to read); use
@@ -85,8 +92,62 @@ pub fn check_program_with_files(
     policy: &BindPolicy,
     files: &dyn FileProvider,
 ) -> Checked<Program> {
+    check_with(sources, loader, policy, files, Conversions::default()).0
+}
+
+/// [`check_program_with_files`] with the schemas of `cache`: packages are
+/// loaded once per cache, and the PCL types converted from their schemas
+/// by earlier checks (with the same type-relevant policy) are reused. The
+/// result is exactly that of [`check_program_with_files`] with
+/// `cache.loader()`.
+pub fn check_program_cached<L: SchemaLoader>(
+    sources: &[(String, String)],
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+) -> Checked<Program> {
+    let key = ConversionKey::of(policy);
+    let kept = cache.take(key);
+    let warm = kept.as_ref().is_some_and(|c| !c.is_empty());
+    let (checked, conv) = check_with(
+        sources,
+        &cache.loader,
+        policy,
+        files,
+        kept.unwrap_or_default(),
+    );
+    if conv.reusable() {
+        cache.keep(key, conv);
+        return checked;
+    }
+    if !warm {
+        // Depth-limited conversions depend on their order: not kept.
+        return checked;
+    }
+    // A kept conversion was reused where converting afresh could have
+    // reached the depth limit: check again from scratch.
+    let (checked, conv) = check_with(
+        sources,
+        &cache.loader,
+        policy,
+        files,
+        Conversions::default(),
+    );
+    if conv.reusable() {
+        cache.keep(key, conv);
+    }
+    checked
+}
+
+fn check_with(
+    sources: &[(String, String)],
+    loader: &dyn SchemaLoader,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    conv: Conversions,
+) -> (Checked<Program>, Conversions) {
     let shared = program::Shared {
-        schemas: schema_types::Schemas::new(loader, policy),
+        schemas: schema_types::Schemas::with_conversions(loader, policy, conv),
         policy: policy.clone(),
         files,
         components: RefCell::new(HashMap::new()),
@@ -98,7 +159,74 @@ pub fn check_program_with_files(
     let (program, mut diags) = program::bind_program(&shared, &mut map, sources.to_vec(), "", 0);
     widen_empty_ranges(&mut diags, &map);
     let diags = finish_diagnostics(diags, policy);
-    Checked::new(program, map, diags)
+    let conv = shared.schemas.into_conversions();
+    (Checked::new(program, map, diags), conv)
+}
+
+/// What schema type conversion depends on besides the schemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct ConversionKey {
+    non_strict_objects: bool,
+    allow_missing_properties: bool,
+}
+
+impl ConversionKey {
+    fn of(policy: &BindPolicy) -> ConversionKey {
+        ConversionKey {
+            non_strict_objects: policy.non_strict_objects(),
+            allow_missing_properties: policy.allow_missing_properties,
+        }
+    }
+}
+
+/// The packages loaded and the PCL types converted from their schemas, kept
+/// across the checks of a long-running process ([`check_program_cached`]).
+///
+/// Packages are loaded through `L` once per (name, version) requested, like
+/// a [`CachingLoader`] without built-ins (so `L` decides about the built-in
+/// `pulumi` package), so a package is the same for every check. Converted
+/// types are kept per type-relevant policy (whether schema objects are
+/// strict and properties optional) and keyed by package name, version and
+/// token, as within one check. A check takes a set of kept conversions for
+/// itself (so checks on several threads never share one while converting),
+/// converts what it lacks, and gives it back; concurrent checks each get
+/// their own set. Conversions that reached the schema depth limit depend
+/// on the order of conversion and are never kept, and a check that reused
+/// a kept conversion where converting afresh could have reached the limit
+/// is redone from scratch, so results never depend on earlier checks.
+pub struct SchemaCache<L> {
+    loader: CachingLoader<L>,
+    kept: Mutex<HashMap<ConversionKey, Vec<Conversions>>>,
+}
+
+impl<L: SchemaLoader> SchemaCache<L> {
+    pub fn new(loader: L) -> SchemaCache<L> {
+        SchemaCache {
+            loader: CachingLoader::new(loader).without_builtins(),
+            kept: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The loader, with its cache of loaded packages.
+    pub fn loader(&self) -> &CachingLoader<L> {
+        &self.loader
+    }
+
+    fn take(&self, key: ConversionKey) -> Option<Conversions> {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.get_mut(&key).and_then(Vec::pop)
+    }
+
+    fn keep(&self, key: ConversionKey, conv: Conversions) {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.entry(key).or_default().push(conv);
+    }
+}
+
+impl<L: SchemaLoader> SchemaLoader for SchemaCache<L> {
+    fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
+        self.loader.load(request)
+    }
 }
 
 /// Checks the program in directory `dir` (every `*.pp` file directly in

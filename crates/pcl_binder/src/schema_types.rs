@@ -10,6 +10,17 @@
 //! which each `Input<T> = union(T, output(T))` needs: without sharing it, a
 //! deep schema (kubernetes) re-resolved every subtree once per level.
 //!
+//! These caches (`Conversions`) outlive a check when a
+//! [`crate::SchemaCache`] keeps them for the next one. Reuse must not show:
+//! every conversion records what it reached (external packages, which a
+//! check lists among its used packages, and the objects it used), and a
+//! reuse records the same, in the same order, as converting afresh would;
+//! conversions that hit `MAX_SCHEMA_DEPTH` (whose result depends on where
+//! they started) are never kept, and reusing a kept object where a fresh
+//! conversion could have hit the limit (known from each object's height,
+//! or for a cyclic one from a bound over what it reaches) makes the check
+//! start again without kept conversions.
+//!
 //! Decisions recorded here:
 //! * schema types the schema gets wrong (unknown primitive, array without
 //!   items, unresolvable `$ref`) map to `dynamic`, not to the reference's
@@ -25,7 +36,8 @@
 //!   behind the §5.6.4 quirk.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -101,15 +113,59 @@ pub(crate) struct FunctionTypes {
     pub method_inputs: Vec<(String, Type)>,
 }
 
-/// Loaded packages and converted types of one check.
-pub struct Schemas<'a> {
-    loader: &'a dyn SchemaLoader,
-    policy: BindPolicy,
-    descriptors: RefCell<IndexMap<String, PackageDescriptor>>,
-    packages: RefCell<IndexMap<String, Result<Arc<Package>, LoadError>>>,
-    /// Converted named objects and resource references, each with whether
-    /// its graph is complete (see `incomplete_uses`).
-    objects: RefCell<HashMap<ObjectKey, (Type, bool)>>,
+/// Something a conversion reached that a reuse of its result must record
+/// again: an external package (binder.md §6.1: a package reached through
+/// another's types is used too), or a converted object (whose own events
+/// are replayed in turn). See `Schemas::replay_events`.
+#[derive(Clone, Debug)]
+enum Event {
+    Package(String, Option<String>),
+    /// An object, by its index in `Conversions::objects`.
+    Object(usize),
+}
+
+/// A converted named object or resource reference.
+#[derive(Clone, Debug)]
+struct ObjectEntry {
+    ty: Type,
+    /// Whether its graph is complete (see `incomplete_uses`).
+    complete: bool,
+    /// How much deeper than its own conversion depth its conversion went
+    /// (for a complete object, exactly what converting it afresh reaches).
+    height: usize,
+    /// How much deeper than its own conversion depth its own properties
+    /// went, up to the objects they refer to.
+    local: usize,
+    /// For an incomplete object: an upper bound of the height of a fresh
+    /// conversion (the sum of `local` over everything it reaches), once
+    /// computed.
+    bound: Cell<Option<usize>>,
+    /// What its conversion reached, in order.
+    events: Arc<[Event]>,
+    /// The check (`Conversions::generation`) that last recorded its events.
+    mark: Cell<u64>,
+}
+
+/// A top-level conversion (a resource's or a function's types) with what
+/// it reached and an upper bound of the depth converting it afresh reaches.
+type TopLevel<T> = (T, Arc<[Event]>, usize);
+
+/// The events and the deepest depth of a conversion under way.
+#[derive(Default)]
+struct Frame {
+    events: Vec<Event>,
+    local_max: usize,
+}
+
+/// The converted types of a check, which a [`crate::SchemaCache`] keeps
+/// for later checks (with the same loader and the same type-relevant
+/// policy) when reusing them cannot change any result (see
+/// [`Conversions::reusable`]).
+#[derive(Default)]
+pub(crate) struct Conversions {
+    /// Converted named objects and resource references, by `ids`.
+    objects: RefCell<Vec<ObjectEntry>>,
+    ids: RefCell<FastMap<ObjectKey, usize>>,
     /// How many times conversion has returned a cached object whose graph
     /// was not complete (a placeholder still being defined, or an object
     /// that reached one). A conversion during which this does not change
@@ -117,18 +173,66 @@ pub struct Schemas<'a> {
     incomplete_uses: Cell<usize>,
     /// `ResolveOutputs` of complete converted types, by address (the key
     /// type is kept alive beside its result): (type, resolved, height).
-    resolved: RefCell<HashMap<usize, (Type, Type, usize)>>,
-    /// False only in tests, to compare with resolving each output afresh.
-    share_resolutions: bool,
+    resolved: RefCell<FastMap<usize, (Type, Type, usize)>>,
     /// Converted resource types by (package, version, token, read), so a
-    /// resource used by several blocks is converted once per check.
-    resources: RefCell<HashMap<ResourceKey, ResourceTypes>>,
+    /// resource used by several blocks is converted once, with what their
+    /// conversion reached.
+    resources: RefCell<FastMap<ResourceKey, TopLevel<ResourceTypes>>>,
     /// Converted function types by (package, version, token), so a
     /// function invoked (or a method called) several times is converted
-    /// once per check.
-    functions: RefCell<HashMap<FunctionKey, FunctionTypes>>,
+    /// once.
+    functions: RefCell<FastMap<FunctionKey, TopLevel<FunctionTypes>>>,
     /// Resources found by token, by (package, version, token as written).
-    found_resources: RefCell<HashMap<FunctionKey, Found<Resource>>>,
+    found_resources: RefCell<FastMap<FunctionKey, Found<Resource>>>,
+    /// The conversions under way, innermost last.
+    events: RefCell<Vec<Frame>>,
+    /// The deepest conversion depth reached by the conversion under way.
+    max_depth: Cell<usize>,
+    /// Set when a conversion hit `MAX_SCHEMA_DEPTH`, or reused an object
+    /// at a depth where converting it afresh could have: the result then
+    /// depends on the order of conversions, so these conversions are not
+    /// kept for another check (and a check that reused kept ones is redone
+    /// without them).
+    depth_dependent: Cell<bool>,
+    /// The current check, for `ObjectEntry::mark` (objects whose events
+    /// were recorded, converted or replayed, in it).
+    generation: Cell<u64>,
+    /// Top-level conversions used in the current check.
+    used_top: RefCell<FastSet<(bool, FunctionKey, bool)>>,
+}
+
+impl Conversions {
+    /// Whether these conversions may serve another check: none of them
+    /// depends on the depth it was made at, so reusing one gives exactly
+    /// what converting it afresh gives.
+    pub(crate) fn reusable(&self) -> bool {
+        !self.depth_dependent.get() && self.events.borrow().is_empty()
+    }
+
+    /// Whether anything was converted.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.resources.borrow().is_empty()
+            && self.functions.borrow().is_empty()
+            && self.ids.borrow().is_empty()
+            && self.found_resources.borrow().is_empty()
+    }
+
+    /// Prepares kept conversions for a new check.
+    pub(crate) fn start_check(&mut self) {
+        self.generation.set(self.generation.get() + 1);
+        self.used_top.get_mut().clear();
+    }
+}
+
+/// Loaded packages and converted types of one check.
+pub struct Schemas<'a> {
+    loader: &'a dyn SchemaLoader,
+    policy: BindPolicy,
+    descriptors: RefCell<IndexMap<String, PackageDescriptor>>,
+    packages: RefCell<IndexMap<String, Result<Arc<Package>, LoadError>>>,
+    conv: Conversions,
+    /// False only in tests, to compare with resolving each output afresh.
+    share_resolutions: bool,
     used: RefCell<IndexMap<String, PackageUse>>,
 }
 
@@ -138,20 +242,31 @@ fn version_string(pkg: &Package) -> Option<String> {
 
 impl<'a> Schemas<'a> {
     pub fn new(loader: &'a dyn SchemaLoader, policy: &BindPolicy) -> Schemas<'a> {
+        Schemas::with_conversions(loader, policy, Conversions::default())
+    }
+
+    /// A check's schemas starting from conversions kept from earlier checks
+    /// (made with the same loader and type-relevant policy).
+    pub(crate) fn with_conversions(
+        loader: &'a dyn SchemaLoader,
+        policy: &BindPolicy,
+        mut conv: Conversions,
+    ) -> Schemas<'a> {
+        conv.start_check();
         Schemas {
             loader,
             policy: policy.clone(),
             descriptors: RefCell::new(IndexMap::new()),
             packages: RefCell::new(IndexMap::new()),
-            objects: RefCell::new(HashMap::new()),
-            incomplete_uses: Cell::new(0),
-            resolved: RefCell::new(HashMap::new()),
+            conv,
             share_resolutions: true,
-            resources: RefCell::new(HashMap::new()),
-            functions: RefCell::new(HashMap::new()),
-            found_resources: RefCell::new(HashMap::new()),
             used: RefCell::new(IndexMap::new()),
         }
+    }
+
+    /// The conversions made so far, to keep for a later check.
+    pub(crate) fn into_conversions(self) -> Conversions {
+        self.conv
     }
 
     pub fn loader(&self) -> &'a dyn SchemaLoader {
@@ -207,14 +322,18 @@ impl<'a> Schemas<'a> {
     }
 
     fn record_use(&self, name: &str, pkg: Option<&Arc<Package>>) {
+        self.record_use_parts(name, pkg.and_then(|p| version_string(p)), pkg.is_some());
+    }
+
+    fn record_use_parts(&self, name: &str, version: Option<String>, loaded: bool) {
         let mut used = self.used.borrow_mut();
         if !used.contains_key(name) {
             used.insert(
                 name.to_string(),
                 PackageUse {
                     name: name.to_string(),
-                    version: pkg.and_then(|p| version_string(p)),
-                    loaded: pkg.is_some(),
+                    version,
+                    loaded,
                 },
             );
         }
@@ -252,12 +371,15 @@ impl<'a> Schemas<'a> {
             version_string(pkg),
             token.to_string(),
         );
-        if let Some(found) = self.found_resources.borrow().get(&key) {
+        if let Some(found) = self.conv.found_resources.borrow().get(&key) {
             return Ok(Some(found.clone()));
         }
         let found = pkg.lookup_resource(token)?;
         if let Some(found) = &found {
-            self.found_resources.borrow_mut().insert(key, found.clone());
+            self.conv
+                .found_resources
+                .borrow_mut()
+                .insert(key, found.clone());
         }
         Ok(found)
     }
@@ -276,11 +398,19 @@ impl<'a> Schemas<'a> {
             res.token.clone(),
             read,
         );
-        if let Some(found) = self.resources.borrow().get(&key) {
-            return found.clone();
+        let top = (true, (key.0.clone(), key.1.clone(), key.2.clone()), read);
+        let cached = self.conv.resources.borrow().get(&key).cloned();
+        if let Some((types, events, bound)) = cached {
+            self.reuse_top(top, &events, bound);
+            return types;
         }
+        let started = self.start_top(top);
         let types = self.convert_resource(pkg, res, read);
-        self.resources.borrow_mut().insert(key, types.clone());
+        let (events, bound) = self.finish_top(started);
+        self.conv
+            .resources
+            .borrow_mut()
+            .insert(key, (types.clone(), events, bound));
         types
     }
 
@@ -322,7 +452,7 @@ impl<'a> Schemas<'a> {
             ("urn".into(), Type::output(Type::string())),
         ];
         for p in res.properties.values() {
-            let before = self.incomplete_uses.get();
+            let before = self.conv.incomplete_uses.get();
             let t = self.output_property(pkg, p, 0);
             outputs.retain(|(n, _)| *n != p.name);
             outputs.push((p.name.clone(), self.output_of(&t, before)));
@@ -350,11 +480,19 @@ impl<'a> Schemas<'a> {
     /// The converted types of a function, converted once per check.
     pub(crate) fn function_types(&self, pkg: &Arc<Package>, f: &Function) -> FunctionTypes {
         let key = (pkg.name().to_string(), version_string(pkg), f.token.clone());
-        if let Some(found) = self.functions.borrow().get(&key) {
-            return found.clone();
+        let top = (false, key.clone(), false);
+        let cached = self.conv.functions.borrow().get(&key).cloned();
+        if let Some((types, events, bound)) = cached {
+            self.reuse_top(top, &events, bound);
+            return types;
         }
+        let started = self.start_top(top);
         let types = self.convert_function(pkg, f);
-        self.functions.borrow_mut().insert(key, types.clone());
+        let (events, bound) = self.finish_top(started);
+        self.conv
+            .functions
+            .borrow_mut()
+            .insert(key, (types.clone(), events, bound));
         types
     }
 
@@ -455,7 +593,7 @@ impl<'a> Schemas<'a> {
     /// A type in `shape`, wrapped in `Input<…>` when the shape is input and
     /// the type is not plain.
     fn wrapped(&self, pkg: &Arc<Package>, st: &SchemaType, shape: Shape, depth: usize) -> Type {
-        let before = self.incomplete_uses.get();
+        let before = self.conv.incomplete_uses.get();
         let t = self.convert(pkg, st, shape, depth);
         if shape == Shape::Input && !st.plain {
             // `output(t)` resolves every output inside `t`. For a complete
@@ -471,7 +609,7 @@ impl<'a> Schemas<'a> {
     /// `output(t)` for a `t` converted since `incomplete_uses` was `before`:
     /// through the shared resolutions when `t` is complete.
     fn output_of(&self, t: &Type, before: usize) -> Type {
-        let resolved = if self.share_resolutions && self.incomplete_uses.get() == before {
+        let resolved = if self.share_resolutions && self.conv.incomplete_uses.get() == before {
             self.resolve_complete(t, 0)
                 .filter(|(_, height)| *height <= pcl_types::MAX_TYPE_DEPTH)
         } else {
@@ -496,7 +634,7 @@ impl<'a> Schemas<'a> {
         if depth > pcl_types::MAX_TYPE_DEPTH {
             return None;
         }
-        if let Some((_, resolved, height)) = self.resolved.borrow().get(&type_addr(t)) {
+        if let Some((_, resolved, height)) = self.conv.resolved.borrow().get(&type_addr(t)) {
             return Some((resolved.clone(), *height));
         }
         let mut height = 0;
@@ -558,7 +696,8 @@ impl<'a> Schemas<'a> {
             }
             _ => t.clone(),
         };
-        self.resolved
+        self.conv
+            .resolved
             .borrow_mut()
             .insert(type_addr(t), (t.clone(), result.clone(), height));
         Some((result, height))
@@ -566,8 +705,10 @@ impl<'a> Schemas<'a> {
 
     fn convert(&self, pkg: &Arc<Package>, st: &SchemaType, shape: Shape, depth: usize) -> Type {
         if depth > MAX_SCHEMA_DEPTH {
+            self.conv.depth_dependent.set(true);
             return Type::dynamic();
         }
+        self.reached(depth);
         match &st.kind {
             SchemaTypeKind::Primitive(p) => primitive(*p),
             SchemaTypeKind::Builtin(b) => match b {
@@ -598,6 +739,10 @@ impl<'a> Schemas<'a> {
                     // A package reached through another's types is used
                     // too (binder.md §6.1; binder-vectors E20).
                     self.record_use(target.name(), Some(target));
+                    self.push_event(Event::Package(
+                        target.name().to_string(),
+                        version_string(target),
+                    ));
                 }
                 match &resolved.resolved {
                     Resolved::TypeDef(def) => match def.as_ref() {
@@ -639,30 +784,212 @@ impl<'a> Schemas<'a> {
         }
     }
 
-    /// A converted object from the cache, counting a use of an incomplete one.
-    fn cached_object(&self, key: &ObjectKey) -> Option<Type> {
-        let objects = self.objects.borrow();
-        let (t, complete) = objects.get(key)?;
-        if !complete {
-            self.incomplete_uses.set(self.incomplete_uses.get() + 1);
+    /// Notes that conversion reached `depth`.
+    fn reached(&self, depth: usize) {
+        if depth > self.conv.max_depth.get() {
+            self.conv.max_depth.set(depth);
         }
-        Some(t.clone())
+        if let Some(top) = self.conv.events.borrow_mut().last_mut() {
+            top.local_max = top.local_max.max(depth);
+        }
     }
 
-    /// Marks a just-defined object complete when no incomplete object was
-    /// used while its properties were converted.
-    fn finish_object(&self, key: ObjectKey, before: usize) {
-        if self.incomplete_uses.get() == before {
-            if let Some(entry) = self.objects.borrow_mut().get_mut(&key) {
-                entry.1 = true;
+    /// A converted object from the cache, counting a use of an incomplete
+    /// one and recording (once per check) what its conversion reached.
+    fn cached_object(&self, key: &ObjectKey, depth: usize) -> Option<Type> {
+        let id = *self.conv.ids.borrow().get(key)?;
+        let generation = self.conv.generation.get();
+        let (ty, events, height, first) = {
+            let objects = self.conv.objects.borrow();
+            let entry = objects.get(id)?;
+            if !entry.complete {
+                self.conv
+                    .incomplete_uses
+                    .set(self.conv.incomplete_uses.get() + 1);
+            }
+            let first = entry.mark.replace(generation) != generation;
+            (
+                entry.ty.clone(),
+                Arc::clone(&entry.events),
+                entry.height,
+                first,
+            )
+        };
+        self.reached(depth);
+        if depth + height > self.conv.max_depth.get() {
+            self.conv.max_depth.set(depth + height);
+        }
+        self.push_event(Event::Object(id));
+        if first {
+            // Kept from an earlier check: this check would convert it
+            // here, which must not reach the depth limit.
+            if depth + self.fresh_bound(id) > MAX_SCHEMA_DEPTH {
+                self.conv.depth_dependent.set(true);
+            }
+            self.replay_events(&events);
+        }
+        Some(ty)
+    }
+
+    /// An upper bound of how much deeper than its own depth a fresh
+    /// conversion of a finished object goes: its height when complete
+    /// (no cycle, so the conversion is the same wherever it starts), else
+    /// the sum of the local heights of everything it reaches (a fresh
+    /// conversion's deepest path passes through each object at most once).
+    fn fresh_bound(&self, id: usize) -> usize {
+        let objects = self.conv.objects.borrow();
+        let Some(entry) = objects.get(id) else {
+            return 0;
+        };
+        if entry.complete {
+            return entry.height;
+        }
+        if let Some(bound) = entry.bound.get() {
+            return bound;
+        }
+        let mut seen: FastSet<usize> = FastSet::default();
+        let mut stack = vec![id];
+        let mut sum = 0usize;
+        while let Some(k) = stack.pop() {
+            if !seen.insert(k) {
+                continue;
+            }
+            let Some(e) = objects.get(k) else {
+                continue;
+            };
+            sum = sum.saturating_add(e.local);
+            for event in e.events.iter() {
+                if let Event::Object(child) = event {
+                    stack.push(*child);
+                }
             }
         }
+        entry.bound.set(Some(sum));
+        sum
+    }
+
+    /// Records what a reused conversion reached, as converting it afresh
+    /// would have: external packages in order, and for each object the
+    /// first time it is met in this check, what its own conversion reached.
+    fn replay_events(&self, events: &[Event]) {
+        for event in events {
+            match event {
+                Event::Package(name, version) => {
+                    self.record_use_parts(name, version.clone(), true);
+                }
+                Event::Object(id) => {
+                    let generation = self.conv.generation.get();
+                    let inner = match self.conv.objects.borrow().get(*id) {
+                        Some(e) if e.mark.replace(generation) != generation => {
+                            Arc::clone(&e.events)
+                        }
+                        _ => continue,
+                    };
+                    self.replay_events(&inner);
+                }
+            }
+        }
+    }
+
+    fn push_event(&self, event: Event) {
+        if let Some(top) = self.conv.events.borrow_mut().last_mut() {
+            top.events.push(event);
+        }
+    }
+
+    /// Starts a top-level conversion.
+    fn start_top(&self, top: (bool, FunctionKey, bool)) -> (usize, usize) {
+        self.conv.used_top.borrow_mut().insert(top);
+        self.conv.events.borrow_mut().push(Frame::default());
+        (
+            self.conv.incomplete_uses.get(),
+            self.conv.max_depth.replace(0),
+        )
+    }
+
+    /// Finishes a top-level conversion: its events and an upper bound of
+    /// the depth converting it afresh reaches.
+    fn finish_top(&self, (before, outer_max): (usize, usize)) -> (Arc<[Event]>, usize) {
+        let frame = self.conv.events.borrow_mut().pop().unwrap_or_default();
+        let reach = self.conv.max_depth.replace(outer_max);
+        let bound = if self.conv.incomplete_uses.get() == before {
+            reach
+        } else {
+            frame
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Object(k) => Some(self.fresh_bound(*k)),
+                    Event::Package(..) => None,
+                })
+                .fold(frame.local_max, usize::saturating_add)
+        };
+        (frame.events.into(), bound)
+    }
+
+    /// Reuses a top-level conversion: the first time in a check, converting
+    /// it afresh must not have reached the depth limit.
+    fn reuse_top(&self, top: (bool, FunctionKey, bool), events: &[Event], bound: usize) {
+        if self.conv.used_top.borrow_mut().insert(top) && bound > MAX_SCHEMA_DEPTH {
+            self.conv.depth_dependent.set(true);
+        }
+        self.replay_events(events);
+    }
+
+    /// Starts converting the object `key` at `depth`: files its
+    /// placeholder and returns the state to restore in [`Self::finish_object`].
+    fn start_object(&self, key: ObjectKey, placeholder: &Type, depth: usize) -> Started {
+        self.reached(depth);
+        let mut objects = self.conv.objects.borrow_mut();
+        let id = objects.len();
+        objects.push(ObjectEntry {
+            ty: placeholder.clone(),
+            complete: false,
+            height: 0,
+            local: 0,
+            bound: Cell::new(None),
+            events: Arc::from([]),
+            mark: Cell::new(self.conv.generation.get()),
+        });
+        drop(objects);
+        self.conv.ids.borrow_mut().insert(key, id);
+        self.conv.events.borrow_mut().push(Frame {
+            events: Vec::new(),
+            local_max: depth,
+        });
+        let outer_max = self.conv.max_depth.replace(depth);
+        Started {
+            id,
+            incomplete_uses: self.conv.incomplete_uses.get(),
+            outer_max,
+        }
+    }
+
+    /// Finishes an object started at `depth`: it is complete when no
+    /// incomplete object was used while its properties were converted.
+    fn finish_object(&self, depth: usize, started: Started) {
+        let Started {
+            id,
+            incomplete_uses: before,
+            outer_max,
+        } = started;
+        let frame = self.conv.events.borrow_mut().pop().unwrap_or_default();
+        let reach = self.conv.max_depth.get().max(depth);
+        self.conv.max_depth.set(outer_max.max(reach));
+        let complete = self.conv.incomplete_uses.get() == before;
+        if let Some(entry) = self.conv.objects.borrow_mut().get_mut(id) {
+            entry.complete = complete;
+            entry.height = reach - depth;
+            entry.local = frame.local_max.saturating_sub(depth);
+            entry.events = frame.events.into();
+        }
+        self.push_event(Event::Object(id));
     }
 
     fn named_object(&self, pkg: &Arc<Package>, o: &ObjectType, shape: Shape, depth: usize) -> Type {
         let token = o.token.clone().unwrap_or_default();
         let key = self.key(pkg, &token, shape, false);
-        if let Some(t) = self.cached_object(&key) {
+        if let Some(t) = self.cached_object(&key, depth) {
             return t;
         }
         let annotations = Annotations::new(vec![Arc::new(SchemaObjectAnnotation {
@@ -674,23 +1001,20 @@ impl<'a> Schemas<'a> {
             Some(&token),
             !self.policy.non_strict_objects(),
         ));
-        self.objects
-            .borrow_mut()
-            .insert(key.clone(), (placeholder.clone(), false));
-        let before = self.incomplete_uses.get();
+        let started = self.start_object(key, &placeholder, depth);
         let props: Vec<(String, Type)> = o
             .properties
             .values()
             .map(|p| (p.name.clone(), self.property(pkg, p, shape, depth + 1)))
             .collect();
         placeholder.define_object(props);
-        self.finish_object(key, before);
+        self.finish_object(depth, started);
         placeholder
     }
 
     fn resource_ref(&self, pkg: &Arc<Package>, res: &Resource, depth: usize) -> Type {
         let key = self.key(pkg, &res.token, Shape::Plain, true);
-        if let Some(t) = self.cached_object(&key) {
+        if let Some(t) = self.cached_object(&key, depth) {
             return t;
         }
         let annotations = Annotations::new(vec![Arc::new(ResourceAnnotation {
@@ -701,23 +1025,86 @@ impl<'a> Schemas<'a> {
             Some(&res.token),
             !self.policy.non_strict_objects(),
         ));
-        self.objects
-            .borrow_mut()
-            .insert(key.clone(), (placeholder.clone(), false));
-        let before = self.incomplete_uses.get();
+        let started = self.start_object(key, &placeholder, depth);
         let mut props: Vec<(String, Type)> = vec![
             ("id".into(), Type::output(Type::id())),
             ("urn".into(), Type::output(Type::string())),
         ];
         for p in res.properties.values() {
             props.retain(|(n, _)| *n != p.name);
-            let before = self.incomplete_uses.get();
+            let before = self.conv.incomplete_uses.get();
             let t = self.output_property(pkg, p, depth + 1);
             props.push((p.name.clone(), self.output_of(&t, before)));
         }
         placeholder.define_object(props);
-        self.finish_object(key, before);
+        self.finish_object(depth, started);
         placeholder
+    }
+}
+
+/// An object being converted ([`Schemas::start_object`]).
+struct Started {
+    id: usize,
+    incomplete_uses: usize,
+    outer_max: usize,
+}
+
+/// The conversion caches' hash maps: their keys (tokens, node addresses)
+/// come from schemas and the program, are looked up very often and are
+/// never iterated where order shows, so they use [`FastHasher`] instead of
+/// SipHash.
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
+
+/// A multiply-rotate hasher (the one rustc uses for its own tables): a few
+/// instructions per 8 bytes; not meant to resist chosen collisions.
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl FastHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            if let Some(head) = word.get_mut(..rest.len()) {
+                head.copy_from_slice(rest);
+            }
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -798,9 +1185,31 @@ mod tests {
             }
         }
         if package == "kubernetes" {
-            assert!(!shared.resolved.borrow().is_empty());
+            assert!(!shared.conv.resolved.borrow().is_empty());
         }
         tokens.len()
+    }
+
+    #[test]
+    fn fast_hasher_separates_keys() {
+        use std::hash::BuildHasher;
+        let build = std::hash::BuildHasherDefault::<super::FastHasher>::default();
+        let text = "azure-native:eventgrid:TopicSpace";
+        let hashes: Vec<u64> = (0..=text.len())
+            .filter_map(|n| text.get(..n))
+            .map(|t| build.hash_one(t))
+            .collect();
+        let mut unique = hashes.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), hashes.len());
+        assert_eq!(build.hash_one(text), build.hash_one(String::from(text)));
+        assert_ne!(build.hash_one(1usize), build.hash_one(2usize));
+        let mut map: super::FastMap<String, usize> = super::FastMap::default();
+        for (i, n) in (0..=text.len()).enumerate() {
+            map.insert(text.get(..n).unwrap_or_default().to_owned(), i);
+        }
+        assert_eq!(map.get(text), Some(&text.len()));
     }
 
     #[test]

@@ -10,12 +10,17 @@
 //! cases under `err/` at least one. A first line `// flags: --lenient …`
 //! (in the program's first file) selects the policy. Every case is also
 //! bound a second time with its files in reverse order, which must give
-//! identical output. Two more tests keep the goldens complete: every
+//! identical output, and through one [`SchemaCache`] shared by all cases
+//! (in order, then again in reverse order), which must give the output of
+//! the check of its own. Two more tests keep the goldens complete: every
 //! diagnostic code and every builtin function has one.
 
 use std::path::{Path, PathBuf};
 
-use pcl_binder::{check_program_with_files, BindPolicy, Checked, MemoryFiles, Program};
+use pcl_binder::{
+    check_program_cached, check_program_with_files, BindPolicy, Checked, MemoryFiles, Program,
+    SchemaCache,
+};
 use pcl_diagnostics::{render, RenderOptions};
 use pcl_schema::{CachingLoader, DirLoader};
 
@@ -186,7 +191,11 @@ fn bound_types(node: &pcl_binder::Node) -> Vec<(String, pcl_types::Type)> {
     out
 }
 
-fn run_case(path: &Path, loader: &dyn pcl_schema::SchemaLoader) -> (String, bool) {
+fn run_case(
+    path: &Path,
+    loader: &dyn pcl_schema::SchemaLoader,
+    cache: &SchemaCache<CachingLoader<DirLoader>>,
+) -> (String, bool) {
     let files = case_files(path);
     // The flags line is the first line of the program's first file (not of
     // a component's file, which may sort first).
@@ -218,6 +227,13 @@ fn run_case(path: &Path, loader: &dyn pcl_schema::SchemaLoader) -> (String, bool
         "{}: binding is not deterministic",
         path.display()
     );
+    let cached = check_program_cached(&roots, cache, &policy, &memory);
+    assert_eq!(
+        text,
+        output(&cached),
+        "{}: a check with cached schema types differs",
+        path.display()
+    );
     (text, checked.has_errors())
 }
 
@@ -225,9 +241,13 @@ fn run_case(path: &Path, loader: &dyn pcl_schema::SchemaLoader) -> (String, bool
 fn golden() {
     let root = repo().join("testdata/check");
     let loader = CachingLoader::new(DirLoader::new([repo().join("testdata/schemas")]));
+    let cache = SchemaCache::new(CachingLoader::new(DirLoader::new([
+        repo().join("testdata/schemas")
+    ])));
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut failures = Vec::new();
     let mut count = 0;
+    let mut cases = Vec::new();
     for kind in ["ok", "err"] {
         let Ok(entries) = std::fs::read_dir(root.join(kind)) else {
             continue;
@@ -240,7 +260,8 @@ fn golden() {
                 continue;
             }
             count += 1;
-            let (text, has_errors) = run_case(&path, &loader);
+            cases.push(path.clone());
+            let (text, has_errors) = run_case(&path, &loader, &cache);
             let expected_path = path.with_extension("diag");
             let expected_path = if path.is_dir() {
                 PathBuf::from(format!("{}.diag", path.display()))
@@ -278,6 +299,11 @@ fn golden() {
     }
     assert!(count > 0, "no golden cases found");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Each case again, in reverse order, so that cached types converted
+    // for later cases meet earlier ones.
+    for path in cases.iter().rev() {
+        run_case(path, &loader, &cache);
+    }
 }
 
 /// Codes no golden program can show, each with the reason and the test

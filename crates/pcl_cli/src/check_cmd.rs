@@ -15,7 +15,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use pcl_binder::{check_program_with_files, BindPolicy};
+use pcl_binder::{check_program_cached, BindPolicy, SchemaCache};
 use pcl_diagnostics::SourceMap;
 use pcl_schema::{CachingLoader, ChainLoader, DirLoader, SchemaLoader};
 use rayon::prelude::*;
@@ -68,6 +68,9 @@ pub fn run(args: &CheckArgs) -> Status {
 
     let (read, read_status) = read_inputs(args, cwd.as_deref());
     status = status.max(read_status);
+    // One cache for all programs: each package is loaded, and each schema
+    // type converted, once per run (per thread at worst).
+    let loader = SchemaCache::new(loader);
     let programs = bind_all(read, &loader, &policy, args.jobs);
     let report = Report::new(programs, args.max_diagnostics, args.deny_warnings);
 
@@ -151,7 +154,7 @@ fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Stat
 /// Binds every program, `jobs` at a time.
 fn bind_all(
     read: Vec<ProgramInput>,
-    loader: &CachingLoader<ChainLoader>,
+    loader: &SchemaCache<CachingLoader<ChainLoader>>,
     policy: &BindPolicy,
     jobs: Option<usize>,
 ) -> Vec<ProgramResult> {
@@ -174,10 +177,10 @@ fn bind_all(
 
 fn bind_one(
     input: ProgramInput,
-    loader: &CachingLoader<ChainLoader>,
+    loader: &SchemaCache<CachingLoader<ChainLoader>>,
     policy: &BindPolicy,
 ) -> ProgramResult {
-    let checked = check_program_with_files(&input.sources, loader, policy, &input.files);
+    let checked = check_program_cached(&input.sources, loader, policy, &input.files);
     let (program, sources, mut diagnostics) = checked.into_parts();
     for (name, offset) in &input.bad_utf8 {
         if let Some(file) = file_id(&sources, name) {

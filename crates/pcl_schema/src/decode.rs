@@ -32,18 +32,43 @@ impl Problems {
             message: message.into(),
         });
     }
+
+    fn push_at(&mut self, path: &Path<'_>, message: impl Into<String>) {
+        self.push(&path.render(), message);
+    }
 }
 
-pub(crate) fn type_spec(path: &str, raw: RawTypeSpec, problems: &mut Problems) -> SchemaType {
+/// The JSON-pointer-like path of a type spec, built as text only when a
+/// problem is reported there (most members have none).
+#[derive(Clone, Copy)]
+pub(crate) enum Path<'a> {
+    Root(&'a str),
+    /// `<parent>/<segment>`.
+    Child(&'a Path<'a>, &'a str),
+    /// `<parent>/<segment>/<index>`.
+    Index(&'a Path<'a>, &'a str, usize),
+}
+
+impl Path<'_> {
+    fn render(&self) -> String {
+        match self {
+            Path::Root(text) => (*text).to_owned(),
+            Path::Child(parent, segment) => format!("{}/{segment}", parent.render()),
+            Path::Index(parent, segment, i) => format!("{}/{segment}/{i}", parent.render()),
+        }
+    }
+}
+
+pub(crate) fn type_spec(path: &Path<'_>, raw: RawTypeSpec, problems: &mut Problems) -> SchemaType {
     let plain = raw.plain;
     let kind = type_kind(path, raw, problems);
     if let SchemaTypeKind::Invalid(problem) = &kind {
-        problems.push(path, problem.to_string());
+        problems.push_at(path, problem.to_string());
     }
     SchemaType { kind, plain }
 }
 
-fn type_kind(path: &str, raw: RawTypeSpec, problems: &mut Problems) -> SchemaTypeKind {
+fn type_kind(path: &Path<'_>, raw: RawTypeSpec, problems: &mut Problems) -> SchemaTypeKind {
     if let Some(reference) = raw.reference {
         return match builtin(&reference) {
             Some(b) => SchemaTypeKind::Builtin(b),
@@ -65,7 +90,7 @@ fn type_kind(path: &str, raw: RawTypeSpec, problems: &mut Problems) -> SchemaTyp
     match name.as_str() {
         "array" => match raw.items {
             Some(items) => SchemaTypeKind::Array(Box::new(type_spec(
-                &format!("{path}/items"),
+                &Path::Child(path, "items"),
                 *items,
                 problems,
             ))),
@@ -73,7 +98,7 @@ fn type_kind(path: &str, raw: RawTypeSpec, problems: &mut Problems) -> SchemaTyp
         },
         "object" => {
             let element = match raw.additional_properties {
-                Some(el) => type_spec(&format!("{path}/additionalProperties"), *el, problems),
+                Some(el) => type_spec(&Path::Child(path, "additionalProperties"), *el, problems),
                 None => SchemaType {
                     kind: SchemaTypeKind::Primitive(Primitive::String),
                     plain: false,
@@ -86,7 +111,7 @@ fn type_kind(path: &str, raw: RawTypeSpec, problems: &mut Problems) -> SchemaTyp
 }
 
 fn union(
-    path: &str,
+    path: &Path<'_>,
     one_of: Vec<RawTypeSpec>,
     default_type: Option<String>,
     discriminator: Option<crate::spec::RawDiscriminator>,
@@ -106,7 +131,7 @@ fn union(
     let members = one_of
         .into_iter()
         .enumerate()
-        .map(|(i, m)| type_spec(&format!("{path}/oneOf/{i}"), m, problems))
+        .map(|(i, m)| type_spec(&Path::Index(path, "oneOf", i), m, problems))
         .collect();
     let discriminator = discriminator.map(|d| {
         if d.property_name.is_empty() {
@@ -118,7 +143,7 @@ fn union(
         }
     });
     for message in &own {
-        problems.push(path, message.clone());
+        problems.push_at(path, message.clone());
     }
     UnionType {
         members,
@@ -297,7 +322,7 @@ fn typed_literal(value: &Value, ty: Primitive) -> Result<Literal, String> {
 }
 
 fn const_value(
-    path: &str,
+    path: &Path<'_>,
     value: &Value,
     ty: &SchemaType,
     problems: &mut Problems,
@@ -315,13 +340,18 @@ fn const_value(
     match result {
         Ok(l) => Some(l),
         Err(message) => {
-            problems.push(&format!("{path}/const"), message);
+            problems.push_at(&Path::Child(path, "const"), message);
             None
         }
     }
 }
 
-fn property(path: &str, name: &str, mut raw: RawProperty, problems: &mut Problems) -> Property {
+fn property(
+    path: &Path<'_>,
+    name: &str,
+    mut raw: RawProperty,
+    problems: &mut Problems,
+) -> Property {
     let ty = type_spec(path, raw.type_spec(), problems);
     let const_value = raw
         .constant
@@ -329,8 +359,8 @@ fn property(path: &str, name: &str, mut raw: RawProperty, problems: &mut Problem
         .and_then(|v| const_value(path, v, &ty, problems));
     if let Some(info) = &raw.default_info {
         if info.environment.is_empty() {
-            problems.push(
-                &format!("{path}/defaultInfo"),
+            problems.push_at(
+                &Path::Child(path, "defaultInfo"),
                 "Default must specify an environment",
             );
         }
@@ -364,7 +394,7 @@ fn properties(
     let mut props: IndexMap<String, Property> = raw
         .into_iter()
         .map(|(name, p)| {
-            let prop = property(&format!("{path}/{name}"), &name, p, problems);
+            let prop = property(&Path::Child(&Path::Root(path), &name), &name, p, problems);
             (name, prop)
         })
         .collect();
@@ -588,7 +618,11 @@ fn return_type(path: &str, value: Value, problems: &mut Problems) -> Result<Retu
         Ok(ReturnType::Object { object, plain })
     } else {
         let raw: RawTypeSpec = serde_json::from_value(value).map_err(|e| format!("{path}: {e}"))?;
-        Ok(ReturnType::Type(type_spec(path, raw, problems)))
+        Ok(ReturnType::Type(type_spec(
+            &Path::Root(path),
+            raw,
+            problems,
+        )))
     }
 }
 
@@ -642,7 +676,7 @@ mod tests {
     fn ty(json: &str) -> (SchemaType, Vec<SchemaProblem>) {
         let raw: RawTypeSpec = serde_json::from_str(json).unwrap();
         let mut problems = Problems::default();
-        (type_spec("#", raw, &mut problems), problems.0)
+        (type_spec(&Path::Root("#"), raw, &mut problems), problems.0)
     }
 
     #[test]
@@ -724,11 +758,14 @@ mod tests {
         let prop: RawProperty = serde_json::from_str(r#"{"type":"integer","const":3}"#).unwrap();
         let mut problems = Problems::default();
         assert_eq!(
-            property("#", "p", prop, &mut problems).const_value,
+            property(&Path::Root("#"), "p", prop, &mut problems).const_value,
             Some(Literal::Int(3))
         );
         let prop: RawProperty = serde_json::from_str(r#"{"type":"integer","const":3.5}"#).unwrap();
-        assert_eq!(property("#", "p", prop, &mut problems).const_value, None);
+        assert_eq!(
+            property(&Path::Root("#"), "p", prop, &mut problems).const_value,
+            None
+        );
         assert_eq!(problems.0.len(), 1);
     }
 
@@ -740,5 +777,35 @@ mod tests {
             "1.2.0-beta"
         );
         assert!(parse_version_tolerant("x").is_none());
+    }
+
+    /// Problems deep inside a type name their place with the full path.
+    #[test]
+    fn nested_problem_paths() {
+        let raw: RawComplexType = serde_json::from_str(
+            r#"{"type": "object", "properties": {
+                "a": {"type": "array", "items": {"type": "nope"}},
+                "m": {"type": "object", "additionalProperties": {"type": "array"}},
+                "u": {"oneOf": [{"type": "string"}, {"type": "bogus"}]},
+                "c": {"type": "string", "const": 1},
+                "d": {"type": "string", "defaultInfo": {}}
+            }, "required": ["zz"]}"#,
+        )
+        .unwrap();
+        let Ok(TypeDef::Object(obj)) = type_def("p:index:T", raw) else {
+            panic!("not an object");
+        };
+        let paths: Vec<&str> = obj.problems.iter().map(|p| p.path.as_str()).collect();
+        let base = "#/types/p:index:T";
+        for want in [
+            format!("{base}/properties/a/items"),
+            format!("{base}/properties/m/additionalProperties"),
+            format!("{base}/properties/u/oneOf/1"),
+            format!("{base}/properties/c/const"),
+            format!("{base}/properties/d/defaultInfo"),
+            format!("{base}/required/0"),
+        ] {
+            assert!(paths.contains(&want.as_str()), "{want} not in {paths:?}");
+        }
     }
 }

@@ -20,6 +20,7 @@
 //! this cannot see (a value's inside) is validated when that value is
 //! decoded: decoding requires the whole span to be exactly one JSON value.
 
+use std::cmp::Ordering;
 use std::ops::Range;
 
 use memchr::memmem;
@@ -94,6 +95,103 @@ pub(crate) fn section(src: &[u8], range: Range<usize>, indent: usize) -> Option<
 /// Keys and value ranges in document order.
 pub(crate) type Keyed = Vec<(String, Range<usize>)>;
 
+/// The value range of the entry `token` of a section whose value spans
+/// `range` (its key indented by `indent`), found without splitting the
+/// section: a binary search over byte offsets that reads only the key
+/// lines it lands next to, for sections whose keys are sorted (Pulumi
+/// writes every map with sorted keys). `None` when it cannot tell (the
+/// caller then splits the section): the key is not where sorted keys would
+/// put it, the next key is not above it (a repeated key: sorted, the
+/// repeats are adjacent), or the layout around it is not what [`section`]
+/// accepts. What it finds is always an entry with that key; in a section
+/// that is not sorted and repeats a key far apart (which JSON discourages
+/// and no Pulumi tool writes) it may be another repeat than the one the
+/// full skim keeps, until the document is validated.
+pub(crate) fn probe(
+    src: &[u8],
+    range: Range<usize>,
+    indent: usize,
+    token: &str,
+) -> Option<Range<usize>> {
+    let bytes = src;
+    let value = bytes.get(range.clone())?;
+    if value.first() != Some(&b'{') || value.last() != Some(&b'}') {
+        return None;
+    }
+    let start = line_end(bytes, range.start + 1)?;
+    let end = range.end.checked_sub(indent + 2)?;
+    if bytes.get(start) != Some(&b'\n') || bytes.get(end) != Some(&b'\n') || end <= start {
+        return None;
+    }
+    let entry = indent * 2;
+    let mut needle = Vec::with_capacity(entry + 2);
+    needle.push(b'\n');
+    needle.resize(entry + 1, b' ');
+    needle.push(b'"');
+    let finder = memmem::Finder::new(&needle);
+    // The first key line at or after `from` (and before `end`).
+    let next_line = |from: usize| -> Option<usize> {
+        let hay = bytes.get(from..end)?;
+        finder.find(hay).map(|i| from + i)
+    };
+    let compare = |line: usize| key_cmp(src, line + entry + 1, token);
+    // The first key line whose key is not below `token`: a binary search
+    // over byte offsets while the window is large, then key line by key
+    // line (each step of either reads up to the next key line).
+    let (mut lo, mut hi) = (start, end);
+    let mut best: Option<(usize, Ordering, usize)> = None;
+    while hi - lo > LINEAR_WINDOW {
+        let mid = lo + (hi - lo) / 2;
+        match next_line(mid).filter(|l| *l < hi) {
+            None => hi = mid,
+            Some(line) => {
+                let (order, after) = compare(line)?;
+                if order == Ordering::Less {
+                    lo = line + 1;
+                } else {
+                    best = Some((line, order, after));
+                    hi = mid;
+                }
+            }
+        }
+    }
+    while let Some(line) = next_line(lo).filter(|l| *l < hi) {
+        let (order, after) = compare(line)?;
+        if order != Ordering::Less {
+            best = Some((line, order, after));
+            break;
+        }
+        lo = line + 1;
+    }
+    let (line, order, after_key) = best?;
+    if order != Ordering::Equal {
+        return None;
+    }
+    let colon = skip_spaces(bytes, after_key);
+    if bytes.get(colon) != Some(&b':') {
+        return None;
+    }
+    let value_start = skip_spaces(bytes, colon + 1);
+    let next = next_line(line + 1);
+    let value_end = match next {
+        Some(next_line) => {
+            // The next key must be above it (a repeated key is adjacent
+            // in a sorted section; the split leaves it to the full skim).
+            if compare(next_line)?.0 != Ordering::Greater {
+                return None;
+            }
+            let comma = trim_end(bytes, value_start, next_line)?;
+            if bytes.get(comma - 1) != Some(&b',') {
+                return None;
+            }
+            trim_end(bytes, value_start, comma - 1)?
+        }
+        None => trim_end(bytes, value_start, end)?,
+    };
+    check_value_end(bytes, value_start, value_end, entry)?;
+    Some(value_start..value_end)
+}
+
 /// The members of an object whose body runs from the newline at `start`
 /// to the newline at `end`, keys indented by `indent` spaces (repeated
 /// keys are kept).
@@ -141,6 +239,26 @@ fn members(src: &[u8], start: usize, end: usize, indent: usize) -> Option<Keyed>
             None => return Some(out),
         }
     }
+}
+
+/// Below this many bytes, [`probe`] reads key lines in order.
+const LINEAR_WINDOW: usize = 4096;
+
+/// How the JSON string key starting at `at` compares with `token`, and the
+/// offset after its closing quote (`None` unless it is a valid key, as for
+/// [`key_at`]). Keys without escapes are compared in place.
+fn key_cmp(src: &[u8], at: usize, token: &str) -> Option<(Ordering, usize)> {
+    let inner = src.get(at + 1..)?;
+    let close = memchr::memchr3(b'"', b'\\', b'\n', inner)?;
+    if src.get(at) == Some(&b'"') && inner.get(close) == Some(&b'"') {
+        let raw = inner.get(..close)?;
+        if raw.iter().all(|b| *b >= 0x20) && std::str::from_utf8(raw).is_ok() {
+            return Some((raw.cmp(token.as_bytes()), at + 1 + close + 1));
+        }
+        return None;
+    }
+    let (key, after) = key_at(src, at)?;
+    Some((key.as_str().cmp(token), after))
 }
 
 /// A value that spans lines must close with `}`/`]` at the start of its
@@ -314,6 +432,78 @@ mod tests {
         let src = "{\n  \"resources\": {\"a\": {}}\n}";
         let doc = document(src.as_bytes()).unwrap();
         assert!(section(src.as_bytes(), doc.members["resources"].clone(), doc.indent).is_none());
+    }
+
+    /// Every key of a sorted section is found by a probe at the range the
+    /// split gives it; a key that is absent, out of order or repeated is
+    /// not (the caller then splits the section).
+    #[test]
+    fn probe_agrees_with_the_split() {
+        let entries = |keys: &[&str]| -> String {
+            let body: Vec<String> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    if i % 2 == 0 {
+                        format!("    \"{k}\": {{\n      \"n\": {i}\n    }}")
+                    } else {
+                        format!("    \"{k}\": {{\"n\": {i}}}")
+                    }
+                })
+                .collect();
+            format!(
+                "{{\n  \"name\": \"p\",\n  \"resources\": {{\n{}\n  }}\n}}\n",
+                body.join(",\n")
+            )
+        };
+        let sorted: Vec<String> = (0..40).map(|i| format!("p:index:R{i:02}")).collect();
+        let keys: Vec<&str> = sorted.iter().map(String::as_str).collect();
+        let src = entries(&keys);
+        let doc = document(src.as_bytes()).unwrap();
+        let range = doc.members["resources"].clone();
+        let split = section(src.as_bytes(), range.clone(), doc.indent).unwrap();
+        assert_eq!(split.len(), 40);
+        for (key, value) in &split {
+            assert_eq!(
+                probe(src.as_bytes(), range.clone(), doc.indent, key),
+                Some(value.clone()),
+                "{key}"
+            );
+        }
+        for absent in ["p:index:R", "p:index:R40", "a", "z", "p:index:R05x"] {
+            assert_eq!(
+                probe(src.as_bytes(), range.clone(), doc.indent, absent),
+                None
+            );
+        }
+        // Out of order: a probe may miss a key, but what it finds is the
+        // key's entry.
+        let mut shuffled = keys.clone();
+        shuffled.swap(10, 30);
+        shuffled.swap(3, 4);
+        let src = entries(&shuffled);
+        let doc = document(src.as_bytes()).unwrap();
+        let range = doc.members["resources"].clone();
+        let split = section(src.as_bytes(), range.clone(), doc.indent).unwrap();
+        let mut missed = 0;
+        for (key, value) in &split {
+            match probe(src.as_bytes(), range.clone(), doc.indent, key) {
+                Some(found) => assert_eq!(&found, value, "{key}"),
+                None => missed += 1,
+            }
+        }
+        assert!(missed > 0);
+        // Repeated (adjacent, as sorting puts them): declined.
+        let mut repeated = keys.clone();
+        repeated.insert(20, keys[20]);
+        let src = entries(&repeated);
+        let doc = document(src.as_bytes()).unwrap();
+        let range = doc.members["resources"].clone();
+        assert_eq!(
+            probe(src.as_bytes(), range.clone(), doc.indent, keys[20]),
+            None
+        );
+        assert!(probe(src.as_bytes(), range, doc.indent, keys[21]).is_some());
     }
 
     #[test]

@@ -21,8 +21,11 @@
 //!
 //! A pretty-printed document (one member per line, consistent space
 //! indentation: what every Pulumi tool writes) is skimmed by its layout:
-//! load reads only the key lines of the top level (and, on first use, of
-//! `resources`, `functions` and `types`). Any other document is validated
+//! load reads only the key lines of the top level; a lookup of an exact
+//! token in `resources`, `functions` or `types` finds its entry by a binary
+//! search over the section's bytes (Pulumi writes sorted keys), reading a
+//! few key lines, and any other use (a miss, a canonicalised lookup, a
+//! listing) splits the section by its key lines once. Any other document is validated
 //! whole at load, as before. For a layout-skimmed document:
 //! - load fails with [`LoadError::Malformed`] (with line and column) for
 //!   a broken layout that the full serde pass then rejects (truncation,

@@ -7,6 +7,9 @@
 //! Each entry of `resources`, `functions` and `types`, plus `provider` and
 //! `config`, keeps its byte range in the shared text and a `OnceLock` that
 //! holds the decoded value (or its [`DecodeError`]) after the first lookup.
+//! Before a section is split, an exact token is looked up by
+//! [`layout::probe`] (a binary search in a sorted section); the split, when
+//! something needs it, keeps what the probes decoded.
 //! A `Package` is `Send + Sync`; concurrent lookups of one entry decode it
 //! once.
 //!
@@ -16,10 +19,11 @@
 //! only the tokens with the written token's member name are canonicalised
 //! (an index by member name is built on the first lookup that needs it).
 
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use indexmap::IndexMap;
 use serde::de::DeserializeOwned;
@@ -85,6 +89,9 @@ struct Lazy<T> {
     range: Option<Range<usize>>,
     layout: OnceLock<Entries<T>>,
     full: OnceLock<Entries<T>>,
+    /// Entries found by [`layout::probe`] before the section was split;
+    /// the split adopts what they decoded.
+    probed: Mutex<HashMap<String, Arc<Entry<T>>>>,
 }
 
 impl<T> Lazy<T> {
@@ -98,12 +105,43 @@ impl<T> Lazy<T> {
             range,
             layout,
             full: OnceLock::new(),
+            probed: Mutex::new(HashMap::new()),
         }
     }
 
-    /// How many entries have been decoded (0 while not yet split).
+    fn probed(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Entry<T>>>> {
+        self.probed.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How many entries have been decoded (before the split: how many
+    /// probed ones).
     fn decoded(&self) -> usize {
-        self.layout.get().map_or(0, Entries::decoded) + self.full.get().map_or(0, Entries::decoded)
+        let layout = match self.layout.get() {
+            Some(entries) => entries.decoded(),
+            None => self
+                .probed()
+                .values()
+                .filter(|e| e.cell.get().is_some())
+                .count(),
+        };
+        layout + self.full.get().map_or(0, Entries::decoded)
+    }
+}
+
+/// An entry of a section: in its split map, or found by a probe.
+enum EntryRef<'a, T> {
+    Split(&'a Entry<T>),
+    Probed(Arc<Entry<T>>),
+}
+
+impl<T> std::ops::Deref for EntryRef<'_, T> {
+    type Target = Entry<T>;
+
+    fn deref(&self) -> &Entry<T> {
+        match self {
+            EntryRef::Split(e) => e,
+            EntryRef::Probed(e) => e,
+        }
     }
 }
 
@@ -472,20 +510,20 @@ impl Package {
         if schema_token == self.provider_token() {
             return Some(self.provider());
         }
-        let entry = self.resources().map.get(schema_token)?;
-        Some(self.decode_resource(schema_token, entry))
+        let entry = self.entry(&self.resources, |d| &d.resources, schema_token)?;
+        Some(self.decode_resource(schema_token, &entry))
     }
 
     /// A function by its exact schema token.
     pub fn function(&self, schema_token: &str) -> Option<Result<Arc<Function>, DecodeError>> {
-        let entry = self.functions().map.get(schema_token)?;
-        Some(self.decode_function(schema_token, entry))
+        let entry = self.entry(&self.functions, |d| &d.functions, schema_token)?;
+        Some(self.decode_function(schema_token, &entry))
     }
 
     /// An object or enum type by its exact schema token.
     pub fn type_def(&self, schema_token: &str) -> Option<Result<Arc<TypeDef>, DecodeError>> {
-        let entry = self.types().map.get(schema_token)?;
-        Some(self.decode_type(schema_token, entry))
+        let entry = self.entry(&self.types, |d| &d.types, schema_token)?;
+        Some(self.decode_type(schema_token, &entry))
     }
 
     /// Schema tokens of all resources, in document order (no provider).
@@ -526,17 +564,27 @@ impl Package {
             let item = self.provider()?;
             return Ok(Some(self.found(token, item)));
         }
-        self.lookup_in(token, Package::resources, Package::decode_resource)
+        self.lookup_in(
+            token,
+            &self.resources,
+            Package::resources,
+            Package::decode_resource,
+        )
     }
 
     /// Resolves a function token as written in an `invoke`.
     pub fn lookup_function(&self, token: &str) -> Result<Option<Found<Function>>, LookupError> {
-        self.lookup_in(token, Package::functions, Package::decode_function)
+        self.lookup_in(
+            token,
+            &self.functions,
+            Package::functions,
+            Package::decode_function,
+        )
     }
 
     /// Resolves a type token with the same canonicalisation.
     pub fn lookup_type(&self, token: &str) -> Result<Option<Found<TypeDef>>, LookupError> {
-        self.lookup_in(token, Package::types, Package::decode_type)
+        self.lookup_in(token, &self.types, Package::types, Package::decode_type)
     }
 
     /// A method of a resource: the function its `methods` map names, if
@@ -730,16 +778,70 @@ impl Package {
                 .clone()
                 .and_then(|r| layout::section(&self.src, r, self.indent));
             match members.and_then(unique_entries) {
-                Some(map) => Entries {
-                    map,
-                    index: OnceLock::new(),
-                },
+                Some(map) => {
+                    // What probes decoded stays decoded.
+                    for (token, probed) in lazy.probed().iter() {
+                        let Some(decoded) = probed.cell.get() else {
+                            continue;
+                        };
+                        if let Some(entry) = map.get(token).filter(|e| e.range == probed.range) {
+                            let _ = entry.cell.set(decoded.clone());
+                        }
+                    }
+                    Entries {
+                        map,
+                        index: OnceLock::new(),
+                    }
+                }
                 None => match self.full_skim() {
                     Ok(doc) => Entries::new(full(doc).clone()),
                     Err(_) => Entries::new(Members::new()),
                 },
             }
         })
+    }
+
+    /// The entry of an exact schema token: from the section's split when
+    /// it has been split (or validated), else found by a probe when the
+    /// section's keys are sorted, else from the split.
+    fn entry<'a, T>(
+        &'a self,
+        lazy: &'a Lazy<T>,
+        full: fn(&Document) -> &Members,
+        token: &str,
+    ) -> Option<EntryRef<'a, T>> {
+        if let Some(entry) = self.probe(lazy, token) {
+            return Some(entry);
+        }
+        self.section(lazy, full).map.get(token).map(EntryRef::Split)
+    }
+
+    /// An entry found without splitting its section ([`layout::probe`]):
+    /// only in a document skimmed by layout, before its section is split
+    /// and before the document is validated (from then on the split or the
+    /// full skim answers).
+    fn probe<'a, T>(&'a self, lazy: &'a Lazy<T>, token: &str) -> Option<EntryRef<'a, T>> {
+        if !self.probe_ready(lazy) {
+            return None;
+        }
+        let range = lazy.range.clone()?;
+        if let Some(entry) = lazy.probed().get(token) {
+            return Some(EntryRef::Probed(Arc::clone(entry)));
+        }
+        let found = layout::probe(&self.src, range, self.indent, token)?;
+        let entry = Arc::clone(
+            lazy.probed()
+                .entry(token.to_owned())
+                .or_insert_with(|| Arc::new(Entry::new(Some(found)))),
+        );
+        Some(EntryRef::Probed(entry))
+    }
+
+    fn probe_ready<T>(&self, lazy: &Lazy<T>) -> bool {
+        self.by_layout
+            && lazy.range.is_some()
+            && lazy.layout.get().is_none()
+            && self.full_skim.get().is_none()
     }
 
     /// Whether the layout skim found exactly the members the full skim
@@ -763,12 +865,20 @@ impl Package {
     /// document skimmed by layout validates the document first
     /// ([`Package::check_miss`]); when that shows the layout was wrong,
     /// the lookup is answered again from the full skim's entries.
-    fn lookup_in<T>(
-        &self,
+    fn lookup_in<'a, T>(
+        &'a self,
         token: &str,
+        lazy: &'a Lazy<T>,
         section: fn(&Package) -> &Entries<T>,
         decode: DecodeFn<T>,
     ) -> Result<Option<Found<T>>, LookupError> {
+        // A token that is its own canonical key and is found exactly is
+        // what the two-step lookup picks (see `exact`).
+        if self.probe_ready(lazy) && self.canonical_token(token) == token {
+            if let Some(entry) = self.probe(lazy, token) {
+                return Ok(Some(self.found(token, decode(self, token, &entry)?)));
+            }
+        }
         let attempt = |sec: &Entries<T>| -> Result<Option<Found<T>>, LookupError> {
             if let Some((tok, entry)) = self.exact(&sec.map, token) {
                 return Ok(Some(self.found(tok, decode(self, tok, entry)?)));
@@ -1235,6 +1345,33 @@ mod tests {
         // provider, config and the two real resources.
         assert_eq!(pkg.decoded_count(), 4);
         assert_eq!(pkg.resource_tokens().collect::<Vec<_>>(), real_tokens());
+    }
+
+    /// Exact lookups in a sorted section probe it instead of splitting it;
+    /// a later split keeps what the probes decoded.
+    #[test]
+    fn exact_lookups_probe_sorted_sections() {
+        let src = "{\n  \"name\": \"p\",\n  \"resources\": {\n    \"p:m:A\": {\n      \"inputProperties\": {\"x\": {\"type\": \"string\"}}\n    },\n    \"p:m:B\": {},\n    \"p:m:C\": {\"properties\": {\"y\": {\"$ref\": \"#/types/p:index:T\"}}}\n  },\n  \"types\": {\n    \"p:index:T\": {\"type\": \"object\"},\n    \"p:index:U\": {\"type\": \"object\"}\n  }\n}\n";
+        let pkg = Package::parse(src, "p", None).unwrap();
+        assert!(pkg.by_layout);
+        let a = pkg.lookup_resource("p:m:A").unwrap().unwrap();
+        assert!(a.item.input("x").is_some());
+        let c = pkg.resource("p:m:C").unwrap().unwrap();
+        assert!(pkg.type_def("p:index:T").unwrap().is_ok());
+        assert!(pkg.resources.layout.get().is_none());
+        assert!(pkg.types.layout.get().is_none());
+        assert_eq!(pkg.decoded_count(), 3);
+        // Splitting adopts the decoded entries.
+        assert_eq!(pkg.resource_tokens().count(), 3);
+        assert_eq!(pkg.decoded_count(), 3);
+        let again = pkg.lookup_resource("p:m:A").unwrap().unwrap();
+        assert!(Arc::ptr_eq(&a.item, &again.item));
+        assert!(Arc::ptr_eq(&c, &pkg.resource("p:m:C").unwrap().unwrap()));
+        assert!(pkg.decode_all().is_empty());
+        // A miss splits (and validates) as before.
+        let pkg = Package::parse(src, "p", None).unwrap();
+        assert!(pkg.type_def("p:index:Nope").is_none());
+        assert!(pkg.types.layout.get().is_some());
     }
 
     #[test]
