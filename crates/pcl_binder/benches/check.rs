@@ -25,6 +25,9 @@
 //!    separately: a fresh `DirLoader` loading the schema and looking up the
 //!    three resources, without converting their types or binding.
 //!
+//! The process allocator is mimalloc, as in the `pcl` binary; it applies to
+//! hcl-edit's parse as much as to pcl's check.
+//!
 //! Environment: `PCL_BENCH_PASSES` (timed passes, default 3),
 //! `PCL_BENCH_ONLY` (`corpus`, `generated` or `cold`),
 //! `PCL_BENCH_GENERATED_BYTES` (size of the generated program),
@@ -44,6 +47,12 @@
 //! check does its full work instead of stopping at errors.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+/// The allocator of the `pcl` binary (see `crates/pcl_cli/src/main.rs`),
+/// so the bench measures what `pcl check` does. hcl-edit, measured in the
+/// same process, uses it as well.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
