@@ -105,6 +105,7 @@ pub(crate) fn attach(
         }
     }
     leading.reverse();
+    leading.shrink_to_fit();
 
     let mut trailing = Vec::new();
     let mut idx = last + 1;
@@ -130,6 +131,7 @@ pub(crate) fn attach(
         }
         idx += 1;
     }
+    trailing.shrink_to_fit();
     match &mut item {
         BodyItem::Attribute(attr) => {
             attr.leading_comments = leading;

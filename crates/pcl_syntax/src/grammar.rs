@@ -789,7 +789,8 @@ fn attr_splat(inp: &mut Inp<'_, '_>) -> Vec<Step> {
 }
 
 /// Wraps `source` in a traversal when there are steps.
-fn finish_traversal(source: Expr, steps: Vec<Step>) -> Expr {
+fn finish_traversal(source: Expr, mut steps: Vec<Step>) -> Expr {
+    steps.shrink_to_fit();
     match steps.last() {
         None => source,
         Some(last) => {
@@ -814,13 +815,12 @@ fn fold_chain(st: &St<'_>, source: Expr, ops: Vec<Op>) -> Expr {
         .all(|op| matches!(op, Op::Attr(_) | Op::Index(_)))
     {
         // The common case: a plain traversal.
-        let steps = ops
-            .into_iter()
-            .filter_map(|op| match op {
-                Op::Attr(step) | Op::Index(step) => Some(step),
-                _ => None,
-            })
-            .collect();
+        let mut steps = Vec::with_capacity(ops.len());
+        for op in ops {
+            if let Op::Attr(step) | Op::Index(step) = op {
+                steps.push(step);
+            }
+        }
         return finish_traversal(source, steps);
     }
     if ops.iter().any(|op| matches!(op, Op::Broken)) {
@@ -1055,7 +1055,8 @@ fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 .join("::")
                 .into()
         };
-        let (args, expand_final, close) = call_args(inp, &expression, open.range)?;
+        let (mut args, expand_final, close) = call_args(inp, &expression, open.range)?;
+        args.shrink_to_fit();
         let s = st(inp);
         let close_paren_range = close.unwrap_or(TextRange::empty(s.last_end));
         Ok(Expr::new(
@@ -1191,6 +1192,7 @@ fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 bump(inp);
             }
         }
+        items.shrink_to_fit();
         Ok(Expr::new(
             ExprKind::Tuple(items),
             st(inp).range_from(open.range.start),
@@ -1288,6 +1290,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                         value: Expr::new(ExprKind::Error, TextRange::empty(s.last_end)),
                         range: item_range,
                     }.covered());
+                    items.shrink_to_fit();
                     return Ok(Expr::new(
                         ExprKind::Object(items),
                         s.range_from(open.range.start),
@@ -1316,6 +1319,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 bump(inp);
             }
         }
+        items.shrink_to_fit();
         Ok(Expr::new(
             ExprKind::Object(items),
             st(inp).range_from(open.range.start),
@@ -1875,6 +1879,7 @@ fn body<'s>(block_body: BodyRec<'s>, in_block: bool, expression: PExpr<'s>) -> P
         let s = st(inp);
         s.recovering = false;
         check_duplicates(s, &items);
+        items.shrink_to_fit();
         Ok(Body {
             items,
             range: TextRange::default(),
@@ -2160,7 +2165,9 @@ fn block_rest<'s>(
             let end = close.end.max(st(inp).last_end);
             Ok(Some((open.range, body, close, end)))
         }))
-        .map(|(labels, rest)| match rest {
+        .map(|(mut labels, rest)| {
+            labels.shrink_to_fit();
+            match rest {
             Some((open, body, close, end)) => Block {
                 type_name: placeholder_ident(),
                 labels,
@@ -2185,6 +2192,7 @@ fn block_rest<'s>(
                 leading_comments: Vec::new(),
                 trailing_comments: Vec::new(),
             },
+        }
         })
         .map_with(|mut block, e| {
             if block.open_brace_range == TextRange::default() && block.range == TextRange::default() {
