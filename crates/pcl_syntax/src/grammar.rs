@@ -1,5 +1,6 @@
-//! The chumsky grammar: significant tokens (see `newlines.rs`) →
-//! [`crate::ast`] plus diagnostics.
+//! The chumsky grammar: significant tokens (see `newlines.rs`; the input
+//! is their indices in the full token vector) → [`crate::ast`] plus
+//! diagnostics.
 //!
 //! Production names follow `grammar/pcl.ebnf`. Productions never fail
 //! once they have committed: a syntax error is reported into the parser
@@ -41,7 +42,7 @@ use crate::token::{Token, TokenKind as K};
 use crate::MAX_NESTING_DEPTH;
 
 /// The grammar's input: the significant tokens.
-type In<'s> = &'s [Sig];
+type In<'s> = &'s [u32];
 /// The parser state.
 pub(crate) struct St<'s> {
     file: FileId,
@@ -133,8 +134,27 @@ impl<'s> St<'s> {
     /// The index of `sig`'s token in the full token vector (no two tokens
     /// start at the same offset).
     fn token_index(&self, sig: Sig) -> usize {
-        self.tokens
-            .partition_point(|t| t.range.start < sig.range.start)
+        sig.idx as usize
+    }
+    /// The significant token at `idx` in the full token vector, as the
+    /// grammar sees it: a line comment (only significant ones are kept)
+    /// stands for its line break.
+    fn sig(&self, idx: u32) -> Sig {
+        match self.tokens.get(idx as usize) {
+            Some(token) => Sig {
+                kind: match token.kind {
+                    K::HashComment | K::SlashComment => K::Newline,
+                    kind => kind,
+                },
+                range: token.range,
+                idx,
+            },
+            None => Sig {
+                kind: K::Invalid,
+                range: self.eof(),
+                idx,
+            },
+        }
     }
 }
 
@@ -146,19 +166,32 @@ fn st<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
     &mut inp.state().0
 }
 
+/// The next significant token, not consumed.
+fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let idx = inp.peek()?;
+    Some(st(inp).sig(idx))
+}
+
+/// Consumes the next significant token (see [`bump`], which also records
+/// its end).
+fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let idx = inp.next()?;
+    Some(st(inp).sig(idx))
+}
+
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    inp.peek().map(|s| s.kind)
+    peek(inp).map(|s| s.kind)
 }
 
 fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
-    match inp.peek() {
+    match peek(inp) {
         Some(s) => s.range,
         None => st(inp).eof(),
     }
 }
 
 fn bump(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let sig = inp.next()?;
+    let sig = next(inp)?;
     st(inp).last_end = sig.range.end;
     Some(sig)
 }
@@ -177,7 +210,7 @@ fn is_close(kind: K) -> bool {
 /// the module docs. Returns whether `close` was consumed.
 fn recover_to(inp: &mut Inp<'_, '_>, close: K) -> bool {
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
             depth += 1;
         } else if is_close(sig.kind) {
@@ -200,7 +233,7 @@ fn recover_to(inp: &mut Inp<'_, '_>, close: K) -> bool {
 /// Skips the rest of a broken body item, up to its line break.
 fn recover_line(inp: &mut Inp<'_, '_>) {
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
             depth += 1;
         } else if is_close(sig.kind) {
@@ -222,7 +255,7 @@ fn recover_line(inp: &mut Inp<'_, '_>) {
 fn skip_group(inp: &mut Inp<'_, '_>) -> Expr {
     let start = peek_range(inp).start;
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if sig.kind == K::Newline && depth == 0 {
             break;
         }
@@ -285,7 +318,7 @@ fn recover_line_in_expr(inp: &mut Inp<'_, '_>) {
 }
 
 fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
-    match inp.peek() {
+    match peek(inp) {
         Some(sig) if sig.kind == K::Ident => st(inp).slice(sig.range) == word,
         _ => false,
     }
@@ -298,7 +331,7 @@ fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
 /// One token of `kind`, recording its end (a `custom` parser, so the
 /// state update also happens when the output is discarded).
 fn tok<'s>(kind: K) -> impl Parser<'s, In<'s>, Sig, Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| match inp.peek() {
+    custom(move |inp: &mut Inp<'s, '_>| match peek(inp) {
         Some(sig) if sig.kind == kind => {
             bump(inp);
             Ok(sig)
@@ -750,7 +783,7 @@ fn attr_splat(inp: &mut Inp<'_, '_>) -> Vec<Step> {
             break;
         }
         inp.skip();
-        let second = inp.peek();
+        let second = peek(inp);
         inp.rewind(save);
         match second.map(|s| s.kind) {
             Some(K::Ident) => {
@@ -922,7 +955,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     // The alternative is chosen by the next token's kind; a failing
     // alternative is rewound and the next one tried, as `choice` would.
     custom(move |inp: &mut Inp<'s, '_>| {
-        let Some(sig) = inp.peek() else {
+        let Some(sig) = peek(inp) else {
             return Ok(expected(inp));
         };
         let before = inp.save();
@@ -1475,7 +1508,7 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
         } else {
             inp.parse(&heredoc_parts)?
         };
-        match inp.peek() {
+        match peek(inp) {
             Some(sig) if sig.kind == end_kind => {
                 bump(inp);
             }
@@ -1532,7 +1565,7 @@ fn template_parts<'s>(
     // sequence is rewound and ends the parts, like `repeated`.
     custom(move |inp: &mut Inp<'s, '_>| {
         let mut flat = Vec::new();
-        while let Some(sig) = inp.peek() {
+        while let Some(sig) = peek(inp) {
             match sig.kind {
                 K::QuotedLit => {
                     bump(inp);
@@ -1644,33 +1677,31 @@ fn interpolation<'s>(
     expression: PExpr<'s>,
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
-    any()
-        .filter(|s: &Sig| s.kind == K::TemplateInterp)
-        .rewind()
-        .ignore_then(custom(move |inp: &mut Inp<'s, '_>| {
-            let save = inp.save();
-            let open = bump(inp).ok_or(EmptyErr::default())?;
-            if !enter(inp) {
-                inp.rewind(save);
-                skip_group(inp);
-                return Ok(Some(Flat::Broken));
+    custom(move |inp: &mut Inp<'s, '_>| {
+        if peek_kind(inp) != Some(K::TemplateInterp) {
+            return Err(EmptyErr::default());
+        }
+        let save = inp.save();
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        if !enter(inp) {
+            inp.rewind(save);
+            skip_group(inp);
+            return Ok(Some(Flat::Broken));
+        }
+        let left = inp.state().0.slice(open.range).ends_with('~');
+        let expr = inp.parse(&expression)?;
+        let right = sequence_end(inp, open.range, quoted, "interpolation");
+        let s = &mut inp.state().0;
+        s.depth = s.depth.saturating_sub(1);
+        Ok(Some(Flat::Interp(
+            Interpolation {
+                expr,
+                strip: Strip { left, right },
+                range: s.range_from(open.range.start),
             }
-            let left = inp.state().0.slice(open.range).ends_with('~');
-            let expr = inp.parse(expression.clone())?;
-            let right = inp.parse(custom(move |i: &mut Inp<'s, '_>| {
-                Ok(sequence_end(i, open.range, quoted, "interpolation"))
-            }))?;
-            let s = &mut inp.state().0;
-            s.depth = s.depth.saturating_sub(1);
-            Ok(Some(Flat::Interp(
-                Interpolation {
-                    expr,
-                    strip: Strip { left, right },
-                    range: s.range_from(open.range.start),
-                }
-                .covered(),
-            )))
-        }))
+            .covered(),
+        )))
+    })
 }
 
 /// `directive = "%{" directive_head "}"`.
@@ -1679,23 +1710,23 @@ fn directive<'s>(
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
     let head = directive_head(expression, quoted);
-    any()
-        .filter(|s: &Sig| s.kind == K::TemplateControl)
-        .rewind()
-        .ignore_then(custom(move |inp: &mut Inp<'s, '_>| {
-            let save = inp.save();
-            bump(inp);
-            let ok = enter(inp);
-            inp.rewind(save);
-            if !ok {
-                skip_group(inp);
-                return Ok(Some(Flat::Broken));
-            }
-            let flat = inp.parse(head.clone())?;
-            let s = &mut inp.state().0;
-            s.depth = s.depth.saturating_sub(1);
-            Ok(flat)
-        }))
+    custom(move |inp: &mut Inp<'s, '_>| {
+        if peek_kind(inp) != Some(K::TemplateControl) {
+            return Err(EmptyErr::default());
+        }
+        let save = inp.save();
+        bump(inp);
+        let ok = enter(inp);
+        inp.rewind(save);
+        if !ok {
+            skip_group(inp);
+            return Ok(Some(Flat::Broken));
+        }
+        let flat = inp.parse(&head)?;
+        let s = &mut inp.state().0;
+        s.depth = s.depth.saturating_sub(1);
+        Ok(flat)
+    })
 }
 
 /// `directive_head = "if" expression | "else" | "endif" | "for" IDENT
@@ -1705,98 +1736,95 @@ fn directive_head<'s>(
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
     custom(move |inp: &mut Inp<'s, '_>| {
-        let expression = expression.clone();
-        inp.parse(custom(move |inp: &mut Inp<'s, '_>| {
-            let open = bump(inp).ok_or(EmptyErr::default())?;
-            let left = st(inp).slice(open.range).ends_with('~');
-            let open = open.range;
-            if peek_kind(inp) != Some(K::Ident) {
-                let range = peek_range(inp);
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let left = st(inp).slice(open.range).ends_with('~');
+        let open = open.range;
+        if peek_kind(inp) != Some(K::Ident) {
+            let range = peek_range(inp);
+            st(inp).error_r(
+                codes::INVALID_TEMPLATE_DIRECTIVE,
+                range,
+                "expected `if`, `else`, `endif`, `for` or `endfor` after `%{`",
+            );
+            recover_to(inp, K::TemplateSeqEnd);
+            return Ok(Some(Flat::Broken));
+        }
+        let keyword_sig = bump(inp).ok_or(EmptyErr::default())?;
+        let keyword = st(inp).slice(keyword_sig.range);
+        let strip = |right| Strip { left, right };
+        Ok(Some(match keyword {
+            "if" => {
+                let condition = inp.parse(&expression)?;
+                let right = sequence_end(inp, open, quoted, "if directive");
+                Flat::If {
+                    condition,
+                    strip: strip(right),
+                    range: st(inp).range_from(open.start),
+                }
+            }
+            "else" | "endif" | "endfor" => {
+                let right = sequence_end(inp, open, quoted, "directive");
+                let range = st(inp).range_from(open.start);
+                let strip = strip(right);
+                match keyword {
+                    "else" => Flat::Else { strip, range },
+                    "endif" => Flat::EndIf { strip, range },
+                    _ => Flat::EndFor { strip, range },
+                }
+            }
+            "for" => {
+                let fail = |inp: &mut Inp<'s, '_>, message: &str| {
+                    let range = peek_range(inp);
+                    st(inp).error_r(codes::INVALID_FOR, range, message.to_string());
+                    recover_to(inp, K::TemplateSeqEnd);
+                    Ok(None)
+                };
+                if peek_kind(inp) != Some(K::Ident) {
+                    return fail(inp, "expected a variable name after `for`");
+                }
+                let first = bump(inp).ok_or(EmptyErr::default())?;
+                let mut key_var = None;
+                let mut value_var = st(inp).ident_of(first);
+                if peek_kind(inp) == Some(K::Comma) {
+                    bump(inp);
+                    if peek_kind(inp) != Some(K::Ident) {
+                        return fail(inp, "expected a value variable name after `,`");
+                    }
+                    let second = bump(inp).ok_or(EmptyErr::default())?;
+                    key_var = Some(value_var);
+                    value_var = st(inp).ident_of(second);
+                }
+                if !is_keyword(inp, "in") {
+                    return fail(inp, "expected `in` after the `for` variable names");
+                }
+                bump(inp);
+                let collection = inp.parse(&expression)?;
+                let right = sequence_end(inp, open, quoted, "for directive");
+                Flat::For {
+                    key_var,
+                    value_var,
+                    collection,
+                    strip: strip(right),
+                    range: st(inp).range_from(open.start),
+                }
+            }
+            other => {
+                let suggestion = pcl_diagnostics::suggest::did_you_mean(
+                    other,
+                    ["if", "for", "else", "endif", "endfor"],
+                );
+                let mut message = format!("`{other}` is not a template directive keyword");
+                if let Some(first) = suggestion.first() {
+                    message.push_str(&format!("; did you mean `{first}`?"));
+                }
                 st(inp).error_r(
                     codes::INVALID_TEMPLATE_DIRECTIVE,
-                    range,
-                    "expected `if`, `else`, `endif`, `for` or `endfor` after `%{`",
+                    keyword_sig.range,
+                    message,
                 );
                 recover_to(inp, K::TemplateSeqEnd);
                 return Ok(Some(Flat::Broken));
             }
-            let keyword_sig = bump(inp).ok_or(EmptyErr::default())?;
-            let keyword = st(inp).slice(keyword_sig.range);
-            let strip = |right| Strip { left, right };
-            Ok(Some(match keyword {
-                "if" => {
-                    let condition = inp.parse(&expression)?;
-                    let right = sequence_end(inp, open, quoted, "if directive");
-                    Flat::If {
-                        condition,
-                        strip: strip(right),
-                        range: st(inp).range_from(open.start),
-                    }
-                }
-                "else" | "endif" | "endfor" => {
-                    let right = sequence_end(inp, open, quoted, "directive");
-                    let range = st(inp).range_from(open.start);
-                    let strip = strip(right);
-                    match keyword {
-                        "else" => Flat::Else { strip, range },
-                        "endif" => Flat::EndIf { strip, range },
-                        _ => Flat::EndFor { strip, range },
-                    }
-                }
-                "for" => {
-                    let fail = |inp: &mut Inp<'s, '_>, message: &str| {
-                        let range = peek_range(inp);
-                        st(inp).error_r(codes::INVALID_FOR, range, message.to_string());
-                        recover_to(inp, K::TemplateSeqEnd);
-                        Ok(None)
-                    };
-                    if peek_kind(inp) != Some(K::Ident) {
-                        return fail(inp, "expected a variable name after `for`");
-                    }
-                    let first = bump(inp).ok_or(EmptyErr::default())?;
-                    let mut key_var = None;
-                    let mut value_var = st(inp).ident_of(first);
-                    if peek_kind(inp) == Some(K::Comma) {
-                        bump(inp);
-                        if peek_kind(inp) != Some(K::Ident) {
-                            return fail(inp, "expected a value variable name after `,`");
-                        }
-                        let second = bump(inp).ok_or(EmptyErr::default())?;
-                        key_var = Some(value_var);
-                        value_var = st(inp).ident_of(second);
-                    }
-                    if !is_keyword(inp, "in") {
-                        return fail(inp, "expected `in` after the `for` variable names");
-                    }
-                    bump(inp);
-                    let collection = inp.parse(&expression)?;
-                    let right = sequence_end(inp, open, quoted, "for directive");
-                    Flat::For {
-                        key_var,
-                        value_var,
-                        collection,
-                        strip: strip(right),
-                        range: st(inp).range_from(open.start),
-                    }
-                }
-                other => {
-                    let suggestion = pcl_diagnostics::suggest::did_you_mean(
-                        other,
-                        ["if", "for", "else", "endif", "endfor"],
-                    );
-                    let mut message = format!("`{other}` is not a template directive keyword");
-                    if let Some(first) = suggestion.first() {
-                        message.push_str(&format!("; did you mean `{first}`?"));
-                    }
-                    st(inp).error_r(
-                        codes::INVALID_TEMPLATE_DIRECTIVE,
-                        keyword_sig.range,
-                        message,
-                    );
-                    recover_to(inp, K::TemplateSeqEnd);
-                    return Ok(Some(Flat::Broken));
-                }
-            }))
         }))
     })
 }
@@ -1812,7 +1840,7 @@ type PBody<'s> = Boxed<'s, 's, In<'s>, Body, Ex<'s>>;
 fn body<'s>(block_body: BodyRec<'s>, in_block: bool, expression: PExpr<'s>) -> PBody<'s> {
     let item = body_item(block_body, expression);
     let stray = custom(move |inp: &mut Inp<'s, '_>| {
-        let Some(sig) = inp.peek() else {
+        let Some(sig) = peek(inp) else {
             return Err(EmptyErr::default());
         };
         let s = st(inp);
@@ -2214,8 +2242,8 @@ fn one_line_body<'s>(expression: PExpr<'s>) -> PBody<'s> {
         let start = st(inp).last_end;
         let mut items = Vec::new();
         let save = inp.save();
-        let first = inp.next();
-        let second = inp.peek().map(|s| s.kind);
+        let first = next(inp);
+        let second = peek(inp).map(|s| s.kind);
         inp.rewind(save);
         match first {
             Some(name_sig) if name_sig.kind == K::Ident && second == Some(K::Equal) => {
@@ -2259,7 +2287,7 @@ fn one_line_body<'s>(expression: PExpr<'s>) -> PBody<'s> {
 /// Like `recover_to(CBrace)`, but leaves the `}` unconsumed.
 fn skip_to_close_brace(inp: &mut Inp<'_, '_>) {
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
             depth += 1;
         } else if is_close(sig.kind) {
@@ -2284,7 +2312,7 @@ fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<Label, EmptyErr> {
     let mut value = String::new();
     let mut errors = Vec::new();
     loop {
-        match inp.peek() {
+        match peek(inp) {
             Some(sig) if sig.kind == K::QuotedLit => {
                 bump(inp);
                 let raw = st(inp).slice(sig.range);
@@ -2481,7 +2509,7 @@ pub(crate) fn parse_expression_file(
     let parser = GRAMMARS.with(|g| {
         let expr = g.get().expr.clone();
         expr.then(custom(|inp: &mut Inp<'_, '_>| {
-            if let Some(sig) = inp.peek() {
+            if let Some(sig) = peek(inp) {
                 st(inp).error_r(
                     codes::EXTRA_AFTER_EXPRESSION,
                     sig.range,
@@ -2491,7 +2519,7 @@ pub(crate) fn parse_expression_file(
                     ),
                 );
             }
-            while inp.next().is_some() {}
+            while next(inp).is_some() {}
             Ok(())
         }))
         .map(|(e, ())| e)
@@ -2512,14 +2540,8 @@ pub(crate) fn parse_template_file(
     // them line breaks are ignored. A leading BOM stays visible, as a
     // stray token.
     let mut sigs = significant_tokens(text, tokens, false);
-    if let Some(first) = tokens.first().filter(|t| t.kind == K::Bom) {
-        sigs.insert(
-            0,
-            Sig {
-                kind: first.kind,
-                range: first.range,
-            },
-        );
+    if tokens.first().is_some_and(|t| t.kind == K::Bom) {
+        sigs.insert(0, 0);
     }
     let mut state = new_state(file, text, tokens);
     let flat = GRAMMARS.with(|g| {
@@ -2527,7 +2549,7 @@ pub(crate) fn parse_template_file(
             .template
             .clone()
             .then(custom(|inp: &mut Inp<'_, '_>| {
-                while let Some(sig) = inp.next() {
+                while let Some(sig) = next(inp) {
                     st(inp).last_end = sig.range.end;
                     st(inp).error_r(
                         codes::UNBALANCED_TEMPLATE_DIRECTIVE,

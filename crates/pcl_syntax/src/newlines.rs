@@ -7,10 +7,10 @@
 //! `{`) or an object constructor's `{`, and ignored inside `(`, `[`, `${`,
 //! `%{` and an object `{ for` (where `for` may follow line breaks). A `#`
 //! or `//` comment contains its line break and becomes a `Newline` where
-//! line breaks count; every other trivia token is dropped. A kept token's
-//! place in the full token vector is found again by its start offset
-//! (`St::token_index`), so the tree still maps onto every byte; not
-//! storing it keeps a kept token at 12 bytes.
+//! line breaks count; every other trivia token is dropped. The grammar's
+//! input is the kept tokens' indices in the full token vector (4 bytes
+//! each); the grammar reads kind and range from there (`St::sig`), so a
+//! token's place in the full vector, and thus every byte, is at hand.
 //!
 //! Recovery for unclosed `(` / `[`: a line break inside them followed by a
 //! line that starts a body item (`name =`, `name {`, `name "`, `name name`
@@ -21,11 +21,15 @@ use pcl_diagnostics::TextRange;
 
 use crate::token::{Token, TokenKind as K};
 
-/// A token the grammar sees.
+/// A token the grammar sees, built on the fly from its index in the full
+/// token vector (see `St::sig` in `grammar.rs`): a significant line
+/// comment has the kind `Newline`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Sig {
     pub(crate) kind: K,
     pub(crate) range: TextRange,
+    /// The token's index in the full token vector.
+    pub(crate) idx: u32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -91,12 +95,16 @@ fn for_follows(text: &str, tokens: &[Token], idx: usize) -> bool {
         .is_some_and(|t| t.kind == K::Ident && text.get(t.range.to_usize()) == Some("for"))
 }
 
-/// The grammar's token slice. `top_significant`: line breaks count at the
-/// top level (a file) or not (a standalone expression).
-pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: bool) -> Vec<Sig> {
+/// The grammar's input: the indices (in `tokens`) of the significant
+/// tokens. `top_significant`: line breaks count at the top level (a file)
+/// or not (a standalone expression).
+pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: bool) -> Vec<u32> {
     // Reserving for every token never reallocates; the untouched tail of
     // a large reservation is never paged in.
-    let mut out: Vec<Sig> = Vec::with_capacity(tokens.len() + 1);
+    let mut out: Vec<u32> = Vec::with_capacity(tokens.len() + 1);
+    // The kind of the last kept token (a kept line comment counts as a
+    // line break).
+    let mut last_kind: Option<K> = None;
     let mut stack: Vec<Ctx> = vec![if top_significant {
         Ctx::Body
     } else {
@@ -109,10 +117,9 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
             continue;
         }
         let top = stack.last().copied().unwrap_or(Ctx::Body);
-        let sig = Sig {
-            kind: token.kind,
-            range: token.range,
-        };
+        // Inputs past `u32::MAX` bytes are rejected by the grammar anyway
+        // (see `new_state`), and have fewer tokens than bytes.
+        let index = u32::try_from(idx).unwrap_or(u32::MAX);
         match token.kind {
             K::Whitespace | K::BlockComment | K::Bom => continue,
             K::Newline | K::HashComment | K::SlashComment => {
@@ -133,10 +140,8 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
                         stack.pop();
                     }
                 }
-                out.push(Sig {
-                    kind: K::Newline,
-                    ..sig
-                });
+                out.push(index);
+                last_kind = Some(K::Newline);
                 line_start = true;
                 continue;
             }
@@ -147,8 +152,8 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
             })),
             K::TemplateInterp | K::TemplateControl => stack.push(Ctx::Ignored(K::TemplateSeqEnd)),
             K::OBrace => {
-                let block_body = top == Ctx::Body
-                    && matches!(out.last().map(|s| s.kind), Some(K::Ident | K::CQuote));
+                let block_body =
+                    top == Ctx::Body && matches!(last_kind, Some(K::Ident | K::CQuote));
                 if block_body {
                     stack.push(Ctx::Body);
                 } else if for_follows(text, tokens, idx) {
@@ -172,7 +177,8 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
             _ => {}
         }
         line_start = false;
-        out.push(sig);
+        last_kind = Some(token.kind);
+        out.push(index);
     }
     out
 }
