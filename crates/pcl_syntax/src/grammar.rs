@@ -384,10 +384,10 @@ fn number(st: &mut St<'_>, sig: Sig) -> Expr {
         }
     };
     Expr::new(
-        ExprKind::Literal(Literal::Number(Number {
+        ExprKind::Literal(Literal::Number(Box::new(Number {
             text: text.into(),
             value,
-        })),
+        }))),
         sig.range,
     )
 }

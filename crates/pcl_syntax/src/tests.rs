@@ -448,3 +448,26 @@ fn duplicate_attributes_small_and_large() {
         assert_eq!(dups.first().map(|r| r.start as usize), Some(first), "{n}");
     }
 }
+
+/// The tree's memory per source byte depends on these sizes (every
+/// expression, object item and template part embeds an `Expr`); a new
+/// variant or field that grows them should be boxed instead.
+#[test]
+fn node_sizes_stay_small() {
+    use std::mem::size_of;
+    assert!(
+        size_of::<Expr>() <= 40,
+        "Expr is {} bytes",
+        size_of::<Expr>()
+    );
+    assert!(
+        size_of::<ObjectItem>() <= 88,
+        "ObjectItem is {} bytes",
+        size_of::<ObjectItem>()
+    );
+    assert!(
+        size_of::<TemplatePart>() <= 56,
+        "TemplatePart is {} bytes",
+        size_of::<TemplatePart>()
+    );
+}
