@@ -21,7 +21,7 @@
 use pcl_diagnostics::TextRange;
 
 use crate::ast::{BodyItem, Comment, CommentKind};
-use crate::token::{Token, TokenKind};
+use crate::token::{Token, TokenKind, Tokens};
 
 fn make_comment(text: &str, token: Token) -> Option<Comment> {
     let kind = match token.kind {
@@ -46,11 +46,11 @@ fn make_comment(text: &str, token: Token) -> Option<Comment> {
 }
 
 /// Does the token at `idx` share its line with an earlier non-trivia token?
-fn follows_code_on_line(tokens: &[Token], idx: usize) -> bool {
+fn follows_code_on_line(tokens: &Tokens, idx: usize) -> bool {
     let mut i = idx;
     while i > 0 {
         i -= 1;
-        match tokens.get(i).map(|t| t.kind) {
+        match tokens.kind(i) {
             Some(TokenKind::Whitespace | TokenKind::BlockComment | TokenKind::Bom) => continue,
             Some(TokenKind::Newline | TokenKind::HashComment | TokenKind::SlashComment) | None => {
                 return false
@@ -65,7 +65,7 @@ fn follows_code_on_line(tokens: &[Token], idx: usize) -> bool {
 /// last non-trivia tokens are at `first` and `last`.
 pub(crate) fn attach(
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
     mut item: BodyItem,
     first: usize,
     last: usize,
@@ -75,7 +75,7 @@ pub(crate) fn attach(
     let mut idx = first;
     while idx > 0 {
         idx -= 1;
-        let Some(token) = tokens.get(idx).copied() else {
+        let Some(token) = tokens.get(idx) else {
             break;
         };
         match token.kind {
@@ -109,7 +109,7 @@ pub(crate) fn attach(
 
     let mut trailing = Vec::new();
     let mut idx = last + 1;
-    while let Some(token) = tokens.get(idx).copied() {
+    while let Some(token) = tokens.get(idx) {
         match token.kind {
             TokenKind::Whitespace => {}
             TokenKind::BlockComment => {
@@ -149,7 +149,7 @@ pub(crate) fn attach(
 /// attached to one.
 pub(crate) fn dangling(
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
     range: TextRange,
     items: &[BodyItem],
 ) -> Vec<Comment> {
@@ -170,13 +170,17 @@ pub(crate) fn dangling(
         if gap.is_empty() {
             continue;
         }
-        let start = tokens.partition_point(|t| t.range.start < gap.start);
-        for token in tokens.get(start..).unwrap_or(&[]) {
-            if token.range.start >= gap.end {
+        let first = tokens.first_starting_at(gap.start);
+        let kinds = tokens.kinds().get(first..).unwrap_or(&[]);
+        for (idx, kind) in (first..).zip(kinds) {
+            let Some(start) = tokens.start(idx) else {
+                break;
+            };
+            if start >= gap.end {
                 break;
             }
-            if token.kind.is_comment() && !attached.contains(&token.range.start) {
-                out.extend(make_comment(text, *token));
+            if kind.is_comment() && !attached.contains(&start) {
+                out.extend(tokens.get(idx).and_then(|token| make_comment(text, token)));
             }
         }
     }

@@ -38,7 +38,7 @@ use crate::comments;
 use crate::literal::{self, NumberError};
 use crate::newlines::{item_starts_after, significant_tokens, Sig};
 use crate::template::{finish_parts, finish_plain, Flat, Sink};
-use crate::token::{Token, TokenKind as K};
+use crate::token::{Token, TokenKind as K, Tokens};
 use crate::MAX_NESTING_DEPTH;
 
 /// The grammar's input: the significant tokens.
@@ -47,7 +47,7 @@ type In<'s> = &'s [u32];
 pub(crate) struct St<'s> {
     file: FileId,
     text: &'s str,
-    tokens: &'s [Token],
+    tokens: &'s Tokens,
     diags: Vec<Diagnostic>,
     recovering: bool,
     depth: usize,
@@ -83,16 +83,10 @@ impl<'s> St<'s> {
         if !range.is_empty() || self.text.is_empty() {
             return range;
         }
-        let solid = |t: &&Token| !t.kind.is_trivia() && t.kind != K::Newline;
+        let solid = |t: &Token| !t.kind.is_trivia() && t.kind != K::Newline;
         let split = self.tokens.partition_point(|t| t.range.end <= range.start);
-        let before = self
-            .tokens
-            .get(..split)
-            .unwrap_or(&[])
-            .iter()
-            .rev()
-            .find(solid);
-        let after = || self.tokens.get(split..).unwrap_or(&[]).iter().find(solid);
+        let before = self.tokens.iter_back(split).find(solid);
+        let after = || self.tokens.iter_from(split).find(solid);
         match before.or_else(after) {
             Some(token) => token.range,
             None => {
@@ -2091,10 +2085,7 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
                 let equals_idx = s.token_index(equals);
                 let name = s
                     .tokens
-                    .get(..equals_idx)
-                    .unwrap_or(&[])
-                    .iter()
-                    .rev()
+                    .iter_back(equals_idx)
                     .find(|t| t.kind == K::Ident)
                     .map_or("", |t| s.slice(t.range));
                 s.error_r(
@@ -2109,10 +2100,7 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
         let equals_idx = st(inp).token_index(equals);
         let name_start = st(inp)
             .tokens
-            .get(..equals_idx)
-            .unwrap_or(&[])
-            .iter()
-            .rev()
+            .iter_back(equals_idx)
             .find(|t| t.kind == K::Ident)
             .map_or(equals.range.start, |t| t.range.start);
         let range = TextRange::new(name_start, expr.range.end.max(equals.range.end));
@@ -2183,7 +2171,7 @@ fn block_rest<'s>(
             };
             let close = if peek_kind(inp) == Some(K::CBrace) {
                 bump(inp).map_or(TextRange::default(), |s| s.range)
-            } else if st(inp).depth_reported && st(inp).tokens.get(..).is_some() && body.items.is_empty() && st(inp).last_end > open.range.end {
+            } else if st(inp).depth_reported && body.items.is_empty() && st(inp).last_end > open.range.end {
                 TextRange::empty(st(inp).last_end)
             } else {
                 let s = st(inp);
@@ -2402,7 +2390,7 @@ thread_local! {
     static GRAMMARS: Cache<Build> = Cache::default();
 }
 
-fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s [Token]) -> SimpleState<St<'s>> {
+fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s Tokens) -> SimpleState<St<'s>> {
     let mut st = St {
         file,
         text,
@@ -2423,7 +2411,28 @@ fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s [Token]) -> SimpleStat
 
 /// Reports the lexer's error tokens.
 fn lexer_diagnostics(s: &mut St<'_>) {
-    for token in s.tokens {
+    // Error tokens are rare: scan the kinds, look ranges up for hits.
+    let is_error = |kind: &K| {
+        matches!(
+            kind,
+            K::Invalid
+                | K::BitwiseAnd
+                | K::BitwiseOr
+                | K::BitwiseXor
+                | K::BitwiseNot
+                | K::Apostrophe
+                | K::Backtick
+                | K::Semicolon
+        )
+    };
+    let kinds = s.tokens.kinds();
+    let mut errors = Vec::new();
+    let mut from = 0;
+    while let Some(found) = kinds.get(from..).and_then(|k| k.iter().position(is_error)) {
+        errors.extend(s.tokens.get(from + found));
+        from += found + 1;
+    }
+    for token in errors {
         let (code, message) = match token.kind {
             K::Invalid => {
                 let ch = s.slice(token.range);
@@ -2474,7 +2483,7 @@ fn lexer_diagnostics(s: &mut St<'_>) {
     }
 }
 
-pub(crate) fn parse_file(file: FileId, text: &str, tokens: &[Token]) -> (Body, Vec<Diagnostic>) {
+pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> (Body, Vec<Diagnostic>) {
     let sigs = significant_tokens(text, tokens, true);
     let mut state = new_state(file, text, tokens);
     lexer_diagnostics(&mut state.0);
@@ -2501,7 +2510,7 @@ pub(crate) fn parse_file(file: FileId, text: &str, tokens: &[Token]) -> (Body, V
 pub(crate) fn parse_expression_file(
     file: FileId,
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
 ) -> (Expr, Vec<Diagnostic>) {
     let sigs = significant_tokens(text, tokens, false);
     let mut state = new_state(file, text, tokens);
@@ -2534,13 +2543,13 @@ pub(crate) fn parse_expression_file(
 pub(crate) fn parse_template_file(
     file: FileId,
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
 ) -> (Template, Vec<Diagnostic>) {
     // Outside sequences a bare template has only template tokens; inside
     // them line breaks are ignored. A leading BOM stays visible, as a
     // stray token.
     let mut sigs = significant_tokens(text, tokens, false);
-    if tokens.first().is_some_and(|t| t.kind == K::Bom) {
+    if tokens.kind(0) == Some(K::Bom) {
         sigs.insert(0, 0);
     }
     let mut state = new_state(file, text, tokens);

@@ -24,7 +24,7 @@
 use logos::Logos;
 use pcl_diagnostics::TextRange;
 
-use crate::token::{Token, TokenKind};
+use crate::token::{Token, TokenKind, Tokens};
 
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 enum MainTok {
@@ -177,11 +177,39 @@ enum Mode {
     },
 }
 
-struct Lexer<'a> {
+/// Where the lexer puts its tokens: the public `Vec<Token>` or the
+/// parser's compact [`Tokens`].
+trait Sink {
+    fn with_capacity(capacity: usize) -> Self;
+    fn push_token(&mut self, kind: TokenKind, start: u32, end: u32);
+}
+
+impl Sink for Vec<Token> {
+    fn with_capacity(capacity: usize) -> Self {
+        Vec::with_capacity(capacity)
+    }
+    fn push_token(&mut self, kind: TokenKind, start: u32, end: u32) {
+        self.push(Token {
+            kind,
+            range: TextRange { start, end },
+        });
+    }
+}
+
+impl Sink for Tokens {
+    fn with_capacity(capacity: usize) -> Self {
+        Tokens::with_capacity(capacity)
+    }
+    fn push_token(&mut self, kind: TokenKind, start: u32, end: u32) {
+        self.push(kind, start, end);
+    }
+}
+
+struct Lexer<'a, S> {
     text: &'a str,
     pos: usize,
     modes: Vec<Mode>,
-    tokens: Vec<Token>,
+    tokens: S,
 }
 
 /// Lexes `text` as a file or expression: every token, trivia included, in
@@ -190,18 +218,23 @@ pub fn lex(text: &str) -> Vec<Token> {
     run(text, Mode::Main { braces: 0 })
 }
 
+/// [`lex`], into the compact form the parser keeps.
+pub(crate) fn lex_compact(text: &str) -> Tokens {
+    run(text, Mode::Main { braces: 0 })
+}
+
 /// Lexes `text` as a bare template (see [`crate::parse_template`]).
-pub fn lex_template(text: &str) -> Vec<Token> {
+pub(crate) fn lex_template(text: &str) -> Tokens {
     run(text, Mode::Bare { line_start: true })
 }
 
-fn run(text: &str, bottom: Mode) -> Vec<Token> {
+fn run<S: Sink>(text: &str, bottom: Mode) -> S {
     let mut lexer = Lexer {
         text,
         pos: 0,
         modes: vec![bottom],
         // Roughly one token per three to four bytes of typical PCL.
-        tokens: Vec::with_capacity(text.len() / 3 + 4),
+        tokens: S::with_capacity(text.len() / 3 + 4),
     };
     if text.starts_with('\u{feff}') {
         lexer.push(TokenKind::Bom, 3);
@@ -223,7 +256,7 @@ fn run(text: &str, bottom: Mode) -> Vec<Token> {
     lexer.tokens
 }
 
-impl<'a> Lexer<'a> {
+impl<'a, S: Sink> Lexer<'a, S> {
     fn rest(&self) -> &'a str {
         self.text.get(self.pos..).unwrap_or("")
     }
@@ -233,13 +266,7 @@ impl<'a> Lexer<'a> {
         // Built in place (the `TextRange` constructors are not inlined
         // across crates); offsets saturate like `TextRange::from_usize`.
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        self.tokens.push(Token {
-            kind,
-            range: TextRange {
-                start: clamp(self.pos),
-                end: clamp(end),
-            },
-        });
+        self.tokens.push_token(kind, clamp(self.pos), clamp(end));
         self.pos = end;
     }
 

@@ -19,7 +19,7 @@
 
 use pcl_diagnostics::TextRange;
 
-use crate::token::{Token, TokenKind as K};
+use crate::token::{TokenKind as K, Tokens};
 
 /// A token the grammar sees, built on the fly from its index in the full
 /// token vector (see `St::sig` in `grammar.rs`): a significant line
@@ -67,11 +67,9 @@ fn column_of(text: &str, offset: u32) -> usize {
 
 /// After the line break at `idx`: does a body item start on the next line
 /// at or left of `column`?
-pub(crate) fn item_starts_after(text: &str, tokens: &[Token], idx: usize, column: usize) -> bool {
+pub(crate) fn item_starts_after(text: &str, tokens: &Tokens, idx: usize, column: usize) -> bool {
     let mut iter = tokens
-        .get(idx + 1..)
-        .unwrap_or(&[])
-        .iter()
+        .iter_from(idx + 1)
         .filter(|t| !matches!(t.kind, K::Whitespace | K::BlockComment));
     let Some(first) = iter.next() else {
         return false;
@@ -86,11 +84,9 @@ pub(crate) fn item_starts_after(text: &str, tokens: &[Token], idx: usize, column
 }
 
 /// Is the next non-trivia, non-newline token after `idx` the keyword `for`?
-fn for_follows(text: &str, tokens: &[Token], idx: usize) -> bool {
+fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
     tokens
-        .get(idx + 1..)
-        .unwrap_or(&[])
-        .iter()
+        .iter_from(idx + 1)
         .find(|t| !t.kind.is_trivia() && t.kind != K::Newline)
         .is_some_and(|t| t.kind == K::Ident && text.get(t.range.to_usize()) == Some("for"))
 }
@@ -98,7 +94,7 @@ fn for_follows(text: &str, tokens: &[Token], idx: usize) -> bool {
 /// The grammar's input: the indices (in `tokens`) of the significant
 /// tokens. `top_significant`: line breaks count at the top level (a file)
 /// or not (a standalone expression).
-pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: bool) -> Vec<u32> {
+pub(crate) fn significant_tokens(text: &str, tokens: &Tokens, top_significant: bool) -> Vec<u32> {
     // Reserving for every token never reallocates; the untouched tail of
     // a large reservation is never paged in.
     let mut out: Vec<u32> = Vec::with_capacity(tokens.len() + 1);
@@ -112,20 +108,23 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
     }];
     let mut item_column: Option<usize> = None;
     let mut line_start = true;
-    for (idx, token) in tokens.iter().enumerate() {
-        if matches!(token.kind, K::Whitespace | K::BlockComment | K::Bom) {
+    // Only kinds are read in the loop; the few tokens whose text matters
+    // (line comments, item names) look their range up.
+    for (idx, &kind) in tokens.kinds().iter().enumerate() {
+        if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
             continue;
         }
         let top = stack.last().copied().unwrap_or(Ctx::Body);
         // Inputs past `u32::MAX` bytes are rejected by the grammar anyway
         // (see `new_state`), and have fewer tokens than bytes.
         let index = u32::try_from(idx).unwrap_or(u32::MAX);
-        match token.kind {
+        match kind {
             K::Whitespace | K::BlockComment | K::Bom => continue,
             K::Newline | K::HashComment | K::SlashComment => {
-                let is_break = token.kind == K::Newline
-                    || text
-                        .get(token.range.to_usize())
+                let is_break = kind == K::Newline
+                    || tokens
+                        .get(idx)
+                        .and_then(|t| text.get(t.range.to_usize()))
                         .is_some_and(|t| t.ends_with('\n'));
                 if !is_break {
                     continue;
@@ -145,7 +144,7 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
                 line_start = true;
                 continue;
             }
-            K::OParen | K::OBrack => stack.push(Ctx::Bracket(if token.kind == K::OParen {
+            K::OParen | K::OBrack => stack.push(Ctx::Bracket(if kind == K::OParen {
                 K::CParen
             } else {
                 K::CBrack
@@ -164,7 +163,7 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
             }
             K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd => {
                 if let Some(pos) = stack.iter().rposition(|c| {
-                    c.closer() == Some(token.kind) || (*c == Ctx::Body && token.kind == K::CBrace)
+                    c.closer() == Some(kind) || (*c == Ctx::Body && kind == K::CBrace)
                 }) {
                     if pos > 0 {
                         stack.truncate(pos);
@@ -172,12 +171,12 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
                 }
             }
             K::Ident if line_start && top == Ctx::Body => {
-                item_column = Some(column_of(text, token.range.start));
+                item_column = tokens.start(idx).map(|start| column_of(text, start));
             }
             _ => {}
         }
         line_start = false;
-        last_kind = Some(token.kind);
+        last_kind = Some(kind);
         out.push(index);
     }
     out

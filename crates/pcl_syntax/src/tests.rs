@@ -471,3 +471,46 @@ fn node_sizes_stay_small() {
         size_of::<TemplatePart>()
     );
 }
+
+/// The parser's compact token store gives back exactly the tokens `lex`
+/// produces, by index, forwards, backwards and by binary search.
+#[test]
+fn compact_tokens_match_lex() {
+    let inputs = [
+        "",
+        "a = 1\n",
+        "\u{feff}resource r \"t\" {\n  x = \"${a.b[0]} %{ if c }d%{ endif }\" # c\n}\n",
+        "x = <<-EOT\n  hi ${y}\n  EOT\n/* c */ z = [1,\r\n2]",
+        "bad = 'q' ; `t` & | ^ ~ \u{201c}",
+    ];
+    for text in inputs {
+        let expected = crate::lex(text);
+        let compact = crate::lexer::lex_compact(text);
+        assert_eq!(compact.len(), expected.len(), "{text:?}");
+        assert_eq!(compact.to_vec(), expected, "{text:?}");
+        for (idx, token) in expected.iter().enumerate() {
+            assert_eq!(compact.get(idx), Some(*token), "{text:?} {idx}");
+            assert_eq!(compact.kind(idx), Some(token.kind), "{text:?} {idx}");
+            let back: Vec<Token> = compact.iter_back(idx).collect();
+            let want: Vec<Token> = expected
+                .get(..idx)
+                .unwrap_or(&[])
+                .iter()
+                .rev()
+                .copied()
+                .collect();
+            assert_eq!(back, want, "{text:?} {idx}");
+            let from: Vec<Token> = compact.iter_from(idx).collect();
+            assert_eq!(from, expected.get(idx..).unwrap_or(&[]), "{text:?} {idx}");
+        }
+        assert_eq!(compact.get(expected.len()), None);
+        for offset in 0..=text.len() as u32 + 1 {
+            assert_eq!(
+                compact.partition_point(|t| t.range.end <= offset),
+                expected.partition_point(|t| t.range.end <= offset),
+                "{text:?} {offset}"
+            );
+        }
+        assert_eq!(parse(FileId(0), text).tokens(), expected.as_slice());
+    }
+}

@@ -191,3 +191,116 @@ impl TokenKind {
         }
     }
 }
+
+/// The tokens of one input, stored compactly for the parser and the
+/// [`crate::Parsed`] result: a kind (1 byte) and a start offset (4 bytes)
+/// per token, where a [`Token`] is 12 bytes. Tokens cover the input
+/// without gaps, so a token ends where the next one starts (the last one
+/// at `end`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tokens {
+    kinds: Vec<TokenKind>,
+    starts: Vec<u32>,
+    /// The end of the last token.
+    end: u32,
+}
+
+impl Tokens {
+    pub(crate) fn with_capacity(capacity: usize) -> Tokens {
+        Tokens {
+            kinds: Vec::with_capacity(capacity),
+            starts: Vec::with_capacity(capacity),
+            end: 0,
+        }
+    }
+
+    /// Appends a token; `start` must be the previous token's end.
+    pub(crate) fn push(&mut self, kind: TokenKind, start: u32, end: u32) {
+        self.kinds.push(kind);
+        self.starts.push(start);
+        self.end = end;
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub(crate) fn kind(&self, idx: usize) -> Option<TokenKind> {
+        self.kinds.get(idx).copied()
+    }
+
+    /// Every token's kind, in order (for scans that rarely need ranges).
+    pub(crate) fn kinds(&self) -> &[TokenKind] {
+        &self.kinds
+    }
+
+    pub(crate) fn start(&self, idx: usize) -> Option<u32> {
+        self.starts.get(idx).copied()
+    }
+
+    /// The index of the first token starting at or after `offset`.
+    pub(crate) fn first_starting_at(&self, offset: u32) -> usize {
+        self.starts.partition_point(|start| *start < offset)
+    }
+
+    pub(crate) fn get(&self, idx: usize) -> Option<Token> {
+        let kind = *self.kinds.get(idx)?;
+        let start = *self.starts.get(idx)?;
+        let end = match self.starts.get(idx + 1) {
+            Some(next) => *next,
+            None => self.end,
+        };
+        Some(Token {
+            kind,
+            range: TextRange { start, end },
+        })
+    }
+
+    /// The tokens from index `from` on, in order.
+    pub(crate) fn iter_from(&self, from: usize) -> impl Iterator<Item = Token> + '_ {
+        let kinds = self.kinds.get(from..).unwrap_or(&[]);
+        let starts = self.starts.get(from..).unwrap_or(&[]);
+        let ends = starts
+            .iter()
+            .skip(1)
+            .copied()
+            .chain(std::iter::once(self.end));
+        kinds
+            .iter()
+            .zip(starts)
+            .zip(ends)
+            .map(|((kind, start), end)| Token {
+                kind: *kind,
+                range: TextRange { start: *start, end },
+            })
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Token> + '_ {
+        self.iter_from(0)
+    }
+
+    /// The tokens before index `before`, last first.
+    pub(crate) fn iter_back(&self, before: usize) -> impl Iterator<Item = Token> + '_ {
+        (0..before.min(self.len()))
+            .rev()
+            .filter_map(move |idx| self.get(idx))
+    }
+
+    /// Like `slice::partition_point`: the index of the first token for
+    /// which `pred` is false (`pred` must be true for a prefix).
+    pub(crate) fn partition_point(&self, pred: impl Fn(Token) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.get(mid) {
+                Some(token) if pred(token) => lo = mid + 1,
+                _ => hi = mid,
+            }
+        }
+        lo
+    }
+
+    pub(crate) fn to_vec(&self) -> Vec<Token> {
+        self.iter().collect()
+    }
+}
