@@ -47,17 +47,18 @@ impl Body {
     /// The blocks of this body, in source order.
     pub fn blocks(&self) -> impl Iterator<Item = &Block> {
         self.items.iter().filter_map(|item| match item {
-            BodyItem::Block(block) => Some(block),
+            BodyItem::Block(block) => Some(&**block),
             BodyItem::Attribute(_) => None,
         })
     }
 }
 
-/// One item of a body.
+/// One item of a body. A block is boxed: it is larger than an attribute,
+/// and most items are attributes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BodyItem {
     Attribute(Attribute),
-    Block(Block),
+    Block(Box<Block>),
 }
 
 impl BodyItem {
@@ -449,7 +450,8 @@ pub enum Literal {
 /// A numeric literal: its exact source text and its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Number {
-    pub text: Box<str>,
+    /// Stored in place when short (nearly always), like an identifier.
+    pub text: Name,
     pub value: NumberValue,
 }
 

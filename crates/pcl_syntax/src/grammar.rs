@@ -1986,7 +1986,7 @@ fn body_item<'s>(
                 b.range = TextRange::new(name.range.start, b.range.end);
                 b.type_name = name;
                 item_end(inp, false);
-                BodyItem::Block(b.covered())
+                BodyItem::Block(Box::new(b.covered()))
             }
             other => {
                 let range = peek_range(inp);

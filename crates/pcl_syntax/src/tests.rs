@@ -466,6 +466,11 @@ fn node_sizes_stay_small() {
         size_of::<ObjectItem>()
     );
     assert!(
+        size_of::<BodyItem>() <= 136,
+        "BodyItem is {} bytes",
+        size_of::<BodyItem>()
+    );
+    assert!(
         size_of::<TemplatePart>() <= 56,
         "TemplatePart is {} bytes",
         size_of::<TemplatePart>()
