@@ -125,8 +125,9 @@ pub struct Ident {
     pub range: TextRange,
 }
 
-/// The text of an identifier. Names of up to [`Name::INLINE`] bytes (nearly
-/// all of them) are stored in place, so building and dropping a tree does
+/// The text of an identifier (also of a number literal and of template
+/// literal text). Names of up to [`Name::INLINE`] bytes (nearly all of
+/// them) are stored in place, so building and dropping a tree does
 /// not allocate per identifier. Dereferences to `str`; compares, hashes,
 /// prints and debug-prints exactly like the `str` it holds.
 #[derive(Clone)]
@@ -262,7 +263,12 @@ impl From<&str> for Name {
 
 impl From<String> for Name {
     fn from(text: String) -> Name {
-        Name::new(&text)
+        if text.len() <= Name::INLINE {
+            Name::new(&text)
+        } else {
+            // Keeps the string's buffer (no copy).
+            Name(NameRepr::Heap(text.into_boxed_str()))
+        }
     }
 }
 
@@ -697,7 +703,7 @@ impl Template {
     pub fn literal_value(&self) -> Option<&str> {
         match self.parts.as_slice() {
             [] => Some(""),
-            [TemplatePart::Literal(lit)] => Some(&lit.value),
+            [TemplatePart::Literal(lit)] => Some(lit.value.as_str()),
             _ => None,
         }
     }
@@ -724,10 +730,11 @@ impl TemplatePart {
 
 /// Literal text with its decoded value (escapes resolved, strip markers and
 /// flush indentation applied, NFC-normalised). Adjacent literal tokens are
-/// merged into one part.
+/// merged into one part. The value is a [`Name`]: most literal text is
+/// short and then needs no allocation of its own.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TemplateLiteral {
-    pub value: String,
+    pub value: Name,
     pub range: TextRange,
 }
 
