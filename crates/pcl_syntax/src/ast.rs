@@ -479,7 +479,7 @@ pub enum NumberValue {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Traversal {
     pub source: Expr,
-    pub steps: Vec<Step>,
+    pub steps: Box<[Step]>,
 }
 
 /// One traversal step.
@@ -687,21 +687,21 @@ pub enum TemplateKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Template {
     pub kind: TemplateKind,
-    pub parts: Vec<TemplatePart>,
+    pub parts: Box<[TemplatePart]>,
 }
 
 impl Template {
     /// A template that is exactly one interpolation (`"${x}"`): its value is
     /// the interpolated value, unconverted (hclsyntax's `TemplateWrapExpr`).
     pub fn wrapped_expr(&self) -> Option<&Expr> {
-        match self.parts.as_slice() {
+        match &*self.parts {
             [TemplatePart::Interpolation(interp)] => Some(&interp.expr),
             _ => None,
         }
     }
     /// The value when the template is nothing but literal text.
     pub fn literal_value(&self) -> Option<&str> {
-        match self.parts.as_slice() {
+        match &*self.parts {
             [] => Some(""),
             [TemplatePart::Literal(lit)] => Some(lit.value.as_str()),
             _ => None,

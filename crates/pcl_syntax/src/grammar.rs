@@ -816,14 +816,16 @@ fn attr_splat(inp: &mut Inp<'_, '_>) -> Vec<Step> {
 }
 
 /// Wraps `source` in a traversal when there are steps.
-fn finish_traversal(source: Expr, mut steps: Vec<Step>) -> Expr {
-    steps.shrink_to_fit();
+fn finish_traversal(source: Expr, steps: Vec<Step>) -> Expr {
     match steps.last() {
         None => source,
         Some(last) => {
             let range = TextRange::new(source.range.start, last.range.end);
             Expr::new(
-                ExprKind::Traversal(Box::new(Traversal { source, steps })),
+                ExprKind::Traversal(Box::new(Traversal {
+                    source,
+                    steps: steps.into_boxed_slice(),
+                })),
                 range,
             )
         }
@@ -1525,7 +1527,10 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
         let flush = matches!(kind, TemplateKind::Heredoc { flush: true, .. });
         let parts = finish(st(inp), flat, flush);
         Ok(Expr::new(
-            ExprKind::Template(Box::new(Template { kind, parts })),
+            ExprKind::Template(Box::new(Template {
+                kind,
+                parts: parts.into_boxed_slice(),
+            })),
             st(inp).range_from(open.range.start),
         ))
     })
@@ -2576,7 +2581,7 @@ pub(crate) fn parse_template_file(
     (
         Template {
             kind: TemplateKind::Bare,
-            parts,
+            parts: parts.into_boxed_slice(),
         },
         state.0.diags,
     )

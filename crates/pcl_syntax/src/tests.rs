@@ -465,6 +465,17 @@ fn node_sizes_stay_small() {
         "ObjectItem is {} bytes",
         size_of::<ObjectItem>()
     );
+    // Boxed nodes: 40 and 56 bytes fill a 48- and a 64-byte malloc chunk.
+    assert!(
+        size_of::<Template>() <= 40,
+        "Template is {} bytes",
+        size_of::<Template>()
+    );
+    assert!(
+        size_of::<Traversal>() <= 56,
+        "Traversal is {} bytes",
+        size_of::<Traversal>()
+    );
     assert!(
         size_of::<BodyItem>() <= 136,
         "BodyItem is {} bytes",
