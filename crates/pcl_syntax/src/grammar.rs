@@ -390,16 +390,26 @@ fn number(st: &mut St<'_>, sig: Sig) -> Expr {
 fn expression<'s>() -> PExpr<'s> {
     recursive(|expression| {
         let expression = expression.boxed();
-        let term = term(expression.clone());
-        let postfix = postfix_expr(term, expression.clone());
-        let unary = unary(postfix);
-        conditional(unary, expression)
+        let operand = Operand {
+            term: term(expression.clone()),
+            chain: postfix_chain(expression.clone()).boxed(),
+        };
+        conditional(operand, expression)
     })
     .boxed()
 }
 
 /// `conditional = binary [ "?" expression ":" expression ]`.
-fn conditional<'s>(unary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+/// What an operand of an operator is made of. `unary` and `postfix_expr`
+/// are plain functions over these parsers, called directly (two chumsky
+/// dispatches fewer per operand than one boxed parser per production).
+#[derive(Clone)]
+struct Operand<'s> {
+    term: PExpr<'s>,
+    chain: Boxed<'s, 's, In<'s>, Vec<Op>, Ex<'s>>,
+}
+
+fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
     let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, EmptyErr> {
         if !enter(inp) {
             recover_line_in_expr(inp);
@@ -479,7 +489,7 @@ fn binary_op(kind: K) -> Option<BinaryOp> {
 /// left-associative, parsed by one precedence-climbing loop instead of a
 /// `foldl` per level. Called directly from `conditional`'s `custom`
 /// parser (one combinator layer fewer per expression).
-fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &Operand<'s>) -> Result<Expr, EmptyErr> {
     climb(inp, unary, 1).map(|(expr, _)| expr)
 }
 
@@ -489,10 +499,10 @@ fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &PExpr<'s>) -> Result<Expr, EmptyErr
 /// as a `foldl` of `op.then(operand).repeated()` would).
 fn climb<'s>(
     inp: &mut Inp<'s, '_>,
-    unary: &PExpr<'s>,
+    unary: &Operand<'s>,
     min_prec: u8,
 ) -> Result<(Expr, bool), EmptyErr> {
-    let mut lhs = inp.parse(unary)?;
+    let mut lhs = unary_expr(inp, unary)?;
     loop {
         let Some(op) = peek_kind(inp).and_then(binary_op) else {
             return Ok((lhs, false));
@@ -506,7 +516,7 @@ fn climb<'s>(
             return Ok((lhs, false));
         };
         let (rhs, stopped) = if prec >= 6 {
-            match inp.parse(unary) {
+            match unary_expr(inp, unary) {
                 Ok(rhs) => (rhs, false),
                 Err(_) => {
                     inp.rewind(before);
@@ -540,47 +550,45 @@ fn climb<'s>(
 
 /// `unary = ( "-" | "!" ) unary | postfix_expr`. The operator chain is
 /// plain Rust recursion (bounded by [`MAX_NESTING_DEPTH`] through
-/// `enter`), so an operand that is not a unary expression costs one
-/// parser call, not a trip through a chumsky `Recursive`.
-fn unary<'s>(postfix: PExpr<'s>) -> PExpr<'s> {
-    fn operator<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
-        if !enter(inp) {
-            let start = peek_range(inp).start;
-            while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-                bump(inp);
-            }
-            recover_line_in_expr(inp);
-            return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
+/// `enter`), so an operand that is not a unary expression costs no parser
+/// dispatch of its own.
+fn unary_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+    if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+        let before = inp.save();
+        match unary_operator(inp, parts) {
+            Ok(expr) => return Ok(expr),
+            Err(_) => inp.rewind(before),
         }
-        let op_sig = bump(inp).ok_or(EmptyErr::default())?;
-        let op = if op_sig.kind == K::Minus {
-            UnaryOp::Negate
-        } else {
-            UnaryOp::Not
-        };
-        let operand = operand(inp, postfix)?;
-        leave(inp);
-        let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
-        Ok(Expr::new(
-            ExprKind::Unary(Box::new(Unary {
-                op,
-                op_range: op_sig.range,
-                operand,
-            })),
-            range,
-        ))
     }
-    fn operand<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
-        if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-            let before = inp.save();
-            match operator(inp, postfix) {
-                Ok(expr) => return Ok(expr),
-                Err(_) => inp.rewind(before),
-            }
+    postfix_expr(inp, parts)
+}
+
+fn unary_operator<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+    if !enter(inp) {
+        let start = peek_range(inp).start;
+        while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+            bump(inp);
         }
-        inp.parse(postfix)
+        recover_line_in_expr(inp);
+        return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
     }
-    custom(move |inp: &mut Inp<'s, '_>| operand(inp, &postfix)).boxed()
+    let op_sig = bump(inp).ok_or(EmptyErr::default())?;
+    let op = if op_sig.kind == K::Minus {
+        UnaryOp::Negate
+    } else {
+        UnaryOp::Not
+    };
+    let operand = unary_expr(inp, parts)?;
+    leave(inp);
+    let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
+    Ok(Expr::new(
+        ExprKind::Unary(Box::new(Unary {
+            op,
+            op_range: op_sig.range,
+            operand,
+        })),
+        range,
+    ))
 }
 
 /// One postfix operation, before folding into traversals and splats.
@@ -621,20 +629,18 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> Step {
     .covered()
 }
 
-/// `postfix_expr = term postfix_chain`.
-fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
-    let chain = postfix_chain(expression);
-    // One `custom` instead of `term.then(chain).map_with(…)`: two fewer
-    // combinator layers on every operand.
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let term = inp.parse(&term)?;
-        let ops = inp.parse(&chain)?;
-        if term.is_error() {
-            return Ok(term);
-        }
-        Ok(fold_chain(st(inp), term, ops))
-    })
-    .boxed()
+/// `postfix_expr = term postfix_chain`. The chain parser only runs when a
+/// step can start (`.` or `[`), as `repeated` would find nothing else.
+fn postfix_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+    let term = inp.parse(&parts.term)?;
+    if !matches!(peek_kind(inp), Some(K::Dot | K::OBrack)) {
+        return Ok(term);
+    }
+    let ops = inp.parse(&parts.chain)?;
+    if term.is_error() {
+        return Ok(term);
+    }
+    Ok(fold_chain(st(inp), term, ops))
 }
 
 /// `postfix_chain = { "." IDENT | legacy_index | "[" expression "]" |
