@@ -1505,6 +1505,17 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             )
         };
         let quoted = end_kind == K::CQuote;
+        if quoted {
+            if let Some(parts) = plain_quoted(inp) {
+                return Ok(Expr::new(
+                    ExprKind::Template(Box::new(Template {
+                        kind,
+                        parts: parts.into_boxed_slice(),
+                    })),
+                    st(inp).range_from(open.range.start),
+                ));
+            }
+        }
         let flat = if quoted {
             inp.parse(&quoted_parts)?
         } else {
@@ -1541,6 +1552,42 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
         ))
     })
     .boxed()
+}
+
+/// The most common template, `"text"` (or `""`) with ASCII text and no
+/// escapes or sequences, with its closing quote consumed; `None` (nothing
+/// consumed) for anything else. Builds exactly what `template_parts` and
+/// [`finish`] would, without their intermediate list.
+fn plain_quoted(inp: &mut Inp<'_, '_>) -> Option<Vec<TemplatePart>> {
+    let save = inp.save();
+    let lit = match peek(inp) {
+        Some(sig) if sig.kind == K::QuotedLit => {
+            bump(inp);
+            Some(sig)
+        }
+        Some(sig) if sig.kind == K::CQuote => None,
+        _ => return None,
+    };
+    if peek_kind(inp) != Some(K::CQuote) {
+        inp.rewind(save);
+        return None;
+    }
+    let parts = match lit {
+        None => Vec::new(),
+        Some(sig) => {
+            let raw = st(inp).slice(sig.range);
+            if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
+                inp.rewind(save);
+                return None;
+            }
+            vec![TemplatePart::Literal(TemplateLiteral {
+                value: Name::new(raw),
+                range: sig.range,
+            })]
+        }
+    };
+    bump(inp);
+    Some(parts)
 }
 
 fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {

@@ -530,3 +530,41 @@ fn compact_tokens_match_lex() {
         assert_eq!(parse(FileId(0), text).tokens(), expected.as_slice());
     }
 }
+
+/// Plain quoted strings (the parser's shortcut) and strings that need the
+/// general template path give the same shapes.
+#[test]
+fn plain_and_general_quoted_strings() {
+    let cases: [(&str, &[&str]); 5] = [
+        ("\"\"", &[]),
+        ("\"abc\"", &["abc"]),
+        ("\"a\\tb\"", &["a\tb"]),
+        ("\"cost 5%\"", &["cost 5%"]),
+        ("\"an\\u0303o\"", &["a\u{f1}o"]),
+    ];
+    for (text, want) in cases {
+        let parse = parse_expr(FileId(0), text);
+        assert!(!parse.has_errors(), "{text}: {}", parse.dump());
+        let ExprKind::Template(t) = &parse.expr().kind else {
+            panic!("{text}: {}", parse.dump())
+        };
+        let values: Vec<&str> = t
+            .parts
+            .iter()
+            .filter_map(|p| match p {
+                TemplatePart::Literal(lit) => Some(lit.value.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(values, want, "{text}");
+        assert_eq!(t.parts.len(), want.len(), "{text}");
+        assert_eq!(parse.expr().range, TextRange::from_usize(0..text.len()));
+        if let Some(part) = t.parts.first() {
+            assert_eq!(
+                part.range(),
+                TextRange::from_usize(1..text.len() - 1),
+                "{text}"
+            );
+        }
+    }
+}
