@@ -406,7 +406,7 @@ fn expression<'s>() -> PExpr<'s> {
 #[derive(Clone)]
 struct Operand<'s> {
     term: PExpr<'s>,
-    chain: Boxed<'s, 's, In<'s>, Vec<Op>, Ex<'s>>,
+    chain: Boxed<'s, 's, In<'s>, Chain, Ex<'s>>,
 }
 
 fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
@@ -636,16 +636,19 @@ fn postfix_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, 
     if !matches!(peek_kind(inp), Some(K::Dot | K::OBrack)) {
         return Ok(term);
     }
-    let ops = inp.parse(&parts.chain)?;
+    let chain = inp.parse(&parts.chain)?;
     if term.is_error() {
         return Ok(term);
     }
-    Ok(fold_chain(st(inp), term, ops))
+    if chain.ops.is_empty() {
+        return Ok(finish_traversal(term, chain.steps));
+    }
+    Ok(fold_chain(st(inp), term, chain.ops))
 }
 
 /// `postfix_chain = { "." IDENT | legacy_index | "[" expression "]" |
 /// attr_splat | full_splat }`.
-fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, Ex<'s>> + Clone {
+fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Chain, Ex<'s>> + Clone {
     let dot_step = custom(|inp: &mut Inp<'s, '_>| {
         let dot = bump(inp).ok_or(EmptyErr::default())?;
         match peek_kind(inp) {
@@ -738,7 +741,7 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
     // Steps are chosen by the next token's kind (no look-ahead parsers);
     // a failing step is rewound and ends the chain, like `repeated`.
     custom(move |inp: &mut Inp<'s, '_>| {
-        let mut ops = Vec::new();
+        let mut chain = Chain::default();
         // Each `[*]` nests the rest of the chain one level deeper.
         let mut entered = 0;
         loop {
@@ -752,15 +755,15 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
                 Ok(Op::FullSplat(marker)) => {
                     if enter(inp) {
                         entered += 1;
-                        ops.push(Op::FullSplat(marker));
+                        chain.push(Op::FullSplat(marker));
                     } else {
                         recover_line_in_expr(inp);
                         let range = st(inp).range_from(marker.end);
-                        ops.push(Op::TooDeepSplat(marker, range));
+                        chain.push(Op::TooDeepSplat(marker, range));
                         break;
                     }
                 }
-                Ok(op) => ops.push(op),
+                Ok(op) => chain.push(op),
                 Err(_) => {
                     inp.rewind(before);
                     break;
@@ -770,8 +773,40 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
         for _ in 0..entered {
             leave(inp);
         }
-        Ok(ops)
+        Ok(chain)
     })
+}
+
+/// A parsed postfix chain: while it is only `.name`, `.0` and `[i]`
+/// steps (nearly always) they are collected as the traversal's steps
+/// directly; from its first splat or broken step on, as operations for
+/// [`fold_chain`].
+#[derive(Default)]
+struct Chain {
+    steps: Vec<Step>,
+    ops: Vec<Op>,
+}
+
+impl Chain {
+    fn push(&mut self, op: Op) {
+        match op {
+            Op::Attr(step) | Op::Index(step) if self.ops.is_empty() => {
+                // Most chains are one step: room for exactly one first, so
+                // the boxed slice needs no shrinking.
+                if self.steps.capacity() == 0 {
+                    self.steps.reserve_exact(1);
+                }
+                self.steps.push(step)
+            }
+            op => {
+                if self.ops.is_empty() {
+                    // `fold_chain` treats both simple kinds alike.
+                    self.ops.extend(self.steps.drain(..).map(Op::Attr));
+                }
+                self.ops.push(op);
+            }
+        }
+    }
 }
 
 /// `attr_splat = ".*" { "." IDENT | legacy_index }`.
