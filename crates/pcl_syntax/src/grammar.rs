@@ -2502,29 +2502,13 @@ fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s Tokens) -> SimpleState
     SimpleState(st)
 }
 
-/// Reports the lexer's error tokens.
-fn lexer_diagnostics(s: &mut St<'_>) {
-    // Error tokens are rare: scan the kinds, look ranges up for hits.
-    let is_error = |kind: &K| {
-        matches!(
-            kind,
-            K::Invalid
-                | K::BitwiseAnd
-                | K::BitwiseOr
-                | K::BitwiseXor
-                | K::BitwiseNot
-                | K::Apostrophe
-                | K::Backtick
-                | K::Semicolon
-        )
-    };
-    let kinds = s.tokens.kinds();
-    let mut errors = Vec::new();
-    let mut from = 0;
-    while let Some(found) = kinds.get(from..).and_then(|k| k.iter().position(is_error)) {
-        errors.extend(s.tokens.get(from + found));
-        from += found + 1;
-    }
+/// Reports the lexer's error tokens (`errors`: their indices, in order,
+/// from [`significant_tokens`]).
+fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
+    let errors: Vec<Token> = errors
+        .iter()
+        .filter_map(|idx| s.tokens.get(*idx as usize))
+        .collect();
     for token in errors {
         let (code, message) = match token.kind {
             K::Invalid => {
@@ -2577,9 +2561,10 @@ fn lexer_diagnostics(s: &mut St<'_>) {
 }
 
 pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> (Body, Vec<Diagnostic>) {
-    let sigs = significant_tokens(text, tokens, true);
+    let mut errors = Vec::new();
+    let sigs = significant_tokens(text, tokens, true, &mut errors);
     let mut state = new_state(file, text, tokens);
-    lexer_diagnostics(&mut state.0);
+    lexer_diagnostics(&mut state.0, &errors);
     let body = GRAMMARS.with(|g| {
         g.get()
             .file
@@ -2605,9 +2590,10 @@ pub(crate) fn parse_expression_file(
     text: &str,
     tokens: &Tokens,
 ) -> (Expr, Vec<Diagnostic>) {
-    let sigs = significant_tokens(text, tokens, false);
+    let mut errors = Vec::new();
+    let sigs = significant_tokens(text, tokens, false, &mut errors);
     let mut state = new_state(file, text, tokens);
-    lexer_diagnostics(&mut state.0);
+    lexer_diagnostics(&mut state.0, &errors);
     let parser = GRAMMARS.with(|g| {
         let expr = g.get().expr.clone();
         expr.then(custom(|inp: &mut Inp<'_, '_>| {
@@ -2641,7 +2627,8 @@ pub(crate) fn parse_template_file(
     // Outside sequences a bare template has only template tokens; inside
     // them line breaks are ignored. A leading BOM stays visible, as a
     // stray token.
-    let mut sigs = significant_tokens(text, tokens, false);
+    // A bare template has no separate lexer-error pass.
+    let mut sigs = significant_tokens(text, tokens, false, &mut Vec::new());
     if tokens.kind(0) == Some(K::Bom) {
         sigs.insert(0, 0);
     }

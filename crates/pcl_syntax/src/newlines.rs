@@ -93,8 +93,14 @@ fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
 
 /// The grammar's input: the indices (in `tokens`) of the significant
 /// tokens. `top_significant`: line breaks count at the top level (a file)
-/// or not (a standalone expression).
-pub(crate) fn significant_tokens(text: &str, tokens: &Tokens, top_significant: bool) -> Vec<u32> {
+/// or not (a standalone expression). The indices of the lexer's error
+/// tokens (`Invalid`, `Semicolon`, …) are added to `errors`, in order.
+pub(crate) fn significant_tokens(
+    text: &str,
+    tokens: &Tokens,
+    top_significant: bool,
+    errors: &mut Vec<u32>,
+) -> Vec<u32> {
     // Reserving for every token never reallocates; the untouched tail of
     // a large reservation is never paged in.
     let mut out: Vec<u32> = Vec::with_capacity(tokens.len() + 1);
@@ -170,6 +176,14 @@ pub(crate) fn significant_tokens(text: &str, tokens: &Tokens, top_significant: b
                     }
                 }
             }
+            K::Invalid
+            | K::BitwiseAnd
+            | K::BitwiseOr
+            | K::BitwiseXor
+            | K::BitwiseNot
+            | K::Apostrophe
+            | K::Backtick
+            | K::Semicolon => errors.push(index),
             K::Ident if line_start && top == Ctx::Body => {
                 item_column = tokens.start(idx).map(|start| column_of(text, start));
             }
