@@ -181,27 +181,44 @@ enum Mode {
 /// parser's compact [`Tokens`].
 trait Sink {
     fn with_capacity(capacity: usize) -> Self;
-    fn push_token(&mut self, kind: TokenKind, start: u32, end: u32);
+    /// Appends a token; offsets saturate like `TextRange::from_usize`.
+    fn push_token(&mut self, kind: TokenKind, start: usize, end: usize);
+    /// Called once, after the last token (which ends at `end`).
+    fn finish(&mut self, end: usize);
+}
+
+fn clamp(offset: usize) -> u32 {
+    u32::try_from(offset).unwrap_or(u32::MAX)
 }
 
 impl Sink for Vec<Token> {
     fn with_capacity(capacity: usize) -> Self {
         Vec::with_capacity(capacity)
     }
-    fn push_token(&mut self, kind: TokenKind, start: u32, end: u32) {
+    fn push_token(&mut self, kind: TokenKind, start: usize, end: usize) {
+        // Built in place (the `TextRange` constructors are not inlined
+        // across crates).
         self.push(Token {
             kind,
-            range: TextRange { start, end },
+            range: TextRange {
+                start: clamp(start),
+                end: clamp(end),
+            },
         });
     }
+    fn finish(&mut self, _end: usize) {}
 }
 
 impl Sink for Tokens {
     fn with_capacity(capacity: usize) -> Self {
         Tokens::with_capacity(capacity)
     }
-    fn push_token(&mut self, kind: TokenKind, start: u32, end: u32) {
-        self.push(kind, start, end);
+    fn push_token(&mut self, kind: TokenKind, start: usize, _end: usize) {
+        // A token ends where the next starts: only the last end is kept.
+        self.push(kind, clamp(start));
+    }
+    fn finish(&mut self, end: usize) {
+        self.set_end(clamp(end));
     }
 }
 
@@ -253,6 +270,7 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
             lexer.push(TokenKind::Invalid, len);
         }
     }
+    lexer.tokens.finish(lexer.pos);
     lexer.tokens
 }
 
@@ -263,10 +281,7 @@ impl<'a, S: Sink> Lexer<'a, S> {
 
     fn push(&mut self, kind: TokenKind, len: usize) {
         let end = (self.pos + len).min(self.text.len());
-        // Built in place (the `TextRange` constructors are not inlined
-        // across crates); offsets saturate like `TextRange::from_usize`.
-        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        self.tokens.push_token(kind, clamp(self.pos), clamp(end));
+        self.tokens.push_token(kind, self.pos, end);
         self.pos = end;
     }
 

@@ -214,10 +214,15 @@ impl Tokens {
         }
     }
 
-    /// Appends a token; `start` must be the previous token's end.
-    pub(crate) fn push(&mut self, kind: TokenKind, start: u32, end: u32) {
+    /// Appends a token; `start` must be the previous token's end. Call
+    /// [`Tokens::set_end`] after the last one.
+    pub(crate) fn push(&mut self, kind: TokenKind, start: u32) {
         self.kinds.push(kind);
         self.starts.push(start);
+    }
+
+    /// Sets where the last token ends.
+    pub(crate) fn set_end(&mut self, end: u32) {
         self.end = end;
     }
 
