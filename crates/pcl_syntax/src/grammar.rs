@@ -48,6 +48,9 @@ pub(crate) struct St<'s> {
     file: FileId,
     text: &'s str,
     tokens: &'s Tokens,
+    /// The grammar's input (indices into `tokens`), for looking one
+    /// token past the next.
+    sigs: &'s [u32],
     diags: Vec<Diagnostic>,
     recovering: bool,
     depth: usize,
@@ -175,6 +178,110 @@ fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
     peek(inp).map(|s| s.kind)
+}
+
+/// The kind of the token after the next one (neither consumed).
+fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
+    peek_nth(inp, 1).map(|sig| sig.kind)
+}
+
+/// The `n`th token after the next one (`n` = 0: the next), not consumed.
+fn peek_nth(inp: &mut Inp<'_, '_>, n: usize) -> Option<Sig> {
+    let cursor = *inp.cursor().inner();
+    let s = st(inp);
+    let idx = *s.sigs.get(cursor + n)?;
+    Some(s.sig(idx))
+}
+
+/// Can a token of this kind (or the end) not continue an expression?
+fn ends_expression(kind: Option<K>) -> bool {
+    matches!(
+        kind,
+        None | Some(
+            K::Newline
+                | K::Comma
+                | K::CBrace
+                | K::CBrack
+                | K::CParen
+                | K::TemplateSeqEnd
+                | K::Equal
+                | K::Colon
+                | K::FatArrow
+                | K::Ellipsis
+        )
+    )
+}
+
+/// An identifier, keyword literal or number followed by a token that
+/// cannot continue an expression (the value of most attributes and object
+/// items, most object keys): consumed and built exactly as the full
+/// `conditional` → … → `term` descent would, without it. `None` (nothing
+/// consumed) otherwise.
+fn simple_atom(inp: &mut Inp<'_, '_>) -> Option<Expr> {
+    let first = peek(inp)?;
+    if first.kind == K::OQuote {
+        return simple_string(inp, first);
+    }
+    if !matches!(first.kind, K::Ident | K::NumberLit) || !ends_expression(peek2_kind(inp)) {
+        return None;
+    }
+    bump(inp);
+    let s = st(inp);
+    Some(if first.kind == K::NumberLit {
+        number(s, first)
+    } else {
+        ident_term(s, first)
+    })
+}
+
+/// `simple_atom` for a plain quoted string (see [`plain_quoted`]) below
+/// the nesting limit (where the template production would not stop).
+fn simple_string(inp: &mut Inp<'_, '_>, open: Sig) -> Option<Expr> {
+    if st(inp).depth >= MAX_NESTING_DEPTH {
+        return None;
+    }
+    let lit = peek_nth(inp, 1)?;
+    let (part, after) = match lit.kind {
+        K::QuotedLit if peek_nth(inp, 2).map(|s| s.kind) == Some(K::CQuote) => (Some(lit), 3),
+        K::CQuote => (None, 2),
+        _ => return None,
+    };
+    if !ends_expression(peek_nth(inp, after).map(|s| s.kind)) {
+        return None;
+    }
+    let parts = match part {
+        None => Vec::new(),
+        Some(sig) => {
+            let raw = st(inp).slice(sig.range);
+            if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
+                return None;
+            }
+            vec![TemplatePart::Literal(TemplateLiteral {
+                value: Name::new(raw),
+                range: sig.range,
+            })]
+        }
+    };
+    for _ in 0..after {
+        bump(inp);
+    }
+    Some(Expr::new(
+        ExprKind::Template(Box::new(Template {
+            kind: TemplateKind::Quoted,
+            parts: parts.into_boxed_slice(),
+        })),
+        st(inp).range_from(open.range.start),
+    ))
+}
+
+/// A bare identifier as a term: a keyword literal or a variable.
+fn ident_term(s: &St<'_>, sig: Sig) -> Expr {
+    match s.slice(sig.range) {
+        "true" => Expr::new(ExprKind::Literal(Literal::Bool(true)), sig.range),
+        "false" => Expr::new(ExprKind::Literal(Literal::Bool(false)), sig.range),
+        "null" => Expr::new(ExprKind::Literal(Literal::Null), sig.range),
+        _ => Expr::new(ExprKind::Variable(s.ident_of(sig)), sig.range),
+    }
 }
 
 fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
@@ -433,6 +540,9 @@ fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
         Ok(Some((then_expr, else_expr)))
     };
     custom(move |inp: &mut Inp<'s, '_>| {
+        if let Some(atom) = simple_atom(inp) {
+            return Ok(atom);
+        }
         let condition = binary(inp, &unary)?;
         if peek_kind(inp) != Some(K::Question) {
             return Ok(condition);
@@ -1002,10 +1112,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 return Ok(number(st(inp), sig));
             }
             K::Ident => {
-                inp.skip();
-                let second = peek_kind(inp);
-                inp.rewind(before.clone());
-                if matches!(second, Some(K::OParen | K::DoubleColon)) {
+                if matches!(peek2_kind(inp), Some(K::OParen | K::DoubleColon)) {
                     st(inp).last_end = sig.range.end;
                     match inp.parse(&call) {
                         Ok(expr) => return Ok(expr),
@@ -1013,13 +1120,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                     }
                 }
                 bump(inp);
-                let st = st(inp);
-                return Ok(match st.slice(sig.range) {
-                    "true" => Expr::new(ExprKind::Literal(Literal::Bool(true)), sig.range),
-                    "false" => Expr::new(ExprKind::Literal(Literal::Bool(false)), sig.range),
-                    "null" => Expr::new(ExprKind::Literal(Literal::Null), sig.range),
-                    _ => Expr::new(ExprKind::Variable(st.ident_of(sig)), sig.range),
-                });
+                return Ok(ident_term(st(inp), sig));
             }
             K::OParen => inp.parse(&paren),
             K::OBrack => inp.parse(&tuple),
@@ -2483,11 +2584,17 @@ thread_local! {
     static GRAMMARS: Cache<Build> = Cache::default();
 }
 
-fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s Tokens) -> SimpleState<St<'s>> {
+fn new_state<'s>(
+    file: FileId,
+    text: &'s str,
+    tokens: &'s Tokens,
+    sigs: &'s [u32],
+) -> SimpleState<St<'s>> {
     let mut st = St {
         file,
         text,
         tokens,
+        sigs,
         diags: Vec::new(),
         recovering: false,
         depth: 0,
@@ -2563,7 +2670,7 @@ fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
 pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> (Body, Vec<Diagnostic>) {
     let mut errors = Vec::new();
     let sigs = significant_tokens(text, tokens, true, &mut errors);
-    let mut state = new_state(file, text, tokens);
+    let mut state = new_state(file, text, tokens, &sigs);
     lexer_diagnostics(&mut state.0, &errors);
     let body = GRAMMARS.with(|g| {
         g.get()
@@ -2592,7 +2699,7 @@ pub(crate) fn parse_expression_file(
 ) -> (Expr, Vec<Diagnostic>) {
     let mut errors = Vec::new();
     let sigs = significant_tokens(text, tokens, false, &mut errors);
-    let mut state = new_state(file, text, tokens);
+    let mut state = new_state(file, text, tokens, &sigs);
     lexer_diagnostics(&mut state.0, &errors);
     let parser = GRAMMARS.with(|g| {
         let expr = g.get().expr.clone();
@@ -2632,7 +2739,7 @@ pub(crate) fn parse_template_file(
     if tokens.kind(0) == Some(K::Bom) {
         sigs.insert(0, 0);
     }
-    let mut state = new_state(file, text, tokens);
+    let mut state = new_state(file, text, tokens, &sigs);
     let flat = GRAMMARS.with(|g| {
         g.get()
             .template
