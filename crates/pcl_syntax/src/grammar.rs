@@ -153,6 +153,14 @@ impl<'s> St<'s> {
             },
         }
     }
+    /// `self.sig(idx).kind`, without the range.
+    fn sig_kind(&self, idx: u32) -> K {
+        match self.tokens.kind(idx as usize) {
+            Some(K::HashComment | K::SlashComment) => K::Newline,
+            Some(kind) => kind,
+            None => K::Invalid,
+        }
+    }
 }
 
 // ----------------------------------------------------------------------
@@ -177,12 +185,16 @@ fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    peek(inp).map(|s| s.kind)
+    let idx = inp.peek()?;
+    Some(st(inp).sig_kind(idx))
 }
 
 /// The kind of the token after the next one (neither consumed).
 fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    peek_nth(inp, 1).map(|sig| sig.kind)
+    let cursor = *inp.cursor().inner();
+    let s = st(inp);
+    let idx = *s.sigs.get(cursor + 1)?;
+    Some(s.sig_kind(idx))
 }
 
 /// The `n`th token after the next one (`n` = 0: the next), not consumed.
