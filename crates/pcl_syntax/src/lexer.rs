@@ -257,17 +257,32 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
         lexer.push(TokenKind::Bom, 3);
     }
     while lexer.pos < text.len() {
-        let before = lexer.pos;
         match lexer.modes.last().copied() {
-            Some(Mode::Main { .. }) | None => lexer.main_token(),
-            Some(Mode::Quoted) => lexer.quoted_token(),
-            Some(Mode::Heredoc { marker, line_start }) => lexer.heredoc_token(marker, line_start),
-            Some(Mode::Bare { line_start }) => lexer.bare_token(line_start),
-        }
-        if lexer.pos == before {
-            // Defensive: never loop without progress.
-            let len = lexer.rest().chars().next().map_or(1, char::len_utf8);
-            lexer.push(TokenKind::Invalid, len);
+            Some(Mode::Main { .. }) | None => {
+                // Main-mode tokens follow each other until one pushes or
+                // pops a mode.
+                let depth = lexer.modes.len();
+                while lexer.pos < text.len() && lexer.modes.len() == depth {
+                    let before = lexer.pos;
+                    lexer.main_token();
+                    lexer.ensure_progress(before);
+                }
+            }
+            Some(Mode::Quoted) => {
+                let before = lexer.pos;
+                lexer.quoted_token();
+                lexer.ensure_progress(before);
+            }
+            Some(Mode::Heredoc { marker, line_start }) => {
+                let before = lexer.pos;
+                lexer.heredoc_token(marker, line_start);
+                lexer.ensure_progress(before);
+            }
+            Some(Mode::Bare { line_start }) => {
+                let before = lexer.pos;
+                lexer.bare_token(line_start);
+                lexer.ensure_progress(before);
+            }
         }
     }
     lexer.tokens.finish(lexer.pos);
@@ -283,6 +298,14 @@ impl<'a, S: Sink> Lexer<'a, S> {
         let end = (self.pos + len).min(self.text.len());
         self.tokens.push_token(kind, self.pos, end);
         self.pos = end;
+    }
+
+    /// Defensive: never loop without progress.
+    fn ensure_progress(&mut self, before: usize) {
+        if self.pos == before {
+            let len = self.rest().chars().next().map_or(1, char::len_utf8);
+            self.push(TokenKind::Invalid, len);
+        }
     }
 
     fn pop_mode(&mut self) {

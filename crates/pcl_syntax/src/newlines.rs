@@ -116,14 +116,14 @@ pub(crate) fn significant_tokens(
     let mut line_start = true;
     // Only kinds are read in the loop; the few tokens whose text matters
     // (line comments, item names) look their range up.
-    for (idx, &kind) in tokens.kinds().iter().enumerate() {
+    // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
+    // `new_state`), and have fewer tokens than bytes: indices fit in u32.
+    for (index, &kind) in (0..=u32::MAX).zip(tokens.kinds()) {
         if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
             continue;
         }
+        let idx = index as usize;
         let top = stack.last().copied().unwrap_or(Ctx::Body);
-        // Inputs past `u32::MAX` bytes are rejected by the grammar anyway
-        // (see `new_state`), and have fewer tokens than bytes.
-        let index = u32::try_from(idx).unwrap_or(u32::MAX);
         match kind {
             K::Whitespace | K::BlockComment | K::Bom => continue,
             K::Newline | K::HashComment | K::SlashComment => {
