@@ -224,6 +224,15 @@ fn ends_expression(kind: Option<K>) -> bool {
     )
 }
 
+/// Parses an expression with `expression`, or directly when it is a
+/// [`simple_atom`] (skipping the recursive parser's dispatch).
+fn expr<'s>(inp: &mut Inp<'s, '_>, expression: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+    match simple_atom(inp) {
+        Some(atom) => Ok(atom),
+        None => inp.parse(expression),
+    }
+}
+
 /// An identifier, keyword literal or number followed by a token that
 /// cannot continue an expression (the value of most attributes and object
 /// items, most object keys): consumed and built exactly as the full
@@ -535,10 +544,10 @@ fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
             return Ok(None);
         }
         bump(inp);
-        let then_expr = inp.parse(&expression)?;
+        let then_expr = expr(inp, &expression)?;
         let else_expr = if peek_kind(inp) == Some(K::Colon) {
             bump(inp);
-            inp.parse(&expression)?
+            expr(inp, &expression)?
         } else {
             let range = peek_range(inp);
             st(inp).error_r(
@@ -829,7 +838,7 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Chain, Ex
             skip_group(inp);
             return Ok(Op::Broken);
         }
-        let key = inp.parse(&expression)?;
+        let key = expr(inp, &expression)?;
         match peek_kind(inp) {
             Some(K::CBrack) => {
                 bump(inp);
@@ -1285,7 +1294,7 @@ fn call_args<'s>(
             _ => {}
         }
         let before = inp.cursor();
-        args.push(inp.parse(expression)?);
+        args.push(expr(inp, expression)?);
         match peek_kind(inp) {
             Some(K::Comma) => {
                 bump(inp);
@@ -1354,7 +1363,7 @@ fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 _ => {}
             }
             let before = inp.cursor();
-            items.push(inp.parse(&expression)?);
+            items.push(expr(inp, &expression)?);
             match peek_kind(inp) {
                 Some(K::Comma) => {
                     bump(inp);
@@ -1427,7 +1436,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 _ => {}
             }
             let before = inp.cursor();
-            let key = inp.parse(&expression)?;
+            let key = expr(inp, &expression)?;
             let value = match peek_kind(inp) {
                 Some(K::Equal | K::Colon) => {
                     bump(inp);
@@ -1442,7 +1451,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                             );
                             Expr::new(ExprKind::Error, TextRange::empty(s.last_end))
                         }
-                        _ => inp.parse(&expression)?,
+                        _ => expr(inp, &expression)?,
                     }
                 }
                 other => {
@@ -1550,15 +1559,15 @@ fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
             return fail(inp, "expected `in` after the `for` variable names");
         }
         bump(inp);
-        let collection = inp.parse(&expression)?;
+        let collection = expr(inp, &expression)?;
         if peek_kind(inp) != Some(K::Colon) {
             return fail(inp, "expected `:` after the `for` collection expression");
         }
         bump(inp);
-        let first_expr = inp.parse(&expression)?;
+        let first_expr = expr(inp, &expression)?;
         let (key_expr, value_expr) = if peek_kind(inp) == Some(K::FatArrow) {
             bump(inp);
-            (Some(first_expr), inp.parse(&expression)?)
+            (Some(first_expr), expr(inp, &expression)?)
         } else {
             (None, first_expr)
         };
@@ -1569,7 +1578,7 @@ fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
         };
         let condition = if is_keyword(inp, "if") {
             bump(inp);
-            Some(inp.parse(&expression)?)
+            Some(expr(inp, &expression)?)
         } else {
             None
         };
@@ -1889,7 +1898,7 @@ fn interpolation<'s>(
             return Ok(Some(Flat::Broken));
         }
         let left = inp.state().0.slice(open.range).ends_with('~');
-        let expr = inp.parse(&expression)?;
+        let expr = expr(inp, &expression)?;
         let right = sequence_end(inp, open.range, quoted, "interpolation");
         let s = &mut inp.state().0;
         s.depth = s.depth.saturating_sub(1);
@@ -1954,7 +1963,7 @@ fn directive_head<'s>(
         let strip = |right| Strip { left, right };
         Ok(Some(match keyword {
             "if" => {
-                let condition = inp.parse(&expression)?;
+                let condition = expr(inp, &expression)?;
                 let right = sequence_end(inp, open, quoted, "if directive");
                 Flat::If {
                     condition,
@@ -1998,7 +2007,7 @@ fn directive_head<'s>(
                     return fail(inp, "expected `in` after the `for` variable names");
                 }
                 bump(inp);
-                let collection = inp.parse(&expression)?;
+                let collection = expr(inp, &expression)?;
                 let right = sequence_end(inp, open, quoted, "for directive");
                 Flat::For {
                     key_var,
@@ -2301,7 +2310,7 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
                 );
                 Expr::new(ExprKind::Error, TextRange::empty(equals.range.end))
             }
-            _ => inp.parse(&expression)?,
+            _ => expr(inp, &expression)?,
         };
         let equals_idx = st(inp).token_index(equals);
         let name_start = st(inp)
