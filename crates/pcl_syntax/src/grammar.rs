@@ -560,10 +560,8 @@ fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
         leave(inp);
         Ok(Some((then_expr, else_expr)))
     };
+    // Callers go through [`expr`], which has tried `simple_atom` already.
     custom(move |inp: &mut Inp<'s, '_>| {
-        if let Some(atom) = simple_atom(inp) {
-            return Ok(atom);
-        }
         let condition = binary(inp, &unary)?;
         if peek_kind(inp) != Some(K::Question) {
             return Ok(condition);
