@@ -20,7 +20,12 @@
 //! tries each branch in turn); a failing branch is rewound exactly as
 //! `choice`/`repeated` would. Binary operators are parsed by one
 //! precedence-climbing loop ([`climb`]) rather than a `foldl` per level,
-//! and repetitions push straight into the node's `Vec`.
+//! and repetitions push straight into the node's `Vec`. Unary and postfix
+//! expressions are plain functions called from that loop; an identifier,
+//! number or plain string followed by a token that ends an expression is
+//! built at once ([`simple_atom`], tried by [`expr`] before the recursive
+//! parser). Every such shortcut builds exactly the node (and consumes
+//! exactly the tokens) the full descent would.
 //!
 //! The parsers are built once per thread (a chumsky [`Cache`]).
 
