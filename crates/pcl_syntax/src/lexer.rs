@@ -493,6 +493,23 @@ impl<'a, S: Sink> Lexer<'a, S> {
 
     fn quoted_token(&mut self) {
         let rest = self.rest();
+        let bytes = rest.as_bytes();
+        // Plain text and the closing quote skip the DFA set-up. A run of
+        // bytes other than `"`, `\\`, `$`, `%` and line breaks is exactly
+        // what `QuotedTok::Lit` matches unless a backslash (an escape,
+        // which extends it) stops it.
+        if bytes.first() == Some(&b'"') {
+            self.push(TokenKind::CQuote, 1);
+            self.pop_mode();
+            return;
+        }
+        let run = bytes
+            .iter()
+            .position(|b| matches!(b, b'"' | b'\\' | b'$' | b'%' | b'\r' | b'\n'))
+            .unwrap_or(bytes.len());
+        if run > 0 && bytes.get(run) != Some(&b'\\') {
+            return self.push(TokenKind::QuotedLit, run);
+        }
         let mut logos = QuotedTok::lexer(rest);
         let Some(result) = logos.next() else { return };
         let len = logos.span().end;
@@ -773,6 +790,62 @@ mod tests {
             "~} } { ${",
         ] {
             covers(text);
+        }
+    }
+
+    /// The quoted-string shortcut splits string contents exactly like the
+    /// `QuotedTok` DFA alone.
+    #[test]
+    fn quoted_shortcut_matches_the_dfa() {
+        let bodies = [
+            "plain text",
+            "a\\nb",
+            "\\\"x\\\"",
+            "cost 5% or $5",
+            "$${x} %%{y} $",
+            "ab\\",
+            "tab\\tend\\u00e9 \u{e9}t\u{e9}",
+            "line\r\nnext",
+            "x\\",
+            "",
+        ];
+        for body in bodies {
+            // The DFA alone, up to the closing quote or a line break.
+            let quoted = format!("{body}\"");
+            let mut want = Vec::new();
+            let mut pos = 0;
+            while let Some(rest) = quoted.get(pos..).filter(|r| !r.is_empty()) {
+                let mut dfa = QuotedTok::lexer(rest);
+                let Some(result) = dfa.next() else { break };
+                let len = dfa.span().end;
+                let kind = match result {
+                    Ok(QuotedTok::Lit) => TokenKind::QuotedLit,
+                    Ok(QuotedTok::Newline) => TokenKind::Newline,
+                    Ok(QuotedTok::Interp) => TokenKind::TemplateInterp,
+                    Ok(QuotedTok::Control) => TokenKind::TemplateControl,
+                    Ok(QuotedTok::Close) => TokenKind::CQuote,
+                    Err(()) => TokenKind::Invalid,
+                };
+                want.push((kind, pos, pos + len.max(1)));
+                pos += len.max(1);
+                if matches!(
+                    kind,
+                    TokenKind::Newline
+                        | TokenKind::TemplateInterp
+                        | TokenKind::TemplateControl
+                        | TokenKind::CQuote
+                ) {
+                    break;
+                }
+            }
+            let text = format!("\"{body}\"");
+            let got: Vec<(TokenKind, usize, usize)> = lex(&text)
+                .into_iter()
+                .skip(1)
+                .take(want.len())
+                .map(|t| (t.kind, t.range.start as usize - 1, t.range.end as usize - 1))
+                .collect();
+            assert_eq!(got, want, "{body:?}");
         }
     }
 }
