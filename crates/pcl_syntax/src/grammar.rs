@@ -2515,6 +2515,21 @@ fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<Label, EmptyErr> {
         _ => return Err(EmptyErr::default()),
     }
     let open = bump(inp).ok_or(EmptyErr::default())?;
+    // The common label, `"text"` without escapes or sequences: its text
+    // as written.
+    if let (Some(lit), Some(K::CQuote)) = (peek(inp), peek2_kind(inp)) {
+        let raw = st(inp).slice(lit.range);
+        if lit.kind == K::QuotedLit && !raw.contains(['\\', '$', '%']) {
+            let value = Name::new(raw);
+            bump(inp);
+            bump(inp);
+            return Ok(Label {
+                value,
+                quoted: true,
+                range: st(inp).range_from(open.range.start),
+            });
+        }
+    }
     let mut value = String::new();
     let mut errors = Vec::new();
     loop {
