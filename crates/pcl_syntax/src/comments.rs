@@ -147,41 +147,49 @@ pub(crate) fn attach(
 
 /// Comments in `range` (a body) that are outside every item and not
 /// attached to one.
+/// `comments`: the indices of every comment token, in order.
 pub(crate) fn dangling(
     text: &str,
     tokens: &Tokens,
+    comments: &[u32],
     range: TextRange,
     items: &[BodyItem],
 ) -> Vec<Comment> {
+    let start_of = |idx: &u32| tokens.start(*idx as usize).unwrap_or(u32::MAX);
+    let lo = comments.partition_point(|idx| start_of(idx) < range.start);
+    let hi = comments.partition_point(|idx| start_of(idx) < range.end);
+    let inside = comments.get(lo..hi).unwrap_or(&[]);
     let mut out = Vec::new();
-    let mut gap_start = range.start;
+    if inside.is_empty() {
+        return out;
+    }
     let mut attached: Vec<u32> = Vec::new();
     for item in items {
         attached.extend(item.leading_comments().iter().map(|c| c.range.start));
         attached.extend(item.trailing_comments().iter().map(|c| c.range.start));
     }
-    let mut gaps: Vec<TextRange> = Vec::with_capacity(items.len() + 1);
-    for item in items {
-        gaps.push(TextRange::new(gap_start, item.range().start));
-        gap_start = item.range().end.max(gap_start);
-    }
-    gaps.push(TextRange::new(gap_start, range.end));
-    for gap in gaps {
-        if gap.is_empty() {
+    // The gaps are the stretches before, between and after the items:
+    // gap i runs from the end of item i - 1 (at least the previous gap's
+    // start) to the start of item i; the last one to the end of `range`.
+    // They are disjoint and in order, like the comments.
+    let mut next_item = 0;
+    let gap_end = |next_item: usize| items.get(next_item).map_or(range.end, |i| i.range().start);
+    let mut gap_start = range.start;
+    let mut end = gap_end(next_item);
+    for idx in inside {
+        let Some(token) = tokens.get(*idx as usize) else {
             continue;
+        };
+        let start = token.range.start;
+        while start >= end && next_item < items.len() {
+            if let Some(item) = items.get(next_item) {
+                gap_start = item.range().end.max(gap_start);
+            }
+            next_item += 1;
+            end = gap_end(next_item);
         }
-        let first = tokens.first_starting_at(gap.start);
-        let kinds = tokens.kinds().get(first..).unwrap_or(&[]);
-        for (idx, kind) in (first..).zip(kinds) {
-            let Some(start) = tokens.start(idx) else {
-                break;
-            };
-            if start >= gap.end {
-                break;
-            }
-            if kind.is_comment() && !attached.contains(&start) {
-                out.extend(tokens.get(idx).and_then(|token| make_comment(text, token)));
-            }
+        if start >= gap_start && start < end && !attached.contains(&start) {
+            out.extend(make_comment(text, token));
         }
     }
     out

@@ -56,6 +56,8 @@ pub(crate) struct St<'s> {
     /// The grammar's input (indices into `tokens`), for looking one
     /// token past the next.
     sigs: &'s [u32],
+    /// The indices of every comment token, in order.
+    comments: &'s [u32],
     diags: Vec<Diagnostic>,
     recovering: bool,
     depth: usize,
@@ -2176,7 +2178,7 @@ fn check_duplicates(s: &mut St<'_>, items: &[BodyItem]) {
 
 /// Sets a body's range and dangling comments.
 fn finish_body(s: &St<'_>, mut body: Body, range: TextRange) -> Body {
-    body.dangling_comments = comments::dangling(s.text, s.tokens, range, &body.items);
+    body.dangling_comments = comments::dangling(s.text, s.tokens, s.comments, range, &body.items);
     body.range = range;
     body.covered()
 }
@@ -2628,12 +2630,14 @@ fn new_state<'s>(
     text: &'s str,
     tokens: &'s Tokens,
     sigs: &'s [u32],
+    comments: &'s [u32],
 ) -> SimpleState<St<'s>> {
     let mut st = St {
         file,
         text,
         tokens,
         sigs,
+        comments,
         diags: Vec::new(),
         recovering: false,
         depth: 0,
@@ -2707,9 +2711,9 @@ fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
 }
 
 pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> (Body, Vec<Diagnostic>) {
-    let mut errors = Vec::new();
-    let sigs = significant_tokens(text, tokens, true, &mut errors);
-    let mut state = new_state(file, text, tokens, &sigs);
+    let (mut errors, mut comments) = (Vec::new(), Vec::new());
+    let sigs = significant_tokens(text, tokens, true, &mut errors, &mut comments);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
     lexer_diagnostics(&mut state.0, &errors);
     let body = GRAMMARS.with(|g| {
         g.get()
@@ -2736,9 +2740,9 @@ pub(crate) fn parse_expression_file(
     text: &str,
     tokens: &Tokens,
 ) -> (Expr, Vec<Diagnostic>) {
-    let mut errors = Vec::new();
-    let sigs = significant_tokens(text, tokens, false, &mut errors);
-    let mut state = new_state(file, text, tokens, &sigs);
+    let (mut errors, mut comments) = (Vec::new(), Vec::new());
+    let sigs = significant_tokens(text, tokens, false, &mut errors, &mut comments);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
     lexer_diagnostics(&mut state.0, &errors);
     let parser = GRAMMARS.with(|g| {
         let expr = g.get().expr.clone();
@@ -2774,11 +2778,12 @@ pub(crate) fn parse_template_file(
     // them line breaks are ignored. A leading BOM stays visible, as a
     // stray token.
     // A bare template has no separate lexer-error pass.
-    let mut sigs = significant_tokens(text, tokens, false, &mut Vec::new());
+    let mut comments = Vec::new();
+    let mut sigs = significant_tokens(text, tokens, false, &mut Vec::new(), &mut comments);
     if tokens.kind(0) == Some(K::Bom) {
         sigs.insert(0, 0);
     }
-    let mut state = new_state(file, text, tokens, &sigs);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
     let flat = GRAMMARS.with(|g| {
         g.get()
             .template

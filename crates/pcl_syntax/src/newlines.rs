@@ -94,12 +94,14 @@ fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
 /// The grammar's input: the indices (in `tokens`) of the significant
 /// tokens. `top_significant`: line breaks count at the top level (a file)
 /// or not (a standalone expression). The indices of the lexer's error
-/// tokens (`Invalid`, `Semicolon`, …) are added to `errors`, in order.
+/// tokens (`Invalid`, `Semicolon`, …) are added to `errors`, those of
+/// comments to `comments`, in order.
 pub(crate) fn significant_tokens(
     text: &str,
     tokens: &Tokens,
     top_significant: bool,
     errors: &mut Vec<u32>,
+    comments: &mut Vec<u32>,
 ) -> Vec<u32> {
     // Reserving for every token never reallocates; the untouched tail of
     // a large reservation is never paged in.
@@ -120,6 +122,9 @@ pub(crate) fn significant_tokens(
     // `new_state`), and have fewer tokens than bytes: indices fit in u32.
     for (index, &kind) in (0..=u32::MAX).zip(tokens.kinds()) {
         if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
+            if kind == K::BlockComment {
+                comments.push(index);
+            }
             continue;
         }
         let idx = index as usize;
@@ -127,6 +132,9 @@ pub(crate) fn significant_tokens(
         match kind {
             K::Whitespace | K::BlockComment | K::Bom => continue,
             K::Newline | K::HashComment | K::SlashComment => {
+                if kind != K::Newline {
+                    comments.push(index);
+                }
                 let is_break = kind == K::Newline
                     || tokens
                         .get(idx)

@@ -568,3 +568,55 @@ fn plain_and_general_quoted_strings() {
         }
     }
 }
+
+/// Dangling comments, found through the list of comment tokens, are
+/// exactly the comments that lie between a body's items (or before the
+/// first, after the last) and attach to none, in every body.
+#[test]
+fn dangling_comments_match_a_scan_of_the_gaps() {
+    fn check(parse: &Parse, body: &Body, text: &str) {
+        let attached: Vec<u32> = body
+            .items()
+            .iter()
+            .flat_map(|i| i.leading_comments().iter().chain(i.trailing_comments()))
+            .map(|c| c.range.start)
+            .collect();
+        let mut gaps = Vec::new();
+        let mut gap_start = body.range().start;
+        for item in body.items() {
+            gaps.push((gap_start, item.range().start));
+            gap_start = item.range().end.max(gap_start);
+        }
+        gaps.push((gap_start, body.range().end));
+        let want: Vec<u32> = parse
+            .tokens()
+            .iter()
+            .filter(|t| t.kind.is_comment() && !attached.contains(&t.range.start))
+            .filter(|t| {
+                gaps.iter()
+                    .any(|(s, e)| t.range.start >= *s && t.range.start < *e)
+            })
+            .map(|t| t.range.start)
+            .collect();
+        let got: Vec<u32> = body
+            .dangling_comments()
+            .iter()
+            .map(|c| c.range.start)
+            .collect();
+        assert_eq!(got, want, "{text:?}");
+        for block in body.blocks() {
+            check(parse, block.body(), text);
+        }
+    }
+    let texts = [
+        "# head\n\na = 1 # trailing\n\n# lonely\n\nb = 2\n# end\n",
+        "/* x */\nblock \"l\" {\n  # inner\n\n  c = 3\n  /* mid */\n\n  d {\n    # deep\n  }\n  # tail\n}\n// last",
+        "a = { # in object\n  k = 1\n}\n# after\n",
+        "x = 1\n\n\n",
+        "# only\n",
+    ];
+    for text in texts {
+        let parse = parse(FileId(0), text);
+        check(&parse, parse.body(), text);
+    }
+}

@@ -243,11 +243,6 @@ impl Tokens {
         self.starts.get(idx).copied()
     }
 
-    /// The index of the first token starting at or after `offset`.
-    pub(crate) fn first_starting_at(&self, offset: u32) -> usize {
-        self.starts.partition_point(|start| *start < offset)
-    }
-
     pub(crate) fn get(&self, idx: usize) -> Option<Token> {
         let kind = *self.kinds.get(idx)?;
         let start = *self.starts.get(idx)?;
