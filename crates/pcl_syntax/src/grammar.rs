@@ -94,7 +94,7 @@ impl<'s> St<'s> {
             return range;
         }
         let solid = |t: &Token| !t.kind.is_trivia() && t.kind != K::Newline;
-        let split = self.tokens.partition_point(|t| t.range.end <= range.start);
+        let split = self.tokens.count_ending_by(range.start);
         let before = self.tokens.iter_back(split).find(solid);
         let after = || self.tokens.iter_from(split).find(solid);
         match before.or_else(after) {
@@ -2233,7 +2233,7 @@ fn body_item<'s>(
 
 /// The index of the last non-trivia token ending at or before `last_end`.
 fn last_token_index(s: &St<'_>, first: usize) -> usize {
-    let mut idx = s.tokens.partition_point(|t| t.range.end <= s.last_end);
+    let mut idx = s.tokens.count_ending_by(s.last_end);
     while idx > first {
         idx -= 1;
         if let Some(token) = s.tokens.get(idx) {

@@ -120,7 +120,7 @@ pub(crate) fn significant_tokens(
     // (line comments, item names) look their range up.
     // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
     // `new_state`), and have fewer tokens than bytes: indices fit in u32.
-    for (index, &kind) in (0..=u32::MAX).zip(tokens.kinds()) {
+    for (index, &kind) in (0..u32::MAX).zip(tokens.kinds()) {
         if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
             if kind == K::BlockComment {
                 comments.push(index);

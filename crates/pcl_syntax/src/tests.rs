@@ -522,7 +522,7 @@ fn compact_tokens_match_lex() {
         assert_eq!(compact.get(expected.len()), None);
         for offset in 0..=text.len() as u32 + 1 {
             assert_eq!(
-                compact.partition_point(|t| t.range.end <= offset),
+                compact.count_ending_by(offset),
                 expected.partition_point(|t| t.range.end <= offset),
                 "{text:?} {offset}"
             );

@@ -286,18 +286,14 @@ impl Tokens {
             .filter_map(move |idx| self.get(idx))
     }
 
-    /// Like `slice::partition_point`: the index of the first token for
-    /// which `pred` is false (`pred` must be true for a prefix).
-    pub(crate) fn partition_point(&self, pred: impl Fn(Token) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match self.get(mid) {
-                Some(token) if pred(token) => lo = mid + 1,
-                _ => hi = mid,
-            }
+    /// How many tokens end at or before `offset` (they are a prefix):
+    /// token `i` ends where token `i + 1` starts, the last one at `end`.
+    pub(crate) fn count_ending_by(&self, offset: u32) -> usize {
+        let starting_by = self.starts.partition_point(|start| *start <= offset);
+        if starting_by == self.len() && self.end <= offset {
+            return starting_by;
         }
-        lo
+        starting_by.saturating_sub(1)
     }
 
     pub(crate) fn to_vec(&self) -> Vec<Token> {
