@@ -63,7 +63,9 @@ pub(crate) struct St<'s> {
     depth: usize,
     depth_reported: bool,
     depth_of_blocks: usize,
-    item_column: Option<usize>,
+    /// Where the current body item starts (its column is computed only
+    /// when recovery needs it).
+    item_start: Option<u32>,
     /// End offset of the last consumed token.
     last_end: u32,
 }
@@ -131,7 +133,8 @@ impl<'s> St<'s> {
         }
     }
     fn item_starts_after(&self, sig: Sig) -> bool {
-        self.item_column.is_some_and(|col| {
+        self.item_start.is_some_and(|start| {
+            let col = self.column_of(start);
             item_starts_after(self.text, self.tokens, self.token_index(sig), col)
         })
     }
@@ -2058,7 +2061,7 @@ fn body<'s>(block_body: BodyRec<'s>, in_block: bool, expression: PExpr<'s>) -> P
             return Err(EmptyErr::default());
         };
         let s = st(inp);
-        s.item_column = Some(s.column_of(sig.range.start));
+        s.item_start = Some(sig.range.start);
         match sig.kind {
             K::OQuote => s.error_r(
                 codes::QUOTED_ATTRIBUTE_NAME,
@@ -2193,7 +2196,7 @@ fn body_item<'s>(
     custom(move |inp: &mut Inp<'s, '_>| {
         let name_sig = bump(inp).ok_or(EmptyErr::default())?;
         let s = st(inp);
-        s.item_column = Some(s.column_of(name_sig.range.start));
+        s.item_start = Some(name_sig.range.start);
         let name = s.ident_of(name_sig);
         let item = match peek_kind(inp) {
             Some(K::Equal) => {
@@ -2376,9 +2379,9 @@ fn block_rest<'s>(
                         let end = peek_range(inp).start;
                         finish_body(st(inp), body, TextRange::new(open.range.end, end))
                     } else {
-                        let saved = st(inp).item_column.take();
+                        let saved = st(inp).item_start.take();
                         recover_to(inp, K::CBrace);
-                        st(inp).item_column = saved;
+                        st(inp).item_start = saved;
                         let range = st(inp).range_from(open.range.end);
                         Body {
                             items: Vec::new(),
@@ -2643,7 +2646,7 @@ fn new_state<'s>(
         depth: 0,
         depth_reported: false,
         depth_of_blocks: 0,
-        item_column: None,
+        item_start: None,
         last_end: 0,
     };
     if text.len() > u32::MAX as usize {

@@ -114,7 +114,9 @@ pub(crate) fn significant_tokens(
     } else {
         Ctx::Ignored(K::Invalid)
     }];
-    let mut item_column: Option<usize> = None;
+    // Where the current body item starts; its column is computed only
+    // when a line break inside brackets needs it.
+    let mut item_start: Option<u32> = None;
     let mut line_start = true;
     // Only kinds are read in the loop; the few tokens whose text matters
     // (line comments, item names) look their range up.
@@ -145,7 +147,9 @@ pub(crate) fn significant_tokens(
                 }
                 if !top.significant() {
                     let closes = matches!(top, Ctx::Bracket(_))
-                        && item_column.is_some_and(|col| item_starts_after(text, tokens, idx, col));
+                        && item_start.is_some_and(|start| {
+                            item_starts_after(text, tokens, idx, column_of(text, start))
+                        });
                     if !closes {
                         continue;
                     }
@@ -193,7 +197,7 @@ pub(crate) fn significant_tokens(
             | K::Backtick
             | K::Semicolon => errors.push(index),
             K::Ident if line_start && top == Ctx::Body => {
-                item_column = tokens.start(idx).map(|start| column_of(text, start));
+                item_start = tokens.start(idx);
             }
             _ => {}
         }
