@@ -47,17 +47,18 @@ impl Body {
     /// The blocks of this body, in source order.
     pub fn blocks(&self) -> impl Iterator<Item = &Block> {
         self.items.iter().filter_map(|item| match item {
-            BodyItem::Block(block) => Some(block),
+            BodyItem::Block(block) => Some(&**block),
             BodyItem::Attribute(_) => None,
         })
     }
 }
 
-/// One item of a body.
+/// One item of a body. A block is boxed: it is larger than an attribute,
+/// and most items are attributes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BodyItem {
     Attribute(Attribute),
-    Block(Block),
+    Block(Box<Block>),
 }
 
 impl BodyItem {
@@ -124,8 +125,9 @@ pub struct Ident {
     pub range: TextRange,
 }
 
-/// The text of an identifier. Names of up to [`Name::INLINE`] bytes (nearly
-/// all of them) are stored in place, so building and dropping a tree does
+/// The text of an identifier (also of a number literal and of template
+/// literal text). Names of up to [`Name::INLINE`] bytes (nearly all of
+/// them) are stored in place, so building and dropping a tree does
 /// not allocate per identifier. Dereferences to `str`; compares, hashes,
 /// prints and debug-prints exactly like the `str` it holds.
 #[derive(Clone)]
@@ -261,7 +263,12 @@ impl From<&str> for Name {
 
 impl From<String> for Name {
     fn from(text: String) -> Name {
-        Name::new(&text)
+        if text.len() <= Name::INLINE {
+            Name::new(&text)
+        } else {
+            // Keeps the string's buffer (no copy).
+            Name(NameRepr::Heap(text.into_boxed_str()))
+        }
     }
 }
 
@@ -439,7 +446,9 @@ pub enum ExprKind {
 /// A literal value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
-    Number(Number),
+    /// Boxed: a number (its text and exact value) is the largest leaf, and
+    /// keeping it out of line makes every [`Expr`] 16 bytes smaller.
+    Number(Box<Number>),
     Bool(bool),
     Null,
 }
@@ -447,7 +456,8 @@ pub enum Literal {
 /// A numeric literal: its exact source text and its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Number {
-    pub text: Box<str>,
+    /// Stored in place when short (nearly always), like an identifier.
+    pub text: Name,
     pub value: NumberValue,
 }
 
@@ -469,7 +479,7 @@ pub enum NumberValue {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Traversal {
     pub source: Expr,
-    pub steps: Vec<Step>,
+    pub steps: Box<[Step]>,
 }
 
 /// One traversal step.
@@ -677,23 +687,23 @@ pub enum TemplateKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Template {
     pub kind: TemplateKind,
-    pub parts: Vec<TemplatePart>,
+    pub parts: Box<[TemplatePart]>,
 }
 
 impl Template {
     /// A template that is exactly one interpolation (`"${x}"`): its value is
     /// the interpolated value, unconverted (hclsyntax's `TemplateWrapExpr`).
     pub fn wrapped_expr(&self) -> Option<&Expr> {
-        match self.parts.as_slice() {
+        match &*self.parts {
             [TemplatePart::Interpolation(interp)] => Some(&interp.expr),
             _ => None,
         }
     }
     /// The value when the template is nothing but literal text.
     pub fn literal_value(&self) -> Option<&str> {
-        match self.parts.as_slice() {
+        match &*self.parts {
             [] => Some(""),
-            [TemplatePart::Literal(lit)] => Some(&lit.value),
+            [TemplatePart::Literal(lit)] => Some(lit.value.as_str()),
             _ => None,
         }
     }
@@ -720,10 +730,11 @@ impl TemplatePart {
 
 /// Literal text with its decoded value (escapes resolved, strip markers and
 /// flush indentation applied, NFC-normalised). Adjacent literal tokens are
-/// merged into one part.
+/// merged into one part. The value is a [`Name`]: most literal text is
+/// short and then needs no allocation of its own.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TemplateLiteral {
-    pub value: String,
+    pub value: Name,
     pub range: TextRange,
 }
 

@@ -21,7 +21,7 @@
 use pcl_diagnostics::TextRange;
 
 use crate::ast::{BodyItem, Comment, CommentKind};
-use crate::token::{Token, TokenKind};
+use crate::token::{Token, TokenKind, Tokens};
 
 fn make_comment(text: &str, token: Token) -> Option<Comment> {
     let kind = match token.kind {
@@ -46,11 +46,11 @@ fn make_comment(text: &str, token: Token) -> Option<Comment> {
 }
 
 /// Does the token at `idx` share its line with an earlier non-trivia token?
-fn follows_code_on_line(tokens: &[Token], idx: usize) -> bool {
+fn follows_code_on_line(tokens: &Tokens, idx: usize) -> bool {
     let mut i = idx;
     while i > 0 {
         i -= 1;
-        match tokens.get(i).map(|t| t.kind) {
+        match tokens.kind(i) {
             Some(TokenKind::Whitespace | TokenKind::BlockComment | TokenKind::Bom) => continue,
             Some(TokenKind::Newline | TokenKind::HashComment | TokenKind::SlashComment) | None => {
                 return false
@@ -65,7 +65,7 @@ fn follows_code_on_line(tokens: &[Token], idx: usize) -> bool {
 /// last non-trivia tokens are at `first` and `last`.
 pub(crate) fn attach(
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
     mut item: BodyItem,
     first: usize,
     last: usize,
@@ -75,7 +75,7 @@ pub(crate) fn attach(
     let mut idx = first;
     while idx > 0 {
         idx -= 1;
-        let Some(token) = tokens.get(idx).copied() else {
+        let Some(token) = tokens.get(idx) else {
             break;
         };
         match token.kind {
@@ -105,10 +105,11 @@ pub(crate) fn attach(
         }
     }
     leading.reverse();
+    leading.shrink_to_fit();
 
     let mut trailing = Vec::new();
     let mut idx = last + 1;
-    while let Some(token) = tokens.get(idx).copied() {
+    while let Some(token) = tokens.get(idx) {
         match token.kind {
             TokenKind::Whitespace => {}
             TokenKind::BlockComment => {
@@ -130,6 +131,7 @@ pub(crate) fn attach(
         }
         idx += 1;
     }
+    trailing.shrink_to_fit();
     match &mut item {
         BodyItem::Attribute(attr) => {
             attr.leading_comments = leading;
@@ -145,37 +147,49 @@ pub(crate) fn attach(
 
 /// Comments in `range` (a body) that are outside every item and not
 /// attached to one.
+/// `comments`: the indices of every comment token, in order.
 pub(crate) fn dangling(
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
+    comments: &[u32],
     range: TextRange,
     items: &[BodyItem],
 ) -> Vec<Comment> {
+    let start_of = |idx: &u32| tokens.start(*idx as usize).unwrap_or(u32::MAX);
+    let lo = comments.partition_point(|idx| start_of(idx) < range.start);
+    let hi = comments.partition_point(|idx| start_of(idx) < range.end);
+    let inside = comments.get(lo..hi).unwrap_or(&[]);
     let mut out = Vec::new();
-    let mut gap_start = range.start;
+    if inside.is_empty() {
+        return out;
+    }
     let mut attached: Vec<u32> = Vec::new();
     for item in items {
         attached.extend(item.leading_comments().iter().map(|c| c.range.start));
         attached.extend(item.trailing_comments().iter().map(|c| c.range.start));
     }
-    let mut gaps: Vec<TextRange> = Vec::with_capacity(items.len() + 1);
-    for item in items {
-        gaps.push(TextRange::new(gap_start, item.range().start));
-        gap_start = item.range().end.max(gap_start);
-    }
-    gaps.push(TextRange::new(gap_start, range.end));
-    for gap in gaps {
-        if gap.is_empty() {
+    // The gaps are the stretches before, between and after the items:
+    // gap i runs from the end of item i - 1 (at least the previous gap's
+    // start) to the start of item i; the last one to the end of `range`.
+    // They are disjoint and in order, like the comments.
+    let mut next_item = 0;
+    let gap_end = |next_item: usize| items.get(next_item).map_or(range.end, |i| i.range().start);
+    let mut gap_start = range.start;
+    let mut end = gap_end(next_item);
+    for idx in inside {
+        let Some(token) = tokens.get(*idx as usize) else {
             continue;
+        };
+        let start = token.range.start;
+        while start >= end && next_item < items.len() {
+            if let Some(item) = items.get(next_item) {
+                gap_start = item.range().end.max(gap_start);
+            }
+            next_item += 1;
+            end = gap_end(next_item);
         }
-        let start = tokens.partition_point(|t| t.range.start < gap.start);
-        for token in tokens.get(start..).unwrap_or(&[]) {
-            if token.range.start >= gap.end {
-                break;
-            }
-            if token.kind.is_comment() && !attached.contains(&token.range.start) {
-                out.extend(make_comment(text, *token));
-            }
+        if start >= gap_start && start < end && !attached.contains(&start) {
+            out.extend(make_comment(text, token));
         }
     }
     out

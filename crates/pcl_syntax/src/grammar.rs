@@ -1,5 +1,6 @@
-//! The chumsky grammar: significant tokens (see `newlines.rs`) →
-//! [`crate::ast`] plus diagnostics.
+//! The chumsky grammar: significant tokens (see `newlines.rs`; the input
+//! is their indices in the full token vector) → [`crate::ast`] plus
+//! diagnostics.
 //!
 //! Production names follow `grammar/pcl.ebnf`. Productions never fail
 //! once they have committed: a syntax error is reported into the parser
@@ -19,7 +20,12 @@
 //! tries each branch in turn); a failing branch is rewound exactly as
 //! `choice`/`repeated` would. Binary operators are parsed by one
 //! precedence-climbing loop ([`climb`]) rather than a `foldl` per level,
-//! and repetitions push straight into the node's `Vec`.
+//! and repetitions push straight into the node's `Vec`. Unary and postfix
+//! expressions are plain functions called from that loop; an identifier,
+//! number or plain string followed by a token that ends an expression is
+//! built at once ([`simple_atom`], tried by [`expr`] before the recursive
+//! parser). Every such shortcut builds exactly the node (and consumes
+//! exactly the tokens) the full descent would.
 //!
 //! The parsers are built once per thread (a chumsky [`Cache`]).
 
@@ -37,22 +43,29 @@ use crate::comments;
 use crate::literal::{self, NumberError};
 use crate::newlines::{item_starts_after, significant_tokens, Sig};
 use crate::template::{finish_parts, finish_plain, Flat, Sink};
-use crate::token::{Token, TokenKind as K};
+use crate::token::{Token, TokenKind as K, Tokens};
 use crate::MAX_NESTING_DEPTH;
 
 /// The grammar's input: the significant tokens.
-type In<'s> = &'s [Sig];
+type In<'s> = &'s [u32];
 /// The parser state.
 pub(crate) struct St<'s> {
     file: FileId,
     text: &'s str,
-    tokens: &'s [Token],
+    tokens: &'s Tokens,
+    /// The grammar's input (indices into `tokens`), for looking one
+    /// token past the next.
+    sigs: &'s [u32],
+    /// The indices of every comment token, in order.
+    comments: &'s [u32],
     diags: Vec<Diagnostic>,
     recovering: bool,
     depth: usize,
     depth_reported: bool,
     depth_of_blocks: usize,
-    item_column: Option<usize>,
+    /// Where the current body item starts (its column is computed only
+    /// when recovery needs it).
+    item_start: Option<u32>,
     /// End offset of the last consumed token.
     last_end: u32,
 }
@@ -82,16 +95,10 @@ impl<'s> St<'s> {
         if !range.is_empty() || self.text.is_empty() {
             return range;
         }
-        let solid = |t: &&Token| !t.kind.is_trivia() && t.kind != K::Newline;
-        let split = self.tokens.partition_point(|t| t.range.end <= range.start);
-        let before = self
-            .tokens
-            .get(..split)
-            .unwrap_or(&[])
-            .iter()
-            .rev()
-            .find(solid);
-        let after = || self.tokens.get(split..).unwrap_or(&[]).iter().find(solid);
+        let solid = |t: &Token| !t.kind.is_trivia() && t.kind != K::Newline;
+        let split = self.tokens.count_ending_by(range.start);
+        let before = self.tokens.iter_back(split).find(solid);
+        let after = || self.tokens.iter_from(split).find(solid);
         match before.or_else(after) {
             Some(token) => token.range,
             None => {
@@ -126,15 +133,43 @@ impl<'s> St<'s> {
         }
     }
     fn item_starts_after(&self, sig: Sig) -> bool {
-        self.item_column.is_some_and(|col| {
+        self.item_start.is_some_and(|start| {
+            let col = self.column_of(start);
             item_starts_after(self.text, self.tokens, self.token_index(sig), col)
         })
     }
     /// The index of `sig`'s token in the full token vector (no two tokens
     /// start at the same offset).
     fn token_index(&self, sig: Sig) -> usize {
-        self.tokens
-            .partition_point(|t| t.range.start < sig.range.start)
+        sig.idx as usize
+    }
+    /// The significant token at `idx` in the full token vector, as the
+    /// grammar sees it: a line comment (only significant ones are kept)
+    /// stands for its line break.
+    fn sig(&self, idx: u32) -> Sig {
+        match self.tokens.get(idx as usize) {
+            Some(token) => Sig {
+                kind: match token.kind {
+                    K::HashComment | K::SlashComment => K::Newline,
+                    kind => kind,
+                },
+                range: token.range,
+                idx,
+            },
+            None => Sig {
+                kind: K::Invalid,
+                range: self.eof(),
+                idx,
+            },
+        }
+    }
+    /// `self.sig(idx).kind`, without the range.
+    fn sig_kind(&self, idx: u32) -> K {
+        match self.tokens.kind(idx as usize) {
+            Some(K::HashComment | K::SlashComment) => K::Newline,
+            Some(kind) => kind,
+            None => K::Invalid,
+        }
     }
 }
 
@@ -146,19 +181,149 @@ fn st<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
     &mut inp.state().0
 }
 
+/// The next significant token, not consumed.
+fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let idx = inp.peek()?;
+    Some(st(inp).sig(idx))
+}
+
+/// Consumes the next significant token (see [`bump`], which also records
+/// its end).
+fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let idx = inp.next()?;
+    Some(st(inp).sig(idx))
+}
+
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    inp.peek().map(|s| s.kind)
+    let idx = inp.peek()?;
+    Some(st(inp).sig_kind(idx))
+}
+
+/// The kind of the token after the next one (neither consumed).
+fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
+    let cursor = *inp.cursor().inner();
+    let s = st(inp);
+    let idx = *s.sigs.get(cursor + 1)?;
+    Some(s.sig_kind(idx))
+}
+
+/// The `n`th token after the next one (`n` = 0: the next), not consumed.
+fn peek_nth(inp: &mut Inp<'_, '_>, n: usize) -> Option<Sig> {
+    let cursor = *inp.cursor().inner();
+    let s = st(inp);
+    let idx = *s.sigs.get(cursor + n)?;
+    Some(s.sig(idx))
+}
+
+/// Can a token of this kind (or the end) not continue an expression?
+fn ends_expression(kind: Option<K>) -> bool {
+    matches!(
+        kind,
+        None | Some(
+            K::Newline
+                | K::Comma
+                | K::CBrace
+                | K::CBrack
+                | K::CParen
+                | K::TemplateSeqEnd
+                | K::Equal
+                | K::Colon
+                | K::FatArrow
+                | K::Ellipsis
+        )
+    )
+}
+
+/// Parses an expression with `expression`, or directly when it is a
+/// [`simple_atom`] (skipping the recursive parser's dispatch).
+fn expr<'s>(inp: &mut Inp<'s, '_>, expression: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+    match simple_atom(inp) {
+        Some(atom) => Ok(atom),
+        None => inp.parse(expression),
+    }
+}
+
+/// An identifier, keyword literal or number followed by a token that
+/// cannot continue an expression (the value of most attributes and object
+/// items, most object keys): consumed and built exactly as the full
+/// `conditional` → … → `term` descent would, without it. `None` (nothing
+/// consumed) otherwise.
+fn simple_atom(inp: &mut Inp<'_, '_>) -> Option<Expr> {
+    let first = peek(inp)?;
+    if first.kind == K::OQuote {
+        return simple_string(inp, first);
+    }
+    if !matches!(first.kind, K::Ident | K::NumberLit) || !ends_expression(peek2_kind(inp)) {
+        return None;
+    }
+    bump(inp);
+    let s = st(inp);
+    Some(if first.kind == K::NumberLit {
+        number(s, first)
+    } else {
+        ident_term(s, first)
+    })
+}
+
+/// `simple_atom` for a plain quoted string (see [`plain_quoted`]) below
+/// the nesting limit (where the template production would not stop).
+fn simple_string(inp: &mut Inp<'_, '_>, open: Sig) -> Option<Expr> {
+    if st(inp).depth >= MAX_NESTING_DEPTH {
+        return None;
+    }
+    let lit = peek_nth(inp, 1)?;
+    let (part, after) = match lit.kind {
+        K::QuotedLit if peek_nth(inp, 2).map(|s| s.kind) == Some(K::CQuote) => (Some(lit), 3),
+        K::CQuote => (None, 2),
+        _ => return None,
+    };
+    if !ends_expression(peek_nth(inp, after).map(|s| s.kind)) {
+        return None;
+    }
+    let parts = match part {
+        None => Vec::new(),
+        Some(sig) => {
+            let raw = st(inp).slice(sig.range);
+            if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
+                return None;
+            }
+            vec![TemplatePart::Literal(TemplateLiteral {
+                value: Name::new(raw),
+                range: sig.range,
+            })]
+        }
+    };
+    for _ in 0..after {
+        bump(inp);
+    }
+    Some(Expr::new(
+        ExprKind::Template(Box::new(Template {
+            kind: TemplateKind::Quoted,
+            parts: parts.into_boxed_slice(),
+        })),
+        st(inp).range_from(open.range.start),
+    ))
+}
+
+/// A bare identifier as a term: a keyword literal or a variable.
+fn ident_term(s: &St<'_>, sig: Sig) -> Expr {
+    match s.slice(sig.range) {
+        "true" => Expr::new(ExprKind::Literal(Literal::Bool(true)), sig.range),
+        "false" => Expr::new(ExprKind::Literal(Literal::Bool(false)), sig.range),
+        "null" => Expr::new(ExprKind::Literal(Literal::Null), sig.range),
+        _ => Expr::new(ExprKind::Variable(s.ident_of(sig)), sig.range),
+    }
 }
 
 fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
-    match inp.peek() {
+    match peek(inp) {
         Some(s) => s.range,
         None => st(inp).eof(),
     }
 }
 
 fn bump(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let sig = inp.next()?;
+    let sig = next(inp)?;
     st(inp).last_end = sig.range.end;
     Some(sig)
 }
@@ -177,7 +342,7 @@ fn is_close(kind: K) -> bool {
 /// the module docs. Returns whether `close` was consumed.
 fn recover_to(inp: &mut Inp<'_, '_>, close: K) -> bool {
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
             depth += 1;
         } else if is_close(sig.kind) {
@@ -200,7 +365,7 @@ fn recover_to(inp: &mut Inp<'_, '_>, close: K) -> bool {
 /// Skips the rest of a broken body item, up to its line break.
 fn recover_line(inp: &mut Inp<'_, '_>) {
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
             depth += 1;
         } else if is_close(sig.kind) {
@@ -222,7 +387,7 @@ fn recover_line(inp: &mut Inp<'_, '_>) {
 fn skip_group(inp: &mut Inp<'_, '_>) -> Expr {
     let start = peek_range(inp).start;
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if sig.kind == K::Newline && depth == 0 {
             break;
         }
@@ -285,7 +450,7 @@ fn recover_line_in_expr(inp: &mut Inp<'_, '_>) {
 }
 
 fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
-    match inp.peek() {
+    match peek(inp) {
         Some(sig) if sig.kind == K::Ident => st(inp).slice(sig.range) == word,
         _ => false,
     }
@@ -298,7 +463,7 @@ fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
 /// One token of `kind`, recording its end (a `custom` parser, so the
 /// state update also happens when the output is discarded).
 fn tok<'s>(kind: K) -> impl Parser<'s, In<'s>, Sig, Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| match inp.peek() {
+    custom(move |inp: &mut Inp<'s, '_>| match peek(inp) {
         Some(sig) if sig.kind == kind => {
             bump(inp);
             Ok(sig)
@@ -351,10 +516,10 @@ fn number(st: &mut St<'_>, sig: Sig) -> Expr {
         }
     };
     Expr::new(
-        ExprKind::Literal(Literal::Number(Number {
+        ExprKind::Literal(Literal::Number(Box::new(Number {
             text: text.into(),
             value,
-        })),
+        }))),
         sig.range,
     )
 }
@@ -363,26 +528,36 @@ fn number(st: &mut St<'_>, sig: Sig) -> Expr {
 fn expression<'s>() -> PExpr<'s> {
     recursive(|expression| {
         let expression = expression.boxed();
-        let term = term(expression.clone());
-        let postfix = postfix_expr(term, expression.clone());
-        let unary = unary(postfix);
-        conditional(unary, expression)
+        let operand = Operand {
+            term: term(expression.clone()),
+            chain: postfix_chain(expression.clone()).boxed(),
+        };
+        conditional(operand, expression)
     })
     .boxed()
 }
 
 /// `conditional = binary [ "?" expression ":" expression ]`.
-fn conditional<'s>(unary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+/// What an operand of an operator is made of. `unary` and `postfix_expr`
+/// are plain functions over these parsers, called directly (two chumsky
+/// dispatches fewer per operand than one boxed parser per production).
+#[derive(Clone)]
+struct Operand<'s> {
+    term: PExpr<'s>,
+    chain: Boxed<'s, 's, In<'s>, Chain, Ex<'s>>,
+}
+
+fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
     let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, EmptyErr> {
         if !enter(inp) {
             recover_line_in_expr(inp);
             return Ok(None);
         }
         bump(inp);
-        let then_expr = inp.parse(&expression)?;
+        let then_expr = expr(inp, &expression)?;
         let else_expr = if peek_kind(inp) == Some(K::Colon) {
             bump(inp);
-            inp.parse(&expression)?
+            expr(inp, &expression)?
         } else {
             let range = peek_range(inp);
             st(inp).error_r(
@@ -395,6 +570,7 @@ fn conditional<'s>(unary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
         leave(inp);
         Ok(Some((then_expr, else_expr)))
     };
+    // Callers go through [`expr`], which has tried `simple_atom` already.
     custom(move |inp: &mut Inp<'s, '_>| {
         let condition = binary(inp, &unary)?;
         if peek_kind(inp) != Some(K::Question) {
@@ -452,7 +628,7 @@ fn binary_op(kind: K) -> Option<BinaryOp> {
 /// left-associative, parsed by one precedence-climbing loop instead of a
 /// `foldl` per level. Called directly from `conditional`'s `custom`
 /// parser (one combinator layer fewer per expression).
-fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &Operand<'s>) -> Result<Expr, EmptyErr> {
     climb(inp, unary, 1).map(|(expr, _)| expr)
 }
 
@@ -462,10 +638,10 @@ fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &PExpr<'s>) -> Result<Expr, EmptyErr
 /// as a `foldl` of `op.then(operand).repeated()` would).
 fn climb<'s>(
     inp: &mut Inp<'s, '_>,
-    unary: &PExpr<'s>,
+    unary: &Operand<'s>,
     min_prec: u8,
 ) -> Result<(Expr, bool), EmptyErr> {
-    let mut lhs = inp.parse(unary)?;
+    let mut lhs = unary_expr(inp, unary)?;
     loop {
         let Some(op) = peek_kind(inp).and_then(binary_op) else {
             return Ok((lhs, false));
@@ -479,7 +655,7 @@ fn climb<'s>(
             return Ok((lhs, false));
         };
         let (rhs, stopped) = if prec >= 6 {
-            match inp.parse(unary) {
+            match unary_expr(inp, unary) {
                 Ok(rhs) => (rhs, false),
                 Err(_) => {
                     inp.rewind(before);
@@ -513,47 +689,45 @@ fn climb<'s>(
 
 /// `unary = ( "-" | "!" ) unary | postfix_expr`. The operator chain is
 /// plain Rust recursion (bounded by [`MAX_NESTING_DEPTH`] through
-/// `enter`), so an operand that is not a unary expression costs one
-/// parser call, not a trip through a chumsky `Recursive`.
-fn unary<'s>(postfix: PExpr<'s>) -> PExpr<'s> {
-    fn operator<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
-        if !enter(inp) {
-            let start = peek_range(inp).start;
-            while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-                bump(inp);
-            }
-            recover_line_in_expr(inp);
-            return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
+/// `enter`), so an operand that is not a unary expression costs no parser
+/// dispatch of its own.
+fn unary_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+    if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+        let before = inp.save();
+        match unary_operator(inp, parts) {
+            Ok(expr) => return Ok(expr),
+            Err(_) => inp.rewind(before),
         }
-        let op_sig = bump(inp).ok_or(EmptyErr::default())?;
-        let op = if op_sig.kind == K::Minus {
-            UnaryOp::Negate
-        } else {
-            UnaryOp::Not
-        };
-        let operand = operand(inp, postfix)?;
-        leave(inp);
-        let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
-        Ok(Expr::new(
-            ExprKind::Unary(Box::new(Unary {
-                op,
-                op_range: op_sig.range,
-                operand,
-            })),
-            range,
-        ))
     }
-    fn operand<'s>(inp: &mut Inp<'s, '_>, postfix: &PExpr<'s>) -> Result<Expr, EmptyErr> {
-        if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-            let before = inp.save();
-            match operator(inp, postfix) {
-                Ok(expr) => return Ok(expr),
-                Err(_) => inp.rewind(before),
-            }
+    postfix_expr(inp, parts)
+}
+
+fn unary_operator<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+    if !enter(inp) {
+        let start = peek_range(inp).start;
+        while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
+            bump(inp);
         }
-        inp.parse(postfix)
+        recover_line_in_expr(inp);
+        return Ok(Expr::new(ExprKind::Error, st(inp).range_from(start)));
     }
-    custom(move |inp: &mut Inp<'s, '_>| operand(inp, &postfix)).boxed()
+    let op_sig = bump(inp).ok_or(EmptyErr::default())?;
+    let op = if op_sig.kind == K::Minus {
+        UnaryOp::Negate
+    } else {
+        UnaryOp::Not
+    };
+    let operand = unary_expr(inp, parts)?;
+    leave(inp);
+    let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
+    Ok(Expr::new(
+        ExprKind::Unary(Box::new(Unary {
+            op,
+            op_range: op_sig.range,
+            operand,
+        })),
+        range,
+    ))
 }
 
 /// One postfix operation, before folding into traversals and splats.
@@ -594,25 +768,26 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> Step {
     .covered()
 }
 
-/// `postfix_expr = term postfix_chain`.
-fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
-    let chain = postfix_chain(expression);
-    // One `custom` instead of `term.then(chain).map_with(…)`: two fewer
-    // combinator layers on every operand.
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let term = inp.parse(&term)?;
-        let ops = inp.parse(&chain)?;
-        if term.is_error() {
-            return Ok(term);
-        }
-        Ok(fold_chain(st(inp), term, ops))
-    })
-    .boxed()
+/// `postfix_expr = term postfix_chain`. The chain parser only runs when a
+/// step can start (`.` or `[`), as `repeated` would find nothing else.
+fn postfix_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+    let term = inp.parse(&parts.term)?;
+    if !matches!(peek_kind(inp), Some(K::Dot | K::OBrack)) {
+        return Ok(term);
+    }
+    let chain = inp.parse(&parts.chain)?;
+    if term.is_error() {
+        return Ok(term);
+    }
+    if chain.ops.is_empty() {
+        return Ok(finish_traversal(term, chain.steps));
+    }
+    Ok(fold_chain(st(inp), term, chain.ops))
 }
 
 /// `postfix_chain = { "." IDENT | legacy_index | "[" expression "]" |
 /// attr_splat | full_splat }`.
-fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, Ex<'s>> + Clone {
+fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Chain, Ex<'s>> + Clone {
     let dot_step = custom(|inp: &mut Inp<'s, '_>| {
         let dot = bump(inp).ok_or(EmptyErr::default())?;
         match peek_kind(inp) {
@@ -671,7 +846,7 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
             skip_group(inp);
             return Ok(Op::Broken);
         }
-        let key = inp.parse(&expression)?;
+        let key = expr(inp, &expression)?;
         match peek_kind(inp) {
             Some(K::CBrack) => {
                 bump(inp);
@@ -705,7 +880,7 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
     // Steps are chosen by the next token's kind (no look-ahead parsers);
     // a failing step is rewound and ends the chain, like `repeated`.
     custom(move |inp: &mut Inp<'s, '_>| {
-        let mut ops = Vec::new();
+        let mut chain = Chain::default();
         // Each `[*]` nests the rest of the chain one level deeper.
         let mut entered = 0;
         loop {
@@ -719,15 +894,15 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
                 Ok(Op::FullSplat(marker)) => {
                     if enter(inp) {
                         entered += 1;
-                        ops.push(Op::FullSplat(marker));
+                        chain.push(Op::FullSplat(marker));
                     } else {
                         recover_line_in_expr(inp);
                         let range = st(inp).range_from(marker.end);
-                        ops.push(Op::TooDeepSplat(marker, range));
+                        chain.push(Op::TooDeepSplat(marker, range));
                         break;
                     }
                 }
-                Ok(op) => ops.push(op),
+                Ok(op) => chain.push(op),
                 Err(_) => {
                     inp.rewind(before);
                     break;
@@ -737,8 +912,40 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Vec<Op>, 
         for _ in 0..entered {
             leave(inp);
         }
-        Ok(ops)
+        Ok(chain)
     })
+}
+
+/// A parsed postfix chain: while it is only `.name`, `.0` and `[i]`
+/// steps (nearly always) they are collected as the traversal's steps
+/// directly; from its first splat or broken step on, as operations for
+/// [`fold_chain`].
+#[derive(Default)]
+struct Chain {
+    steps: Vec<Step>,
+    ops: Vec<Op>,
+}
+
+impl Chain {
+    fn push(&mut self, op: Op) {
+        match op {
+            Op::Attr(step) | Op::Index(step) if self.ops.is_empty() => {
+                // Most chains are one step: room for exactly one first, so
+                // the boxed slice needs no shrinking.
+                if self.steps.capacity() == 0 {
+                    self.steps.reserve_exact(1);
+                }
+                self.steps.push(step)
+            }
+            op => {
+                if self.ops.is_empty() {
+                    // `fold_chain` treats both simple kinds alike.
+                    self.ops.extend(self.steps.drain(..).map(Op::Attr));
+                }
+                self.ops.push(op);
+            }
+        }
+    }
 }
 
 /// `attr_splat = ".*" { "." IDENT | legacy_index }`.
@@ -750,7 +957,7 @@ fn attr_splat(inp: &mut Inp<'_, '_>) -> Vec<Step> {
             break;
         }
         inp.skip();
-        let second = inp.peek();
+        let second = peek(inp);
         inp.rewind(save);
         match second.map(|s| s.kind) {
             Some(K::Ident) => {
@@ -795,7 +1002,10 @@ fn finish_traversal(source: Expr, steps: Vec<Step>) -> Expr {
         Some(last) => {
             let range = TextRange::new(source.range.start, last.range.end);
             Expr::new(
-                ExprKind::Traversal(Box::new(Traversal { source, steps })),
+                ExprKind::Traversal(Box::new(Traversal {
+                    source,
+                    steps: steps.into_boxed_slice(),
+                })),
                 range,
             )
         }
@@ -814,13 +1024,12 @@ fn fold_chain(st: &St<'_>, source: Expr, ops: Vec<Op>) -> Expr {
         .all(|op| matches!(op, Op::Attr(_) | Op::Index(_)))
     {
         // The common case: a plain traversal.
-        let steps = ops
-            .into_iter()
-            .filter_map(|op| match op {
-                Op::Attr(step) | Op::Index(step) => Some(step),
-                _ => None,
-            })
-            .collect();
+        let mut steps = Vec::with_capacity(ops.len());
+        for op in ops {
+            if let Op::Attr(step) | Op::Index(step) = op {
+                steps.push(step);
+            }
+        }
         return finish_traversal(source, steps);
     }
     if ops.iter().any(|op| matches!(op, Op::Broken)) {
@@ -922,7 +1131,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     // The alternative is chosen by the next token's kind; a failing
     // alternative is rewound and the next one tried, as `choice` would.
     custom(move |inp: &mut Inp<'s, '_>| {
-        let Some(sig) = inp.peek() else {
+        let Some(sig) = peek(inp) else {
             return Ok(expected(inp));
         };
         let before = inp.save();
@@ -932,10 +1141,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 return Ok(number(st(inp), sig));
             }
             K::Ident => {
-                inp.skip();
-                let second = peek_kind(inp);
-                inp.rewind(before.clone());
-                if matches!(second, Some(K::OParen | K::DoubleColon)) {
+                if matches!(peek2_kind(inp), Some(K::OParen | K::DoubleColon)) {
                     st(inp).last_end = sig.range.end;
                     match inp.parse(&call) {
                         Ok(expr) => return Ok(expr),
@@ -943,13 +1149,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                     }
                 }
                 bump(inp);
-                let st = st(inp);
-                return Ok(match st.slice(sig.range) {
-                    "true" => Expr::new(ExprKind::Literal(Literal::Bool(true)), sig.range),
-                    "false" => Expr::new(ExprKind::Literal(Literal::Bool(false)), sig.range),
-                    "null" => Expr::new(ExprKind::Literal(Literal::Null), sig.range),
-                    _ => Expr::new(ExprKind::Variable(st.ident_of(sig)), sig.range),
-                });
+                return Ok(ident_term(st(inp), sig));
             }
             K::OParen => inp.parse(&paren),
             K::OBrack => inp.parse(&tuple),
@@ -1055,7 +1255,8 @@ fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 .join("::")
                 .into()
         };
-        let (args, expand_final, close) = call_args(inp, &expression, open.range)?;
+        let (mut args, expand_final, close) = call_args(inp, &expression, open.range)?;
+        args.shrink_to_fit();
         let s = st(inp);
         let close_paren_range = close.unwrap_or(TextRange::empty(s.last_end));
         Ok(Expr::new(
@@ -1101,7 +1302,7 @@ fn call_args<'s>(
             _ => {}
         }
         let before = inp.cursor();
-        args.push(inp.parse(expression)?);
+        args.push(expr(inp, expression)?);
         match peek_kind(inp) {
             Some(K::Comma) => {
                 bump(inp);
@@ -1170,7 +1371,7 @@ fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 _ => {}
             }
             let before = inp.cursor();
-            items.push(inp.parse(&expression)?);
+            items.push(expr(inp, &expression)?);
             match peek_kind(inp) {
                 Some(K::Comma) => {
                     bump(inp);
@@ -1191,6 +1392,7 @@ fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 bump(inp);
             }
         }
+        items.shrink_to_fit();
         Ok(Expr::new(
             ExprKind::Tuple(items),
             st(inp).range_from(open.range.start),
@@ -1242,7 +1444,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 _ => {}
             }
             let before = inp.cursor();
-            let key = inp.parse(&expression)?;
+            let key = expr(inp, &expression)?;
             let value = match peek_kind(inp) {
                 Some(K::Equal | K::Colon) => {
                     bump(inp);
@@ -1257,7 +1459,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                             );
                             Expr::new(ExprKind::Error, TextRange::empty(s.last_end))
                         }
-                        _ => inp.parse(&expression)?,
+                        _ => expr(inp, &expression)?,
                     }
                 }
                 other => {
@@ -1288,6 +1490,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                         value: Expr::new(ExprKind::Error, TextRange::empty(s.last_end)),
                         range: item_range,
                     }.covered());
+                    items.shrink_to_fit();
                     return Ok(Expr::new(
                         ExprKind::Object(items),
                         s.range_from(open.range.start),
@@ -1316,6 +1519,7 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 bump(inp);
             }
         }
+        items.shrink_to_fit();
         Ok(Expr::new(
             ExprKind::Object(items),
             st(inp).range_from(open.range.start),
@@ -1363,15 +1567,15 @@ fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
             return fail(inp, "expected `in` after the `for` variable names");
         }
         bump(inp);
-        let collection = inp.parse(&expression)?;
+        let collection = expr(inp, &expression)?;
         if peek_kind(inp) != Some(K::Colon) {
             return fail(inp, "expected `:` after the `for` collection expression");
         }
         bump(inp);
-        let first_expr = inp.parse(&expression)?;
+        let first_expr = expr(inp, &expression)?;
         let (key_expr, value_expr) = if peek_kind(inp) == Some(K::FatArrow) {
             bump(inp);
-            (Some(first_expr), inp.parse(&expression)?)
+            (Some(first_expr), expr(inp, &expression)?)
         } else {
             (None, first_expr)
         };
@@ -1382,7 +1586,7 @@ fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
         };
         let condition = if is_keyword(inp, "if") {
             bump(inp);
-            Some(inp.parse(&expression)?)
+            Some(expr(inp, &expression)?)
         } else {
             None
         };
@@ -1466,12 +1670,23 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             )
         };
         let quoted = end_kind == K::CQuote;
+        if quoted {
+            if let Some(parts) = plain_quoted(inp) {
+                return Ok(Expr::new(
+                    ExprKind::Template(Box::new(Template {
+                        kind,
+                        parts: parts.into_boxed_slice(),
+                    })),
+                    st(inp).range_from(open.range.start),
+                ));
+            }
+        }
         let flat = if quoted {
             inp.parse(&quoted_parts)?
         } else {
             inp.parse(&heredoc_parts)?
         };
-        match inp.peek() {
+        match peek(inp) {
             Some(sig) if sig.kind == end_kind => {
                 bump(inp);
             }
@@ -1494,11 +1709,50 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
         let flush = matches!(kind, TemplateKind::Heredoc { flush: true, .. });
         let parts = finish(st(inp), flat, flush);
         Ok(Expr::new(
-            ExprKind::Template(Box::new(Template { kind, parts })),
+            ExprKind::Template(Box::new(Template {
+                kind,
+                parts: parts.into_boxed_slice(),
+            })),
             st(inp).range_from(open.range.start),
         ))
     })
     .boxed()
+}
+
+/// The most common template, `"text"` (or `""`) with ASCII text and no
+/// escapes or sequences, with its closing quote consumed; `None` (nothing
+/// consumed) for anything else. Builds exactly what `template_parts` and
+/// [`finish`] would, without their intermediate list.
+fn plain_quoted(inp: &mut Inp<'_, '_>) -> Option<Vec<TemplatePart>> {
+    let save = inp.save();
+    let lit = match peek(inp) {
+        Some(sig) if sig.kind == K::QuotedLit => {
+            bump(inp);
+            Some(sig)
+        }
+        Some(sig) if sig.kind == K::CQuote => None,
+        _ => return None,
+    };
+    if peek_kind(inp) != Some(K::CQuote) {
+        inp.rewind(save);
+        return None;
+    }
+    let parts = match lit {
+        None => Vec::new(),
+        Some(sig) => {
+            let raw = st(inp).slice(sig.range);
+            if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
+                inp.rewind(save);
+                return None;
+            }
+            vec![TemplatePart::Literal(TemplateLiteral {
+                value: Name::new(raw),
+                range: sig.range,
+            })]
+        }
+    };
+    bump(inp);
+    Some(parts)
 }
 
 fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
@@ -1528,7 +1782,7 @@ fn template_parts<'s>(
     // sequence is rewound and ends the parts, like `repeated`.
     custom(move |inp: &mut Inp<'s, '_>| {
         let mut flat = Vec::new();
-        while let Some(sig) = inp.peek() {
+        while let Some(sig) = peek(inp) {
             match sig.kind {
                 K::QuotedLit => {
                     bump(inp);
@@ -1640,33 +1894,31 @@ fn interpolation<'s>(
     expression: PExpr<'s>,
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
-    any()
-        .filter(|s: &Sig| s.kind == K::TemplateInterp)
-        .rewind()
-        .ignore_then(custom(move |inp: &mut Inp<'s, '_>| {
-            let save = inp.save();
-            let open = bump(inp).ok_or(EmptyErr::default())?;
-            if !enter(inp) {
-                inp.rewind(save);
-                skip_group(inp);
-                return Ok(Some(Flat::Broken));
+    custom(move |inp: &mut Inp<'s, '_>| {
+        if peek_kind(inp) != Some(K::TemplateInterp) {
+            return Err(EmptyErr::default());
+        }
+        let save = inp.save();
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        if !enter(inp) {
+            inp.rewind(save);
+            skip_group(inp);
+            return Ok(Some(Flat::Broken));
+        }
+        let left = inp.state().0.slice(open.range).ends_with('~');
+        let expr = expr(inp, &expression)?;
+        let right = sequence_end(inp, open.range, quoted, "interpolation");
+        let s = &mut inp.state().0;
+        s.depth = s.depth.saturating_sub(1);
+        Ok(Some(Flat::Interp(
+            Interpolation {
+                expr,
+                strip: Strip { left, right },
+                range: s.range_from(open.range.start),
             }
-            let left = inp.state().0.slice(open.range).ends_with('~');
-            let expr = inp.parse(expression.clone())?;
-            let right = inp.parse(custom(move |i: &mut Inp<'s, '_>| {
-                Ok(sequence_end(i, open.range, quoted, "interpolation"))
-            }))?;
-            let s = &mut inp.state().0;
-            s.depth = s.depth.saturating_sub(1);
-            Ok(Some(Flat::Interp(
-                Interpolation {
-                    expr,
-                    strip: Strip { left, right },
-                    range: s.range_from(open.range.start),
-                }
-                .covered(),
-            )))
-        }))
+            .covered(),
+        )))
+    })
 }
 
 /// `directive = "%{" directive_head "}"`.
@@ -1675,23 +1927,23 @@ fn directive<'s>(
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
     let head = directive_head(expression, quoted);
-    any()
-        .filter(|s: &Sig| s.kind == K::TemplateControl)
-        .rewind()
-        .ignore_then(custom(move |inp: &mut Inp<'s, '_>| {
-            let save = inp.save();
-            bump(inp);
-            let ok = enter(inp);
-            inp.rewind(save);
-            if !ok {
-                skip_group(inp);
-                return Ok(Some(Flat::Broken));
-            }
-            let flat = inp.parse(head.clone())?;
-            let s = &mut inp.state().0;
-            s.depth = s.depth.saturating_sub(1);
-            Ok(flat)
-        }))
+    custom(move |inp: &mut Inp<'s, '_>| {
+        if peek_kind(inp) != Some(K::TemplateControl) {
+            return Err(EmptyErr::default());
+        }
+        let save = inp.save();
+        bump(inp);
+        let ok = enter(inp);
+        inp.rewind(save);
+        if !ok {
+            skip_group(inp);
+            return Ok(Some(Flat::Broken));
+        }
+        let flat = inp.parse(&head)?;
+        let s = &mut inp.state().0;
+        s.depth = s.depth.saturating_sub(1);
+        Ok(flat)
+    })
 }
 
 /// `directive_head = "if" expression | "else" | "endif" | "for" IDENT
@@ -1701,98 +1953,95 @@ fn directive_head<'s>(
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
     custom(move |inp: &mut Inp<'s, '_>| {
-        let expression = expression.clone();
-        inp.parse(custom(move |inp: &mut Inp<'s, '_>| {
-            let open = bump(inp).ok_or(EmptyErr::default())?;
-            let left = st(inp).slice(open.range).ends_with('~');
-            let open = open.range;
-            if peek_kind(inp) != Some(K::Ident) {
-                let range = peek_range(inp);
+        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let left = st(inp).slice(open.range).ends_with('~');
+        let open = open.range;
+        if peek_kind(inp) != Some(K::Ident) {
+            let range = peek_range(inp);
+            st(inp).error_r(
+                codes::INVALID_TEMPLATE_DIRECTIVE,
+                range,
+                "expected `if`, `else`, `endif`, `for` or `endfor` after `%{`",
+            );
+            recover_to(inp, K::TemplateSeqEnd);
+            return Ok(Some(Flat::Broken));
+        }
+        let keyword_sig = bump(inp).ok_or(EmptyErr::default())?;
+        let keyword = st(inp).slice(keyword_sig.range);
+        let strip = |right| Strip { left, right };
+        Ok(Some(match keyword {
+            "if" => {
+                let condition = expr(inp, &expression)?;
+                let right = sequence_end(inp, open, quoted, "if directive");
+                Flat::If {
+                    condition,
+                    strip: strip(right),
+                    range: st(inp).range_from(open.start),
+                }
+            }
+            "else" | "endif" | "endfor" => {
+                let right = sequence_end(inp, open, quoted, "directive");
+                let range = st(inp).range_from(open.start);
+                let strip = strip(right);
+                match keyword {
+                    "else" => Flat::Else { strip, range },
+                    "endif" => Flat::EndIf { strip, range },
+                    _ => Flat::EndFor { strip, range },
+                }
+            }
+            "for" => {
+                let fail = |inp: &mut Inp<'s, '_>, message: &str| {
+                    let range = peek_range(inp);
+                    st(inp).error_r(codes::INVALID_FOR, range, message.to_string());
+                    recover_to(inp, K::TemplateSeqEnd);
+                    Ok(None)
+                };
+                if peek_kind(inp) != Some(K::Ident) {
+                    return fail(inp, "expected a variable name after `for`");
+                }
+                let first = bump(inp).ok_or(EmptyErr::default())?;
+                let mut key_var = None;
+                let mut value_var = st(inp).ident_of(first);
+                if peek_kind(inp) == Some(K::Comma) {
+                    bump(inp);
+                    if peek_kind(inp) != Some(K::Ident) {
+                        return fail(inp, "expected a value variable name after `,`");
+                    }
+                    let second = bump(inp).ok_or(EmptyErr::default())?;
+                    key_var = Some(value_var);
+                    value_var = st(inp).ident_of(second);
+                }
+                if !is_keyword(inp, "in") {
+                    return fail(inp, "expected `in` after the `for` variable names");
+                }
+                bump(inp);
+                let collection = expr(inp, &expression)?;
+                let right = sequence_end(inp, open, quoted, "for directive");
+                Flat::For {
+                    key_var,
+                    value_var,
+                    collection,
+                    strip: strip(right),
+                    range: st(inp).range_from(open.start),
+                }
+            }
+            other => {
+                let suggestion = pcl_diagnostics::suggest::did_you_mean(
+                    other,
+                    ["if", "for", "else", "endif", "endfor"],
+                );
+                let mut message = format!("`{other}` is not a template directive keyword");
+                if let Some(first) = suggestion.first() {
+                    message.push_str(&format!("; did you mean `{first}`?"));
+                }
                 st(inp).error_r(
                     codes::INVALID_TEMPLATE_DIRECTIVE,
-                    range,
-                    "expected `if`, `else`, `endif`, `for` or `endfor` after `%{`",
+                    keyword_sig.range,
+                    message,
                 );
                 recover_to(inp, K::TemplateSeqEnd);
                 return Ok(Some(Flat::Broken));
             }
-            let keyword_sig = bump(inp).ok_or(EmptyErr::default())?;
-            let keyword = st(inp).slice(keyword_sig.range);
-            let strip = |right| Strip { left, right };
-            Ok(Some(match keyword {
-                "if" => {
-                    let condition = inp.parse(&expression)?;
-                    let right = sequence_end(inp, open, quoted, "if directive");
-                    Flat::If {
-                        condition,
-                        strip: strip(right),
-                        range: st(inp).range_from(open.start),
-                    }
-                }
-                "else" | "endif" | "endfor" => {
-                    let right = sequence_end(inp, open, quoted, "directive");
-                    let range = st(inp).range_from(open.start);
-                    let strip = strip(right);
-                    match keyword {
-                        "else" => Flat::Else { strip, range },
-                        "endif" => Flat::EndIf { strip, range },
-                        _ => Flat::EndFor { strip, range },
-                    }
-                }
-                "for" => {
-                    let fail = |inp: &mut Inp<'s, '_>, message: &str| {
-                        let range = peek_range(inp);
-                        st(inp).error_r(codes::INVALID_FOR, range, message.to_string());
-                        recover_to(inp, K::TemplateSeqEnd);
-                        Ok(None)
-                    };
-                    if peek_kind(inp) != Some(K::Ident) {
-                        return fail(inp, "expected a variable name after `for`");
-                    }
-                    let first = bump(inp).ok_or(EmptyErr::default())?;
-                    let mut key_var = None;
-                    let mut value_var = st(inp).ident_of(first);
-                    if peek_kind(inp) == Some(K::Comma) {
-                        bump(inp);
-                        if peek_kind(inp) != Some(K::Ident) {
-                            return fail(inp, "expected a value variable name after `,`");
-                        }
-                        let second = bump(inp).ok_or(EmptyErr::default())?;
-                        key_var = Some(value_var);
-                        value_var = st(inp).ident_of(second);
-                    }
-                    if !is_keyword(inp, "in") {
-                        return fail(inp, "expected `in` after the `for` variable names");
-                    }
-                    bump(inp);
-                    let collection = inp.parse(&expression)?;
-                    let right = sequence_end(inp, open, quoted, "for directive");
-                    Flat::For {
-                        key_var,
-                        value_var,
-                        collection,
-                        strip: strip(right),
-                        range: st(inp).range_from(open.start),
-                    }
-                }
-                other => {
-                    let suggestion = pcl_diagnostics::suggest::did_you_mean(
-                        other,
-                        ["if", "for", "else", "endif", "endfor"],
-                    );
-                    let mut message = format!("`{other}` is not a template directive keyword");
-                    if let Some(first) = suggestion.first() {
-                        message.push_str(&format!("; did you mean `{first}`?"));
-                    }
-                    st(inp).error_r(
-                        codes::INVALID_TEMPLATE_DIRECTIVE,
-                        keyword_sig.range,
-                        message,
-                    );
-                    recover_to(inp, K::TemplateSeqEnd);
-                    return Ok(Some(Flat::Broken));
-                }
-            }))
         }))
     })
 }
@@ -1808,11 +2057,11 @@ type PBody<'s> = Boxed<'s, 's, In<'s>, Body, Ex<'s>>;
 fn body<'s>(block_body: BodyRec<'s>, in_block: bool, expression: PExpr<'s>) -> PBody<'s> {
     let item = body_item(block_body, expression);
     let stray = custom(move |inp: &mut Inp<'s, '_>| {
-        let Some(sig) = inp.peek() else {
+        let Some(sig) = peek(inp) else {
             return Err(EmptyErr::default());
         };
         let s = st(inp);
-        s.item_column = Some(s.column_of(sig.range.start));
+        s.item_start = Some(sig.range.start);
         match sig.kind {
             K::OQuote => s.error_r(
                 codes::QUOTED_ATTRIBUTE_NAME,
@@ -1875,6 +2124,7 @@ fn body<'s>(block_body: BodyRec<'s>, in_block: bool, expression: PExpr<'s>) -> P
         let s = st(inp);
         s.recovering = false;
         check_duplicates(s, &items);
+        items.shrink_to_fit();
         Ok(Body {
             items,
             range: TextRange::default(),
@@ -1931,7 +2181,7 @@ fn check_duplicates(s: &mut St<'_>, items: &[BodyItem]) {
 
 /// Sets a body's range and dangling comments.
 fn finish_body(s: &St<'_>, mut body: Body, range: TextRange) -> Body {
-    body.dangling_comments = comments::dangling(s.text, s.tokens, range, &body.items);
+    body.dangling_comments = comments::dangling(s.text, s.tokens, s.comments, range, &body.items);
     body.range = range;
     body.covered()
 }
@@ -1946,7 +2196,7 @@ fn body_item<'s>(
     custom(move |inp: &mut Inp<'s, '_>| {
         let name_sig = bump(inp).ok_or(EmptyErr::default())?;
         let s = st(inp);
-        s.item_column = Some(s.column_of(name_sig.range.start));
+        s.item_start = Some(name_sig.range.start);
         let name = s.ident_of(name_sig);
         let item = match peek_kind(inp) {
             Some(K::Equal) => {
@@ -1959,7 +2209,7 @@ fn body_item<'s>(
                 b.range = TextRange::new(name.range.start, b.range.end);
                 b.type_name = name;
                 item_end(inp, false);
-                BodyItem::Block(b.covered())
+                BodyItem::Block(Box::new(b.covered()))
             }
             other => {
                 let range = peek_range(inp);
@@ -1986,7 +2236,7 @@ fn body_item<'s>(
 
 /// The index of the last non-trivia token ending at or before `last_end`.
 fn last_token_index(s: &St<'_>, first: usize) -> usize {
-    let mut idx = s.tokens.partition_point(|t| t.range.end <= s.last_end);
+    let mut idx = s.tokens.count_ending_by(s.last_end);
     while idx > first {
         idx -= 1;
         if let Some(token) = s.tokens.get(idx) {
@@ -2058,10 +2308,7 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
                 let equals_idx = s.token_index(equals);
                 let name = s
                     .tokens
-                    .get(..equals_idx)
-                    .unwrap_or(&[])
-                    .iter()
-                    .rev()
+                    .iter_back(equals_idx)
                     .find(|t| t.kind == K::Ident)
                     .map_or("", |t| s.slice(t.range));
                 s.error_r(
@@ -2071,15 +2318,12 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, Attribute,
                 );
                 Expr::new(ExprKind::Error, TextRange::empty(equals.range.end))
             }
-            _ => inp.parse(&expression)?,
+            _ => expr(inp, &expression)?,
         };
         let equals_idx = st(inp).token_index(equals);
         let name_start = st(inp)
             .tokens
-            .get(..equals_idx)
-            .unwrap_or(&[])
-            .iter()
-            .rev()
+            .iter_back(equals_idx)
             .find(|t| t.kind == K::Ident)
             .map_or(equals.range.start, |t| t.range.start);
         let range = TextRange::new(name_start, expr.range.end.max(equals.range.end));
@@ -2135,9 +2379,9 @@ fn block_rest<'s>(
                         let end = peek_range(inp).start;
                         finish_body(st(inp), body, TextRange::new(open.range.end, end))
                     } else {
-                        let saved = st(inp).item_column.take();
+                        let saved = st(inp).item_start.take();
                         recover_to(inp, K::CBrace);
-                        st(inp).item_column = saved;
+                        st(inp).item_start = saved;
                         let range = st(inp).range_from(open.range.end);
                         Body {
                             items: Vec::new(),
@@ -2150,7 +2394,7 @@ fn block_rest<'s>(
             };
             let close = if peek_kind(inp) == Some(K::CBrace) {
                 bump(inp).map_or(TextRange::default(), |s| s.range)
-            } else if st(inp).depth_reported && st(inp).tokens.get(..).is_some() && body.items.is_empty() && st(inp).last_end > open.range.end {
+            } else if st(inp).depth_reported && body.items.is_empty() && st(inp).last_end > open.range.end {
                 TextRange::empty(st(inp).last_end)
             } else {
                 let s = st(inp);
@@ -2160,7 +2404,9 @@ fn block_rest<'s>(
             let end = close.end.max(st(inp).last_end);
             Ok(Some((open.range, body, close, end)))
         }))
-        .map(|(labels, rest)| match rest {
+        .map(|(mut labels, rest)| {
+            labels.shrink_to_fit();
+            match rest {
             Some((open, body, close, end)) => Block {
                 type_name: placeholder_ident(),
                 labels,
@@ -2185,6 +2431,7 @@ fn block_rest<'s>(
                 leading_comments: Vec::new(),
                 trailing_comments: Vec::new(),
             },
+        }
         })
         .map_with(|mut block, e| {
             if block.open_brace_range == TextRange::default() && block.range == TextRange::default() {
@@ -2206,8 +2453,8 @@ fn one_line_body<'s>(expression: PExpr<'s>) -> PBody<'s> {
         let start = st(inp).last_end;
         let mut items = Vec::new();
         let save = inp.save();
-        let first = inp.next();
-        let second = inp.peek().map(|s| s.kind);
+        let first = next(inp);
+        let second = peek(inp).map(|s| s.kind);
         inp.rewind(save);
         match first {
             Some(name_sig) if name_sig.kind == K::Ident && second == Some(K::Equal) => {
@@ -2251,7 +2498,7 @@ fn one_line_body<'s>(expression: PExpr<'s>) -> PBody<'s> {
 /// Like `recover_to(CBrace)`, but leaves the `}` unconsumed.
 fn skip_to_close_brace(inp: &mut Inp<'_, '_>) {
     let mut depth: usize = 0;
-    while let Some(sig) = inp.peek() {
+    while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
             depth += 1;
         } else if is_close(sig.kind) {
@@ -2273,10 +2520,25 @@ fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<Label, EmptyErr> {
         _ => return Err(EmptyErr::default()),
     }
     let open = bump(inp).ok_or(EmptyErr::default())?;
+    // The common label, `"text"` without escapes or sequences: its text
+    // as written.
+    if let (Some(lit), Some(K::CQuote)) = (peek(inp), peek2_kind(inp)) {
+        let raw = st(inp).slice(lit.range);
+        if lit.kind == K::QuotedLit && !raw.contains(['\\', '$', '%']) {
+            let value = Name::new(raw);
+            bump(inp);
+            bump(inp);
+            return Ok(Label {
+                value,
+                quoted: true,
+                range: st(inp).range_from(open.range.start),
+            });
+        }
+    }
     let mut value = String::new();
     let mut errors = Vec::new();
     loop {
-        match inp.peek() {
+        match peek(inp) {
             Some(sig) if sig.kind == K::QuotedLit => {
                 bump(inp);
                 let raw = st(inp).slice(sig.range);
@@ -2366,17 +2628,25 @@ thread_local! {
     static GRAMMARS: Cache<Build> = Cache::default();
 }
 
-fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s [Token]) -> SimpleState<St<'s>> {
+fn new_state<'s>(
+    file: FileId,
+    text: &'s str,
+    tokens: &'s Tokens,
+    sigs: &'s [u32],
+    comments: &'s [u32],
+) -> SimpleState<St<'s>> {
     let mut st = St {
         file,
         text,
         tokens,
+        sigs,
+        comments,
         diags: Vec::new(),
         recovering: false,
         depth: 0,
         depth_reported: false,
         depth_of_blocks: 0,
-        item_column: None,
+        item_start: None,
         last_end: 0,
     };
     if text.len() > u32::MAX as usize {
@@ -2385,9 +2655,14 @@ fn new_state<'s>(file: FileId, text: &'s str, tokens: &'s [Token]) -> SimpleStat
     SimpleState(st)
 }
 
-/// Reports the lexer's error tokens.
-fn lexer_diagnostics(s: &mut St<'_>) {
-    for token in s.tokens {
+/// Reports the lexer's error tokens (`errors`: their indices, in order,
+/// from [`significant_tokens`]).
+fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
+    let errors: Vec<Token> = errors
+        .iter()
+        .filter_map(|idx| s.tokens.get(*idx as usize))
+        .collect();
+    for token in errors {
         let (code, message) = match token.kind {
             K::Invalid => {
                 let ch = s.slice(token.range);
@@ -2438,10 +2713,11 @@ fn lexer_diagnostics(s: &mut St<'_>) {
     }
 }
 
-pub(crate) fn parse_file(file: FileId, text: &str, tokens: &[Token]) -> (Body, Vec<Diagnostic>) {
-    let sigs = significant_tokens(text, tokens, true);
-    let mut state = new_state(file, text, tokens);
-    lexer_diagnostics(&mut state.0);
+pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> (Body, Vec<Diagnostic>) {
+    let (mut errors, mut comments) = (Vec::new(), Vec::new());
+    let sigs = significant_tokens(text, tokens, true, &mut errors, &mut comments);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
+    lexer_diagnostics(&mut state.0, &errors);
     let body = GRAMMARS.with(|g| {
         g.get()
             .file
@@ -2465,15 +2741,16 @@ pub(crate) fn parse_file(file: FileId, text: &str, tokens: &[Token]) -> (Body, V
 pub(crate) fn parse_expression_file(
     file: FileId,
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
 ) -> (Expr, Vec<Diagnostic>) {
-    let sigs = significant_tokens(text, tokens, false);
-    let mut state = new_state(file, text, tokens);
-    lexer_diagnostics(&mut state.0);
+    let (mut errors, mut comments) = (Vec::new(), Vec::new());
+    let sigs = significant_tokens(text, tokens, false, &mut errors, &mut comments);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
+    lexer_diagnostics(&mut state.0, &errors);
     let parser = GRAMMARS.with(|g| {
         let expr = g.get().expr.clone();
         expr.then(custom(|inp: &mut Inp<'_, '_>| {
-            if let Some(sig) = inp.peek() {
+            if let Some(sig) = peek(inp) {
                 st(inp).error_r(
                     codes::EXTRA_AFTER_EXPRESSION,
                     sig.range,
@@ -2483,7 +2760,7 @@ pub(crate) fn parse_expression_file(
                     ),
                 );
             }
-            while inp.next().is_some() {}
+            while next(inp).is_some() {}
             Ok(())
         }))
         .map(|(e, ())| e)
@@ -2498,28 +2775,24 @@ pub(crate) fn parse_expression_file(
 pub(crate) fn parse_template_file(
     file: FileId,
     text: &str,
-    tokens: &[Token],
+    tokens: &Tokens,
 ) -> (Template, Vec<Diagnostic>) {
     // Outside sequences a bare template has only template tokens; inside
     // them line breaks are ignored. A leading BOM stays visible, as a
     // stray token.
-    let mut sigs = significant_tokens(text, tokens, false);
-    if let Some(first) = tokens.first().filter(|t| t.kind == K::Bom) {
-        sigs.insert(
-            0,
-            Sig {
-                kind: first.kind,
-                range: first.range,
-            },
-        );
+    // A bare template has no separate lexer-error pass.
+    let mut comments = Vec::new();
+    let mut sigs = significant_tokens(text, tokens, false, &mut Vec::new(), &mut comments);
+    if tokens.kind(0) == Some(K::Bom) {
+        sigs.insert(0, 0);
     }
-    let mut state = new_state(file, text, tokens);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
     let flat = GRAMMARS.with(|g| {
         g.get()
             .template
             .clone()
             .then(custom(|inp: &mut Inp<'_, '_>| {
-                while let Some(sig) = inp.next() {
+                while let Some(sig) = next(inp) {
                     st(inp).last_end = sig.range.end;
                     st(inp).error_r(
                         codes::UNBALANCED_TEMPLATE_DIRECTIVE,
@@ -2537,7 +2810,7 @@ pub(crate) fn parse_template_file(
     (
         Template {
             kind: TemplateKind::Bare,
-            parts,
+            parts: parts.into_boxed_slice(),
         },
         state.0.diags,
     )

@@ -24,7 +24,7 @@
 use logos::Logos;
 use pcl_diagnostics::TextRange;
 
-use crate::token::{Token, TokenKind};
+use crate::token::{Token, TokenKind, Tokens};
 
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 enum MainTok {
@@ -177,11 +177,56 @@ enum Mode {
     },
 }
 
-struct Lexer<'a> {
+/// Where the lexer puts its tokens: the public `Vec<Token>` or the
+/// parser's compact [`Tokens`].
+trait Sink {
+    fn with_capacity(capacity: usize) -> Self;
+    /// Appends a token; offsets saturate like `TextRange::from_usize`.
+    fn push_token(&mut self, kind: TokenKind, start: usize, end: usize);
+    /// Called once, after the last token (which ends at `end`).
+    fn finish(&mut self, end: usize);
+}
+
+fn clamp(offset: usize) -> u32 {
+    u32::try_from(offset).unwrap_or(u32::MAX)
+}
+
+impl Sink for Vec<Token> {
+    fn with_capacity(capacity: usize) -> Self {
+        Vec::with_capacity(capacity)
+    }
+    fn push_token(&mut self, kind: TokenKind, start: usize, end: usize) {
+        // Built in place (the `TextRange` constructors are not inlined
+        // across crates).
+        self.push(Token {
+            kind,
+            range: TextRange {
+                start: clamp(start),
+                end: clamp(end),
+            },
+        });
+    }
+    fn finish(&mut self, _end: usize) {}
+}
+
+impl Sink for Tokens {
+    fn with_capacity(capacity: usize) -> Self {
+        Tokens::with_capacity(capacity)
+    }
+    fn push_token(&mut self, kind: TokenKind, start: usize, _end: usize) {
+        // A token ends where the next starts: only the last end is kept.
+        self.push(kind, clamp(start));
+    }
+    fn finish(&mut self, end: usize) {
+        self.set_end(clamp(end));
+    }
+}
+
+struct Lexer<'a, S> {
     text: &'a str,
     pos: usize,
     modes: Vec<Mode>,
-    tokens: Vec<Token>,
+    tokens: S,
 }
 
 /// Lexes `text` as a file or expression: every token, trivia included, in
@@ -190,57 +235,77 @@ pub fn lex(text: &str) -> Vec<Token> {
     run(text, Mode::Main { braces: 0 })
 }
 
+/// [`lex`], into the compact form the parser keeps.
+pub(crate) fn lex_compact(text: &str) -> Tokens {
+    run(text, Mode::Main { braces: 0 })
+}
+
 /// Lexes `text` as a bare template (see [`crate::parse_template`]).
-pub fn lex_template(text: &str) -> Vec<Token> {
+pub(crate) fn lex_template(text: &str) -> Tokens {
     run(text, Mode::Bare { line_start: true })
 }
 
-fn run(text: &str, bottom: Mode) -> Vec<Token> {
+fn run<S: Sink>(text: &str, bottom: Mode) -> S {
     let mut lexer = Lexer {
         text,
         pos: 0,
         modes: vec![bottom],
         // Roughly one token per three to four bytes of typical PCL.
-        tokens: Vec::with_capacity(text.len() / 3 + 4),
+        tokens: S::with_capacity(text.len() / 3 + 4),
     };
     if text.starts_with('\u{feff}') {
         lexer.push(TokenKind::Bom, 3);
     }
     while lexer.pos < text.len() {
-        let before = lexer.pos;
         match lexer.modes.last().copied() {
-            Some(Mode::Main { .. }) | None => lexer.main_token(),
-            Some(Mode::Quoted) => lexer.quoted_token(),
-            Some(Mode::Heredoc { marker, line_start }) => lexer.heredoc_token(marker, line_start),
-            Some(Mode::Bare { line_start }) => lexer.bare_token(line_start),
-        }
-        if lexer.pos == before {
-            // Defensive: never loop without progress.
-            let len = lexer.rest().chars().next().map_or(1, char::len_utf8);
-            lexer.push(TokenKind::Invalid, len);
+            Some(Mode::Main { .. }) | None => {
+                // Main-mode tokens follow each other until one pushes or
+                // pops a mode.
+                let depth = lexer.modes.len();
+                while lexer.pos < text.len() && lexer.modes.len() == depth {
+                    let before = lexer.pos;
+                    lexer.main_token();
+                    lexer.ensure_progress(before);
+                }
+            }
+            Some(Mode::Quoted) => {
+                let before = lexer.pos;
+                lexer.quoted_token();
+                lexer.ensure_progress(before);
+            }
+            Some(Mode::Heredoc { marker, line_start }) => {
+                let before = lexer.pos;
+                lexer.heredoc_token(marker, line_start);
+                lexer.ensure_progress(before);
+            }
+            Some(Mode::Bare { line_start }) => {
+                let before = lexer.pos;
+                lexer.bare_token(line_start);
+                lexer.ensure_progress(before);
+            }
         }
     }
+    lexer.tokens.finish(lexer.pos);
     lexer.tokens
 }
 
-impl<'a> Lexer<'a> {
+impl<'a, S: Sink> Lexer<'a, S> {
     fn rest(&self) -> &'a str {
         self.text.get(self.pos..).unwrap_or("")
     }
 
     fn push(&mut self, kind: TokenKind, len: usize) {
         let end = (self.pos + len).min(self.text.len());
-        // Built in place (the `TextRange` constructors are not inlined
-        // across crates); offsets saturate like `TextRange::from_usize`.
-        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        self.tokens.push(Token {
-            kind,
-            range: TextRange {
-                start: clamp(self.pos),
-                end: clamp(end),
-            },
-        });
+        self.tokens.push_token(kind, self.pos, end);
         self.pos = end;
+    }
+
+    /// Defensive: never loop without progress.
+    fn ensure_progress(&mut self, before: usize) {
+        if self.pos == before {
+            let len = self.rest().chars().next().map_or(1, char::len_utf8);
+            self.push(TokenKind::Invalid, len);
+        }
     }
 
     fn pop_mode(&mut self) {
@@ -428,6 +493,23 @@ impl<'a> Lexer<'a> {
 
     fn quoted_token(&mut self) {
         let rest = self.rest();
+        let bytes = rest.as_bytes();
+        // Plain text and the closing quote skip the DFA set-up. A run of
+        // bytes other than `"`, `\\`, `$`, `%` and line breaks is exactly
+        // what `QuotedTok::Lit` matches unless a backslash (an escape,
+        // which extends it) stops it.
+        if bytes.first() == Some(&b'"') {
+            self.push(TokenKind::CQuote, 1);
+            self.pop_mode();
+            return;
+        }
+        let run = bytes
+            .iter()
+            .position(|b| matches!(b, b'"' | b'\\' | b'$' | b'%' | b'\r' | b'\n'))
+            .unwrap_or(bytes.len());
+        if run > 0 && bytes.get(run) != Some(&b'\\') {
+            return self.push(TokenKind::QuotedLit, run);
+        }
         let mut logos = QuotedTok::lexer(rest);
         let Some(result) = logos.next() else { return };
         let len = logos.span().end;
@@ -708,6 +790,62 @@ mod tests {
             "~} } { ${",
         ] {
             covers(text);
+        }
+    }
+
+    /// The quoted-string shortcut splits string contents exactly like the
+    /// `QuotedTok` DFA alone.
+    #[test]
+    fn quoted_shortcut_matches_the_dfa() {
+        let bodies = [
+            "plain text",
+            "a\\nb",
+            "\\\"x\\\"",
+            "cost 5% or $5",
+            "$${x} %%{y} $",
+            "ab\\",
+            "tab\\tend\\u00e9 \u{e9}t\u{e9}",
+            "line\r\nnext",
+            "x\\",
+            "",
+        ];
+        for body in bodies {
+            // The DFA alone, up to the closing quote or a line break.
+            let quoted = format!("{body}\"");
+            let mut want = Vec::new();
+            let mut pos = 0;
+            while let Some(rest) = quoted.get(pos..).filter(|r| !r.is_empty()) {
+                let mut dfa = QuotedTok::lexer(rest);
+                let Some(result) = dfa.next() else { break };
+                let len = dfa.span().end;
+                let kind = match result {
+                    Ok(QuotedTok::Lit) => TokenKind::QuotedLit,
+                    Ok(QuotedTok::Newline) => TokenKind::Newline,
+                    Ok(QuotedTok::Interp) => TokenKind::TemplateInterp,
+                    Ok(QuotedTok::Control) => TokenKind::TemplateControl,
+                    Ok(QuotedTok::Close) => TokenKind::CQuote,
+                    Err(()) => TokenKind::Invalid,
+                };
+                want.push((kind, pos, pos + len.max(1)));
+                pos += len.max(1);
+                if matches!(
+                    kind,
+                    TokenKind::Newline
+                        | TokenKind::TemplateInterp
+                        | TokenKind::TemplateControl
+                        | TokenKind::CQuote
+                ) {
+                    break;
+                }
+            }
+            let text = format!("\"{body}\"");
+            let got: Vec<(TokenKind, usize, usize)> = lex(&text)
+                .into_iter()
+                .skip(1)
+                .take(want.len())
+                .map(|t| (t.kind, t.range.start as usize - 1, t.range.end as usize - 1))
+                .collect();
+            assert_eq!(got, want, "{body:?}");
         }
     }
 }

@@ -45,7 +45,11 @@ pub const MAX_NESTING_DEPTH: usize = 128;
 #[derive(Clone, Debug)]
 pub struct Parsed<T> {
     text: String,
-    tokens: Vec<Token>,
+    /// Every token, compactly (5 bytes each instead of 12).
+    tokens: token::Tokens,
+    /// The tokens as a slice of [`Token`], built on the first call of
+    /// [`Parsed::tokens`] (most users never ask for them).
+    token_slice: std::sync::OnceLock<Vec<Token>>,
     syntax: T,
     diagnostics: Vec<Diagnostic>,
 }
@@ -75,12 +79,14 @@ impl<T> Parsed<T> {
     pub fn print(&self) -> String {
         print_tokens(&self.text, &self.tokens)
     }
+    /// Every token, trivia included. The parse keeps them compactly; the
+    /// first call builds this slice (12 bytes per token) and keeps it.
     pub fn tokens(&self) -> &[Token] {
-        &self.tokens
+        self.token_slice.get_or_init(|| self.tokens.to_vec())
     }
     /// The tokens (trivia included) that lie inside `range`, e.g. a node's.
     pub fn tokens_in(&self, range: TextRange) -> &[Token] {
-        tokens_in(&self.tokens, range)
+        tokens_in(self.tokens(), range)
     }
     /// The source text.
     pub fn text(&self) -> &str {
@@ -131,11 +137,12 @@ impl Parsed<TemplateRoot> {
 
 /// Parses a whole file (a body).
 pub fn parse(file: FileId, text: &str) -> Parse {
-    let tokens = lexer::lex(text);
+    let tokens = lexer::lex_compact(text);
     let (body, diagnostics) = grammar::parse_file(file, text, &tokens);
     Parsed {
         text: text.to_string(),
         tokens,
+        token_slice: std::sync::OnceLock::new(),
         syntax: body,
         diagnostics,
     }
@@ -144,11 +151,12 @@ pub fn parse(file: FileId, text: &str) -> Parse {
 /// Parses a standalone expression spanning the whole input (newlines are
 /// insignificant, as inside parentheses).
 pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
-    let tokens = lexer::lex(text);
+    let tokens = lexer::lex_compact(text);
     let (expr, diagnostics) = grammar::parse_expression_file(file, text, &tokens);
     Parsed {
         text: text.to_string(),
         tokens,
+        token_slice: std::sync::OnceLock::new(),
         syntax: expr,
         diagnostics,
     }
@@ -162,6 +170,7 @@ pub fn parse_template(file: FileId, text: &str) -> ParseTemplate {
     Parsed {
         text: text.to_string(),
         tokens,
+        token_slice: std::sync::OnceLock::new(),
         syntax: TemplateRoot {
             template,
             range: TextRange::from_usize(0..text.len()),
@@ -170,9 +179,9 @@ pub fn parse_template(file: FileId, text: &str) -> ParseTemplate {
     }
 }
 
-fn print_tokens(text: &str, tokens: &[Token]) -> String {
+fn print_tokens(text: &str, tokens: &token::Tokens) -> String {
     let mut out = String::with_capacity(text.len());
-    for token in tokens {
+    for token in tokens.iter() {
         out.push_str(text.get(token.range.to_usize()).unwrap_or(""));
     }
     out

@@ -7,10 +7,10 @@
 //! `{`) or an object constructor's `{`, and ignored inside `(`, `[`, `${`,
 //! `%{` and an object `{ for` (where `for` may follow line breaks). A `#`
 //! or `//` comment contains its line break and becomes a `Newline` where
-//! line breaks count; every other trivia token is dropped. A kept token's
-//! place in the full token vector is found again by its start offset
-//! (`St::token_index`), so the tree still maps onto every byte; not
-//! storing it keeps a kept token at 12 bytes.
+//! line breaks count; every other trivia token is dropped. The grammar's
+//! input is the kept tokens' indices in the full token vector (4 bytes
+//! each); the grammar reads kind and range from there (`St::sig`), so a
+//! token's place in the full vector, and thus every byte, is at hand.
 //!
 //! Recovery for unclosed `(` / `[`: a line break inside them followed by a
 //! line that starts a body item (`name =`, `name {`, `name "`, `name name`
@@ -19,13 +19,17 @@
 
 use pcl_diagnostics::TextRange;
 
-use crate::token::{Token, TokenKind as K};
+use crate::token::{TokenKind as K, Tokens};
 
-/// A token the grammar sees.
+/// A token the grammar sees, built on the fly from its index in the full
+/// token vector (see `St::sig` in `grammar.rs`): a significant line
+/// comment has the kind `Newline`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Sig {
     pub(crate) kind: K,
     pub(crate) range: TextRange,
+    /// The token's index in the full token vector.
+    pub(crate) idx: u32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -63,11 +67,9 @@ fn column_of(text: &str, offset: u32) -> usize {
 
 /// After the line break at `idx`: does a body item start on the next line
 /// at or left of `column`?
-pub(crate) fn item_starts_after(text: &str, tokens: &[Token], idx: usize, column: usize) -> bool {
+pub(crate) fn item_starts_after(text: &str, tokens: &Tokens, idx: usize, column: usize) -> bool {
     let mut iter = tokens
-        .get(idx + 1..)
-        .unwrap_or(&[])
-        .iter()
+        .iter_from(idx + 1)
         .filter(|t| !matches!(t.kind, K::Whitespace | K::BlockComment));
     let Some(first) = iter.next() else {
         return false;
@@ -82,50 +84,72 @@ pub(crate) fn item_starts_after(text: &str, tokens: &[Token], idx: usize, column
 }
 
 /// Is the next non-trivia, non-newline token after `idx` the keyword `for`?
-fn for_follows(text: &str, tokens: &[Token], idx: usize) -> bool {
+fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
     tokens
-        .get(idx + 1..)
-        .unwrap_or(&[])
-        .iter()
+        .iter_from(idx + 1)
         .find(|t| !t.kind.is_trivia() && t.kind != K::Newline)
         .is_some_and(|t| t.kind == K::Ident && text.get(t.range.to_usize()) == Some("for"))
 }
 
-/// The grammar's token slice. `top_significant`: line breaks count at the
-/// top level (a file) or not (a standalone expression).
-pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: bool) -> Vec<Sig> {
+/// The grammar's input: the indices (in `tokens`) of the significant
+/// tokens. `top_significant`: line breaks count at the top level (a file)
+/// or not (a standalone expression). The indices of the lexer's error
+/// tokens (`Invalid`, `Semicolon`, …) are added to `errors`, those of
+/// comments to `comments`, in order.
+pub(crate) fn significant_tokens(
+    text: &str,
+    tokens: &Tokens,
+    top_significant: bool,
+    errors: &mut Vec<u32>,
+    comments: &mut Vec<u32>,
+) -> Vec<u32> {
     // Reserving for every token never reallocates; the untouched tail of
     // a large reservation is never paged in.
-    let mut out: Vec<Sig> = Vec::with_capacity(tokens.len() + 1);
+    let mut out: Vec<u32> = Vec::with_capacity(tokens.len() + 1);
+    // The kind of the last kept token (a kept line comment counts as a
+    // line break).
+    let mut last_kind: Option<K> = None;
     let mut stack: Vec<Ctx> = vec![if top_significant {
         Ctx::Body
     } else {
         Ctx::Ignored(K::Invalid)
     }];
-    let mut item_column: Option<usize> = None;
+    // Where the current body item starts; its column is computed only
+    // when a line break inside brackets needs it.
+    let mut item_start: Option<u32> = None;
     let mut line_start = true;
-    for (idx, token) in tokens.iter().enumerate() {
-        if matches!(token.kind, K::Whitespace | K::BlockComment | K::Bom) {
+    // Only kinds are read in the loop; the few tokens whose text matters
+    // (line comments, item names) look their range up.
+    // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
+    // `new_state`), and have fewer tokens than bytes: indices fit in u32.
+    for (index, &kind) in (0..u32::MAX).zip(tokens.kinds()) {
+        if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
+            if kind == K::BlockComment {
+                comments.push(index);
+            }
             continue;
         }
+        let idx = index as usize;
         let top = stack.last().copied().unwrap_or(Ctx::Body);
-        let sig = Sig {
-            kind: token.kind,
-            range: token.range,
-        };
-        match token.kind {
+        match kind {
             K::Whitespace | K::BlockComment | K::Bom => continue,
             K::Newline | K::HashComment | K::SlashComment => {
-                let is_break = token.kind == K::Newline
-                    || text
-                        .get(token.range.to_usize())
+                if kind != K::Newline {
+                    comments.push(index);
+                }
+                let is_break = kind == K::Newline
+                    || tokens
+                        .get(idx)
+                        .and_then(|t| text.get(t.range.to_usize()))
                         .is_some_and(|t| t.ends_with('\n'));
                 if !is_break {
                     continue;
                 }
                 if !top.significant() {
                     let closes = matches!(top, Ctx::Bracket(_))
-                        && item_column.is_some_and(|col| item_starts_after(text, tokens, idx, col));
+                        && item_start.is_some_and(|start| {
+                            item_starts_after(text, tokens, idx, column_of(text, start))
+                        });
                     if !closes {
                         continue;
                     }
@@ -133,22 +157,20 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
                         stack.pop();
                     }
                 }
-                out.push(Sig {
-                    kind: K::Newline,
-                    ..sig
-                });
+                out.push(index);
+                last_kind = Some(K::Newline);
                 line_start = true;
                 continue;
             }
-            K::OParen | K::OBrack => stack.push(Ctx::Bracket(if token.kind == K::OParen {
+            K::OParen | K::OBrack => stack.push(Ctx::Bracket(if kind == K::OParen {
                 K::CParen
             } else {
                 K::CBrack
             })),
             K::TemplateInterp | K::TemplateControl => stack.push(Ctx::Ignored(K::TemplateSeqEnd)),
             K::OBrace => {
-                let block_body = top == Ctx::Body
-                    && matches!(out.last().map(|s| s.kind), Some(K::Ident | K::CQuote));
+                let block_body =
+                    top == Ctx::Body && matches!(last_kind, Some(K::Ident | K::CQuote));
                 if block_body {
                     stack.push(Ctx::Body);
                 } else if for_follows(text, tokens, idx) {
@@ -159,20 +181,29 @@ pub(crate) fn significant_tokens(text: &str, tokens: &[Token], top_significant: 
             }
             K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd => {
                 if let Some(pos) = stack.iter().rposition(|c| {
-                    c.closer() == Some(token.kind) || (*c == Ctx::Body && token.kind == K::CBrace)
+                    c.closer() == Some(kind) || (*c == Ctx::Body && kind == K::CBrace)
                 }) {
                     if pos > 0 {
                         stack.truncate(pos);
                     }
                 }
             }
+            K::Invalid
+            | K::BitwiseAnd
+            | K::BitwiseOr
+            | K::BitwiseXor
+            | K::BitwiseNot
+            | K::Apostrophe
+            | K::Backtick
+            | K::Semicolon => errors.push(index),
             K::Ident if line_start && top == Ctx::Body => {
-                item_column = Some(column_of(text, token.range.start));
+                item_start = tokens.start(idx);
             }
             _ => {}
         }
         line_start = false;
-        out.push(sig);
+        last_kind = Some(kind);
+        out.push(index);
     }
     out
 }

@@ -123,28 +123,37 @@ pub(crate) fn finish_plain(flat: Vec<Flat>, flush: bool) -> Result<Vec<TemplateP
         }
     }
     let mut parts: Vec<TemplatePart> = Vec::with_capacity(count);
+    // Adjacent literals are merged here, then stored once.
+    let mut pending: Option<(String, TextRange)> = None;
+    let literal = |(value, range): (String, TextRange)| {
+        let value = if value.is_ascii() {
+            value
+        } else {
+            value.nfc().collect()
+        };
+        TemplatePart::Literal(TemplateLiteral {
+            value: value.into(),
+            range,
+        })
+    };
     for part in flat {
         match part {
-            Flat::Lit { value, range } => {
-                if let Some(TemplatePart::Literal(prev)) = parts.last_mut() {
-                    prev.value.push_str(&value);
-                    prev.range = prev.range.cover(range);
-                } else {
-                    parts.push(TemplatePart::Literal(TemplateLiteral { value, range }));
+            Flat::Lit { value, range } => match &mut pending {
+                Some((prev, prev_range)) => {
+                    prev.push_str(&value);
+                    *prev_range = prev_range.cover(range);
                 }
+                None => pending = Some((value, range)),
+            },
+            Flat::Interp(interp) => {
+                parts.extend(pending.take().map(literal));
+                parts.push(TemplatePart::Interpolation(interp));
             }
-            Flat::Interp(interp) => parts.push(TemplatePart::Interpolation(interp)),
             // Ruled out by the first pass.
             _ => {}
         }
     }
-    for part in &mut parts {
-        if let TemplatePart::Literal(lit) = part {
-            if !lit.value.is_ascii() {
-                lit.value = lit.value.nfc().collect();
-            }
-        }
-    }
+    parts.extend(pending.take().map(literal));
     Ok(parts)
 }
 
@@ -170,7 +179,10 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
         match part {
             Flat::Lit { value, range } => push_part(
                 &mut stack,
-                TemplatePart::Literal(TemplateLiteral { value, range }),
+                TemplatePart::Literal(TemplateLiteral {
+                    value: value.into(),
+                    range,
+                }),
             ),
             Flat::Interp(interp) => push_part(&mut stack, TemplatePart::Interpolation(interp)),
             Flat::Broken => {}

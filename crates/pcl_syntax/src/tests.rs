@@ -448,3 +448,175 @@ fn duplicate_attributes_small_and_large() {
         assert_eq!(dups.first().map(|r| r.start as usize), Some(first), "{n}");
     }
 }
+
+/// The tree's memory per source byte depends on these sizes (every
+/// expression, object item and template part embeds an `Expr`); a new
+/// variant or field that grows them should be boxed instead.
+#[test]
+fn node_sizes_stay_small() {
+    use std::mem::size_of;
+    assert!(
+        size_of::<Expr>() <= 40,
+        "Expr is {} bytes",
+        size_of::<Expr>()
+    );
+    assert!(
+        size_of::<ObjectItem>() <= 88,
+        "ObjectItem is {} bytes",
+        size_of::<ObjectItem>()
+    );
+    // Boxed nodes: 40 and 56 bytes fill a 48- and a 64-byte malloc chunk.
+    assert!(
+        size_of::<Template>() <= 40,
+        "Template is {} bytes",
+        size_of::<Template>()
+    );
+    assert!(
+        size_of::<Traversal>() <= 56,
+        "Traversal is {} bytes",
+        size_of::<Traversal>()
+    );
+    assert!(
+        size_of::<BodyItem>() <= 136,
+        "BodyItem is {} bytes",
+        size_of::<BodyItem>()
+    );
+    assert!(
+        size_of::<TemplatePart>() <= 56,
+        "TemplatePart is {} bytes",
+        size_of::<TemplatePart>()
+    );
+}
+
+/// The parser's compact token store gives back exactly the tokens `lex`
+/// produces, by index, forwards, backwards and by binary search.
+#[test]
+fn compact_tokens_match_lex() {
+    let inputs = [
+        "",
+        "a = 1\n",
+        "\u{feff}resource r \"t\" {\n  x = \"${a.b[0]} %{ if c }d%{ endif }\" # c\n}\n",
+        "x = <<-EOT\n  hi ${y}\n  EOT\n/* c */ z = [1,\r\n2]",
+        "bad = 'q' ; `t` & | ^ ~ \u{201c}",
+    ];
+    for text in inputs {
+        let expected = crate::lex(text);
+        let compact = crate::lexer::lex_compact(text);
+        assert_eq!(compact.len(), expected.len(), "{text:?}");
+        assert_eq!(compact.to_vec(), expected, "{text:?}");
+        for (idx, token) in expected.iter().enumerate() {
+            assert_eq!(compact.get(idx), Some(*token), "{text:?} {idx}");
+            assert_eq!(compact.kind(idx), Some(token.kind), "{text:?} {idx}");
+            let back: Vec<Token> = compact.iter_back(idx).collect();
+            let want: Vec<Token> = expected
+                .get(..idx)
+                .unwrap_or(&[])
+                .iter()
+                .rev()
+                .copied()
+                .collect();
+            assert_eq!(back, want, "{text:?} {idx}");
+            let from: Vec<Token> = compact.iter_from(idx).collect();
+            assert_eq!(from, expected.get(idx..).unwrap_or(&[]), "{text:?} {idx}");
+        }
+        assert_eq!(compact.get(expected.len()), None);
+        for offset in 0..=text.len() as u32 + 1 {
+            assert_eq!(
+                compact.count_ending_by(offset),
+                expected.partition_point(|t| t.range.end <= offset),
+                "{text:?} {offset}"
+            );
+        }
+        assert_eq!(parse(FileId(0), text).tokens(), expected.as_slice());
+    }
+}
+
+/// Plain quoted strings (the parser's shortcut) and strings that need the
+/// general template path give the same shapes.
+#[test]
+fn plain_and_general_quoted_strings() {
+    let cases: [(&str, &[&str]); 5] = [
+        ("\"\"", &[]),
+        ("\"abc\"", &["abc"]),
+        ("\"a\\tb\"", &["a\tb"]),
+        ("\"cost 5%\"", &["cost 5%"]),
+        ("\"an\\u0303o\"", &["a\u{f1}o"]),
+    ];
+    for (text, want) in cases {
+        let parse = parse_expr(FileId(0), text);
+        assert!(!parse.has_errors(), "{text}: {}", parse.dump());
+        let ExprKind::Template(t) = &parse.expr().kind else {
+            panic!("{text}: {}", parse.dump())
+        };
+        let values: Vec<&str> = t
+            .parts
+            .iter()
+            .filter_map(|p| match p {
+                TemplatePart::Literal(lit) => Some(lit.value.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(values, want, "{text}");
+        assert_eq!(t.parts.len(), want.len(), "{text}");
+        assert_eq!(parse.expr().range, TextRange::from_usize(0..text.len()));
+        if let Some(part) = t.parts.first() {
+            assert_eq!(
+                part.range(),
+                TextRange::from_usize(1..text.len() - 1),
+                "{text}"
+            );
+        }
+    }
+}
+
+/// Dangling comments, found through the list of comment tokens, are
+/// exactly the comments that lie between a body's items (or before the
+/// first, after the last) and attach to none, in every body.
+#[test]
+fn dangling_comments_match_a_scan_of_the_gaps() {
+    fn check(parse: &Parse, body: &Body, text: &str) {
+        let attached: Vec<u32> = body
+            .items()
+            .iter()
+            .flat_map(|i| i.leading_comments().iter().chain(i.trailing_comments()))
+            .map(|c| c.range.start)
+            .collect();
+        let mut gaps = Vec::new();
+        let mut gap_start = body.range().start;
+        for item in body.items() {
+            gaps.push((gap_start, item.range().start));
+            gap_start = item.range().end.max(gap_start);
+        }
+        gaps.push((gap_start, body.range().end));
+        let want: Vec<u32> = parse
+            .tokens()
+            .iter()
+            .filter(|t| t.kind.is_comment() && !attached.contains(&t.range.start))
+            .filter(|t| {
+                gaps.iter()
+                    .any(|(s, e)| t.range.start >= *s && t.range.start < *e)
+            })
+            .map(|t| t.range.start)
+            .collect();
+        let got: Vec<u32> = body
+            .dangling_comments()
+            .iter()
+            .map(|c| c.range.start)
+            .collect();
+        assert_eq!(got, want, "{text:?}");
+        for block in body.blocks() {
+            check(parse, block.body(), text);
+        }
+    }
+    let texts = [
+        "# head\n\na = 1 # trailing\n\n# lonely\n\nb = 2\n# end\n",
+        "/* x */\nblock \"l\" {\n  # inner\n\n  c = 3\n  /* mid */\n\n  d {\n    # deep\n  }\n  # tail\n}\n// last",
+        "a = { # in object\n  k = 1\n}\n# after\n",
+        "x = 1\n\n\n",
+        "# only\n",
+    ];
+    for text in texts {
+        let parse = parse(FileId(0), text);
+        check(&parse, parse.body(), text);
+    }
+}

@@ -191,3 +191,112 @@ impl TokenKind {
         }
     }
 }
+
+/// The tokens of one input, stored compactly for the parser and the
+/// [`crate::Parsed`] result: a kind (1 byte) and a start offset (4 bytes)
+/// per token, where a [`Token`] is 12 bytes. Tokens cover the input
+/// without gaps, so a token ends where the next one starts (the last one
+/// at `end`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tokens {
+    kinds: Vec<TokenKind>,
+    starts: Vec<u32>,
+    /// The end of the last token.
+    end: u32,
+}
+
+impl Tokens {
+    pub(crate) fn with_capacity(capacity: usize) -> Tokens {
+        Tokens {
+            kinds: Vec::with_capacity(capacity),
+            starts: Vec::with_capacity(capacity),
+            end: 0,
+        }
+    }
+
+    /// Appends a token; `start` must be the previous token's end. Call
+    /// [`Tokens::set_end`] after the last one.
+    pub(crate) fn push(&mut self, kind: TokenKind, start: u32) {
+        self.kinds.push(kind);
+        self.starts.push(start);
+    }
+
+    /// Sets where the last token ends.
+    pub(crate) fn set_end(&mut self, end: u32) {
+        self.end = end;
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub(crate) fn kind(&self, idx: usize) -> Option<TokenKind> {
+        self.kinds.get(idx).copied()
+    }
+
+    /// Every token's kind, in order (for scans that rarely need ranges).
+    pub(crate) fn kinds(&self) -> &[TokenKind] {
+        &self.kinds
+    }
+
+    pub(crate) fn start(&self, idx: usize) -> Option<u32> {
+        self.starts.get(idx).copied()
+    }
+
+    pub(crate) fn get(&self, idx: usize) -> Option<Token> {
+        let kind = *self.kinds.get(idx)?;
+        let start = *self.starts.get(idx)?;
+        let end = match self.starts.get(idx + 1) {
+            Some(next) => *next,
+            None => self.end,
+        };
+        Some(Token {
+            kind,
+            range: TextRange { start, end },
+        })
+    }
+
+    /// The tokens from index `from` on, in order.
+    pub(crate) fn iter_from(&self, from: usize) -> impl Iterator<Item = Token> + '_ {
+        let kinds = self.kinds.get(from..).unwrap_or(&[]);
+        let starts = self.starts.get(from..).unwrap_or(&[]);
+        let ends = starts
+            .iter()
+            .skip(1)
+            .copied()
+            .chain(std::iter::once(self.end));
+        kinds
+            .iter()
+            .zip(starts)
+            .zip(ends)
+            .map(|((kind, start), end)| Token {
+                kind: *kind,
+                range: TextRange { start: *start, end },
+            })
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Token> + '_ {
+        self.iter_from(0)
+    }
+
+    /// The tokens before index `before`, last first.
+    pub(crate) fn iter_back(&self, before: usize) -> impl Iterator<Item = Token> + '_ {
+        (0..before.min(self.len()))
+            .rev()
+            .filter_map(move |idx| self.get(idx))
+    }
+
+    /// How many tokens end at or before `offset` (they are a prefix):
+    /// token `i` ends where token `i + 1` starts, the last one at `end`.
+    pub(crate) fn count_ending_by(&self, offset: u32) -> usize {
+        let starting_by = self.starts.partition_point(|start| *start <= offset);
+        if starting_by == self.len() && self.end <= offset {
+            return starting_by;
+        }
+        starting_by.saturating_sub(1)
+    }
+
+    pub(crate) fn to_vec(&self) -> Vec<Token> {
+        self.iter().collect()
+    }
+}
