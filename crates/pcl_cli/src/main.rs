@@ -7,9 +7,12 @@ use std::panic;
 use std::process::ExitCode;
 
 /// The binary allocates and frees many small tree and type nodes; mimalloc
-/// does that markedly faster than the system allocator (a full check of the
-/// check bench's generated program takes about 0.85x the time). The
-/// libraries do not choose an allocator; the benches use this one too.
+/// does that markedly faster than the system allocator: in paired runs of
+/// the check bench's generated 10 MB program with mimalloc for pcl and
+/// hcl-edit alike, check / hcl-edit-parse time fell from 2.00 to 1.76. The
+/// libraries do not choose an allocator, and the benches measure them with
+/// the system one; peak memory of a parse is higher under mimalloc (12.2
+/// rather than 9.7 bytes per source byte on the parse bench's 10 MB input).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
