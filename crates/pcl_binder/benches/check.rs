@@ -35,8 +35,11 @@
 //! `PCL_BENCH_ONLY` (`corpus`, `generated` or `cold`),
 //! `PCL_BENCH_GENERATED_BYTES` (size of the generated program),
 //! `PCL_BENCH_COLD_RUNS` and `PCL_BENCH_SCHEMA` (runs of, and a file-name
-//! filter for, the cold checks). `--write-generated N PATH` writes the
-//! generated program, for profiling with `pcl check`.
+//! filter for, the cold checks). For profiling the corpus row:
+//! `PCL_BENCH_PROGRAM` (only the programs whose manifest name contains it)
+//! and `PCL_BENCH_REPS` (repetitions instead of about 5 MB).
+//! `--write-generated N PATH` writes the generated program, for profiling
+//! with `pcl check`.
 //!
 //! The generated program is written for the hand-written schema in
 //! `examples/schemas/aws-6.0.0.json` and is type-correct against it by
@@ -181,13 +184,17 @@ fn corpus_programs() -> Option<(Vec<CorpusProgram>, Vec<Defaults>)> {
     let mut programs = Vec::new();
     for line in manifest.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
-        let [_name, program_dir, schema_dir, checkable, _expect, flags, _messages] =
-            cols.as_slice()
+        let [name, program_dir, schema_dir, checkable, _expect, flags, _messages] = cols.as_slice()
         else {
             continue;
         };
         if *checkable != "yes" {
             continue;
+        }
+        if let Ok(filter) = std::env::var("PCL_BENCH_PROGRAM") {
+            if !name.contains(filter.as_str()) {
+                continue;
+            }
         }
         let loader = match loaders.iter().position(|(d, _)| d == schema_dir) {
             Some(i) => i,
@@ -222,7 +229,10 @@ fn corpus_row((programs, loaders): &(Vec<CorpusProgram>, Vec<Defaults>), passes:
         .flat_map(|p| &p.sources)
         .map(|(_, t)| t.len())
         .sum();
-    let reps = CORPUS_TARGET_BYTES.div_ceil(bytes.max(1));
+    let reps = std::env::var("PCL_BENCH_REPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CORPUS_TARGET_BYTES.div_ceil(bytes.max(1)));
     let files: Vec<FsFiles> = programs.iter().map(|p| FsFiles::new(&p.dir)).collect();
     let caches: Vec<SchemaCache<&Defaults>> = loaders.iter().map(SchemaCache::new).collect();
     let check_all = || {

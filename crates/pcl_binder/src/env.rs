@@ -52,6 +52,9 @@ impl Environment for EnvView<'_, '_> {
     }
 
     fn input_type(&self, t: &Type) -> Type {
+        if let Some(kept) = self.schemas.kept_input_type(t) {
+            return kept;
+        }
         self.input_types.borrow_mut().input_type(t)
     }
 

@@ -193,7 +193,10 @@ impl ConversionKey {
 /// their own set. Conversions that reached the schema depth limit depend
 /// on the order of conversion and are never kept, and a check that reused
 /// a kept conversion where converting afresh could have reached the limit
-/// is redone from scratch, so results never depend on earlier checks.
+/// is redone from scratch, so results never depend on earlier checks. The
+/// kept conversions also remember `InputType` of the converted types a
+/// check asks it of (function inputs, resource input properties), a pure
+/// function of the type.
 pub struct SchemaCache<L> {
     loader: CachingLoader<L>,
     kept: Mutex<HashMap<ConversionKey, Vec<Conversions>>>,

@@ -555,8 +555,12 @@ impl ProgramBinder<'_, '_> {
         cx.take_diagnostics()
     }
 
-    /// `InputType(t)`, remembered for the whole check.
+    /// `InputType(t)`, remembered for the whole check (and, for converted
+    /// schema types, by the kept conversions).
     pub fn input_type(&self, t: &Type) -> Type {
+        if let Some(kept) = self.shared.schemas.kept_input_type(t) {
+            return kept;
+        }
         self.shared.input_types.borrow_mut().input_type(t)
     }
 

@@ -199,6 +199,13 @@ pub(crate) struct Conversions {
     generation: Cell<u64>,
     /// Top-level conversions used in the current check.
     used_top: RefCell<FastSet<(bool, FunctionKey, bool)>>,
+    /// The converted types a check asks `InputType` of (function inputs,
+    /// resource input properties), by address, kept alive here, and their
+    /// `InputType` answers: a pure function of the type, so later checks
+    /// reuse them (a big schema object's input type is a rebuilt copy of
+    /// the whole object).
+    input_keys: RefCell<FastMap<usize, Type>>,
+    input_types: RefCell<pcl_types::InputTypeMemo>,
 }
 
 impl Conversions {
@@ -407,11 +414,30 @@ impl<'a> Schemas<'a> {
         let started = self.start_top(top);
         let types = self.convert_resource(pkg, res, read);
         let (events, bound) = self.finish_top(started);
+        if let Some(o) = types.input.as_object() {
+            self.keep_input_keys(o.properties().values());
+        }
         self.conv
             .resources
             .borrow_mut()
             .insert(key, (types.clone(), events, bound));
         types
+    }
+
+    fn keep_input_keys<'t>(&self, types: impl Iterator<Item = &'t Type>) {
+        let mut keys = self.conv.input_keys.borrow_mut();
+        for t in types {
+            keys.insert(type_addr(t), t.clone());
+        }
+    }
+
+    /// `InputType(t)` for a converted type these conversions hold (see
+    /// `Conversions::input_types`); `None` for any other type.
+    pub(crate) fn kept_input_type(&self, t: &Type) -> Option<Type> {
+        if !self.conv.input_keys.borrow().contains_key(&type_addr(t)) {
+            return None;
+        }
+        Some(self.conv.input_types.borrow_mut().input_type(t))
     }
 
     fn convert_resource(&self, pkg: &Arc<Package>, res: &Resource, read: bool) -> ResourceTypes {
@@ -489,6 +515,14 @@ impl<'a> Schemas<'a> {
         let started = self.start_top(top);
         let types = self.convert_function(pkg, f);
         let (events, bound) = self.finish_top(started);
+        let multi = types.multi_argument_inputs.iter().flatten();
+        self.keep_input_keys(
+            types
+                .inputs
+                .iter()
+                .chain(&types.input_shape)
+                .chain(multi.map(|(_, t, _)| t)),
+        );
         self.conv
             .functions
             .borrow_mut()

@@ -316,28 +316,55 @@ impl BoundExpr {
     }
 }
 
-/// Dropping iteratively: a long operator chain binds to a deep left-leaning
-/// tree, and the compiler's recursive drop would overflow the stack. The
-/// children's kinds are moved onto a heap stack first, so every kind the
-/// generated code drops has only shallow children. (On the kind rather than
-/// on [`BoundExpr`], so callers can still move a bound expression's fields
-/// out.)
+/// Dropping without deep recursion: a long operator chain binds to a deep
+/// left-leaning tree, and the compiler's recursive drop would overflow the
+/// stack. Up to [`RECURSIVE_DROP_LIMIT`] nested drops, each child's kind is
+/// dropped in place (no heap stack for the usual shallow expressions);
+/// deeper, the children's kinds are moved onto a heap stack first, so every
+/// kind the generated code drops has only shallow children. (On the kind
+/// rather than on [`BoundExpr`], so callers can still move a bound
+/// expression's fields out.)
 impl Drop for BoundExprKind {
     fn drop(&mut self) {
-        let mut stack: Vec<BoundExprKind> = Vec::new();
-        for_each_child_mut(self, &mut |child| {
-            if has_children(&child.kind) {
-                stack.push(std::mem::replace(&mut child.kind, BoundExprKind::Error));
-            }
+        if !has_children(self) {
+            return;
+        }
+        let depth = DROP_DEPTH.with(|d| {
+            let value = d.get() + 1;
+            d.set(value);
+            value
         });
-        while let Some(mut kind) = stack.pop() {
-            for_each_child_mut(&mut kind, &mut |child| {
+        if depth < RECURSIVE_DROP_LIMIT {
+            for_each_child_mut(self, &mut |child| {
+                if has_children(&child.kind) {
+                    drop(std::mem::replace(&mut child.kind, BoundExprKind::Error));
+                }
+            });
+        } else {
+            let mut stack: Vec<BoundExprKind> = Vec::new();
+            for_each_child_mut(self, &mut |child| {
                 if has_children(&child.kind) {
                     stack.push(std::mem::replace(&mut child.kind, BoundExprKind::Error));
                 }
             });
+            while let Some(mut kind) = stack.pop() {
+                for_each_child_mut(&mut kind, &mut |child| {
+                    if has_children(&child.kind) {
+                        stack.push(std::mem::replace(&mut child.kind, BoundExprKind::Error));
+                    }
+                });
+            }
         }
+        DROP_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     }
+}
+
+/// Nested [`BoundExprKind`] drops that recurse before the heap stack takes
+/// over.
+const RECURSIVE_DROP_LIMIT: usize = 64;
+
+thread_local! {
+    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn has_children(kind: &BoundExprKind) -> bool {

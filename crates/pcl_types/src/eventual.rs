@@ -196,23 +196,28 @@ fn resolve_in(t: &Type, r: &mut Resolver, depth: usize) -> Type {
     res
 }
 
-fn resolve(t: &Type, goal: Goal) -> Type {
-    let mut r = Resolver {
-        goal,
-        search: Search {
-            want: Want {
-                outputs: goal != Goal::ResolvePromises,
-                promises: goal != Goal::RenormaliseOutputs,
+impl Resolver {
+    fn new(goal: Goal) -> Resolver {
+        Resolver {
+            goal,
+            search: Search {
+                want: Want {
+                    outputs: goal != Goal::ResolvePromises,
+                    promises: goal != Goal::RenormaliseOutputs,
+                },
+                stack: Vec::new(),
+                memo: HashMap::default(),
+                hit_cycle: false,
+                memo_unshared: true,
             },
-            stack: Vec::new(),
-            memo: HashMap::default(),
-            hit_cycle: false,
-            memo_unshared: true,
-        },
-        rebuilt: HashMap::default(),
-        keep: Vec::new(),
-    };
-    resolve_in(t, &mut r, 0)
+            rebuilt: HashMap::default(),
+            keep: Vec::new(),
+        }
+    }
+}
+
+fn resolve(t: &Type, goal: Goal) -> Type {
+    resolve_in(t, &mut Resolver::new(goal), 0)
 }
 
 /// `ResolveOutputs(T)`: every output and promise replaced by its element.
@@ -305,11 +310,44 @@ impl InputTypeMemo {
 /// `InputType`'s memo: rebuilt types by address, whether an object was
 /// met again (a cycle or a shared object), and whether an object was met
 /// before its properties were defined.
+///
+/// `resolved` resolves the `output(…)` elements the walk builds: each
+/// `output(S)` needs `S` resolved, and `S` holds the walk's earlier
+/// results, so one resolver shared by the whole walk resolves every node
+/// once instead of once per enclosing `output` (a fresh resolution per
+/// `output` is quadratic in the depth of a big schema object). Sharing
+/// is exact only while every node built so far is final and shallow: it
+/// stops for the rest of the walk once an object is met again (its copy
+/// may still be undefined) or the walk goes deeper than
+/// [`SHARED_RESOLVE_DEPTH`] (a fresh resolution would stop at
+/// [`MAX_TYPE_DEPTH`] somewhere else).
 #[derive(Default)]
 struct Seen {
     done: HashMap<usize, Type>,
     revisited_object: bool,
     undefined_object: bool,
+    deep: bool,
+    resolved: Option<Resolver>,
+}
+
+/// Walk depth past which [`Seen`]'s shared resolver is no longer used: a
+/// level of `InputType` adds at most three levels to the built type
+/// (`union`, `output`, the node itself), so the built type of a walk that
+/// stays above this depth is shallower than [`MAX_TYPE_DEPTH`] and no
+/// resolution of it is cut short.
+const SHARED_RESOLVE_DEPTH: usize = MAX_TYPE_DEPTH / 4;
+
+impl Seen {
+    /// `output(src)` for a `src` this walk built.
+    fn output(&mut self, src: Type) -> Type {
+        if self.revisited_object || self.deep {
+            return Type::output(src);
+        }
+        let r = self
+            .resolved
+            .get_or_insert_with(|| Resolver::new(Goal::ResolveOutputs));
+        Type::from_kind(TypeKind::Output(resolve_in(&src, r, 0)))
+    }
 }
 
 /// Rebuilds `t` so that the element of every `output` is normalised (holds
@@ -328,6 +366,7 @@ fn input_in(t: &Type, seen: &mut Seen, depth: usize) -> Type {
     if depth > MAX_TYPE_DEPTH {
         return t.clone();
     }
+    seen.deep |= depth > SHARED_RESOLVE_DEPTH;
     if !matches!(t.kind(), TypeKind::Object(_)) {
         if let Some(done) = seen.done.get(&t.addr()) {
             return done.clone();
@@ -371,7 +410,8 @@ fn input_uncached(t: &Type, seen: &mut Seen, depth: usize) -> Type {
         }
         _ => t.clone(),
     };
-    Type::union([src.clone(), Type::output(src)])
+    let output = seen.output(src.clone());
+    Type::union([src, output])
 }
 
 /// `IsOptionalType(T)`: not dynamic, and assignable from `none`.

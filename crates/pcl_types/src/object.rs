@@ -82,6 +82,9 @@ pub struct ObjectDef {
     annotations: Annotations,
     strict: bool,
     name: Option<Arc<str>>,
+    /// The printed form once final (`Some(None)`: final but not kept); see
+    /// `print::cached_form`.
+    printed: OnceLock<Option<Arc<str>>>,
 }
 
 /// Options for a new object type.
@@ -116,7 +119,18 @@ impl ObjectDef {
             annotations: opts.annotations,
             strict: opts.strict,
             name: opts.name,
+            printed: OnceLock::new(),
         }
+    }
+
+    /// The remembered printed form, if it was decided.
+    pub(crate) fn printed_form(&self) -> Option<&Option<Arc<str>>> {
+        self.printed.get()
+    }
+
+    /// Remembers the printed form (first answer wins; it is the same).
+    pub(crate) fn set_printed_form(&self, form: Option<Arc<str>>) {
+        let _ = self.printed.set(form);
     }
 
     /// The properties (empty until a deferred object is defined).

@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+use crate::object::ObjectDef;
 use crate::ty::{Type, TypeKind};
 use crate::value::{go_quote, Value};
 use crate::MAX_TYPE_DEPTH;
@@ -16,7 +17,7 @@ use crate::MAX_TYPE_DEPTH;
 /// The `String()` form of `t`.
 pub fn display_string(t: &Type) -> String {
     let mut out = String::new();
-    write_display(t, &mut out, &mut Vec::new(), 0, usize::MAX);
+    write_display(t, &mut out, &mut Walk::default(), 0, usize::MAX);
     out
 }
 
@@ -24,7 +25,7 @@ pub fn display_string(t: &Type) -> String {
 /// types that agree on so long a prefix keep their relative order).
 pub(crate) fn display_prefix(t: &Type, limit: usize) -> String {
     let mut out = String::new();
-    write_display(t, &mut out, &mut Vec::new(), 0, limit);
+    write_display(t, &mut out, &mut Walk::default(), 0, limit);
     out
 }
 
@@ -102,15 +103,33 @@ pub fn cty_go_string(v: &Value, underlying: &Type) -> String {
     }
 }
 
-fn write_display(t: &Type, out: &mut String, stack: &mut Vec<usize>, depth: usize, limit: usize) {
+/// A printing walk: the objects being printed (a cycle prints `...`), the
+/// deepest level reached and whether a not yet defined object was met.
+#[derive(Default)]
+struct Walk {
+    stack: Vec<usize>,
+    deepest: usize,
+    undefined: bool,
+}
+
+/// The longest printed form an object remembers (see [`write_object`]).
+const CACHED_FORM_LIMIT: usize = 16 * 1024;
+
+/// Deepest level at which an object's remembered form is used, and the
+/// deepest its own printing may reach to be remembered: together they stay
+/// within [`MAX_TYPE_DEPTH`], so no `…` cut differs.
+const CACHED_FORM_DEPTH: usize = MAX_TYPE_DEPTH / 2;
+
+fn write_display(t: &Type, out: &mut String, stack: &mut Walk, depth: usize, limit: usize) {
     if out.len() > limit {
         return;
     }
+    stack.deepest = stack.deepest.max(depth);
     if depth > MAX_TYPE_DEPTH {
         out.push('…');
         return;
     }
-    let wrap = |name: &str, e: &Type, out: &mut String, stack: &mut Vec<usize>| {
+    let wrap = |name: &str, e: &Type, out: &mut String, stack: &mut Walk| {
         out.push_str(name);
         out.push('(');
         write_display(e, out, stack, depth + 1, limit);
@@ -165,34 +184,17 @@ fn write_display(t: &Type, out: &mut String, stack: &mut Vec<usize>, depth: usiz
             out.push(')');
         }
         TypeKind::Object(o) => {
-            let addr = t.addr();
-            if stack.contains(&addr) {
-                out.push_str("...");
-                return;
-            }
-            stack.push(addr);
-            // The entries share what is left of `limit` (each is written
-            // to its own string, so `out.len()` alone would not cut them).
-            let mut used = out.len();
-            let mut entries: Vec<String> = Vec::with_capacity(o.properties().len());
-            for (k, v) in o.properties() {
-                if used > limit {
-                    break;
+            if stack.stack.is_empty() && depth <= CACHED_FORM_DEPTH {
+                if let Some(form) = cached_form(o, t.addr()) {
+                    // The form printed here would be the remembered one
+                    // unless `limit` cut it.
+                    if out.len().saturating_add(form.len()) <= limit {
+                        out.push_str(&form);
+                        return;
+                    }
                 }
-                let mut s = format!("{k} = ");
-                write_display(v, &mut s, stack, depth + 1, limit - used);
-                used = used.saturating_add(s.len() + 2);
-                entries.push(s);
             }
-            stack.pop();
-            entries.sort();
-            out.push_str("object({");
-            out.push_str(&entries.join(", "));
-            out.push('}');
-            if !o.annotations().is_empty() {
-                out.push_str(", annotated");
-            }
-            out.push(')');
+            write_object(o, t.addr(), out, stack, depth, limit);
         }
         TypeKind::Const(c) => out.push_str(&cty_go_string(c.value(), c.underlying())),
         TypeKind::Enum(e) => {
@@ -210,6 +212,68 @@ fn write_display(t: &Type, out: &mut String, stack: &mut Vec<usize>, depth: usiz
             out.push(')');
         }
     }
+}
+
+/// The printed form of an object outside any other object (empty stack, so
+/// no `...`), remembered on the object: union sort keys print the same
+/// objects again and again. It is remembered only once final: every object
+/// it reaches is defined (a recursive placeholder still being built prints
+/// differently later), it is not longer than [`CACHED_FORM_LIMIT`] (a
+/// longer print may be cut) and it stays above [`CACHED_FORM_DEPTH`].
+fn cached_form(o: &ObjectDef, addr: usize) -> Option<std::sync::Arc<str>> {
+    if let Some(known) = o.printed_form() {
+        return known.clone();
+    }
+    let mut walk = Walk::default();
+    let mut form = String::new();
+    write_object(o, addr, &mut form, &mut walk, 0, CACHED_FORM_LIMIT);
+    if walk.undefined {
+        // Not final yet: print it normally, remember nothing.
+        return None;
+    }
+    // A print no longer than the limit was never cut.
+    let keep = (form.len() <= CACHED_FORM_LIMIT && walk.deepest <= CACHED_FORM_DEPTH)
+        .then(|| std::sync::Arc::from(form));
+    o.set_printed_form(keep.clone());
+    keep
+}
+
+fn write_object(
+    o: &ObjectDef,
+    addr: usize,
+    out: &mut String,
+    stack: &mut Walk,
+    depth: usize,
+    limit: usize,
+) {
+    stack.undefined |= !o.is_defined();
+    if stack.stack.contains(&addr) {
+        out.push_str("...");
+        return;
+    }
+    stack.stack.push(addr);
+    // The entries share what is left of `limit` (each is written
+    // to its own string, so `out.len()` alone would not cut them).
+    let mut used = out.len();
+    let mut entries: Vec<String> = Vec::with_capacity(o.properties().len());
+    for (k, v) in o.properties() {
+        if used > limit {
+            break;
+        }
+        let mut s = format!("{k} = ");
+        write_display(v, &mut s, stack, depth + 1, limit - used);
+        used = used.saturating_add(s.len() + 2);
+        entries.push(s);
+    }
+    stack.stack.pop();
+    entries.sort();
+    out.push_str("object({");
+    out.push_str(&entries.join(", "));
+    out.push('}');
+    if !o.annotations().is_empty() {
+        out.push_str(", annotated");
+    }
+    out.push(')');
 }
 
 #[cfg(test)]
@@ -231,6 +295,41 @@ mod tests {
         // Unlimited, it is the whole form.
         let small = Type::object([("a", Type::int()), ("b", Type::string())]);
         assert_eq!(display_prefix(&small, usize::MAX), small.to_string());
+    }
+
+    #[test]
+    fn remembered_object_forms_follow_definition_and_limit() {
+        // A placeholder printed before it is defined is not remembered.
+        let d = Type::deferred_object(ObjectOptions::default());
+        let l = Type::list(d.clone());
+        assert_eq!(l.to_string(), "list(object({}))");
+        assert!(d.define_object([("a", Type::string())]));
+        assert_eq!(l.to_string(), "list(object({a = string}))");
+        // Nor is an object that reaches a placeholder.
+        let inner = Type::deferred_object(ObjectOptions::default());
+        let outer = Type::object([("x", inner.clone())]);
+        assert_eq!(outer.to_string(), "object({x = object({})})");
+        assert!(inner.define_object([("y", Type::int())]));
+        assert_eq!(outer.to_string(), "object({x = object({y = int})})");
+        // A remembered form is used only where the limit would not cut it.
+        let o = Type::object([("a", Type::string()), ("b", Type::bool())]);
+        assert_eq!(o.to_string(), "object({a = string, b = bool})");
+        assert_eq!(
+            display_prefix(&Type::list(o.clone()), 10),
+            "list(object({a = string}))"
+        );
+        assert_eq!(
+            display_prefix(&Type::list(o), 1000),
+            "list(object({a = string, b = bool}))"
+        );
+        // Inside a cycle the object prints `...`, not its remembered form.
+        let r = Type::deferred_object(ObjectOptions::default());
+        assert!(r.define_object([("next", Type::list(r.clone()))]));
+        assert_eq!(r.to_string(), "object({next = list(...)})");
+        assert_eq!(
+            Type::list(r.clone()).to_string(),
+            "list(object({next = list(...)}))"
+        );
     }
 
     #[test]

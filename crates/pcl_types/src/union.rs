@@ -5,8 +5,10 @@
 //! is observable (union equality is order-sensitive and `Pretty()` prints in
 //! stored order). Elements are first compared by the head of their printed
 //! form (`output(`, `object({`, `string`, …), which every printing starts
-//! with; the same node twice compares equal; only elements whose heads
-//! cannot decide are printed, each at most once per construction. The order is exactly that of the printed keys.
+//! with, looking through equal one-element wrappers (`output(list(…))`);
+//! the same node twice compares equal; only elements whose heads cannot
+//! decide are printed, each at most once per construction (and an object's
+//! printed form, once final, is remembered on the object). The order is exactly that of the printed keys.
 
 use std::cell::OnceCell;
 use std::cmp::Ordering;
@@ -43,7 +45,7 @@ pub(crate) fn normalise_union(elements: Vec<Type>, annotations: Annotations) -> 
             // One node: one printed form.
             return Ordering::Equal;
         }
-        compare_heads(display_head(&a.0), display_head(&b.0)).unwrap_or_else(|| {
+        compare_unprinted(&a.0, &b.0).unwrap_or_else(|| {
             let ka = a.1.get_or_init(|| display_prefix(&a.0, SORT_KEY_LIMIT));
             let kb = b.1.get_or_init(|| display_prefix(&b.0, SORT_KEY_LIMIT));
             ka.cmp(kb)
@@ -71,7 +73,7 @@ pub(crate) fn normalise_pair(a: Type, b: Type, annotations: Annotations) -> Type
     let order = if a.ptr_eq(&b) {
         Ordering::Equal
     } else {
-        compare_heads(display_head(&a), display_head(&b)).unwrap_or_else(|| {
+        compare_unprinted(&a, &b).unwrap_or_else(|| {
             display_prefix(&a, SORT_KEY_LIMIT).cmp(&display_prefix(&b, SORT_KEY_LIMIT))
         })
     };
@@ -85,6 +87,44 @@ pub(crate) fn normalise_pair(a: Type, b: Type, annotations: Annotations) -> Type
         return first;
     }
     Type::union_of(Arc::from([first, second]), annotations)
+}
+
+/// Levels of equal one-element wrappers [`compare_unprinted`] looks
+/// through.
+const WRAPPER_LEVELS: usize = 8;
+
+/// The order of the printed keys of `a` and `b` when it can be told without
+/// printing: by their heads, or, when both are the same one-element wrapper
+/// (`output(…)`, `list(…)`, …), by the heads of what they wrap. Inside a
+/// wrapper only a differing byte decides (the wrapper's `)` follows a
+/// shorter form), and two equal whole heads are equal forms. Heads are at
+/// most a few bytes, so the decisive byte is far below the sort key's cut.
+fn compare_unprinted(a: &Type, b: &Type) -> Option<Ordering> {
+    let (mut a, mut b) = (a, b);
+    for level in 0..=WRAPPER_LEVELS {
+        let (ha, hb) = (display_head(a), display_head(b));
+        if level == 0 {
+            if let Some(order) = compare_heads(ha, hb) {
+                return Some(order);
+            }
+        } else if let Some((x, y)) = ha.0.bytes().zip(hb.0.bytes()).find(|(x, y)| x != y) {
+            return Some(x.cmp(&y));
+        } else if ha.1 && hb.1 && ha.0 == hb.0 {
+            return Some(Ordering::Equal);
+        }
+        if ha.0 != hb.0 {
+            return None;
+        }
+        (a, b) = match (a.kind(), b.kind()) {
+            (TypeKind::List(x), TypeKind::List(y))
+            | (TypeKind::Map(x), TypeKind::Map(y))
+            | (TypeKind::Set(x), TypeKind::Set(y))
+            | (TypeKind::Promise(x), TypeKind::Promise(y))
+            | (TypeKind::Output(x), TypeKind::Output(y)) => (x, y),
+            _ => return None,
+        };
+    }
+    None
 }
 
 /// The order of two printed forms known only by their heads (a prefix of
@@ -106,7 +146,7 @@ fn compare_heads((a, a_whole): (&str, bool), (b, b_whole): (&str, bool)) -> Opti
 
 #[cfg(test)]
 mod tests {
-    use super::{compare_heads, SORT_KEY_LIMIT};
+    use super::{compare_heads, compare_unprinted, SORT_KEY_LIMIT};
     use crate::print::{display_head, display_prefix};
     use crate::ty::Type;
     use crate::value::Value;
@@ -138,6 +178,18 @@ mod tests {
             Type::promise(Type::int()),
             Type::output(obj.clone()),
             Type::output(Type::list(obj.clone())),
+            Type::output(Type::int()),
+            Type::output(Type::int()),
+            Type::output(Type::opaque("int-x")),
+            Type::output(Type::optional(Type::int())),
+            Type::output(Type::list(Type::map(Type::string()))),
+            Type::output(Type::list(Type::map(Type::number()))),
+            Type::output(Type::list(Type::map(Type::opaque("string")))),
+            Type::output(Type::list(Type::opaque("map"))),
+            Type::list(Type::opaque("list")),
+            Type::list(Type::list(Type::string())),
+            Type::list(Type::set(obj.clone())),
+            Type::list(Type::set(Type::object([("b", Type::int())]))),
             Type::tuple([Type::int()]),
             obj.clone(),
             Type::object([("a", Type::string())]),
@@ -160,6 +212,9 @@ mod tests {
             for b in &types {
                 let key_b = display_prefix(b, SORT_KEY_LIMIT);
                 if let Some(order) = compare_heads(display_head(a), display_head(b)) {
+                    assert_eq!(order, key_a.cmp(&key_b), "{key_a} vs {key_b}");
+                }
+                if let Some(order) = compare_unprinted(a, b) {
                     assert_eq!(order, key_a.cmp(&key_b), "{key_a} vs {key_b}");
                 }
             }
