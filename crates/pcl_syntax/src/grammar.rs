@@ -1528,6 +1528,40 @@ fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     .boxed()
 }
 
+/// `IDENT [ "," IDENT ] "in" expression`, after the `for` of a `for`
+/// expression or a `%{ for }` directive: the key variable (when two are
+/// named), the value variable and the collection. `Ok(Err(message))` when
+/// the next token does not fit, with nothing after the last good token
+/// consumed, so the caller reports `message` there and recovers.
+type ForHead = (Option<Ident>, Ident, Expr);
+
+fn for_head<'s>(
+    inp: &mut Inp<'s, '_>,
+    expression: &PExpr<'s>,
+) -> Result<Result<ForHead, &'static str>, EmptyErr> {
+    if peek_kind(inp) != Some(K::Ident) {
+        return Ok(Err("expected a variable name after `for`"));
+    }
+    let first = bump(inp).ok_or(EmptyErr::default())?;
+    let mut key_var = None;
+    let mut value_var = st(inp).ident_of(first);
+    if peek_kind(inp) == Some(K::Comma) {
+        bump(inp);
+        if peek_kind(inp) != Some(K::Ident) {
+            return Ok(Err("expected a value variable name after `,`"));
+        }
+        let second = bump(inp).ok_or(EmptyErr::default())?;
+        key_var = Some(value_var);
+        value_var = st(inp).ident_of(second);
+    }
+    if !is_keyword(inp, "in") {
+        return Ok(Err("expected `in` after the `for` variable names"));
+    }
+    bump(inp);
+    let collection = expr(inp, expression)?;
+    Ok(Ok((key_var, value_var, collection)))
+}
+
 /// `for_body = "for" IDENT [ "," IDENT ] "in" expression ":" expression
 /// [ "=>" expression ] [ "..." ] [ "if" expression ]`, then the closer.
 fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
@@ -1548,26 +1582,10 @@ fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
                 st(inp).range_from(open.range.start),
             ))
         };
-        if peek_kind(inp) != Some(K::Ident) {
-            return fail(inp, "expected a variable name after `for`");
-        }
-        let first = bump(inp).ok_or(EmptyErr::default())?;
-        let mut key_var = None;
-        let mut value_var = st(inp).ident_of(first);
-        if peek_kind(inp) == Some(K::Comma) {
-            bump(inp);
-            if peek_kind(inp) != Some(K::Ident) {
-                return fail(inp, "expected a value variable name after `,`");
-            }
-            let second = bump(inp).ok_or(EmptyErr::default())?;
-            key_var = Some(value_var);
-            value_var = st(inp).ident_of(second);
-        }
-        if !is_keyword(inp, "in") {
-            return fail(inp, "expected `in` after the `for` variable names");
-        }
-        bump(inp);
-        let collection = expr(inp, &expression)?;
+        let (key_var, value_var, collection) = match for_head(inp, &expression)? {
+            Ok(head) => head,
+            Err(message) => return fail(inp, message),
+        };
         if peek_kind(inp) != Some(K::Colon) {
             return fail(inp, "expected `:` after the `for` collection expression");
         }
@@ -1996,26 +2014,10 @@ fn directive_head<'s>(
                     recover_to(inp, K::TemplateSeqEnd);
                     Ok(None)
                 };
-                if peek_kind(inp) != Some(K::Ident) {
-                    return fail(inp, "expected a variable name after `for`");
-                }
-                let first = bump(inp).ok_or(EmptyErr::default())?;
-                let mut key_var = None;
-                let mut value_var = st(inp).ident_of(first);
-                if peek_kind(inp) == Some(K::Comma) {
-                    bump(inp);
-                    if peek_kind(inp) != Some(K::Ident) {
-                        return fail(inp, "expected a value variable name after `,`");
-                    }
-                    let second = bump(inp).ok_or(EmptyErr::default())?;
-                    key_var = Some(value_var);
-                    value_var = st(inp).ident_of(second);
-                }
-                if !is_keyword(inp, "in") {
-                    return fail(inp, "expected `in` after the `for` variable names");
-                }
-                bump(inp);
-                let collection = expr(inp, &expression)?;
+                let (key_var, value_var, collection) = match for_head(inp, &expression)? {
+                    Ok(head) => head,
+                    Err(message) => return fail(inp, message),
+                };
                 let right = sequence_end(inp, open, quoted, "for directive");
                 Flat::For {
                     key_var,
