@@ -84,6 +84,16 @@ const FORMS: &[Form] = &[
     }),
 ];
 
+/// The codes of the diagnostics of checking `text` as `main.pp`, strictly.
+fn strict_codes(loader: &MemoryLoader, text: String) -> Vec<String> {
+    let sources = vec![("main.pp".to_string(), text)];
+    check_program(&sources, loader, &BindPolicy::strict())
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.as_str().to_string())
+        .collect()
+}
+
 fn too_deep_count(text: &str) -> usize {
     parse(FileId(0), text)
         .diagnostics()
@@ -214,13 +224,7 @@ fn long_chains_through_the_binder() {
             "the splat cascade is fixed"
         );
         for (name, text) in chains {
-            let sources = vec![("main.pp".to_string(), text)];
-            let checked = check_program(&sources, &loader, &BindPolicy::strict());
-            let codes: Vec<&str> = checked
-                .diagnostics()
-                .iter()
-                .map(|d| d.code.as_str())
-                .collect();
+            let codes = strict_codes(&loader, text);
             // No storm: at most one diagnostic (`expression-too-deep`, or a
             // type error at the head of the chain, e.g. indexing `[]`).
             assert!(
@@ -229,7 +233,6 @@ fn long_chains_through_the_binder() {
                 &codes[..codes.len().min(5)]
             );
             println!("{name}: {codes:?}");
-            drop(checked);
         }
     });
 }
@@ -268,13 +271,7 @@ fn type_label_limit() {
         };
         for n in depths {
             let text = format!("config c \"{}\" {{}}\nv = c\n", nested_label(*n));
-            let sources = vec![("main.pp".to_string(), text)];
-            let checked = check_program(&sources, &loader, &BindPolicy::strict());
-            let codes: Vec<&str> = checked
-                .diagnostics()
-                .iter()
-                .map(|d| d.code.as_str())
-                .collect();
+            let codes = strict_codes(&loader, text);
             assert_eq!(codes, ["invalid-type-label"], "{n} levels");
         }
     });
@@ -343,13 +340,7 @@ fn schema_depth() {
                 "[".repeat(n),
                 "]".repeat(n)
             );
-            let sources = vec![("main.pp".to_string(), text)];
-            let checked = check_program(&sources, &loader, &BindPolicy::strict());
-            let codes: Vec<&str> = checked
-                .diagnostics()
-                .iter()
-                .map(|d| d.code.as_str())
-                .collect();
+            let codes = strict_codes(&loader, text);
             let expected: &[&str] = if n + 1 < MAX_NESTING_DEPTH {
                 &[]
             } else {
@@ -361,13 +352,7 @@ fn schema_depth() {
         // resource is decoded (serde_json's recursion limit), never a crash.
         if let Ok(loader) = MemoryLoader::new().with(deep_schema(FAR)) {
             let text = "resource r \"deep:index:R\" {\n  p = []\n}\n".to_string();
-            let sources = vec![("main.pp".to_string(), text)];
-            let checked = check_program(&sources, &loader, &BindPolicy::strict());
-            let codes: Vec<&str> = checked
-                .diagnostics()
-                .iter()
-                .map(|d| d.code.as_str())
-                .collect();
+            let codes = strict_codes(&loader, text);
             assert_eq!(codes.len(), 1, "{codes:?}");
         }
     });
