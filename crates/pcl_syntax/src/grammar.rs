@@ -280,19 +280,7 @@ fn simple_string(inp: &mut Inp<'_, '_>, open: Sig) -> Option<Expr> {
     if !ends_expression(peek_nth(inp, after).map(|s| s.kind)) {
         return None;
     }
-    let parts = match part {
-        None => Vec::new(),
-        Some(sig) => {
-            let raw = st(inp).slice(sig.range);
-            if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
-                return None;
-            }
-            vec![TemplatePart::Literal(TemplateLiteral {
-                value: Name::new(raw),
-                range: sig.range,
-            })]
-        }
-    };
+    let parts = plain_parts(st(inp), part)?;
     for _ in 0..after {
         bump(inp);
     }
@@ -1755,22 +1743,29 @@ fn plain_quoted(inp: &mut Inp<'_, '_>) -> Option<Vec<TemplatePart>> {
         inp.rewind(save);
         return None;
     }
-    let parts = match lit {
-        None => Vec::new(),
-        Some(sig) => {
-            let raw = st(inp).slice(sig.range);
-            if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
-                inp.rewind(save);
-                return None;
-            }
-            vec![TemplatePart::Literal(TemplateLiteral {
-                value: Name::new(raw),
-                range: sig.range,
-            })]
-        }
+    let Some(parts) = plain_parts(st(inp), lit) else {
+        inp.rewind(save);
+        return None;
     };
     bump(inp);
     Some(parts)
+}
+
+/// The parts of a plain quoted string whose only literal token (if any) is
+/// `lit`: `None` unless its text is ASCII without escapes or sequences
+/// (`\`, `$`, `%`), which is what makes it plain.
+fn plain_parts(s: &St<'_>, lit: Option<Sig>) -> Option<Vec<TemplatePart>> {
+    let Some(sig) = lit else {
+        return Some(Vec::new());
+    };
+    let raw = s.slice(sig.range);
+    if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
+        return None;
+    }
+    Some(vec![TemplatePart::Literal(TemplateLiteral {
+        value: Name::new(raw),
+        range: sig.range,
+    })])
 }
 
 fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {

@@ -176,6 +176,21 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
                 _ => {}
             }
         }
+        // An `if` or `for` past the limit opens nothing.
+        if let Flat::If { range, .. } | Flat::For { range, .. } = &part {
+            if stack.len() > MAX_NESTING_DEPTH {
+                if !too_deep_reported {
+                    too_deep_reported = true;
+                    sink.error(
+                        codes::NESTING_TOO_DEEP,
+                        *range,
+                        format!("template directives nest deeper than {MAX_NESTING_DEPTH} levels"),
+                    );
+                }
+                skipped_open += 1;
+                continue;
+            }
+        }
         match part {
             Flat::Lit { value, range } => push_part(
                 &mut stack,
@@ -191,20 +206,6 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
                 strip,
                 range,
             } => {
-                if stack.len() > MAX_NESTING_DEPTH {
-                    if !too_deep_reported {
-                        too_deep_reported = true;
-                        sink.error(
-                            codes::NESTING_TOO_DEEP,
-                            range,
-                            format!(
-                                "template directives nest deeper than {MAX_NESTING_DEPTH} levels"
-                            ),
-                        );
-                    }
-                    skipped_open += 1;
-                    continue;
-                }
                 stack.push(Frame {
                     head: FrameHead::If {
                         condition,
@@ -223,20 +224,6 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
                 strip,
                 range,
             } => {
-                if stack.len() > MAX_NESTING_DEPTH {
-                    if !too_deep_reported {
-                        too_deep_reported = true;
-                        sink.error(
-                            codes::NESTING_TOO_DEEP,
-                            range,
-                            format!(
-                                "template directives nest deeper than {MAX_NESTING_DEPTH} levels"
-                            ),
-                        );
-                    }
-                    skipped_open += 1;
-                    continue;
-                }
                 stack.push(Frame {
                     head: FrameHead::For {
                         key_var,
