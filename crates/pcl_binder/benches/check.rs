@@ -67,7 +67,7 @@ use pcl_schema::{CachingLoader, DirLoader, PackageDescriptor, SchemaLoader};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
-use common::{corpus_dir, Defaults};
+use common::{corpus_dir, manifest, Defaults};
 
 const MB: f64 = 1e6;
 const CORPUS_TARGET_BYTES: usize = 5_000_000;
@@ -167,49 +167,25 @@ struct CorpusProgram {
     policy: BindPolicy,
 }
 
-fn policy_from_flags(flags: &str) -> BindPolicy {
-    let mut p = BindPolicy::strict();
-    for flag in flags.split_whitespace() {
-        // `-` (the manifest's "no flags") and unknown flags change nothing.
-        p.apply_flag(flag);
-    }
-    p
-}
-
 /// The checkable corpus programs (`None` when the corpus is absent).
 fn corpus_programs() -> Option<(Vec<CorpusProgram>, Vec<Defaults>)> {
-    let dir = corpus_dir();
-    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).ok()?;
+    let rows = manifest()?;
     let mut loaders: Vec<(String, Defaults)> = Vec::new();
     let mut programs = Vec::new();
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let [name, program_dir, schema_dir, checkable, _expect, flags, _messages] = cols.as_slice()
-        else {
-            continue;
-        };
-        if *checkable != "yes" {
-            continue;
-        }
+    for row in rows.iter().filter(|r| r.checkable) {
         if let Ok(filter) = std::env::var("PCL_BENCH_PROGRAM") {
-            if !name.contains(filter.as_str()) {
+            if !row.name.contains(filter.as_str()) {
                 continue;
             }
         }
-        let loader = match loaders.iter().position(|(d, _)| d == schema_dir) {
+        let loader = match loaders.iter().position(|(d, _)| *d == row.schema_dir) {
             Some(i) => i,
             None => {
-                loaders.push((
-                    (*schema_dir).to_owned(),
-                    Defaults {
-                        inner: CachingLoader::new(DirLoader::new([dir.join(schema_dir)])),
-                        conformance: schema_dir.contains("conformance"),
-                    },
-                ));
+                loaders.push((row.schema_dir.clone(), row.loader()));
                 loaders.len() - 1
             }
         };
-        let path = dir.join(program_dir);
+        let path = corpus_dir().join(&row.program_dir);
         let Ok(sources) = pcl_binder::FileProvider::read_dir(&FsFiles::new(&path), "") else {
             continue;
         };
@@ -217,7 +193,7 @@ fn corpus_programs() -> Option<(Vec<CorpusProgram>, Vec<Defaults>)> {
             dir: path,
             sources,
             loader,
-            policy: policy_from_flags(flags),
+            policy: row.policy(),
         });
     }
     Some((programs, loaders.into_iter().map(|(_, l)| l).collect()))

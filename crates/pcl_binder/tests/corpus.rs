@@ -9,46 +9,32 @@ mod common;
 
 use pcl_binder::{check_directory, BindPolicy};
 use pcl_diagnostics::render_short;
-use pcl_schema::{CachingLoader, DirLoader};
 
-use common::{corpus_dir, Defaults};
-
-fn policy_from_flags(flags: &str) -> BindPolicy {
-    // `-` is the manifest's "no flags".
-    let flags: Vec<&str> = flags.split_whitespace().filter(|f| *f != "-").collect();
-    BindPolicy::from_flags(&flags.join(" ")).unwrap_or_else(|e| panic!("{e}"))
-}
+use common::{corpus_dir, manifest};
 
 #[test]
 fn corpus() {
     let dir = corpus_dir();
-    let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
+    let Some(rows) = manifest() else {
         eprintln!("corpus: ../shared/corpus is absent; skipping");
         return;
     };
     let filter = std::env::var("CORPUS_FILTER").ok();
     let (mut agree, mut disagree) = (0usize, 0usize);
     let mut report = String::new();
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let [name, program_dir, schema_dir, checkable, expect, flags, messages] = cols.as_slice()
-        else {
-            continue;
-        };
+    for row in &rows {
+        let (name, expect, messages) = (&row.name, row.expect.as_str(), &row.messages);
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
             continue;
         }
-        let loader = Defaults {
-            inner: CachingLoader::new(DirLoader::new([dir.join(schema_dir)])),
-            conformance: schema_dir.contains("conformance"),
-        };
-        let checkable = *checkable == "yes";
+        let loader = row.loader();
+        let checkable = row.checkable;
         let policy = if checkable {
-            policy_from_flags(flags)
+            row.policy()
         } else {
             BindPolicy::lenient()
         };
-        let path = dir.join(program_dir);
+        let path = dir.join(&row.program_dir);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             check_directory(&path, &loader, &policy)
         }));
@@ -79,7 +65,7 @@ fn corpus() {
         let ok = if !checkable {
             true
         } else {
-            match *expect {
+            match expect {
                 "clean" => errors.is_empty(),
                 "error" => {
                     !errors.is_empty()

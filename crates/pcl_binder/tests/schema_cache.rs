@@ -13,16 +13,8 @@ use pcl_binder::{
     Program, SchemaCache,
 };
 use pcl_diagnostics::render_short;
-use pcl_schema::{CachingLoader, DirLoader};
 
-use common::{corpus_dir, Defaults};
-
-fn defaults(dir: &std::path::Path, conformance: bool) -> Defaults {
-    Defaults {
-        inner: CachingLoader::new(DirLoader::new([dir.to_path_buf()])),
-        conformance,
-    }
-}
+use common::{corpus_dir, manifest, Defaults};
 
 /// Everything a check produces, as text.
 fn summary(checked: &Checked<Program>) -> String {
@@ -42,50 +34,29 @@ fn summary(checked: &Checked<Program>) -> String {
 
 #[test]
 fn cached_checks_equal_fresh_checks() {
-    let dir = corpus_dir();
-    let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
+    let Some(rows) = manifest() else {
         eprintln!("schema_cache: ../shared/corpus is absent; skipping");
         return;
     };
     let mut caches: Vec<(String, SchemaCache<Defaults>)> = Vec::new();
     let mut programs = Vec::new();
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let [name, program_dir, schema_dir, checkable, _expect, flags, _messages] = cols.as_slice()
-        else {
-            continue;
-        };
-        if *checkable != "yes" {
-            continue;
-        }
-        let flags: Vec<&str> = flags.split_whitespace().filter(|f| *f != "-").collect();
-        let policy = BindPolicy::from_flags(&flags.join(" ")).unwrap_or_else(|e| panic!("{e}"));
-        let cache = match caches.iter().position(|(d, _)| d == schema_dir) {
+    for row in rows.iter().filter(|r| r.checkable) {
+        let policy = row.policy();
+        let cache = match caches.iter().position(|(d, _)| *d == row.schema_dir) {
             Some(i) => i,
             None => {
-                let folder = dir.join(schema_dir);
-                let conformance = schema_dir.contains("conformance");
-                caches.push((
-                    (*schema_dir).to_owned(),
-                    SchemaCache::new(defaults(&folder, conformance)),
-                ));
+                caches.push((row.schema_dir.clone(), SchemaCache::new(row.loader())));
                 caches.len() - 1
             }
         };
-        let path = dir.join(program_dir);
+        let path = corpus_dir().join(&row.program_dir);
         let files = FsFiles::new(&path);
         let Ok(sources) = files.read_dir("") else {
             continue;
         };
-        let conformance = schema_dir.contains("conformance");
-        let fresh = check_program_with_files(
-            &sources,
-            &defaults(&dir.join(schema_dir), conformance),
-            &policy,
-            &files,
-        );
+        let fresh = check_program_with_files(&sources, &row.loader(), &policy, &files);
         programs.push((
-            name.to_string(),
+            row.name.clone(),
             path,
             sources,
             policy,

@@ -1,13 +1,83 @@
-//! Shared by the `corpus` test and the `check` bench (included there with
-//! `#[path]`): where the shared corpus is, and its schema loader.
+//! Shared by the `corpus` and `schema_cache` tests and the `check` bench
+//! (included there with `#[path]`): where the shared corpus is, its
+//! manifest, and its schema loader.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pcl_binder::BindPolicy;
 use pcl_schema::{CachingLoader, DirLoader, LoadError, Package, PackageDescriptor, SchemaLoader};
 
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+/// One program line of `manifest.tsv`.
+pub struct ManifestRow {
+    pub name: String,
+    /// Relative to [`corpus_dir`].
+    pub program_dir: String,
+    /// Relative to [`corpus_dir`].
+    pub schema_dir: String,
+    /// Whether every schema the program needs is present.
+    pub checkable: bool,
+    /// `clean` or `error` (read by the corpus test only).
+    #[allow(dead_code)]
+    pub expect: String,
+    /// The policy flags, `-` for none.
+    pub flags: String,
+    /// Expected error substrings, separated by ` | ` (corpus test only).
+    #[allow(dead_code)]
+    pub messages: String,
+}
+
+impl ManifestRow {
+    /// The policy the manifest's flags ask for (strict by default).
+    pub fn policy(&self) -> BindPolicy {
+        // `-` is the manifest's "no flags".
+        let flags: Vec<&str> = self
+            .flags
+            .split_whitespace()
+            .filter(|f| *f != "-")
+            .collect();
+        BindPolicy::from_flags(&flags.join(" ")).unwrap_or_else(|e| panic!("{}: {e}", self.name))
+    }
+
+    /// A fresh loader for the program's schema folder.
+    pub fn loader(&self) -> Defaults {
+        Defaults {
+            inner: CachingLoader::new(DirLoader::new([corpus_dir().join(&self.schema_dir)])),
+            conformance: self.schema_dir.contains("conformance"),
+        }
+    }
+}
+
+/// The program lines of the manifest, in order; `None` when the corpus is
+/// absent. Lines without all seven columns are skipped.
+pub fn manifest() -> Option<Vec<ManifestRow>> {
+    let text = std::fs::read_to_string(corpus_dir().join("manifest.tsv")).ok()?;
+    let rows = text
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let [name, program_dir, schema_dir, checkable, expect, flags, messages] =
+                cols.as_slice()
+            else {
+                return None;
+            };
+            Some(ManifestRow {
+                name: (*name).to_string(),
+                program_dir: (*program_dir).to_string(),
+                schema_dir: (*schema_dir).to_string(),
+                checkable: *checkable == "yes",
+                expect: (*expect).to_string(),
+                flags: (*flags).to_string(),
+                messages: (*messages).to_string(),
+            })
+        })
+        .collect();
+    Some(rows)
 }
 
 /// The conformance folder's defaults for unpinned packages (corpus README).
