@@ -14,6 +14,10 @@
 //!
 //! The `.ci/run` script runs this target in release mode as well.
 
+mod common;
+
+use common::on_small_stack;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,19 +31,7 @@ use pcl_types::{
     MAX_TYPE_DEPTH,
 };
 
-const STACK: usize = 2 * 1024 * 1024;
 const FAR: usize = 100_000;
-
-fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let handle = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(f)
-        .unwrap_or_else(|e| panic!("cannot spawn a thread: {e}"));
-    match handle.join() {
-        Ok(value) => value,
-        Err(payload) => std::panic::resume_unwind(payload),
-    }
-}
 
 /// Each nesting form of the parser: a name and `depth` → program text with
 /// `depth` nesting levels of that form.

@@ -36,6 +36,10 @@
 //! tests below rather than committed, and so are the file-system hazards
 //! (symlink loops, dangling symlinks, directories and FIFOs named `*.pp`).
 
+mod common;
+
+use common::on_small_stack;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -45,10 +49,6 @@ use pcl_diagnostics::{render, render_short, Diagnostic, RenderOptions, SourceMap
 use pcl_schema::DirLoader;
 
 use pcl_cli::inputs::{self, Source};
-
-/// The stack size the catalogue and the generated cases run with (what a
-/// Rust test thread gets by default, and less than a main thread).
-const STACK: usize = 2 * 1024 * 1024;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -67,19 +67,6 @@ fn schema_dirs() -> [PathBuf; 2] {
 
 fn loader() -> DirLoader {
     DirLoader::new(schema_dirs())
-}
-
-/// Runs `f` on a thread with a [`STACK`]-byte stack; a stack overflow there
-/// aborts the test binary, a panic fails the test.
-fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let handle = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(f)
-        .unwrap_or_else(|e| panic!("cannot spawn a thread: {e}"));
-    match handle.join() {
-        Ok(value) => value,
-        Err(payload) => std::panic::resume_unwind(payload),
-    }
 }
 
 fn pcl(args: &[&str], cwd: &Path) -> Output {
