@@ -1215,14 +1215,7 @@ impl TopLevel<'_> {
             .map_err(|offset| malformed(offset, format!("#/{key}: {INVALID_UTF8}")))?;
         serde_json::from_str::<Option<T>>(text).map_err(|e| {
             let offset = range.start + skim::offset_of(text, e.line(), e.column());
-            let (line, column) = skim::line_col(self.src, offset);
-            LoadError::Malformed {
-                name: self.name_hint.to_owned(),
-                path: self.origin.clone(),
-                line,
-                column,
-                message: format!("#/{key}: {e}"),
-            }
+            malformed(offset, format!("#/{key}: {e}"))
         })
     }
 
