@@ -11,7 +11,7 @@ use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use crate::error::{codes, TypeDiagnostic};
-use crate::object::Properties;
+use crate::object::{Properties, View};
 use crate::ty::{Type, TypeKind};
 use crate::unify::unify_types;
 use crate::MAX_TYPE_DEPTH;
@@ -30,6 +30,9 @@ struct Search {
     /// Memoise every node, not only shared ones: a [`Resolver`] asks again
     /// for each node it rebuilds.
     memo_unshared: bool,
+    /// Answer "maybe" for a lazy object instead of defining it: a
+    /// [`Resolver`] rebuilds a lazy object as a lazy view anyway.
+    lazy_maybe: bool,
 }
 
 fn contains(t: &Type, s: &mut Search, depth: usize) -> bool {
@@ -60,6 +63,7 @@ fn contains(t: &Type, s: &mut Search, depth: usize) -> bool {
         | TypeKind::Set(e) => contains(e, s, depth + 1),
         TypeKind::Tuple(es) => es.iter().any(|e| contains(e, s, depth + 1)),
         TypeKind::Union(u) => u.elements().iter().any(|e| contains(e, s, depth + 1)),
+        TypeKind::Object(o) if s.lazy_maybe && o.is_lazy() => true,
         TypeKind::Object(o) => {
             let addr = t.addr();
             if s.stack.contains(&addr) {
@@ -88,6 +92,7 @@ fn search(t: &Type, want: Want) -> bool {
             memo: HashMap::default(),
             hit_cycle: false,
             memo_unshared: false,
+            lazy_maybe: false,
         },
         0,
     )
@@ -142,7 +147,22 @@ struct Resolver {
 }
 
 fn resolve_in(t: &Type, r: &mut Resolver, depth: usize) -> Type {
-    if depth > MAX_TYPE_DEPTH || !contains(t, &mut r.search, depth) {
+    if depth > MAX_TYPE_DEPTH {
+        return t.clone();
+    }
+    if let TypeKind::Object(o) = t.kind() {
+        if o.is_lazy() {
+            // Rebuilt lazily, one level at a time; a lazy object holds
+            // only types built by the normalising constructors, so it
+            // needs no re-normalisation.
+            return match r.goal {
+                Goal::ResolveOutputs => o.view(t, View::ResolveOutputs, resolve_outputs),
+                Goal::ResolvePromises => o.view(t, View::ResolvePromises, resolve_promises),
+                Goal::RenormaliseOutputs => t.clone(),
+            };
+        }
+    }
+    if !contains(t, &mut r.search, depth) {
         return t.clone();
     }
     if let Some(done) = r.rebuilt.get(&t.addr()) {
@@ -209,6 +229,7 @@ impl Resolver {
                 memo: HashMap::default(),
                 hit_cycle: false,
                 memo_unshared: true,
+                lazy_maybe: true,
             },
             rebuilt: HashMap::default(),
             keep: Vec::new(),
@@ -221,7 +242,8 @@ fn resolve(t: &Type, goal: Goal) -> Type {
 }
 
 /// `ResolveOutputs(T)`: every output and promise replaced by its element.
-/// Returns `T` itself when it contains neither.
+/// Returns `T` itself when it contains neither (a lazy object inside `T`
+/// is not searched: it is replaced by its lazy resolution view).
 pub fn resolve_outputs(t: &Type) -> Type {
     resolve(t, Goal::ResolveOutputs)
 }

@@ -26,6 +26,15 @@
 //! find the cached placeholder), then defines it, exactly like the
 //! reference's per-schema-type cache.
 //!
+//! An object may also be *lazy* ([`Type::lazy_object`]): its properties
+//! are computed by a definer on first use, which is how the binder converts
+//! only the parts of a big schema a program looks at. Every reader goes
+//! through [`ObjectDef::properties`], so laziness does not show, except
+//! that `ResolveOutputs` / `ResolvePromises` of a lazy object are lazy
+//! views of it (equal to, but not the same node as, the object when it
+//! holds no eventuals). See [`object`] for the forcing rules (never
+//! blocking, never re-entering).
+//!
 //! Why not an arena of ids? An arena would need a context argument on every
 //! operation (equality, printing, conversion) and a lifetime story for types
 //! that outlive one bind; handles with identity give the same cycle-breaking
@@ -84,7 +93,7 @@ pub use explain::{
 };
 pub use label::{bind_type_label, LabelResult};
 pub use notation::{parse_type, to_notation, NotationError};
-pub use object::{Annotation, Annotations, ObjectDef, ObjectOptions, Properties};
+pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties};
 pub use pretty::{pretty, pretty_capped, pretty_width, PrettyOptions};
 pub use print::display_string;
 pub use shape::{input_shape, output_shape, plain_shape};

@@ -1,19 +1,39 @@
 //! Object types: interned definitions with identity, optional late-filled
-//! properties (for recursive schema types), host annotations and the strict
-//! flag.
+//! or lazily computed properties (for schema types), host annotations and
+//! the strict flag.
 //!
 //! An object type is a handle to an [`ObjectDef`]. The definition's property
 //! map is set exactly once, possibly after the handle has been embedded in
 //! other types; that is how a schema type whose properties mention the type
 //! itself is built (see the crate documentation for why this is sound).
+//!
+//! A *lazy* object ([`crate::Type::lazy_object`]) carries a [`Definer`]
+//! that computes its properties on the first call of
+//! [`ObjectDef::properties`] (or anything that reads them: equality,
+//! printing, conversion, traversal), so a big schema is converted only as
+//! far as a program looks into it. Forcing never blocks and never
+//! re-enters: an object whose definer is running on the current thread
+//! reads as not yet defined (empty properties, like a deferred object
+//! before [`crate::Type::define_object`]), and two threads forcing one
+//! object at once both run the definer (it must be a pure function of its
+//! captures) and the first result is kept. A definer may answer `None`
+//! ("not yet": it depends on an object whose definer is running); the
+//! object then stays lazy and reads as undefined for that call.
+//!
+//! Derived objects that rebuild a lazy object's properties
+//! (`ResolveOutputs`, `ResolvePromises`) are lazy *views* of it, remembered
+//! on the source (weakly, so a view is freed with its last user), so that
+//! deriving from a recursive lazy object closes the same cycles an eager
+//! rebuild does.
 
 use std::any::Any;
+use std::cell::RefCell;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use indexmap::IndexMap;
 
-use crate::ty::Type;
+use crate::ty::{Type, TypeKind};
 
 /// One opaque host value attached to an object or union type (the binder
 /// stores the schema type it came from).
@@ -76,9 +96,63 @@ impl fmt::Debug for Annotations {
 /// (iteration order is the map's order, never the hasher's).
 pub type Properties = IndexMap<Arc<str>, Type, foldhash::fast::RandomState>;
 
+/// Computes a lazy object's properties; `None` means "not yet" (see the
+/// module documentation). Called at most once per thread and object while
+/// the object is undefined; it must not assume it is called only once.
+pub type Definer = Arc<dyn Fn() -> Option<Properties> + Send + Sync>;
+
+/// The lazy objects derived from another lazy object (see
+/// [`ObjectDef::view`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum View {
+    ResolveOutputs,
+    ResolvePromises,
+}
+
+/// What a lazy object needs besides its properties.
+struct LazyState {
+    /// Present until the properties are set.
+    definer: Mutex<Option<Definer>>,
+    /// Views derived from this object, held weakly.
+    views: Mutex<Vec<(View, Weak<TypeKind>)>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+thread_local! {
+    /// The lazy objects whose definers run on this thread (by address).
+    static DEFINING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Marks an object as being defined on this thread until dropped (also
+/// when the definer panics).
+struct Defining(usize);
+
+impl Defining {
+    fn enter(addr: usize) -> Defining {
+        DEFINING.with(|d| d.borrow_mut().push(addr));
+        Defining(addr)
+    }
+}
+
+impl Drop for Defining {
+    fn drop(&mut self) {
+        DEFINING.with(|d| {
+            let mut d = d.borrow_mut();
+            if let Some(at) = d.iter().rposition(|a| *a == self.0) {
+                d.remove(at);
+            }
+        });
+    }
+}
+
 /// The definition behind an object type.
 pub struct ObjectDef {
     props: OnceLock<Properties>,
+    /// Set for a lazy object.
+    lazy: Option<Box<LazyState>>,
     annotations: Annotations,
     strict: bool,
     name: Option<Arc<str>>,
@@ -116,11 +190,90 @@ impl ObjectDef {
         }
         ObjectDef {
             props: cell,
+            lazy: None,
             annotations: opts.annotations,
             strict: opts.strict,
             name: opts.name,
             printed: OnceLock::new(),
         }
+    }
+
+    pub(crate) fn new_lazy(definer: Definer, opts: ObjectOptions) -> ObjectDef {
+        ObjectDef {
+            lazy: Some(Box::new(LazyState {
+                definer: Mutex::new(Some(definer)),
+                views: Mutex::new(Vec::new()),
+            })),
+            ..ObjectDef::new(None, opts)
+        }
+    }
+
+    /// Runs a lazy object's definer if its properties are not set yet and
+    /// it is not already running on this thread.
+    fn force(&self) {
+        let Some(lazy) = &self.lazy else {
+            return;
+        };
+        if self.props.get().is_some() {
+            return;
+        }
+        let Some(definer) = lock(&lazy.definer).clone() else {
+            return;
+        };
+        let addr = self as *const ObjectDef as usize;
+        if DEFINING.with(|d| d.borrow().contains(&addr)) {
+            return;
+        }
+        let guard = Defining::enter(addr);
+        let props = definer();
+        drop(guard);
+        if let Some(props) = props {
+            if self.props.set(sorted(props)).is_ok() {
+                // Dropped outside the lock: it may own many types.
+                let done = lock(&lazy.definer).take();
+                drop(done);
+            }
+        }
+    }
+
+    /// Whether this object was made by [`crate::Type::lazy_object`]
+    /// (defined or not yet).
+    pub fn is_lazy(&self) -> bool {
+        self.lazy.is_some()
+    }
+
+    /// The view `kind` of this lazy object (`self` is `t`'s definition),
+    /// built the first time: a lazy object whose properties are `f` of
+    /// this object's, once this object is defined.
+    pub(crate) fn view(&self, t: &Type, kind: View, f: fn(&Type) -> Type) -> Type {
+        let Some(lazy) = &self.lazy else {
+            return t.clone();
+        };
+        let mut views = lock(&lazy.views);
+        if let Some(v) = views
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .and_then(|(_, w)| Type::upgrade(w))
+        {
+            return v;
+        }
+        let src = t.clone();
+        let definer: Definer = Arc::new(move || {
+            let o = src.as_object()?;
+            if !o.is_defined() {
+                return None;
+            }
+            Some(
+                o.properties()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), f(v)))
+                    .collect(),
+            )
+        });
+        let new = Type::lazy_object_with(definer, self.options());
+        views.retain(|(k, w)| *k != kind && w.strong_count() > 0);
+        views.push((kind, new.downgrade()));
+        new
     }
 
     /// The remembered printed form, if it was decided.
@@ -133,9 +286,14 @@ impl ObjectDef {
         let _ = self.printed.set(form);
     }
 
-    /// The properties (empty until a deferred object is defined).
+    /// The properties (empty until a deferred object is defined; a lazy
+    /// object is defined here on first use).
     pub fn properties(&self) -> &Properties {
         static EMPTY: OnceLock<Properties> = OnceLock::new();
+        if let Some(p) = self.props.get() {
+            return p;
+        }
+        self.force();
         self.props
             .get()
             .unwrap_or_else(|| EMPTY.get_or_init(Properties::default))
@@ -145,7 +303,10 @@ impl ObjectDef {
         self.properties().get(name)
     }
 
+    /// Whether the properties are set (a lazy object is defined here if
+    /// it can be).
     pub fn is_defined(&self) -> bool {
+        self.force();
         self.props.get().is_some()
     }
 
@@ -203,6 +364,137 @@ mod tests {
     struct X(u32);
     #[derive(Debug)]
     struct Z;
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn props(items: Vec<(&str, Type)>) -> Properties {
+        items.into_iter().map(|(k, v)| (Arc::from(k), v)).collect()
+    }
+
+    #[test]
+    fn lazy_object_is_defined_on_first_use_only() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&calls);
+        let inner = Type::lazy_object(ObjectOptions::default(), move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Some(props(vec![("b", Type::int()), ("a", Type::string())]))
+        });
+        let outer = Type::list(Type::optional(inner.clone()));
+        let output = Type::output(outer.clone());
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "built without defining");
+        let o = inner.as_object().map(ObjectDef::properties);
+        let names: Vec<&str> = o
+            .iter()
+            .flat_map(|p| p.keys())
+            .map(|k| k.as_ref())
+            .collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(inner.to_string(), "object({a = string, b = int})");
+        assert_eq!(
+            output.to_string(),
+            "output(list(union(none, object({a = string, b = int}))))"
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn forcing_itself_reads_as_undefined_instead_of_hanging() {
+        let slot: Arc<OnceLock<Type>> = Arc::new(OnceLock::new());
+        let seen = Arc::clone(&slot);
+        let inner_len = Arc::new(AtomicUsize::new(usize::MAX));
+        let len = Arc::clone(&inner_len);
+        let t = Type::lazy_object(ObjectOptions::default(), move || {
+            let me = seen.get()?;
+            let o = me.as_object()?;
+            assert!(!o.is_defined());
+            len.store(o.properties().len(), Ordering::SeqCst);
+            Some(props(vec![("self", Type::optional(me.clone()))]))
+        });
+        assert!(slot.set(t.clone()).is_ok());
+        let o = t.as_object().map(|o| o.properties().len());
+        assert_eq!(o, Some(1));
+        assert_eq!(inner_len.load(Ordering::SeqCst), 0);
+        assert_eq!(t.to_string(), "object({self = union(none, ...)})");
+    }
+
+    #[test]
+    fn declining_definer_stays_lazy() {
+        let ready = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = Arc::clone(&ready);
+        let t = Type::lazy_object(ObjectOptions::default(), move || {
+            flag.load(Ordering::SeqCst)
+                .then(|| props(vec![("a", Type::int())]))
+        });
+        let o = t.as_object();
+        assert_eq!(o.map(|o| o.properties().len()), Some(0));
+        assert_eq!(o.map(ObjectDef::is_defined), Some(false));
+        ready.store(true, Ordering::SeqCst);
+        assert_eq!(o.map(|o| o.properties().len()), Some(1));
+        assert_eq!(o.map(ObjectDef::is_defined), Some(true));
+    }
+
+    /// A recursive lazy object and the same object read from its
+    /// notation are equal and printed alike; the lazy one's resolution is
+    /// a view that closes the same cycle.
+    #[test]
+    fn views_of_recursive_lazy_objects_match_eager_rebuilds() {
+        let notation = "rec($T1, object({next = union($T1, output(rec($T2, object({next = $T2, v = int})))), v = output(int)}))";
+        let eager = crate::parse_type(notation).unwrap_or_else(|e| panic!("{e:?}"));
+        let slot: Arc<OnceLock<Type>> = Arc::new(OnceLock::new());
+        let seen = Arc::clone(&slot);
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&calls);
+        let lazy = Type::lazy_object(ObjectOptions::default(), move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let me = seen.get()?;
+            Some(props(vec![
+                ("next", Type::union([me.clone(), Type::output(me.clone())])),
+                ("v", Type::output(Type::int())),
+            ]))
+        });
+        assert!(slot.set(lazy.clone()).is_ok());
+        let resolved = crate::resolve_outputs(&lazy);
+        let again = crate::resolve_outputs(&lazy);
+        assert!(resolved.ptr_eq(&again), "one view per source");
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+        assert_eq!(format!("{lazy:?}"), notation);
+        assert_eq!(lazy, eager);
+        assert_eq!(lazy.to_string(), eager.to_string());
+        // The view closes the cycle: `next` resolves to the view itself
+        // (an eager rebuild through a placeholder keeps a second copy).
+        assert_eq!(resolved.to_string(), "object({next = ..., v = int})");
+        let next = resolved
+            .as_object()
+            .and_then(|o| o.property("next").cloned());
+        assert!(next.is_some_and(|n| n.ptr_eq(&resolved)));
+        assert_eq!(
+            crate::conversion_from(&crate::resolve_outputs(&eager), &resolved),
+            crate::ConversionKind::Safe
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn threads_forcing_one_lazy_object_agree() {
+        let t = Type::lazy_object(ObjectOptions::default(), || {
+            Some(props(
+                (0..50)
+                    .map(|i| (["a", "b", "c"][i % 3], Type::int()))
+                    .collect(),
+            ))
+        });
+        let forms: Vec<String> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4).map(|_| s.spawn(|| t.to_string())).collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        assert_eq!(forms.len(), 4);
+        assert!(
+            forms
+                .iter()
+                .all(|f| f == "object({a = int, b = int, c = int})"),
+            "{forms:?}"
+        );
+    }
 
     #[test]
     fn first_annotation_of_type() {

@@ -247,6 +247,16 @@ impl Type {
         Arc::ptr_eq(&self.0, &other.0)
     }
 
+    /// A weak handle to this node (for caches that must not keep it alive).
+    pub(crate) fn downgrade(&self) -> std::sync::Weak<TypeKind> {
+        Arc::downgrade(&self.0)
+    }
+
+    /// The node behind a weak handle, if it is still alive.
+    pub(crate) fn upgrade(w: &std::sync::Weak<TypeKind>) -> Option<Type> {
+        w.upgrade().map(Type)
+    }
+
     /// A named opaque type. Do not use it for the builtins.
     pub fn opaque(name: impl Into<Arc<str>>) -> Type {
         Type::from_kind(TypeKind::Opaque(name.into()))
@@ -358,6 +368,22 @@ impl Type {
     /// [`Type::define_object`]; this is how recursive schema types are built.
     pub fn deferred_object(opts: ObjectOptions) -> Type {
         Type::from_kind(TypeKind::Object(Arc::new(ObjectDef::new(None, opts))))
+    }
+
+    /// An object type whose properties `definer` computes on first use
+    /// (see [`crate::object`] for the rules: forcing never blocks or
+    /// re-enters, and `None` means "not yet").
+    pub fn lazy_object(
+        opts: ObjectOptions,
+        definer: impl Fn() -> Option<Properties> + Send + Sync + 'static,
+    ) -> Type {
+        Type::lazy_object_with(Arc::new(definer), opts)
+    }
+
+    pub(crate) fn lazy_object_with(definer: crate::object::Definer, opts: ObjectOptions) -> Type {
+        Type::from_kind(TypeKind::Object(Arc::new(ObjectDef::new_lazy(
+            definer, opts,
+        ))))
     }
 
     /// Sets the properties of a deferred object. Returns false if `self` is
