@@ -108,7 +108,6 @@ pub fn check_program_cached<L: SchemaLoader>(
 ) -> Checked<Program> {
     let key = ConversionKey::of(policy);
     let kept = cache.take(key);
-    let warm = kept.as_ref().is_some_and(|c| !c.is_empty());
     let (checked, conv) = check_with(
         sources,
         &cache.loader,
@@ -116,26 +115,9 @@ pub fn check_program_cached<L: SchemaLoader>(
         files,
         kept.unwrap_or_default(),
     );
-    if conv.reusable() {
-        cache.keep(key, conv);
-        return checked;
-    }
-    if !warm {
-        // Depth-limited conversions depend on their order: not kept.
-        return checked;
-    }
-    // A kept conversion was reused where converting afresh could have
-    // reached the depth limit: check again from scratch.
-    let (checked, conv) = check_with(
-        sources,
-        &cache.loader,
-        policy,
-        files,
-        Conversions::default(),
-    );
-    if conv.reusable() {
-        cache.keep(key, conv);
-    }
+    // A conversion depends only on what is converted (see
+    // `schema_types`), so every one can serve later checks.
+    cache.keep(key, conv);
     checked
 }
 
@@ -190,13 +172,11 @@ impl ConversionKey {
 /// token, as within one check. A check takes a set of kept conversions for
 /// itself (so checks on several threads never share one while converting),
 /// converts what it lacks, and gives it back; concurrent checks each get
-/// their own set. Conversions that reached the schema depth limit depend
-/// on the order of conversion and are never kept, and a check that reused
-/// a kept conversion where converting afresh could have reached the limit
-/// is redone from scratch, so results never depend on earlier checks. The
-/// kept conversions also remember `InputType` of the converted types a
-/// check asks it of (function inputs, resource input properties), a pure
-/// function of the type.
+/// their own set. A conversion depends only on the schema type converted
+/// (each schema object is converted lazily, on its own), so results never
+/// depend on earlier checks. The kept conversions also remember `InputType`
+/// of the converted types a check asks it of (function inputs, resource
+/// input properties), a pure function of the type.
 pub struct SchemaCache<L> {
     loader: CachingLoader<L>,
     kept: Mutex<HashMap<ConversionKey, Vec<Conversions>>>,

@@ -9,7 +9,7 @@
 //! | `pcl_syntax::MAX_NESTING_DEPTH` | parser: brackets, calls, unary and conditional chains, templates, directives, blocks, `for` | `nesting-too-deep`, the excess skipped without recursion |
 //! | `pcl_expr::MAX_EXPR_DEPTH` | expression binder (long operator chains) | `expression-too-deep` |
 //! | `pcl_types::MAX_TYPE_DEPTH` | type labels, type notation, every walk over a type | a label error; walks fall back |
-//! | `MAX_SCHEMA_DEPTH` (64, `pcl_binder::schema_types`) | schema type conversion | `dynamic` below it |
+//! | `MAX_SCHEMA_DEPTH` (64, `pcl_binder::schema_types`) | schema type conversion within one property (arrays, maps, unions; objects are converted lazily, each from depth 0) | `dynamic` below it |
 //! | `pcl_binder::policy::DEFAULT_MAX_COMPONENT_DEPTH` | nested components | `component-too-deep` |
 //!
 //! The `.ci/run` script runs this target in release mode as well.
@@ -316,7 +316,9 @@ fn deep_schema(n: usize) -> String {
     )
 }
 
-/// Schema types convert up to `MAX_SCHEMA_DEPTH` (64) levels and fall back
+/// Schema types convert up to `MAX_SCHEMA_DEPTH` (64) levels of arrays,
+/// maps and unions within a property (objects each start again at 0; see
+/// `pcl_binder::schema_types`) and fall back
 /// to `dynamic` below; a schema nested 100 000 deep is refused as a
 /// malformed file with one diagnostic, not a crash.
 #[test]

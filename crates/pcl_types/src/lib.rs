@@ -98,6 +98,6 @@ pub use pretty::{pretty, pretty_capped, pretty_width, PrettyOptions};
 pub use print::display_string;
 pub use shape::{input_shape, output_shape, plain_shape};
 pub use traverse::{traverse, Traversal, Traverser};
-pub use ty::{ConstType, EnumError, EnumType, Type, TypeKind, UnionType};
+pub use ty::{ConstType, EnumError, EnumType, Type, TypeKind, UnionType, WeakType};
 pub use unify::{unify, unify_types, Unified};
 pub use value::{Number, Value};

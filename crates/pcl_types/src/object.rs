@@ -236,6 +236,12 @@ impl ObjectDef {
         }
     }
 
+    /// Whether this is a lazy object whose properties were not computed
+    /// yet (does not compute them).
+    pub fn is_pending(&self) -> bool {
+        self.lazy.is_some() && self.props.get().is_none()
+    }
+
     /// Whether this object was made by [`crate::Type::lazy_object`]
     /// (defined or not yet).
     pub fn is_lazy(&self) -> bool {
@@ -382,6 +388,7 @@ mod tests {
         let outer = Type::list(Type::optional(inner.clone()));
         let output = Type::output(outer.clone());
         assert_eq!(calls.load(Ordering::SeqCst), 0, "built without defining");
+        assert!(inner.as_object().is_some_and(ObjectDef::is_pending));
         let o = inner.as_object().map(ObjectDef::properties);
         let names: Vec<&str> = o
             .iter()
@@ -395,6 +402,7 @@ mod tests {
             "output(list(union(none, object({a = string, b = int}))))"
         );
         assert_eq!(calls.load(Ordering::SeqCst), 1);
+        assert!(!inner.as_object().is_some_and(ObjectDef::is_pending));
     }
 
     #[test]

@@ -111,6 +111,17 @@ impl TypeKind {
     }
 }
 
+/// A weak handle to a type ([`Type::weak`]).
+#[derive(Clone)]
+pub struct WeakType(std::sync::Weak<TypeKind>);
+
+impl WeakType {
+    /// The type, if it is still alive.
+    pub fn upgrade(&self) -> Option<Type> {
+        Type::upgrade(&self.0)
+    }
+}
+
 /// The kinds of PCL types (types.md §1.1).
 pub enum TypeKind {
     None,
@@ -245,6 +256,11 @@ impl Type {
     /// True when both handles point at the same allocation.
     pub fn ptr_eq(&self, other: &Type) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// A weak handle to this type, for caches that must not keep it alive.
+    pub fn weak(&self) -> WeakType {
+        WeakType(Arc::downgrade(&self.0))
     }
 
     /// A weak handle to this node (for caches that must not keep it alive).
