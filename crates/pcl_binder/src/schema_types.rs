@@ -64,7 +64,7 @@ use pcl_expr::ResourceAnnotation;
 use pcl_schema::{
     Builtin, Found, Function, LoadError, LookupError, ObjectType, Package, PackageDescriptor,
     Primitive, Property, Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind,
-    TypeDef,
+    Section, TypeDef,
 };
 use pcl_types::{Annotations, Number, ObjectOptions, Properties, Type, Value, WeakType};
 
@@ -537,6 +537,54 @@ impl Converter {
     }
 }
 
+/// Whether everything the member `token` of `section` reaches through
+/// references is in `pkg` itself (or a builtin), read from the raw text of
+/// the members ([`Package::member_refs`]: every reference written in
+/// them, a superset of what conversion follows) without decoding them.
+/// False when a reference leaves the package or the scan cannot tell.
+fn reaches_only_itself(pkg: &Package, section: Section, token: &str) -> bool {
+    let mut seen: FastSet<(Section, String)> = FastSet::default();
+    let mut stack = vec![(section, token.to_string())];
+    while let Some((section, token)) = stack.pop() {
+        let Some(refs) = pkg.member_refs(section, &token) else {
+            return false;
+        };
+        for r in refs {
+            if matches!(
+                r,
+                "pulumi.json#/Any"
+                    | "pulumi.json#/Json"
+                    | "pulumi.json#/Archive"
+                    | "pulumi.json#/Asset"
+            ) {
+                continue;
+            }
+            // Only a reference into the same document has no path before
+            // its fragment (`pcl_schema`'s reference syntax).
+            let Some(fragment) = r.strip_prefix('#') else {
+                return false;
+            };
+            let fragment = fragment.trim_start_matches('/').trim_end_matches('/');
+            let (kind, target) = fragment.split_once('/').unwrap_or((fragment, ""));
+            let next = match kind {
+                "types" => Section::Type,
+                "resources" => Section::Resource,
+                "provider" => Section::Provider,
+                // Not a reference conversion can follow.
+                _ => continue,
+            };
+            if target.contains('%') {
+                // Percent-encoded: not worth decoding here.
+                return false;
+            }
+            if seen.insert((next, target.to_string())) {
+                stack.push((next, target.to_string()));
+            }
+        }
+    }
+    true
+}
+
 /// Finds the packages a closure reaches in other packages, walking the
 /// decoded schema in exactly the order [`Converter`] converts it (same
 /// shapes, same per-object depth), loading them through the check's
@@ -876,9 +924,13 @@ impl<'a> Schemas<'a> {
             self.record_reached(&reached);
             return types;
         }
-        let mut reach = self.reach();
-        reach.resource(pkg, res, read);
-        let reached: Reached = reach.found.into();
+        let reached: Reached = if reaches_only_itself(pkg, Section::Resource, &res.token) {
+            Arc::from([])
+        } else {
+            let mut reach = self.reach();
+            reach.resource(pkg, res, read);
+            reach.found.into()
+        };
         self.record_reached(&reached);
         let types = self.converter.resource(pkg, res, read);
         if let Some(o) = types.input.as_object() {
@@ -917,9 +969,13 @@ impl<'a> Schemas<'a> {
             self.record_reached(&reached);
             return types;
         }
-        let mut reach = self.reach();
-        reach.function(pkg, f);
-        let reached: Reached = reach.found.into();
+        let reached: Reached = if reaches_only_itself(pkg, Section::Function, &f.token) {
+            Arc::from([])
+        } else {
+            let mut reach = self.reach();
+            reach.function(pkg, f);
+            reach.found.into()
+        };
         self.record_reached(&reached);
         let types = self.converter.function(pkg, f);
         let multi = types.multi_argument_inputs.iter().flatten();

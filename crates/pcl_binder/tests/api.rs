@@ -235,3 +235,64 @@ fn binding_is_deterministic_across_runs_and_file_orders() {
         assert_eq!(fingerprint(&order), first, "file order {order:?}");
     }
 }
+
+/// Packages reached through a resource's types (binder.md §6.1, E20) are
+/// recorded in the order converting the closure meets them (inputs, then
+/// outputs, depth first), although the types are converted lazily; and a
+/// lazy type from another package is still usable after the check.
+#[test]
+fn packages_reached_through_types_are_used_in_order() {
+    let schemas = [
+        r##"{"name": "a", "version": "1.0.0", "resources": {"a:index:R": {
+            "inputProperties": {"x": {"$ref": "/b/v1.0.0/schema.json#/types/b:index:T"}},
+            "properties": {"y": {"$ref": "/d/v1.0.0/schema.json#/types/d:index:V"}},
+            "required": ["y"]}}}"##,
+        r##"{"name": "b", "version": "1.0.0", "types": {"b:index:T": {"type": "object",
+            "properties": {"u": {"$ref": "/c/v2.0.0/schema.json#/types/c:index:U"}}}}}"##,
+        r#"{"name": "c", "version": "2.0.0", "types": {"c:index:U": {"type": "object",
+            "properties": {"n": {"type": "number"}}}}}"#,
+        r#"{"name": "d", "version": "1.0.0", "types": {"d:index:V": {"type": "object",
+            "properties": {"w": {"type": "string"}}, "required": ["w"]}}}"#,
+    ];
+    let mut loader = MemoryLoader::new();
+    for s in schemas {
+        loader = loader.with(s).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let packages = |text: &str| {
+        let checked = check_program(&[src("main.pp", text)], &loader, &BindPolicy::strict());
+        let used: Vec<(String, Option<String>, bool)> = checked
+            .value()
+            .packages()
+            .iter()
+            .map(|p| (p.name.clone(), p.version.clone(), p.loaded))
+            .collect();
+        let errors = checked.errors().count();
+        (checked, used, errors)
+    };
+    let v = |s: &str| Some(s.to_string());
+    let expected = vec![
+        ("a".to_string(), v("1.0.0"), true),
+        ("b".to_string(), v("1.0.0"), true),
+        ("c".to_string(), v("2.0.0"), true),
+        ("d".to_string(), v("1.0.0"), true),
+    ];
+    let (_, used, errors) = packages("resource r \"a:index:R\" {\n  x = { u = { n = 1 } }\n}\n");
+    assert_eq!(used, expected);
+    assert_eq!(errors, 0);
+    // A mismatch two packages down is found (c's type converted on use).
+    let (_, _, errors) = packages("resource r \"a:index:R\" {\n  x = { u = { n = [1] } }\n}\n");
+    assert_eq!(errors, 1);
+    // Nothing of the closure touched: still every package, in order.
+    let (checked, used, _) = packages("resource r \"a:index:R\" {}\n");
+    assert_eq!(used, expected);
+    // After the check, d's type is converted on first use.
+    let output = checked.value().nodes().iter().find_map(|n| match &n.kind {
+        NodeKind::Resource(r) => Some(r.output_type.clone()),
+        _ => None,
+    });
+    let y = output.and_then(|t| t.as_object()?.property("y").cloned());
+    assert_eq!(
+        y.map(|t| t.to_string()),
+        Some("output(object({w = string}, annotated))".to_string())
+    );
+}

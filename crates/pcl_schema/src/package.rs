@@ -526,6 +526,36 @@ impl Package {
         Some(self.decode_type(schema_token, &entry))
     }
 
+    /// The `$ref` values written in the text of a member, in text order,
+    /// read without decoding the member (or checking that it is valid):
+    /// a quick look at what a member may reach. The member is the provider
+    /// ([`Section::Provider`], or its token as a resource), or the
+    /// resource, function or type with exactly this schema token; a member
+    /// the package does not have has none. Every `"$ref": "<string>"`
+    /// pair is read, wherever it is in the member. `None` when a reference
+    /// could be written in a way this scan does not read: an escape
+    /// (`\u0024ref`) in a key or any escape in a value.
+    pub fn member_refs(&self, section: Section, token: &str) -> Option<Vec<&str>> {
+        let range = match section {
+            Section::Provider => self.provider.range.clone(),
+            Section::Resource if token == self.provider_token() => self.provider.range.clone(),
+            Section::Resource => self
+                .entry(&self.resources, |d| &d.resources, token)
+                .and_then(|e| e.range.clone()),
+            Section::Function => self
+                .entry(&self.functions, |d| &d.functions, token)
+                .and_then(|e| e.range.clone()),
+            Section::Type => self
+                .entry(&self.types, |d| &d.types, token)
+                .and_then(|e| e.range.clone()),
+            Section::Config | Section::Package => None,
+        };
+        let Some(range) = range else {
+            return Some(Vec::new());
+        };
+        raw_refs(self.src.get(range)?)
+    }
+
     /// Schema tokens of all resources, in document order (no provider).
     pub fn resource_tokens(&self) -> impl Iterator<Item = &str> + '_ {
         self.resources().map.keys().map(String::as_str)
@@ -1136,6 +1166,37 @@ const LAYOUT_MISMATCH: &str = "the document's indentation does not match its str
 
 const INVALID_UTF8: &str = "invalid UTF-8";
 
+/// The `$ref` string values in `text` (see [`Package::member_refs`]).
+fn raw_refs(text: &[u8]) -> Option<Vec<&str>> {
+    // `$`, `r`, `e` and `f` written as escapes could spell a `$ref` key.
+    let escaped = memchr::memmem::find_iter(text, b"\\u00").any(|at| {
+        matches!(
+            text.get(at + 4..at + 6),
+            Some(b"24" | b"72" | b"65" | b"66")
+        )
+    });
+    if escaped {
+        return None;
+    }
+    let mut refs = Vec::new();
+    for at in memchr::memmem::find_iter(text, b"\"$ref\"") {
+        let rest = text.get(at + 6..).unwrap_or_default();
+        let rest = rest.trim_ascii_start();
+        let Some(rest) = rest.strip_prefix(b":") else {
+            continue;
+        };
+        let Some(value) = rest.trim_ascii_start().strip_prefix(b"\"") else {
+            continue;
+        };
+        let end = memchr::memchr2(b'"', b'\\', value)?;
+        if value.get(end) != Some(&b'"') {
+            return None;
+        }
+        refs.push(std::str::from_utf8(value.get(..end)?).ok()?);
+    }
+    Some(refs)
+}
+
 /// The text of `range` in `src`, or the offset of its first byte that is
 /// not UTF-8 (or of the range, when it is out of bounds).
 fn text_at(src: &[u8], range: Range<usize>) -> Result<&str, usize> {
@@ -1240,6 +1301,56 @@ mod tests {
     use super::*;
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn member_refs_reads_ref_strings_without_decoding() {
+        let doc = r##"{
+  "name": "m",
+  "version": "1.0.0",
+  "provider": {"inputProperties": {"k": {"$ref": "#/types/m:index:K"}}},
+  "resources": {
+    "m:index:R": {
+      "description": "a \"$ref\" in text, and \"$ref\": \"x\"",
+      "inputProperties": {
+        "a": {"$ref": "#/types/m:index:A"},
+        "b": {"type": "array", "items": {"$ref"  :  "/other/v1.0.0/schema.json#/types/o:index:B"}},
+        "$ref": {"type": "string"}
+      },
+      "properties": {"c": {"$ref": 5}, "d": {"$ref": "pulumi.json#/Any"}}
+    },
+    "m:index:Escaped": {"inputProperties": {"a": {"\u0024ref": "#/types/m:index:A"}}},
+    "m:index:EscapedValue": {"inputProperties": {"a": {"$ref": "#\/types\/m:index:A"}}}
+  },
+  "types": {"m:index:A": {"type": "object", "properties": {"b": {"type": "string"}}}}
+}"##;
+        let pkg = match Package::parse(doc, "m", None) {
+            Ok(p) => p,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(
+            pkg.member_refs(Section::Resource, "m:index:R"),
+            Some(vec![
+                "#/types/m:index:A",
+                "/other/v1.0.0/schema.json#/types/o:index:B",
+                "pulumi.json#/Any"
+            ])
+        );
+        assert_eq!(pkg.member_refs(Section::Type, "m:index:A"), Some(vec![]));
+        assert_eq!(
+            pkg.member_refs(Section::Type, "m:index:Missing"),
+            Some(vec![])
+        );
+        assert_eq!(
+            pkg.member_refs(Section::Provider, ""),
+            Some(vec!["#/types/m:index:K"])
+        );
+        assert_eq!(pkg.member_refs(Section::Resource, "m:index:Escaped"), None);
+        assert_eq!(
+            pkg.member_refs(Section::Resource, "m:index:EscapedValue"),
+            None
+        );
+        assert_eq!(pkg.decoded_count(), 0);
+    }
 
     #[test]
     fn package_is_send_and_sync() {

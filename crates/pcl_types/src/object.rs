@@ -115,6 +115,8 @@ struct LazyState {
     definer: Mutex<Option<Definer>>,
     /// Views derived from this object, held weakly.
     views: Mutex<Vec<(View, Weak<TypeKind>)>>,
+    /// Which view of another object this object is, if it is one.
+    view_of: Option<View>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -198,11 +200,16 @@ impl ObjectDef {
         }
     }
 
-    pub(crate) fn new_lazy(definer: Definer, opts: ObjectOptions) -> ObjectDef {
+    pub(crate) fn new_lazy(
+        definer: Definer,
+        opts: ObjectOptions,
+        view_of: Option<View>,
+    ) -> ObjectDef {
         ObjectDef {
             lazy: Some(Box::new(LazyState {
                 definer: Mutex::new(Some(definer)),
                 views: Mutex::new(Vec::new()),
+                view_of,
             })),
             ..ObjectDef::new(None, opts)
         }
@@ -251,10 +258,20 @@ impl ObjectDef {
     /// The view `kind` of this lazy object (`self` is `t`'s definition),
     /// built the first time: a lazy object whose properties are `f` of
     /// this object's, once this object is defined.
+    /// A view that has no eventuals of the kind `kind` removes is its own
+    /// view (a resolution of a resolution is the same object, as for an
+    /// eager object without eventuals).
     pub(crate) fn view(&self, t: &Type, kind: View, f: fn(&Type) -> Type) -> Type {
         let Some(lazy) = &self.lazy else {
             return t.clone();
         };
+        match (lazy.view_of, kind) {
+            (Some(View::ResolveOutputs), _)
+            | (Some(View::ResolvePromises), View::ResolvePromises) => {
+                return t.clone();
+            }
+            _ => {}
+        }
         let mut views = lock(&lazy.views);
         if let Some(v) = views
             .iter()
@@ -276,7 +293,7 @@ impl ObjectDef {
                     .collect(),
             )
         });
-        let new = Type::lazy_object_with(definer, self.options());
+        let new = Type::lazy_object_with(definer, self.options(), Some(kind));
         views.retain(|(k, w)| *k != kind && w.strong_count() > 0);
         views.push((kind, new.downgrade()));
         new
@@ -464,6 +481,14 @@ mod tests {
         let resolved = crate::resolve_outputs(&lazy);
         let again = crate::resolve_outputs(&lazy);
         assert!(resolved.ptr_eq(&again), "one view per source");
+        assert!(
+            crate::resolve_outputs(&resolved).ptr_eq(&resolved),
+            "resolved once"
+        );
+        assert!(crate::resolve_promises(&resolved).ptr_eq(&resolved));
+        let promises = crate::resolve_promises(&lazy);
+        assert!(crate::resolve_promises(&promises).ptr_eq(&promises));
+        assert!(!crate::resolve_outputs(&promises).ptr_eq(&promises));
         assert_eq!(calls.load(Ordering::SeqCst), 0);
         assert_eq!(format!("{lazy:?}"), notation);
         assert_eq!(lazy, eager);

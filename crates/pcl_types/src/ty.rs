@@ -393,12 +393,16 @@ impl Type {
         opts: ObjectOptions,
         definer: impl Fn() -> Option<Properties> + Send + Sync + 'static,
     ) -> Type {
-        Type::lazy_object_with(Arc::new(definer), opts)
+        Type::lazy_object_with(Arc::new(definer), opts, None)
     }
 
-    pub(crate) fn lazy_object_with(definer: crate::object::Definer, opts: ObjectOptions) -> Type {
+    pub(crate) fn lazy_object_with(
+        definer: crate::object::Definer,
+        opts: ObjectOptions,
+        view_of: Option<crate::object::View>,
+    ) -> Type {
         Type::from_kind(TypeKind::Object(Arc::new(ObjectDef::new_lazy(
-            definer, opts,
+            definer, opts, view_of,
         ))))
     }
 
