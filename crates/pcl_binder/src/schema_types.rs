@@ -588,124 +588,158 @@ fn reaches_only_itself(pkg: &Package, section: Section, token: &str) -> bool {
 /// Finds the packages a closure reaches in other packages, walking the
 /// decoded schema in exactly the order [`Converter`] converts it (same
 /// shapes, same per-object depth), loading them through the check's
-/// loader and remembering the loads in the converter.
+/// loader and remembering the loads in the converter. Objects nest without
+/// limit (each is converted from depth 0), so the walk keeps its own stack
+/// of objects whose references are still to visit.
 struct Reach<'a> {
     loader: Recording<'a>,
     seen: FastSet<ObjectKey>,
     found: Vec<(String, Option<String>)>,
 }
 
-impl Reach<'_> {
-    fn property(&mut self, pkg: &Arc<Package>, p: &Property, shape: Shape, depth: usize) {
-        let shape = if p.const_value.is_some() {
-            Shape::Plain
-        } else {
-            shape
-        };
-        self.convert(pkg, &p.ty, shape, depth + 1);
-    }
+/// References in conversion order, with the package they are written in
+/// and the shape they are converted in.
+type Refs = std::vec::IntoIter<(Arc<Package>, pcl_schema::TypeRef, Shape)>;
 
-    fn output_property(&mut self, pkg: &Arc<Package>, p: &Property, depth: usize) {
-        self.convert(pkg, &p.ty, Shape::Plain, depth + 1);
+/// The references of one type, in conversion order (see
+/// [`Converter::convert`]: arrays, maps and unions nest up to
+/// `MAX_SCHEMA_DEPTH`).
+fn refs_of(
+    pkg: &Arc<Package>,
+    st: &SchemaType,
+    shape: Shape,
+    depth: usize,
+    out: &mut Vec<(Arc<Package>, pcl_schema::TypeRef, Shape)>,
+) {
+    if depth > MAX_SCHEMA_DEPTH {
+        return;
     }
-
-    fn convert(&mut self, pkg: &Arc<Package>, st: &SchemaType, shape: Shape, depth: usize) {
-        if depth > MAX_SCHEMA_DEPTH {
-            return;
+    match &st.kind {
+        SchemaTypeKind::Array(e) | SchemaTypeKind::Map(e) => refs_of(pkg, e, shape, depth + 1, out),
+        SchemaTypeKind::Union(u) => {
+            for m in &u.members {
+                refs_of(pkg, m, shape, depth + 1, out);
+            }
         }
-        match &st.kind {
-            SchemaTypeKind::Array(e) | SchemaTypeKind::Map(e) => {
-                self.convert(pkg, e, shape, depth + 1)
+        SchemaTypeKind::Ref(r) => out.push((Arc::clone(pkg), r.clone(), shape)),
+        SchemaTypeKind::Primitive(_) | SchemaTypeKind::Builtin(_) | SchemaTypeKind::Invalid(_) => {}
+    }
+}
+
+/// The references of a property converted at `depth` (see
+/// [`Converter::property`]; `const` properties convert in the plain shape).
+fn property_refs(
+    pkg: &Arc<Package>,
+    p: &Property,
+    shape: Shape,
+    depth: usize,
+    out: &mut Vec<(Arc<Package>, pcl_schema::TypeRef, Shape)>,
+) {
+    let shape = if p.const_value.is_some() {
+        Shape::Plain
+    } else {
+        shape
+    };
+    refs_of(pkg, &p.ty, shape, depth + 1, out);
+}
+
+impl Reach<'_> {
+    /// Visits `refs` and, depth first, the properties of every object
+    /// they reach for the first time.
+    fn walk(&mut self, refs: Vec<(Arc<Package>, pcl_schema::TypeRef, Shape)>) {
+        let mut stack: Vec<Refs> = vec![refs.into_iter()];
+        while let Some(top) = stack.last_mut() {
+            let Some((pkg, r, shape)) = top.next() else {
+                stack.pop();
+                continue;
+            };
+            let Ok(resolved) = pkg.resolve_ref(&r, &self.loader) else {
+                continue;
+            };
+            let target = &resolved.package;
+            if target.name() != pkg.name() {
+                self.found
+                    .push((target.name().to_string(), version_string(target)));
             }
-            SchemaTypeKind::Union(u) => {
-                for m in &u.members {
-                    self.convert(pkg, m, shape, depth + 1);
-                }
-            }
-            SchemaTypeKind::Ref(r) => {
-                let Ok(resolved) = pkg.resolve_ref(r, &self.loader) else {
-                    return;
-                };
-                let target = &resolved.package;
-                if target.name() != pkg.name() {
-                    self.found
-                        .push((target.name().to_string(), version_string(target)));
-                }
-                match &resolved.resolved {
-                    Resolved::TypeDef(def) => {
-                        if let TypeDef::Object(o) = def.as_ref() {
-                            let token = o.token.as_deref().unwrap_or_default();
-                            if self.seen.insert(key(target, token, shape, false)) {
-                                for p in o.properties.values() {
-                                    self.property(target, p, shape, 0);
-                                }
+            let mut inner = Vec::new();
+            match &resolved.resolved {
+                Resolved::TypeDef(def) => {
+                    if let TypeDef::Object(o) = def.as_ref() {
+                        let token = o.token.as_deref().unwrap_or_default();
+                        if self.seen.insert(key(target, token, shape, false)) {
+                            for p in o.properties.values() {
+                                property_refs(target, p, shape, 0, &mut inner);
                             }
                         }
                     }
-                    Resolved::Resource(res) => {
-                        if self
-                            .seen
-                            .insert(key(target, &res.token, Shape::Plain, true))
-                        {
-                            for p in res.properties.values() {
-                                self.output_property(target, p, 0);
-                            }
+                }
+                Resolved::Resource(res) => {
+                    if self
+                        .seen
+                        .insert(key(target, &res.token, Shape::Plain, true))
+                    {
+                        for p in res.properties.values() {
+                            refs_of(target, &p.ty, Shape::Plain, 1, &mut inner);
                         }
                     }
-                    Resolved::Token { .. } => {}
                 }
+                Resolved::Token { .. } => {}
             }
-            SchemaTypeKind::Primitive(_)
-            | SchemaTypeKind::Builtin(_)
-            | SchemaTypeKind::Invalid(_) => {}
+            if !inner.is_empty() {
+                stack.push(inner.into_iter());
+            }
         }
     }
 
     fn resource(&mut self, pkg: &Arc<Package>, res: &Resource, read: bool) {
+        let mut refs = Vec::new();
         if read {
             if let Some(state) = &res.state_inputs {
                 for p in state.properties.values() {
-                    self.property(pkg, p, Shape::Input, 0);
+                    property_refs(pkg, p, Shape::Input, 0, &mut refs);
                 }
             }
         } else {
             for p in res.input_properties.values() {
-                self.property(pkg, p, Shape::Input, 0);
+                property_refs(pkg, p, Shape::Input, 0, &mut refs);
             }
         }
         for p in res.properties.values() {
-            self.output_property(pkg, p, 0);
+            refs_of(pkg, &p.ty, Shape::Plain, 1, &mut refs);
         }
+        self.walk(refs);
     }
 
     fn function(&mut self, pkg: &Arc<Package>, f: &Function) {
+        let mut refs = Vec::new();
         let has_inputs = f.inputs.as_ref().is_some_and(|i| !i.properties.is_empty());
         if let (Some(obj), true) = (&f.inputs, has_inputs) {
             for shape in [Shape::Plain, Shape::Input] {
                 for p in obj.properties.values().filter(|p| p.name != "__self__") {
-                    self.property(pkg, p, shape, 0);
+                    property_refs(pkg, p, shape, 0, &mut refs);
                 }
             }
         }
         match &f.return_type {
             Some(ReturnType::Object { object, .. }) => {
                 for p in object.properties.values() {
-                    self.property(pkg, p, Shape::Plain, 0);
+                    property_refs(pkg, p, Shape::Plain, 0, &mut refs);
                 }
             }
-            Some(ReturnType::Type(t)) => self.convert(pkg, t, Shape::Plain, 0),
+            Some(ReturnType::Type(t)) => refs_of(pkg, t, Shape::Plain, 0, &mut refs),
             None => {}
         }
         if f.multi_argument_inputs.is_some() {
             for p in f.positional_inputs() {
-                self.property(pkg, p, Shape::Plain, 0);
+                property_refs(pkg, p, Shape::Plain, 0, &mut refs);
             }
         }
         if let Some(o) = &f.inputs {
             for p in o.properties.values() {
-                self.property(pkg, p, Shape::Input, 0);
+                property_refs(pkg, p, Shape::Input, 0, &mut refs);
             }
         }
+        self.walk(refs);
     }
 }
 

@@ -296,3 +296,52 @@ fn packages_reached_through_types_are_used_in_order() {
         Some("output(object({w = string}, annotated))".to_string())
     );
 }
+
+/// A chain of 5 000 object types ending in another package's type: the
+/// walk that finds the packages a resource reaches (objects are not
+/// depth-limited any more) keeps its own stack, so it finishes on a
+/// small one.
+#[test]
+fn long_type_chains_reach_their_packages_on_a_small_stack() {
+    let n = 5_000;
+    let types: Vec<String> = (0..n)
+        .map(|i| {
+            let target = if i + 1 < n {
+                format!("#/types/a:index:T{}", i + 1)
+            } else {
+                "/b/v1.0.0/schema.json#/types/b:index:End".to_string()
+            };
+            format!(
+                r#""a:index:T{i}": {{"type": "object", "properties": {{"next": {{"$ref": "{target}"}}}}}}"#
+            )
+        })
+        .collect();
+    let a = format!(
+        r##"{{"name": "a", "version": "1.0.0", "types": {{{}}}, "resources": {{"a:index:R": {{"inputProperties": {{"next": {{"$ref": "#/types/a:index:T0"}}}}}}}}}}"##,
+        types.join(",\n")
+    );
+    let b = r#"{"name": "b", "version": "1.0.0", "types": {"b:index:End": {"type": "object", "properties": {"v": {"type": "string"}}}}}"#;
+    let loader = MemoryLoader::new()
+        .with(a)
+        .and_then(|l| l.with(b))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let used = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            let text = "resource r \"a:index:R\" {}\n";
+            let checked = check_program(&[src("main.pp", text)], &loader, &BindPolicy::strict());
+            assert_eq!(checked.errors().count(), 0);
+            let names: Vec<String> = checked
+                .value()
+                .packages()
+                .iter()
+                .map(|p| p.name.clone())
+                .collect();
+            names
+        })
+        .map(|h| h.join());
+    match used {
+        Ok(Ok(names)) => assert_eq!(names, ["a", "b"]),
+        _ => panic!("the check did not finish"),
+    }
+}

@@ -16,7 +16,9 @@
 //! reads as not yet defined (empty properties, like a deferred object
 //! before [`crate::Type::define_object`]), and two threads forcing one
 //! object at once both run the definer (it must be a pure function of its
-//! captures) and the first result is kept. A definer may answer `None`
+//! captures) and the first result is kept. At most
+//! [`MAX_NESTED_DEFINITIONS`] definers run nested on one thread; beyond
+//! that an object also reads as undefined. A definer may answer `None`
 //! ("not yet": it depends on an object whose definer is running); the
 //! object then stays lazy and reads as undefined for that call.
 //!
@@ -109,10 +111,35 @@ pub(crate) enum View {
     ResolvePromises,
 }
 
+/// How a lazy object's properties are computed.
+#[derive(Clone)]
+pub(crate) enum Pending {
+    /// By a host's definer.
+    Definer(Definer),
+    /// As `f` of each property of the source object, once it is defined
+    /// (a view). The source is held here, not inside a closure, so that
+    /// [`crate::Type`]'s iterative drop can take it apart.
+    View(Type, fn(&Type) -> Type),
+}
+
+/// The properties of a view of `src` (see [`Pending::View`]).
+fn view_properties(src: &Type, f: fn(&Type) -> Type) -> Option<Properties> {
+    let o = src.as_object()?;
+    if !o.is_defined() {
+        return None;
+    }
+    Some(
+        o.properties()
+            .iter()
+            .map(|(k, v)| (k.clone(), f(v)))
+            .collect(),
+    )
+}
+
 /// What a lazy object needs besides its properties.
 struct LazyState {
     /// Present until the properties are set.
-    definer: Mutex<Option<Definer>>,
+    pending: Mutex<Option<Pending>>,
     /// Views derived from this object, held weakly.
     views: Mutex<Vec<(View, Weak<TypeKind>)>>,
     /// Which view of another object this object is, if it is one.
@@ -122,6 +149,12 @@ struct LazyState {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+/// How many definers may run nested on one thread (a definer may read
+/// other lazy objects, for example to order a union by printed form);
+/// beyond it, a lazy object reads as not yet defined, which bounds the
+/// stack a chain of such definers takes.
+pub const MAX_NESTED_DEFINITIONS: usize = 32;
 
 thread_local! {
     /// The lazy objects whose definers run on this thread (by address).
@@ -201,13 +234,13 @@ impl ObjectDef {
     }
 
     pub(crate) fn new_lazy(
-        definer: Definer,
+        pending: Pending,
         opts: ObjectOptions,
         view_of: Option<View>,
     ) -> ObjectDef {
         ObjectDef {
             lazy: Some(Box::new(LazyState {
-                definer: Mutex::new(Some(definer)),
+                pending: Mutex::new(Some(pending)),
                 views: Mutex::new(Vec::new()),
                 view_of,
             })),
@@ -224,22 +257,48 @@ impl ObjectDef {
         if self.props.get().is_some() {
             return;
         }
-        let Some(definer) = lock(&lazy.definer).clone() else {
+        let Some(pending) = lock(&lazy.pending).clone() else {
             return;
         };
         let addr = self as *const ObjectDef as usize;
-        if DEFINING.with(|d| d.borrow().contains(&addr)) {
+        let refused = DEFINING.with(|d| {
+            let d = d.borrow();
+            d.len() >= MAX_NESTED_DEFINITIONS || d.contains(&addr)
+        });
+        if refused {
             return;
         }
         let guard = Defining::enter(addr);
-        let props = definer();
+        let props = match &pending {
+            Pending::Definer(definer) => definer(),
+            Pending::View(src, f) => view_properties(src, *f),
+        };
         drop(guard);
+        drop(pending);
         if let Some(props) = props {
             if self.props.set(sorted(props)).is_ok() {
                 // Dropped outside the lock: it may own many types.
-                let done = lock(&lazy.definer).take();
+                let done = lock(&lazy.pending).take();
                 drop(done);
             }
+        }
+    }
+
+    /// Moves out the source a pending view holds (for [`crate::Type`]'s
+    /// iterative drop; a host definer is dropped in place).
+    pub(crate) fn take_pending_source(&mut self) -> Option<Type> {
+        let pending = self
+            .lazy
+            .as_mut()?
+            .pending
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner());
+        match pending {
+            slot @ Some(Pending::View(..)) => match slot.take() {
+                Some(Pending::View(src, _)) => Some(src),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -280,20 +339,7 @@ impl ObjectDef {
         {
             return v;
         }
-        let src = t.clone();
-        let definer: Definer = Arc::new(move || {
-            let o = src.as_object()?;
-            if !o.is_defined() {
-                return None;
-            }
-            Some(
-                o.properties()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), f(v)))
-                    .collect(),
-            )
-        });
-        let new = Type::lazy_object_with(definer, self.options(), Some(kind));
+        let new = Type::lazy_object_with(Pending::View(t.clone(), f), self.options(), Some(kind));
         views.retain(|(k, w)| *k != kind && w.strong_count() > 0);
         views.push((kind, new.downgrade()));
         new
@@ -505,6 +551,76 @@ mod tests {
             crate::ConversionKind::Safe
         );
         assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    /// A long chain of defined lazy objects, each reaching the next
+    /// through a view not yet defined (which holds its source), drops
+    /// within a small stack.
+    #[test]
+    fn long_chains_through_pending_views_drop_iteratively() {
+        let dropped = std::thread::Builder::new()
+            .stack_size(512 * 1024)
+            .spawn(|| {
+                let mut next = Type::lazy_object(ObjectOptions::default(), || Some(props(vec![])));
+                for _ in 0..100_000 {
+                    let view = crate::resolve_outputs(&next);
+                    assert!(view.as_object().is_some_and(ObjectDef::is_pending));
+                    let link = Type::lazy_object(ObjectOptions::default(), move || {
+                        Some(props(vec![("next", view.clone())]))
+                    });
+                    assert!(link.as_object().is_some_and(|o| o.properties().len() == 1));
+                    next = link;
+                }
+                drop(next);
+            })
+            .map(|h| h.join().is_ok());
+        assert!(matches!(dropped, Ok(true)));
+    }
+
+    /// Definers that read the next object of a long chain (as ordering a
+    /// union by printed form does) nest at most `MAX_NESTED_DEFINITIONS`
+    /// deep; the object past that reads as undefined there and is defined
+    /// when read later.
+    #[test]
+    fn nested_definitions_are_bounded() {
+        let done = std::thread::Builder::new()
+            .stack_size(512 * 1024)
+            .spawn(|| {
+                let seen = Arc::new(AtomicUsize::new(usize::MAX));
+                let mut next = Type::lazy_object(ObjectOptions::default(), || {
+                    Some(props(vec![("end", Type::int())]))
+                });
+                let mut chain = vec![next.clone()];
+                for _ in 0..10_000 {
+                    let inner = next.clone();
+                    let seen = Arc::clone(&seen);
+                    next = Type::lazy_object(ObjectOptions::default(), move || {
+                        let len = inner.as_object().map(|o| o.properties().len());
+                        seen.fetch_min(len.unwrap_or(0), Ordering::SeqCst);
+                        Some(props(vec![("next", inner.clone())]))
+                    });
+                    chain.push(next.clone());
+                }
+                let top = chain
+                    .last()
+                    .and_then(|t| t.as_object().map(|o| o.properties().len()));
+                assert_eq!(top, Some(1));
+                assert_eq!(
+                    seen.load(Ordering::SeqCst),
+                    0,
+                    "the deepest read was refused"
+                );
+                let pending = chain
+                    .iter()
+                    .filter(|t| t.as_object().is_some_and(ObjectDef::is_pending));
+                assert!(pending.count() > 0);
+                assert!(chain
+                    .iter()
+                    .all(|t| t.as_object().is_some_and(|o| !o.properties().is_empty())));
+                drop(chain);
+            })
+            .map(|h| h.join().is_ok());
+        assert!(matches!(done, Ok(true)));
     }
 
     #[test]

@@ -37,8 +37,21 @@ thread_local! {
 
 impl Drop for Type {
     fn drop(&mut self) {
-        let Some(kind) = Arc::get_mut(&mut self.0) else {
-            return;
+        let mut owned = None;
+        if Arc::get_mut(&mut self.0).is_none() {
+            // Weak handles (a lazy object's view memo) make `get_mut`
+            // fail although this is the last strong handle.
+            owned = match take_last(self) {
+                Some(kind) => Some(kind),
+                None => return,
+            };
+        }
+        let kind = match owned.as_mut() {
+            Some(kind) => kind,
+            None => match Arc::get_mut(&mut self.0) {
+                Some(kind) => kind,
+                None => return,
+            },
         };
         if !kind.has_elements() {
             return;
@@ -56,11 +69,23 @@ impl Drop for Type {
             while let Some(mut t) = stack.pop() {
                 if let Some(k) = Arc::get_mut(&mut t.0) {
                     k.take_elements(&mut stack);
+                } else if let Some(mut k) = take_last(&mut t) {
+                    k.take_elements(&mut stack);
                 }
             }
         }
         DROP_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     }
+}
+
+/// The node of `t` when `t` is its last strong handle but weak handles
+/// exist, moved out (a shared leaf is left in `t`); `None` otherwise.
+fn take_last(t: &mut Type) -> Option<TypeKind> {
+    if Arc::strong_count(&t.0) != 1 || !t.0.has_elements() {
+        return None;
+    }
+    let leaf = DROP_LEAF.try_with(|l| Arc::clone(&l.0)).ok()?;
+    Arc::try_unwrap(std::mem::replace(&mut t.0, leaf)).ok()
 }
 
 impl TypeKind {
@@ -102,8 +127,11 @@ impl TypeKind {
             TypeKind::Tuple(elements) => take_slice(elements, stack),
             TypeKind::Union(u) => take_slice(&mut u.elements, stack),
             TypeKind::Object(def) => {
-                if let Some(props) = Arc::get_mut(def).and_then(ObjectDef::take_properties) {
-                    stack.extend(props.into_values());
+                if let Some(def) = Arc::get_mut(def) {
+                    if let Some(props) = def.take_properties() {
+                        stack.extend(props.into_values());
+                    }
+                    stack.extend(def.take_pending_source());
                 }
             }
             _ => {}
@@ -393,11 +421,15 @@ impl Type {
         opts: ObjectOptions,
         definer: impl Fn() -> Option<Properties> + Send + Sync + 'static,
     ) -> Type {
-        Type::lazy_object_with(Arc::new(definer), opts, None)
+        Type::lazy_object_with(
+            crate::object::Pending::Definer(Arc::new(definer)),
+            opts,
+            None,
+        )
     }
 
     pub(crate) fn lazy_object_with(
-        definer: crate::object::Definer,
+        definer: crate::object::Pending,
         opts: ObjectOptions,
         view_of: Option<crate::object::View>,
     ) -> Type {
