@@ -22,6 +22,11 @@
 //! ("not yet": it depends on an object whose definer is running); the
 //! object then stays lazy and reads as undefined for that call.
 //!
+//! A host definer is dropped as a whole once the object is defined (or
+//! with it), so it should not own a deeply nested type graph of its own;
+//! the views below hold their source where [`crate::Type`]'s iterative
+//! drop can reach it.
+//!
 //! Derived objects that rebuild a lazy object's properties
 //! (`ResolveOutputs`, `ResolvePromises`) are lazy *views* of it, remembered
 //! on the source (weakly, so a view is freed with its last user), so that
