@@ -296,6 +296,17 @@ impl ProgramBinder<'_, '_> {
         let is_output = kind == DeclKind::Output;
         let def = Definition::Node(pcl_expr::NodeId(id as u32));
         if let Err(existing) = self.scope.define(name.clone(), def, is_output) {
+            // Two attributes of one file's body: pcl_syntax has reported
+            // `duplicate-attribute` (the reference's parser drops the second
+            // one, so its binder never sees it); one problem, one diagnostic.
+            if let Definition::Node(prev) = existing {
+                let prev = self.decls.get(prev.0 as usize);
+                if kind == DeclKind::Local
+                    && prev.is_some_and(|p| p.kind == DeclKind::Local && p.file_idx == file_idx)
+                {
+                    return;
+                }
+            }
             let mut d = Diagnostic::error(
                 codes::DUPLICATE_DECLARATION,
                 span(name_range),
