@@ -219,11 +219,12 @@ impl ProgramBinder<'_, '_> {
                                 &format!("{t} variables must have exactly two labels"),
                             );
                         }
+                        // With one label the resource is still declared (its
+                        // type is dynamic, see below), so references to it
+                        // are not a cascade of undefined names.
                         match labels.first() {
-                            Some(first) if labels.len() >= 2 => {
-                                (kind, first.value.to_string(), first.range)
-                            }
-                            _ => return,
+                            Some(first) => (kind, first.value.to_string(), first.range),
+                            None => return,
                         }
                     }
                     t @ ("config" | "output") => {
@@ -330,7 +331,9 @@ impl ProgramBinder<'_, '_> {
             span: span(item.range()),
             name_span: span(name_range),
         });
+        let has_token = matches!(item, BodyItem::Block(b) if b.labels.len() >= 2);
         let provisional = match kind {
+            DeclKind::Resource | DeclKind::Read if !has_token => Type::dynamic(),
             DeclKind::Resource => Type::object([
                 ("id", Type::output(Type::id())),
                 ("urn", Type::output(Type::string())),
