@@ -1,7 +1,7 @@
 //! [`BindContext`]: the file, host environment, options and collected
 //! diagnostics of one binding session.
 
-use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use pcl_diagnostics::{Diagnostic, FileId, Severity, Span, TextRange};
 use pcl_types::TypeDiagnostic;
 
 use crate::env::{Environment, ExprOptions};
@@ -90,6 +90,13 @@ impl<'a> BindContext<'a> {
     /// Number of diagnostics so far (to truncate with [`Self::truncate`]).
     pub(crate) fn mark(&self) -> usize {
         self.diagnostics.len()
+    }
+
+    /// Whether an error was reported after `mark`.
+    pub(crate) fn errors_since(&self, mark: usize) -> bool {
+        self.diagnostics
+            .get(mark..)
+            .is_some_and(|ds| ds.iter().any(|d| d.severity == Severity::Error))
     }
 
     /// Drops diagnostics produced after `mark`, returning them.
