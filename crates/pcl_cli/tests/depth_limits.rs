@@ -418,9 +418,7 @@ fn printers_in_the_binary() {
         std::fs::write(dir.join(&file), form(FAR)).unwrap_or_else(|e| panic!("{e}"));
         names.push(file);
     }
-    // Not here: a 100 000-term `+` chain. Its tree dump is quadratic (the
-    // left-nested chain is indented one step per term: gigabytes), an open
-    // `pcl_syntax` finding; `long_chains_through_the_binder` covers binding.
+    // A 100 000-term `+` chain: `tree_dump_of_a_long_chain_is_linear`.
     // One program of all the files: each printer runs once over all forms.
     for args in [
         &["parse", "--emit", "tree"][..],
@@ -440,6 +438,34 @@ fn printers_in_the_binary() {
         );
     }
     assert_eq!(names.len(), FORMS.len());
+}
+
+/// `pcl parse --emit tree` of a 100 000-term `+` chain: the left-nested
+/// chain is 100 000 levels deep, and its dump is linear in the chain (about
+/// 40 bytes a term; indenting every level made it about 10 GB).
+#[test]
+fn tree_dump_of_a_long_chain_is_linear() {
+    let dir = scratch("chain");
+    let text = format!("a = x{}\n", " + x".repeat(FAR - 1));
+    std::fs::write(dir.join("chain.pp"), &text).unwrap_or_else(|e| panic!("{e}"));
+    let out = pcl(&["parse", "--emit", "tree", "chain.pp"], &dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    // Body, attribute, FAR - 1 binary nodes and FAR variables.
+    assert_eq!(tree.lines().count(), 2 * FAR + 1);
+    assert!(
+        tree.len() < 100 * FAR,
+        "{} bytes of tree for {FAR} terms",
+        tree.len()
+    );
+    assert!(tree
+        .lines()
+        .any(|l| l.starts_with(&format!("@{FAR} Variable"))));
 }
 
 fn pcl(args: &[&str], cwd: &Path) -> std::process::Output {
