@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `pcl_syntax::MAX_NESTING_DEPTH` | parser: brackets, calls, unary and conditional chains, templates, directives, blocks, `for` | `nesting-too-deep`, the excess skipped without recursion |
 //! | `pcl_expr::MAX_EXPR_DEPTH` | expression binder (long operator chains) | `expression-too-deep` |
-//! | `pcl_types::MAX_TYPE_DEPTH` | type labels, type notation, every walk over a type | a label error; walks fall back |
+//! | `pcl_types::MAX_TYPE_DEPTH` | type labels, type notation, every walk over a type | a label error; walks fall back; traversal reports `type-too-deep` |
 //! | `MAX_SCHEMA_DEPTH` (64, `pcl_binder::schema_types`) | schema type conversion | `dynamic` below it |
 //! | `pcl_binder::policy::DEFAULT_MAX_COMPONENT_DEPTH` | nested components | `component-too-deep` |
 //!
@@ -27,8 +27,8 @@ use pcl_diagnostics::FileId;
 use pcl_schema::MemoryLoader;
 use pcl_syntax::{codes as syntax_codes, parse, MAX_NESTING_DEPTH};
 use pcl_types::{
-    bind_type_label, conversion_from, input_type, pretty, pretty_capped, to_notation, unify, Type,
-    MAX_TYPE_DEPTH,
+    bind_type_label, conversion_from, input_type, pretty, pretty_capped, to_notation, traverse,
+    unify, Traverser, Type, Value, MAX_TYPE_DEPTH,
 };
 
 const FAR: usize = 100_000;
@@ -300,6 +300,38 @@ fn types_far_beyond_the_limit() {
             let _ = to_notation(&a);
             drop(a);
             drop(b);
+        }
+    });
+}
+
+/// `object({a = string})` under `n` `const` layers: the one type
+/// constructor that does not normalise nesting away (`output`, `promise`
+/// and `union` flatten), so the only way to reach traversal's limit.
+fn nested_const(n: usize) -> Type {
+    let mut t = Type::object([("a", Type::string())]);
+    for _ in 0..n {
+        t = Type::constant(t, Value::string("v"));
+    }
+    t
+}
+
+/// Traversal stops at `MAX_TYPE_DEPTH` layers with one `type-too-deep`
+/// error and a `dynamic` result, at the limit, past it and far beyond it.
+#[test]
+fn traversal_limit() {
+    on_small_stack(|| {
+        let step = Traverser::Attr("a".into());
+        let at = traverse(&nested_const(MAX_TYPE_DEPTH), &step);
+        assert!(at.diagnostics.is_empty(), "{:?}", at.diagnostics);
+        assert_eq!(at.ty, Type::string());
+        for n in [MAX_TYPE_DEPTH + 1, FAR] {
+            let t = nested_const(n);
+            let past = traverse(&t, &step);
+            let codes: Vec<&str> = past.diagnostics.iter().map(|d| d.code.as_str()).collect();
+            assert_eq!(codes, [pcl_types::codes::TYPE_TOO_DEEP.as_str()], "{n}");
+            assert!(past.has_errors());
+            assert_eq!(past.ty, Type::dynamic(), "{n}");
+            drop(t);
         }
     });
 }
