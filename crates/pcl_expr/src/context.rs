@@ -16,8 +16,13 @@ pub struct BindContext<'a> {
     pub(crate) depth: usize,
     /// Set when the depth limit was hit (reported once per expression).
     pub(crate) too_deep_reported: bool,
-    /// Item types of the enclosing splats, innermost last.
-    pub(crate) splat_items: Vec<pcl_types::Type>,
+    /// Item types of the enclosing splats, innermost last, each with
+    /// whether it comes from a traversal that already failed and was
+    /// reported (then traversals of the item are not reported again).
+    pub(crate) splat_items: Vec<(pcl_types::Type, bool)>,
+    /// How many diagnostics were left out as repeats of a problem already
+    /// reported (so that what follows from them is known to, too).
+    pub(crate) repeats: usize,
 }
 
 impl<'a> BindContext<'a> {
@@ -34,6 +39,7 @@ impl<'a> BindContext<'a> {
             depth: 0,
             too_deep_reported: false,
             splat_items: Vec::new(),
+            repeats: 0,
         }
     }
 

@@ -8,3 +8,11 @@ a = call(notAResource, "method", {})
 b = pulumiResourceType(notAResource)
 c = length(
 d = length(nope, 1)
+
+// After a traversal step fails (`.b` of `none` is `none`, with a warning),
+// the rest of the chain, through splats too, is not reported again.
+// (Deliberate difference: the reference warns at `.c`, `.d` and the second
+// `.c` as well.)
+e = null.b.c.d
+empty = []
+f = empty[*].b[*].c
