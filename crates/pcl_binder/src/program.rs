@@ -219,11 +219,12 @@ impl ProgramBinder<'_, '_> {
                                 &format!("{t} variables must have exactly two labels"),
                             );
                         }
+                        // With one label the resource is still declared (its
+                        // type is dynamic, see below), so references to it
+                        // are not a cascade of undefined names.
                         match labels.first() {
-                            Some(first) if labels.len() >= 2 => {
-                                (kind, first.value.to_string(), first.range)
-                            }
-                            _ => return,
+                            Some(first) => (kind, first.value.to_string(), first.range),
+                            None => return,
                         }
                     }
                     t @ ("config" | "output") => {
@@ -296,6 +297,17 @@ impl ProgramBinder<'_, '_> {
         let is_output = kind == DeclKind::Output;
         let def = Definition::Node(pcl_expr::NodeId(id as u32));
         if let Err(existing) = self.scope.define(name.clone(), def, is_output) {
+            // Two attributes of one file's body: pcl_syntax has reported
+            // `duplicate-attribute` (the reference's parser drops the second
+            // one, so its binder never sees it); one problem, one diagnostic.
+            if let Definition::Node(prev) = existing {
+                let prev = self.decls.get(prev.0 as usize);
+                if kind == DeclKind::Local
+                    && prev.is_some_and(|p| p.kind == DeclKind::Local && p.file_idx == file_idx)
+                {
+                    return;
+                }
+            }
             let mut d = Diagnostic::error(
                 codes::DUPLICATE_DECLARATION,
                 span(name_range),
@@ -319,7 +331,9 @@ impl ProgramBinder<'_, '_> {
             span: span(item.range()),
             name_span: span(name_range),
         });
+        let has_token = matches!(item, BodyItem::Block(b) if b.labels.len() >= 2);
         let provisional = match kind {
+            DeclKind::Resource | DeclKind::Read if !has_token => Type::dynamic(),
             DeclKind::Resource => Type::object([
                 ("id", Type::output(Type::id())),
                 ("urn", Type::output(Type::string())),

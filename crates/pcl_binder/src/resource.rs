@@ -229,12 +229,19 @@ impl ProgramBinder<'_, '_> {
             .get(idx)
             .map(|d| d.name.clone())
             .unwrap_or_default();
-        let Some(token_label) = block.labels.get(1) else {
-            return;
-        };
-        let written = token_label.value.to_string();
         let mut diags = Vec::new();
-        let resolved = self.resolve_resource(file, &written, token_label.range, read, &mut diags);
+        // Without a type token (a `block-labels` error already) the
+        // resource is dynamic: its body is still bound, nothing is checked
+        // against a schema.
+        let (written, resolved) = match block.labels.get(1) {
+            Some(token_label) => {
+                let written = token_label.value.to_string();
+                let resolved =
+                    self.resolve_resource(file, &written, token_label.range, read, &mut diags);
+                (written, resolved)
+            }
+            None => (String::new(), None),
+        };
         let (input_type_, output_type, schema, token) = match &resolved {
             Some(r) => {
                 let types = self

@@ -114,11 +114,12 @@ fn labels_missing_do_not_panic() {
     assert!(checked.value().nodes().is_empty());
 }
 
+/// A name declared in two files is the binder's `duplicate-declaration`,
+/// pointing at the first declaration; the second node is dropped.
 #[test]
 fn duplicates_point_at_the_first_declaration() {
-    let text = "a = 1\na = 2\n";
     let checked = check_program(
-        &[src("main.pp", text)],
+        &[src("a.pp", "a = 1\n"), src("b.pp", "a = 2\n")],
         &MemoryLoader::new(),
         &BindPolicy::strict(),
     );
@@ -136,6 +137,25 @@ fn duplicates_point_at_the_first_declaration() {
         checked.value().nodes()[0].kind,
         NodeKind::Local(_)
     ));
+}
+
+/// An attribute twice in one body is one problem: pcl_syntax's
+/// `duplicate-attribute` (the reference's parser rejects it before its
+/// binder sees it), not also a `duplicate-declaration`.
+#[test]
+fn a_duplicate_attribute_is_reported_once() {
+    let checked = check_program(
+        &[src("main.pp", "a = 1\na = 2\n")],
+        &MemoryLoader::new(),
+        &BindPolicy::strict(),
+    );
+    let codes: Vec<&str> = checked
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert_eq!(codes, ["duplicate-attribute"]);
+    assert_eq!(checked.value().nodes().len(), 1);
 }
 
 /// A 100 000-term operator chain checks clean on a 2 MiB stack: binary

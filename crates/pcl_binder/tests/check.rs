@@ -323,7 +323,7 @@ const NOT_IN_GOLDENS: &[(&str, &str)] = &[
     ),
     (
         "type-too-deep",
-        "traversal through more than MAX_TYPE_DEPTH eventual/union layers, which normalised types do not have; no test",
+        "traversal through more than MAX_TYPE_DEPTH layers, which only API-built const(const(…)) types have; pcl_cli depth_limits traversal_limit",
     ),
     (
         "expression-too-deep",

@@ -503,7 +503,7 @@ fn diagnostic_storm_is_capped() {
 }
 
 /// Class 7: a 10 MB single line with an error at its end: the position is
-/// exact. Ignored in debug builds: the logos-generated lexer of
+/// exact, and the human report shows a window of the line, not all of it. Ignored in debug builds: the logos-generated lexer of
 /// `pcl_syntax` recurses once per character of a string literal when not
 /// optimised, so a literal of about 40 000 characters overflows a 2 MiB
 /// stack (an open `pcl_syntax` finding); the release run in `.ci/run`
@@ -529,6 +529,18 @@ fn huge_single_line() {
             lines,
             [format!("main.pp:1:{}: error[undefined-variable]", LEN + 10)]
         );
+        // The human report shows a window of the line, at the exact place.
+        let rendered = render(&diags[0], sources, RenderOptions { color: false });
+        assert!(
+            rendered.len() < 4_000,
+            "the report is {} bytes long",
+            rendered.len()
+        );
+        assert!(
+            rendered.contains(&format!(" main.pp:1:{} ", LEN + 10)),
+            "{rendered}"
+        );
+        assert!(rendered.contains("\" + nope"), "{rendered}");
     });
 }
 

@@ -6,7 +6,8 @@
 //!   phases use, and [`LineIndex`], which turns them into 1-based line and
 //!   grapheme-column [`Position`]s;
 //! - [`Diagnostic`]: plain data with a stable [`Code`];
-//! - [`render`]: the one place that knows about ariadne;
+//! - [`render`]: the one place that knows about ariadne (snippets escape
+//!   control characters and show long lines as windows around the labels);
 //! - [`suggest`]: "did you mean" candidates by edit distance.
 //!
 //! It must not know about syntax trees, types or schemas.

@@ -85,7 +85,7 @@ fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> Bound
         ExprKind::Traversal(t) => bind_traversal(t, range, scope, cx),
         ExprKind::Splat(s) => bind_splat(s, range, scope, cx),
         ExprKind::SplatItem => match cx.splat_items.last() {
-            Some(ty) => BoundExpr {
+            Some((ty, _)) => BoundExpr {
                 kind: BoundExprKind::SplatItem,
                 ty: ty.clone(),
                 range,
@@ -551,7 +551,9 @@ fn bind_splat(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
+    let (mark, repeats) = (cx.mark(), cx.repeats);
     let source = bind_expr(&s.source, scope, cx);
+    let source_reported = cx.mark() > mark || cx.repeats > repeats;
     let unwrapped = unwrap_iterable_source_type(&source.ty);
     let (item, source_ty) = match unwrapped.kind() {
         TypeKind::List(e) | TypeKind::Set(e) => (e.clone(), source.ty.clone()),
@@ -562,7 +564,11 @@ fn bind_splat(
         // replicated).
         _ => (unwrapped.clone(), Type::list(source.ty.clone())),
     };
-    cx.splat_items.push(item);
+    // A `none` item of a source that reported a problem is that problem's
+    // result (`x[*].b[*].c` over `[]`: `.b` of `none` is `none`, reported
+    // once), not a new one.
+    let failed = source_reported && item.is_none();
+    cx.splat_items.push((item, failed));
     let each = bind_expr(&s.each, scope, cx);
     cx.splat_items.pop();
     let ty = wrap_iterable_result_type(&source_ty, &Type::list(each.ty.clone()));
@@ -717,6 +723,7 @@ fn apply_steps(
     cx: &mut BindContext<'_>,
 ) -> (Type, Vec<BoundStep>) {
     let mut out = Vec::with_capacity(steps.len());
+    let mut chain_failed = false;
     for (i, (kind, range)) in steps.into_iter().enumerate() {
         let next = match mode {
             NodeMode::Dynamic => Type::dynamic(),
@@ -742,7 +749,16 @@ fn apply_steps(
             }
             NodeMode::Typed | NodeMode::Lenient => {
                 let t = traverse(&ty, &traverser(&kind));
-                report_step(t.diagnostics, &ty, &kind, range, cx);
+                // After a step that failed (`none.b` is `none` with a
+                // warning; a failed step otherwise is `dynamic`), the rest
+                // of the chain only repeats that problem.
+                let failed = !t.diagnostics.is_empty() && (t.ty.is_none() || t.ty.is_dynamic());
+                if chain_failed {
+                    cx.repeats += t.diagnostics.len();
+                } else {
+                    report_step(t.diagnostics, &ty, &kind, range, cx);
+                }
+                chain_failed |= failed;
                 t.ty
             }
         };
@@ -928,7 +944,13 @@ fn relative(
     }
     let end = run.last().map_or(source.range.end, |(_, r)| r.end);
     let range = TextRange::new(source.range.start, end.max(source.range.end));
+    let mark = cx.mark();
     let (ty, steps) = apply_steps(source.ty.clone(), run, &NodeMode::Typed, cx);
+    let failed_item = matches!(source.kind, BoundExprKind::SplatItem)
+        && cx.splat_items.last().is_some_and(|(_, failed)| *failed);
+    if failed_item {
+        cx.repeats += cx.split_off(mark).len();
+    }
     BoundExpr {
         kind: BoundExprKind::RelativeTraversal {
             source: Box::new(source),

@@ -50,7 +50,10 @@ pub(crate) fn bind_call(
 ) -> BoundExpr {
     let name: &str = &c.name;
     let mut args = Vec::with_capacity(c.args.len());
+    // The ranges of the arguments whose binding reported an error.
+    let mut failed: Vec<TextRange> = Vec::new();
     for (i, arg) in c.args.iter().enumerate() {
+        let mark = cx.mark();
         if name == "recover" && i == 1 {
             let mut inner = scope.child();
             let _ = inner.define(
@@ -61,6 +64,9 @@ pub(crate) fn bind_call(
             args.push(bind_expr(arg, &inner, cx));
         } else {
             args.push(bind_expr(arg, scope, cx));
+        }
+        if cx.errors_since(mark) {
+            failed.push(arg.range);
         }
     }
     let function = scope.lookup_function(name).cloned();
@@ -90,6 +96,7 @@ pub(crate) fn bind_call(
         };
     };
     let effective = effective_args(&args, c.expand_final);
+    let mark = cx.mark();
     let computed: Computed = match &function {
         Function::Static(sig) => Signature::clone(sig).into(),
         Function::Builtin(b) => builtin_signature(*b, &effective, range, cx).into(),
@@ -97,6 +104,18 @@ pub(crate) fn bind_call(
         Function::Call => call_signature(&args, &effective, range, cx).into(),
     };
     let ty = typecheck_args(&computed.signature, &effective, range, cx);
+    // One problem, one diagnostic: what the signature and the argument
+    // checks say about an argument that already reported an error, or
+    // about an argument list with a syntax error, only repeats that error.
+    if c.args_broken() {
+        drop(cx.split_off(mark));
+    } else if !failed.is_empty() {
+        for d in cx.split_off(mark) {
+            if !failed.iter().any(|r| r.contains_range(d.span.range)) {
+                cx.report(d);
+            }
+        }
+    }
     BoundExpr {
         kind: BoundExprKind::Call(Box::new(BoundCall {
             name: name.to_string(),

@@ -1,7 +1,7 @@
 //! [`BindContext`]: the file, host environment, options and collected
 //! diagnostics of one binding session.
 
-use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use pcl_diagnostics::{Diagnostic, FileId, Severity, Span, TextRange};
 use pcl_types::TypeDiagnostic;
 
 use crate::env::{Environment, ExprOptions};
@@ -16,8 +16,13 @@ pub struct BindContext<'a> {
     pub(crate) depth: usize,
     /// Set when the depth limit was hit (reported once per expression).
     pub(crate) too_deep_reported: bool,
-    /// Item types of the enclosing splats, innermost last.
-    pub(crate) splat_items: Vec<pcl_types::Type>,
+    /// Item types of the enclosing splats, innermost last, each with
+    /// whether it comes from a traversal that already failed and was
+    /// reported (then traversals of the item are not reported again).
+    pub(crate) splat_items: Vec<(pcl_types::Type, bool)>,
+    /// How many diagnostics were left out as repeats of a problem already
+    /// reported (so that what follows from them is known to, too).
+    pub(crate) repeats: usize,
 }
 
 impl<'a> BindContext<'a> {
@@ -34,6 +39,7 @@ impl<'a> BindContext<'a> {
             depth: 0,
             too_deep_reported: false,
             splat_items: Vec::new(),
+            repeats: 0,
         }
     }
 
@@ -90,6 +96,13 @@ impl<'a> BindContext<'a> {
     /// Number of diagnostics so far (to truncate with [`Self::truncate`]).
     pub(crate) fn mark(&self) -> usize {
         self.diagnostics.len()
+    }
+
+    /// Whether an error was reported after `mark`.
+    pub(crate) fn errors_since(&self, mark: usize) -> bool {
+        self.diagnostics
+            .get(mark..)
+            .is_some_and(|ds| ds.iter().any(|d| d.severity == Severity::Error))
     }
 
     /// Drops diagnostics produced after `mark`, returning them.

@@ -615,6 +615,57 @@ mod calls {
             ["error[call-arguments]: call's receiver must be a single resource"]
         );
     }
+
+    /// What a call's checks would say about an argument that already
+    /// reported an error only repeats it: the argument's own errors stand
+    /// alone; arguments without errors are still checked.
+    #[test]
+    fn arguments_that_failed_are_not_checked_again() {
+        let undefined = "error[undefined-variable]: undefined variable nope";
+        assert_eq!(bind("call(nope, \"getKey\", {})", &[]).msgs(), [undefined]);
+        assert_eq!(bind("pulumiResourceType(nope)", &[]).msgs(), [undefined]);
+        assert_eq!(
+            bind("call(1, \"getKey\", {})", &[]).msgs(),
+            ["error[call-arguments]: call's receiver must be a single resource"]
+        );
+        // The call's own arity is still checked.
+        assert_eq!(
+            bind("length(nope, 1)", &[]).msgs(),
+            [
+                undefined,
+                "error[too-many-arguments]: too many arguments to call: expected 1, got 2"
+            ]
+        );
+    }
+
+    /// A call whose argument list has a syntax error (reported by the
+    /// parser) gets no arity or argument diagnostics, only its arguments'
+    /// own, and keeps its result type.
+    #[test]
+    fn broken_argument_lists_are_not_checked() {
+        for (text, ty) in [
+            ("length(", "int"),
+            ("length(nope", "int"),
+            ("try(", "dynamic"),
+        ] {
+            let parsed = pcl_syntax::parse_expr(FileId(3), text);
+            assert!(parsed.has_errors(), "{text}");
+            let options = ExprOptions::default();
+            let mut cx = BindContext::new(FileId(3), &MockEnv, &options);
+            let expr = bind_expr(parsed.expr(), &scope_with(&[]), &mut cx);
+            let out = Out {
+                expr,
+                diags: cx.take_diagnostics(),
+            };
+            let expected: &[&str] = if text.contains("nope") {
+                &["error[undefined-variable]: undefined variable nope"]
+            } else {
+                &[]
+            };
+            assert_eq!(out.msgs(), expected, "{text}");
+            assert_eq!(out.ty(), ty, "{text}");
+        }
+    }
 }
 
 mod depth {

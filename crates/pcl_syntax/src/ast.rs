@@ -533,7 +533,18 @@ pub struct Call {
     /// The last argument is followed by `...`.
     pub expand_final: bool,
     pub open_paren_range: TextRange,
+    /// The `)`; empty when the argument list has a syntax error (no `)`,
+    /// or one found only by recovery), which the parser has reported.
     pub close_paren_range: TextRange,
+}
+
+impl Call {
+    /// Whether the argument list has a syntax error (already reported), so
+    /// that its arguments are not the ones the author meant: checks of the
+    /// call's arity and arguments would only repeat that error.
+    pub fn args_broken(&self) -> bool {
+        self.close_paren_range.is_empty()
+    }
 }
 
 /// `[for k, v in coll : value if cond]` / `{for k, v in coll : key => value... if cond}`.

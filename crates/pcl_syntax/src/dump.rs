@@ -1,12 +1,19 @@
 //! A deterministic, indented, human-readable dump of a syntax tree, for
 //! golden files: one node per line with its kind, byte range and decoded
 //! values, attached comments, then the diagnostics.
+//!
+//! Size: indentation stops at [`MAX_INDENT`] levels, past every construct
+//! the parser nests; only left-nested operator chains (`a + a + …`, which
+//! the parser accepts at any length) go deeper, and their lines start with
+//! `@DEPTH ` instead of being indented, so the dump of a 100 000-term chain
+//! is linear in its length (indented, it would be gigabytes).
 
 use std::fmt::Write;
 
 use pcl_diagnostics::{Diagnostic, TextRange};
 
 use crate::ast::*;
+use crate::MAX_NESTING_DEPTH;
 
 pub(crate) fn dump_body(body: &Body, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
@@ -34,9 +41,18 @@ pub(crate) fn dump_template(template: &Template, range: TextRange, diags: &[Diag
     out
 }
 
+/// The deepest level that is indented: deeper than any nesting the
+/// parser accepts ([`MAX_NESTING_DEPTH`] levels; a block takes two, its
+/// line and its body's).
+const MAX_INDENT: usize = 2 * MAX_NESTING_DEPTH + 4;
+
 fn line(out: &mut String, depth: usize, args: std::fmt::Arguments<'_>) {
-    for _ in 0..depth {
-        out.push_str("  ");
+    if depth > MAX_INDENT {
+        let _ = write!(out, "@{depth} ");
+    } else {
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
     }
     let _ = out.write_fmt(args);
     out.push('\n');
@@ -313,5 +329,33 @@ fn parts(out: &mut String, depth: usize, list: &[TemplatePart]) {
                 parts(out, depth + 2, &dir.body);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pcl_diagnostics::FileId;
+
+    /// The dump of a left-nested operator chain grows linearly with it
+    /// (indenting every level made it quadratic); the levels past
+    /// `MAX_INDENT` carry their depth.
+    #[test]
+    fn long_chains_dump_in_linear_size() {
+        let dump = |n: usize| {
+            let text = format!("a = x{}\n", " + x".repeat(n - 1));
+            crate::parse(FileId(0), &text).dump()
+        };
+        let (small, large) = (dump(4_000), dump(8_000));
+        assert!(
+            large.len() * 10 < small.len() * 22,
+            "{} bytes for 4 000 terms, {} for 8 000",
+            small.len(),
+            large.len()
+        );
+        assert!(small.lines().any(|l| l.starts_with("@3000 Binary + ")));
+        let deepest = "  ".repeat(super::MAX_INDENT);
+        assert!(small
+            .lines()
+            .any(|l| l.starts_with(&format!("{deepest}Binary"))));
     }
 }

@@ -59,6 +59,10 @@ pub(crate) struct St<'s> {
     /// The indices of every comment token, in order.
     comments: &'s [u32],
     diags: Vec<Diagnostic>,
+    /// How many of `diags` (the first ones, in input order) are the
+    /// lexer's error tokens: a syntax error found at one of them is the
+    /// same problem, already reported.
+    lexer_errors: usize,
     recovering: bool,
     depth: usize,
     depth_reported: bool,
@@ -80,8 +84,18 @@ impl<'s> St<'s> {
     /// Reports an error. Every syntax diagnostic of a non-empty input
     /// covers at least one byte: an empty range (an error at the end of
     /// the input, where nothing follows) is widened by [`St::nonempty`].
+    ///
+    /// An error at a token the lexer already reported (an invalid
+    /// character, a `;`, …) is not reported again: it is the same problem.
     fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
         let range = self.nonempty(range);
+        let lexer = self.diags.get(..self.lexer_errors).unwrap_or_default();
+        if lexer
+            .binary_search_by_key(&range.start, |d| d.span.range.start)
+            .is_ok()
+        {
+            return;
+        }
         self.diags.push(Diagnostic::error(
             code,
             Span::new(self.file, range),
@@ -2639,6 +2653,7 @@ fn new_state<'s>(
         sigs,
         comments,
         diags: Vec::new(),
+        lexer_errors: 0,
         recovering: false,
         depth: 0,
         depth_reported: false,
@@ -2708,6 +2723,7 @@ fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
             message,
         ));
     }
+    s.lexer_errors = s.diags.len();
 }
 
 pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> (Body, Vec<Diagnostic>) {
