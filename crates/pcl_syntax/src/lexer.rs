@@ -139,6 +139,11 @@ fn ident_continue_len(rest: &str) -> usize {
     len
 }
 
+/// The quoted-mode tokens as a logos DFA: the reference the hand-written
+/// [`Lexer::quoted_token`] is tested against. Not used to lex: logos's
+/// generated code calls itself once per byte of a match, which overflows
+/// a debug build's stack on a long string with escapes.
+#[cfg(test)]
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 enum QuotedTok {
     #[token("${")]
@@ -386,6 +391,13 @@ impl<'a, S: Sink> Lexer<'a, S> {
         }
         match bytes.first() {
             Some(b'0'..=b'9') => return self.push(TokenKind::NumberLit, number_len(rest)),
+            // Comments are scanned here, not by the DFA, whose generated
+            // code recurses once per byte in a debug build (a long comment
+            // overflowed the stack); each matches `MainTok`'s regex.
+            Some(b'#') => return self.push(TokenKind::HashComment, line_comment_len(bytes)),
+            Some(b'/') if bytes.get(1) == Some(&b'/') => {
+                return self.push(TokenKind::SlashComment, line_comment_len(bytes))
+            }
             Some(b'/') if rest.starts_with("/*") => {
                 // An unterminated `/*` is not a comment: it lexes as `/` `*`.
                 if let Some(end) = rest.get(2..).and_then(|tail| tail.find("*/")) {
@@ -491,53 +503,49 @@ impl<'a, S: Sink> Lexer<'a, S> {
         }
     }
 
+    /// One token of a quoted template, scanned by hand exactly as the
+    /// `QuotedTok` DFA (the tests compare them) would.
     fn quoted_token(&mut self) {
-        let rest = self.rest();
-        let bytes = rest.as_bytes();
-        // Plain text and the closing quote skip the DFA set-up. A run of
-        // bytes other than `"`, `\\`, `$`, `%` and line breaks is exactly
-        // what `QuotedTok::Lit` matches unless a backslash (an escape,
-        // which extends it) stops it.
-        if bytes.first() == Some(&b'"') {
-            self.push(TokenKind::CQuote, 1);
-            self.pop_mode();
-            return;
-        }
-        let run = bytes
-            .iter()
-            .position(|b| matches!(b, b'"' | b'\\' | b'$' | b'%' | b'\r' | b'\n'))
-            .unwrap_or(bytes.len());
-        if run > 0 && bytes.get(run) != Some(&b'\\') {
-            return self.push(TokenKind::QuotedLit, run);
-        }
-        let mut logos = QuotedTok::lexer(rest);
-        let Some(result) = logos.next() else { return };
-        let len = logos.span().end;
-        match result {
-            Ok(QuotedTok::Interp) => {
-                self.push(TokenKind::TemplateInterp, len);
-                self.modes.push(Mode::Main { braces: 0 });
-            }
-            Ok(QuotedTok::Control) => {
-                self.push(TokenKind::TemplateControl, len);
-                self.modes.push(Mode::Main { braces: 0 });
-            }
-            Ok(QuotedTok::Close) => {
-                self.push(TokenKind::CQuote, len);
+        let bytes = self.rest().as_bytes();
+        let Some(&first) = bytes.first() else { return };
+        match first {
+            b'"' => {
+                self.push(TokenKind::CQuote, 1);
                 self.pop_mode();
             }
-            Ok(QuotedTok::Lit) => self.push(TokenKind::QuotedLit, len),
-            Ok(QuotedTok::Newline) => {
+            b'\n' | b'\r' if first == b'\n' || bytes.get(1) == Some(&b'\n') => {
                 // A raw line break ends the string here; the parser reports
                 // the unterminated string and the next line lexes normally.
-                self.push(TokenKind::Newline, len);
+                self.push(TokenKind::Newline, if first == b'\n' { 1 } else { 2 });
                 self.pop_mode();
             }
-            Err(()) => {
-                // A backslash before a line break or at the end of input.
-                let ch_len = rest.chars().next().map_or(1, char::len_utf8);
-                self.push(TokenKind::Invalid, ch_len);
+            b'$' | b'%' => {
+                let second = bytes.get(1).copied();
+                let tilde_at = |idx: usize| usize::from(bytes.get(idx) == Some(&b'~'));
+                if second == Some(b'{') {
+                    let kind = if first == b'$' {
+                        TokenKind::TemplateInterp
+                    } else {
+                        TokenKind::TemplateControl
+                    };
+                    self.push(kind, 2 + tilde_at(2));
+                    self.modes.push(Mode::Main { braces: 0 });
+                } else if second == Some(first) && bytes.get(2) == Some(&b'{') {
+                    // `$${` / `%%{` (with an optional `~`): escaped openers.
+                    self.push(TokenKind::QuotedLit, 3 + tilde_at(3));
+                } else {
+                    self.push(TokenKind::QuotedLit, 1);
+                }
             }
+            _ => match quoted_lit_len(bytes) {
+                0 => {
+                    // A lone `\r`, or a backslash before a line break or at
+                    // the end of input.
+                    let ch_len = self.rest().chars().next().map_or(1, char::len_utf8);
+                    self.push(TokenKind::Invalid, ch_len);
+                }
+                len => self.push(TokenKind::QuotedLit, len),
+            },
         }
     }
 
@@ -608,6 +616,36 @@ impl<'a, S: Sink> Lexer<'a, S> {
             None => {}
         }
     }
+}
+
+/// Length of the literal text at the start of a quoted template's
+/// `bytes`: characters other than `"`, `\\`, `$`, `%` and line breaks, and
+/// backslash escapes (a backslash and any character but a line break).
+/// A loop, so that a long string costs no stack.
+fn quoted_lit_len(bytes: &[u8]) -> usize {
+    let mut len = 0;
+    while let Some(&b) = bytes.get(len) {
+        match b {
+            b'"' | b'$' | b'%' | b'\r' | b'\n' => break,
+            // The escaped character's UTF-8 continuation bytes (if any) are
+            // taken by the next rounds: none of them is special.
+            b'\\' => match bytes.get(len + 1) {
+                None | Some(b'\r' | b'\n') => break,
+                Some(_) => len += 2,
+            },
+            _ => len += 1,
+        }
+    }
+    len
+}
+
+/// Length of a `#` or `//` comment at the start of `bytes`: up to and
+/// including its line break, if any.
+fn line_comment_len(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |idx| idx + 1)
 }
 
 /// ASCII identifier-continue bytes (`[A-Za-z0-9_-]`), as a table.
@@ -793,11 +831,54 @@ mod tests {
         }
     }
 
-    /// The quoted-string shortcut splits string contents exactly like the
-    /// `QuotedTok` DFA alone.
+    /// Line comments, scanned by hand, match `MainTok`'s regexes.
     #[test]
-    fn quoted_shortcut_matches_the_dfa() {
+    fn comments_match_the_dfa() {
+        for text in [
+            "# a\nb",
+            "#",
+            "#\r\n",
+            "// x\r\ny",
+            "//",
+            "// \u{e9} é\n\n",
+            "#//\n",
+        ] {
+            let mut dfa = MainTok::lexer(text);
+            let want = dfa
+                .next()
+                .and_then(Result::ok)
+                .map(|tok| (tok, dfa.span().end));
+            let got = lex(text).first().map(|t| {
+                let tok = if t.kind == TokenKind::HashComment {
+                    MainTok::HashComment
+                } else {
+                    MainTok::SlashComment
+                };
+                (tok, t.range.end as usize)
+            });
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    /// The hand-written quoted-string scanner splits string contents
+    /// exactly like the `QuotedTok` DFA.
+    #[test]
+    fn quoted_scanner_matches_the_dfa() {
         let bodies = [
+            "a\\\"b\\\\c",
+            "\u{e9}\\\u{e9}x",
+            "x\ry",
+            "\r",
+            "a\\\r\nb",
+            "$",
+            "%",
+            "$$",
+            "%%{~x",
+            "$${~",
+            "${~x}",
+            "%{~ if x }",
+            "$%{",
+            "a\\",
             "plain text",
             "a\\nb",
             "\\\"x\\\"",

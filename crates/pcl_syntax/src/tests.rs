@@ -306,6 +306,35 @@ fn on_small_stack(f: impl FnOnce() + Send + 'static) {
         .expect("thread panicked");
 }
 
+/// Long tokens are scanned by loops, not by recursion: a debug build's
+/// lexer overflowed a 2 MiB stack on a long string with escapes (logos's
+/// generated DFA calls itself once per byte there) and on a long comment.
+#[test]
+fn long_tokens_fit_a_small_stack() {
+    on_small_stack(|| {
+        let n = 2_000_000;
+        let cases = [
+            format!("a = \"{}\"\n", "x\\n".repeat(n / 3 + 1)),
+            format!("a = \"{}\\\"\"\n", "y".repeat(n)),
+            format!("a = \"{}\\\n", "z".repeat(n)),
+            format!("# {}\na = 1\n", "c".repeat(n)),
+            format!("// {}\na = 1\n", "c".repeat(n)),
+            format!("a = 1 # {}", "c".repeat(n)),
+            format!("a = \"${{\"{}\"}}\"\n", "w\\t".repeat(n / 3 + 1)),
+        ];
+        for text in cases {
+            let parse = parse(FileId(0), &text);
+            assert_eq!(parse.print(), text);
+            // One literal (or comment) token covers the long run.
+            assert!(
+                parse.tokens().iter().any(|t| t.range.len() as usize >= n),
+                "{:?}",
+                &parse.tokens()[..parse.tokens().len().min(8)]
+            );
+        }
+    });
+}
+
 #[test]
 fn deep_nesting_is_a_diagnostic_not_a_crash() {
     on_small_stack(|| {
