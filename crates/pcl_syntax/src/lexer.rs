@@ -254,7 +254,12 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
     let mut lexer = Lexer {
         text,
         pos: 0,
-        modes: vec![bottom],
+        modes: {
+            // Room for a few nested templates without growing.
+            let mut modes = Vec::with_capacity(8);
+            modes.push(bottom);
+            modes
+        },
         // Roughly one token per three to four bytes of typical PCL.
         tokens: S::with_capacity(text.len() / 3 + 4),
     };
