@@ -268,16 +268,7 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
     }
     while lexer.pos < text.len() {
         match lexer.modes.last().copied() {
-            Some(Mode::Main { .. }) | None => {
-                // Main-mode tokens follow each other until one pushes or
-                // pops a mode.
-                let depth = lexer.modes.len();
-                while lexer.pos < text.len() && lexer.modes.len() == depth {
-                    let before = lexer.pos;
-                    lexer.main_token();
-                    lexer.ensure_progress(before);
-                }
-            }
+            Some(Mode::Main { .. }) | None => lexer.main_tokens(),
             Some(Mode::Quoted) => {
                 let before = lexer.pos;
                 lexer.quoted_token();
@@ -333,77 +324,99 @@ impl<'a, S: Sink> Lexer<'a, S> {
         }
     }
 
+    /// Main-mode tokens, until one pushes or pops a mode or the input
+    /// ends. The most frequent tokens are decided in this loop; each arm
+    /// produces exactly what [`Lexer::main_token`] (the general path, taken
+    /// for everything else) would.
+    fn main_tokens(&mut self) {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let depth = self.modes.len();
+        while let Some(&first) = bytes.get(self.pos) {
+            let rest = bytes.get(self.pos..).unwrap_or(&[]);
+            let (kind, len) = match first {
+                b' ' | b'\t' => {
+                    let blanks = rest
+                        .iter()
+                        .skip(1)
+                        .position(|b| !matches!(b, b' ' | b'\t'))
+                        .map_or(rest.len(), |n| n + 1);
+                    (TokenKind::Whitespace, blanks)
+                }
+                b'\n' => (TokenKind::Newline, 1),
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                    let ascii = rest
+                        .iter()
+                        .skip(1)
+                        .position(|&b| !IDENT_CONTINUE[usize::from(b)])
+                        .map_or(rest.len(), |n| n + 1);
+                    let tail = match rest.get(ascii) {
+                        Some(b) if !b.is_ascii() => {
+                            ident_continue_len(text.get(self.pos + ascii..).unwrap_or(""))
+                        }
+                        _ => 0,
+                    };
+                    (TokenKind::Ident, ascii + tail)
+                }
+                b'[' => (TokenKind::OBrack, 1),
+                b']' => (TokenKind::CBrack, 1),
+                b'(' => (TokenKind::OParen, 1),
+                b')' => (TokenKind::CParen, 1),
+                b',' => (TokenKind::Comma, 1),
+                b'{' => {
+                    if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+                        *braces += 1;
+                    }
+                    (TokenKind::OBrace, 1)
+                }
+                b'=' if !matches!(rest.get(1), Some(b'=' | b'>')) => (TokenKind::Equal, 1),
+                b'.' if rest.get(1) != Some(&b'.') => (TokenKind::Dot, 1),
+                b'0'..=b'9' => (TokenKind::NumberLit, number_len(rest)),
+                // Comments are scanned here, not by the DFA, whose
+                // generated code recurses once per byte in a debug build (a
+                // long comment overflowed the stack).
+                b'#' => (TokenKind::HashComment, line_comment_len(rest)),
+                b'/' if rest.get(1) == Some(&b'/') => {
+                    (TokenKind::SlashComment, line_comment_len(rest))
+                }
+                _ => {
+                    let before = self.pos;
+                    self.main_token();
+                    self.ensure_progress(before);
+                    if self.modes.len() != depth {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            self.push(kind, len);
+        }
+    }
+
+    /// One main-mode token that [`Lexer::main_tokens`] does not decide
+    /// itself: a quote, a heredoc introducer, a block comment, a closing
+    /// brace, an operator, a non-ASCII identifier or an invalid character.
     fn main_token(&mut self) {
         let rest = self.rest();
-        // Runs of spaces and tabs (about a third of all tokens) skip the
-        // DFA set-up; they match `MainTok::Whitespace` exactly.
-        if let Some(b' ' | b'\t') = rest.as_bytes().first() {
-            let blanks = rest
-                .bytes()
-                .position(|b| !matches!(b, b' ' | b'\t'))
-                .unwrap_or(rest.len());
-            return self.push(TokenKind::Whitespace, blanks);
-        }
-        if rest.as_bytes().first() == Some(&b'<') && rest.starts_with("<<") {
-            if let Some((len, marker)) = heredoc_intro(rest) {
-                let marker = (self.pos + marker.0, self.pos + marker.1);
-                self.push(TokenKind::OHeredoc, len);
-                self.modes.push(Mode::Heredoc {
-                    marker,
-                    line_start: true,
-                });
-                return;
-            }
-        }
         let bytes = rest.as_bytes();
-        // The most frequent tokens are decided here without the DFA; each
-        // arm produces exactly what `MainTok` would.
         match bytes.first() {
-            Some(b'\n') => return self.push(TokenKind::Newline, 1),
-            Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => {
-                let ascii = bytes
-                    .iter()
-                    .skip(1)
-                    .position(|&b| !IDENT_CONTINUE[usize::from(b)])
-                    .map_or(bytes.len(), |n| n + 1);
-                let tail = match bytes.get(ascii) {
-                    Some(b) if !b.is_ascii() => ident_continue_len(rest.get(ascii..).unwrap_or("")),
-                    _ => 0,
-                };
-                return self.push(TokenKind::Ident, ascii + tail);
-            }
-            Some(b'[') => return self.push(TokenKind::OBrack, 1),
-            Some(b']') => return self.push(TokenKind::CBrack, 1),
-            Some(b'(') => return self.push(TokenKind::OParen, 1),
-            Some(b')') => return self.push(TokenKind::CParen, 1),
-            Some(b',') => return self.push(TokenKind::Comma, 1),
-            Some(b'{') => {
-                if let Some(Mode::Main { braces }) = self.modes.last_mut() {
-                    *braces += 1;
-                }
-                return self.push(TokenKind::OBrace, 1);
-            }
             Some(b'"') => {
                 self.push(TokenKind::OQuote, 1);
                 self.modes.push(Mode::Quoted);
                 return;
             }
-            Some(b'=') if !matches!(bytes.get(1), Some(b'=' | b'>')) => {
-                return self.push(TokenKind::Equal, 1)
+            Some(b'<') if bytes.get(1) == Some(&b'<') => {
+                if let Some((len, marker)) = heredoc_intro(rest) {
+                    let marker = (self.pos + marker.0, self.pos + marker.1);
+                    self.push(TokenKind::OHeredoc, len);
+                    self.modes.push(Mode::Heredoc {
+                        marker,
+                        line_start: true,
+                    });
+                    return;
+                }
             }
-            Some(b'.') if bytes.get(1) != Some(&b'.') => return self.push(TokenKind::Dot, 1),
-            _ => {}
-        }
-        match bytes.first() {
-            Some(b'0'..=b'9') => return self.push(TokenKind::NumberLit, number_len(rest)),
-            // Comments are scanned here, not by the DFA, whose generated
-            // code recurses once per byte in a debug build (a long comment
-            // overflowed the stack); each matches `MainTok`'s regex.
-            Some(b'#') => return self.push(TokenKind::HashComment, line_comment_len(bytes)),
-            Some(b'/') if bytes.get(1) == Some(&b'/') => {
-                return self.push(TokenKind::SlashComment, line_comment_len(bytes))
-            }
-            Some(b'/') if rest.starts_with("/*") => {
+            Some(b'/') if bytes.get(1) == Some(&b'*') => {
                 // An unterminated `/*` is not a comment: it lexes as `/` `*`.
                 if let Some(end) = rest.get(2..).and_then(|tail| tail.find("*/")) {
                     return self.push(TokenKind::BlockComment, end + 4);
@@ -664,11 +677,10 @@ static IDENT_CONTINUE: [bool; 256] = {
     table
 };
 
-/// Length of the greedy number lexeme at the start of `rest` (which starts
+/// Length of the greedy number lexeme at the start of `bytes` (which starts
 /// with a digit): digits, `e`/`E` with an optional sign and a digit, and
 /// dots, but never ending with a dot.
-fn number_len(rest: &str) -> usize {
-    let bytes = rest.as_bytes();
+fn number_len(bytes: &[u8]) -> usize {
     let exponent_at = |idx: usize| -> Option<usize> {
         match bytes.get(idx) {
             Some(b'e') | Some(b'E') => match bytes.get(idx + 1) {
