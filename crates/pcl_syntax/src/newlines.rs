@@ -122,7 +122,12 @@ pub(crate) fn significant_tokens(
     // (line comments, item names) look their range up.
     // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
     // `new_state`), and have fewer tokens than bytes: indices fit in u32.
-    for (index, &kind) in (0..u32::MAX).zip(tokens.kinds()) {
+    // (A counter, not a zip with a `u32` range: the zip's per-step bounds
+    // checks cost a quarter of the pass.)
+    let mut next_index: u32 = 0;
+    for &kind in tokens.kinds() {
+        let index = next_index;
+        next_index = next_index.wrapping_add(1);
         if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
             if kind == K::BlockComment {
                 comments.push(index);
