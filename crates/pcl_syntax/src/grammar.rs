@@ -1831,7 +1831,11 @@ fn plain_parts(s: &St<'_>, lit: Option<Sig>) -> Option<Vec<TemplatePart>> {
         return Some(Vec::new());
     };
     let raw = s.slice(sig.range);
-    if !raw.is_ascii() || raw.contains(['\\', '$', '%']) {
+    // One pass over the bytes (a `char` pattern decodes UTF-8).
+    if !raw
+        .bytes()
+        .all(|b| b.is_ascii() && !matches!(b, b'\\' | b'$' | b'%'))
+    {
         return None;
     }
     Some(vec![TemplatePart::Literal(TemplateLiteral {
@@ -2605,7 +2609,7 @@ fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<Label, EmptyErr> {
     // as written.
     if let (Some(lit), Some(K::CQuote)) = (peek(inp), peek2_kind(inp)) {
         let raw = st(inp).slice(lit.range);
-        if lit.kind == K::QuotedLit && !raw.contains(['\\', '$', '%']) {
+        if lit.kind == K::QuotedLit && !literal::has_escape_or_sigil(raw) {
             let value = Name::new(raw);
             bump(inp);
             bump(inp);

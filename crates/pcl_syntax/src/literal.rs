@@ -141,9 +141,15 @@ pub fn out_of_range_message(text: &str) -> String {
     }
 }
 
+/// Does `raw` contain a backslash, `$` or `%` (which a quoted literal's decoding
+/// must look at)? A byte scan: all three are ASCII.
+pub(crate) fn has_escape_or_sigil(raw: &str) -> bool {
+    raw.bytes().any(|b| matches!(b, b'\\' | b'$' | b'%'))
+}
+
 /// Decodes one quoted-template literal token (`\n`, `\uXXXX`, `$${`, …).
 pub fn decode_quoted(raw: &str, errors: &mut Vec<EscapeError>) -> String {
-    if !raw.contains(['\\', '$', '%']) {
+    if !has_escape_or_sigil(raw) {
         return raw.to_string();
     }
     let mut out = String::with_capacity(raw.len());
