@@ -40,6 +40,7 @@ use pcl_diagnostics::{Code, Diagnostic, FileId, Span, TextRange};
 use crate::ast::*;
 use crate::codes;
 use crate::comments;
+use crate::lexer::ByteSet;
 use crate::literal::{self, NumberError};
 use crate::newlines::{item_starts_after, significant_tokens, Sig};
 use crate::template::{finish_parts, finish_plain, Flat, Sink};
@@ -1832,10 +1833,8 @@ fn plain_parts(s: &St<'_>, lit: Option<Sig>) -> Option<Vec<TemplatePart>> {
     };
     let raw = s.slice(sig.range);
     // One pass over the bytes (a `char` pattern decodes UTF-8).
-    if !raw
-        .bytes()
-        .all(|b| b.is_ascii() && !matches!(b, b'\\' | b'$' | b'%'))
-    {
+    static NOT_PLAIN: ByteSet<3> = ByteSet::new([b'\\', b'$', b'%'], true);
+    if NOT_PLAIN.find(raw.as_bytes()) < raw.len() {
         return None;
     }
     Some(vec![TemplatePart::Literal(TemplateLiteral {

@@ -622,10 +622,7 @@ impl<'a, S: Sink> Lexer<'a, S> {
                 }
             }
             Some(_) => {
-                let stop = bytes
-                    .iter()
-                    .position(|b| matches!(b, b'$' | b'%' | b'\n'))
-                    .unwrap_or(bytes.len());
+                let stop = TEMPLATE_STOP.find(bytes);
                 let ends_line = bytes.get(stop) == Some(&b'\n');
                 let len = if ends_line { stop + 1 } else { stop };
                 self.push(TokenKind::StringLit, len);
@@ -636,34 +633,112 @@ impl<'a, S: Sink> Lexer<'a, S> {
     }
 }
 
+/// A set of bytes to stop at: some ASCII bytes and, optionally, every
+/// non-ASCII byte. [`ByteSet::find`] tests the first 16 bytes one at a
+/// time (a table load each) and the rest eight at a time (SWAR: a byte
+/// equal to `t` is a zero byte of `word ^ t * 0x01…01`, found with the
+/// usual "has a zero byte" bit trick), so long literal text and comments
+/// cost about one instruction per byte.
+pub(crate) struct ByteSet<const N: usize> {
+    targets: [u8; N],
+    non_ascii: bool,
+    table: [bool; 256],
+}
+
+impl<const N: usize> ByteSet<N> {
+    pub(crate) const fn new(targets: [u8; N], non_ascii: bool) -> ByteSet<N> {
+        let mut table = [false; 256];
+        let mut idx = 0;
+        while idx < N {
+            table[targets[idx] as usize] = true;
+            idx += 1;
+        }
+        if non_ascii {
+            let mut b = 0x80;
+            while b < 256 {
+                table[b] = true;
+                b += 1;
+            }
+        }
+        ByteSet {
+            targets,
+            non_ascii,
+            table,
+        }
+    }
+
+    fn scan(&self, bytes: &[u8]) -> Option<usize> {
+        bytes.iter().position(|&b| self.table[usize::from(b)])
+    }
+
+    /// The index of the first byte of `bytes` in the set, or `bytes.len()`.
+    #[inline(always)]
+    pub(crate) fn find(&self, bytes: &[u8]) -> usize {
+        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+        // Short inputs (most strings) are not worth a word.
+        let head = bytes.get(..16).unwrap_or(bytes);
+        if let Some(idx) = self.scan(head) {
+            return idx;
+        }
+        let mut offset = head.len();
+        let rest = bytes.get(offset..).unwrap_or(&[]);
+        for chunk in rest.chunks_exact(8) {
+            let Ok(array) = <[u8; 8]>::try_from(chunk) else {
+                break;
+            };
+            let word = u64::from_ne_bytes(array);
+            let mut found = if self.non_ascii { word & HIGHS } else { 0 };
+            for target in self.targets {
+                let diff = word ^ (ONES * u64::from(target));
+                found |= diff.wrapping_sub(ONES) & !diff & HIGHS;
+            }
+            if found != 0 {
+                // Nonzero exactly when some byte is in the set (the trick
+                // has false positives only above a real zero byte).
+                return offset + self.scan(chunk).unwrap_or(8);
+            }
+            offset += 8;
+        }
+        let tail = bytes.get(offset..).unwrap_or(&[]);
+        offset + self.scan(tail).unwrap_or(tail.len())
+    }
+}
+
+/// Where quoted-template literal text stops (see [`quoted_lit_len`]).
+static QUOTED_STOP: ByteSet<6> = ByteSet::new([b'"', b'$', b'%', b'\r', b'\n', b'\\'], false);
+/// Where heredoc and bare-template text stops.
+static TEMPLATE_STOP: ByteSet<3> = ByteSet::new([b'$', b'%', b'\n'], false);
+/// Where a line comment stops.
+static LINE_END: ByteSet<1> = ByteSet::new([b'\n'], false);
+
 /// Length of the literal text at the start of a quoted template's
 /// `bytes`: characters other than `"`, `\\`, `$`, `%` and line breaks, and
 /// backslash escapes (a backslash and any character but a line break).
 /// A loop, so that a long string costs no stack.
 fn quoted_lit_len(bytes: &[u8]) -> usize {
     let mut len = 0;
-    while let Some(&b) = bytes.get(len) {
-        match b {
-            b'"' | b'$' | b'%' | b'\r' | b'\n' => break,
-            // The escaped character's UTF-8 continuation bytes (if any) are
-            // taken by the next rounds: none of them is special.
-            b'\\' => match bytes.get(len + 1) {
-                None | Some(b'\r' | b'\n') => break,
-                Some(_) => len += 2,
-            },
-            _ => len += 1,
+    loop {
+        let rest = bytes.get(len..).unwrap_or(&[]);
+        len += QUOTED_STOP.find(rest);
+        // The escaped character's UTF-8 continuation bytes (if any) are
+        // taken by the next round: none of them is special.
+        match (bytes.get(len), bytes.get(len + 1)) {
+            (Some(b'\\'), Some(next)) if !matches!(next, b'\r' | b'\n') => len += 2,
+            _ => return len,
         }
     }
-    len
 }
 
 /// Length of a `#` or `//` comment at the start of `bytes`: up to and
 /// including its line break, if any.
 fn line_comment_len(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |idx| idx + 1)
+    let stop = LINE_END.find(bytes);
+    if stop < bytes.len() {
+        stop + 1
+    } else {
+        stop
+    }
 }
 
 /// ASCII identifier-continue bytes (`[A-Za-z0-9_-]`), as a table.
@@ -845,6 +920,40 @@ mod tests {
             "~} } { ${",
         ] {
             covers(text);
+        }
+    }
+
+    /// `ByteSet::find` agrees with a plain scan, wherever the first match is
+    /// (within or after the first 8-byte word, in the tail) and with
+    /// bytes that borrow in the bit trick (0x00, 0x01, 0x80, 0xff).
+    #[test]
+    fn byte_set_matches_a_plain_scan() {
+        let fill = [b'a', 0x00, 0x01, 0x7f, b'#', 0xfe];
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for len in 0..40 {
+            for &f in &fill {
+                for at in 0..=len {
+                    for &hit in &[b'$', b'\n', 0x80, 0xc3, f] {
+                        let mut bytes = vec![f; len];
+                        if let Some(slot) = bytes.get_mut(at) {
+                            *slot = hit;
+                        }
+                        cases.push(bytes);
+                    }
+                }
+            }
+        }
+        for bytes in &cases {
+            let plain = |non_ascii: bool| {
+                bytes
+                    .iter()
+                    .position(|b| matches!(b, b'$' | b'\n') || (non_ascii && !b.is_ascii()))
+                    .unwrap_or(bytes.len())
+            };
+            let ascii = ByteSet::new([b'$', b'\n'], false);
+            let any = ByteSet::new([b'$', b'\n'], true);
+            assert_eq!(ascii.find(bytes), plain(false), "{bytes:?}");
+            assert_eq!(any.find(bytes), plain(true), "{bytes:?}");
         }
     }
 

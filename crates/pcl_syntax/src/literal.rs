@@ -15,6 +15,7 @@ use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
 use crate::ast::NumberValue;
+use crate::lexer::ByteSet;
 
 /// The widest integer literal accepted, in bits.
 pub const MAX_INT_BITS: u64 = 256;
@@ -144,7 +145,8 @@ pub fn out_of_range_message(text: &str) -> String {
 /// Does `raw` contain a backslash, `$` or `%` (which a quoted literal's decoding
 /// must look at)? A byte scan: all three are ASCII.
 pub(crate) fn has_escape_or_sigil(raw: &str) -> bool {
-    raw.bytes().any(|b| matches!(b, b'\\' | b'$' | b'%'))
+    static SPECIAL: ByteSet<3> = ByteSet::new([b'\\', b'$', b'%'], false);
+    SPECIAL.find(raw.as_bytes()) < raw.len()
 }
 
 /// Decodes one quoted-template literal token (`\n`, `\uXXXX`, `$${`, …).
