@@ -128,11 +128,36 @@ pub(crate) fn significant_tokens(
     for &kind in tokens.kinds() {
         let index = next_index;
         next_index = next_index.wrapping_add(1);
-        if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
-            if kind == K::BlockComment {
+        match kind {
+            K::Whitespace | K::Bom => continue,
+            K::BlockComment => {
                 comments.push(index);
+                continue;
             }
-            continue;
+            // The most frequent tokens that open, close or report nothing
+            // (all but the first identifier of a line): kept without the
+            // context logic below, exactly as its `_` arm would. (Listing
+            // every such kind here made the pass slower.)
+            K::Ident if !line_start => {
+                last_kind = Some(kind);
+                out.push(index);
+                continue;
+            }
+            K::NumberLit
+            | K::Equal
+            | K::Dot
+            | K::Comma
+            | K::OQuote
+            | K::CQuote
+            | K::QuotedLit
+            | K::StringLit
+            | K::Colon => {
+                line_start = false;
+                last_kind = Some(kind);
+                out.push(index);
+                continue;
+            }
+            _ => {}
         }
         let idx = index as usize;
         let top = stack.last().copied().unwrap_or(Ctx::Body);
