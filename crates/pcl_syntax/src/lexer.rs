@@ -336,11 +336,15 @@ impl<'a, S: Sink> Lexer<'a, S> {
             let rest = bytes.get(self.pos..).unwrap_or(&[]);
             let (kind, len) = match first {
                 b' ' | b'\t' => {
-                    let blanks = rest
-                        .iter()
-                        .skip(1)
-                        .position(|b| !matches!(b, b' ' | b'\t'))
-                        .map_or(rest.len(), |n| n + 1);
+                    // Most runs are one space between two tokens.
+                    let blanks = match rest.get(1) {
+                        Some(b' ' | b'\t') => rest
+                            .iter()
+                            .skip(2)
+                            .position(|b| !matches!(b, b' ' | b'\t'))
+                            .map_or(rest.len(), |n| n + 2),
+                        _ => 1,
+                    };
                     (TokenKind::Whitespace, blanks)
                 }
                 b'\n' => (TokenKind::Newline, 1),
