@@ -22,8 +22,8 @@
 //! precedence-climbing loop ([`climb`]) rather than a `foldl` per level,
 //! and repetitions push straight into the node's `Vec`. Unary and postfix
 //! expressions are plain functions called from that loop; an identifier,
-//! number or plain string followed by a token that ends an expression is
-//! built at once ([`simple_atom`], tried by [`expr`] before the recursive
+//! number, plain string or `name.attr…` traversal followed by a token that
+//! ends an expression is built at once ([`simple_atom`], tried by [`expr`] before the recursive
 //! parser). Every such shortcut builds exactly the node (and consumes
 //! exactly the tokens) the full descent would.
 //!
@@ -278,6 +278,9 @@ fn simple_atom(inp: &mut Inp<'_, '_>) -> Option<Expr> {
     if first.kind == K::OQuote {
         return simple_string(inp, first);
     }
+    if first.kind == K::Ident && peek2_kind(inp) == Some(K::Dot) {
+        return simple_traversal(inp, first);
+    }
     if !matches!(first.kind, K::Ident | K::NumberLit) || !ends_expression(peek2_kind(inp)) {
         return None;
     }
@@ -288,6 +291,39 @@ fn simple_atom(inp: &mut Inp<'_, '_>) -> Option<Expr> {
     } else {
         ident_term(s, first)
     })
+}
+
+/// `simple_atom` for `name.attr.attr…` (attribute steps only, the most
+/// common reference) followed by a token that ends an expression: built
+/// as `term` and `postfix_chain` would (`finish_traversal` of the name's
+/// term and its steps). `None` (nothing consumed) for anything else.
+fn simple_traversal(inp: &mut Inp<'_, '_>, first: Sig) -> Option<Expr> {
+    let cursor = *inp.cursor().inner();
+    let s = st(inp);
+    let kind_at = |n: usize| s.sigs.get(cursor + n).map(|idx| s.sig_kind(*idx));
+    let mut steps = 0;
+    while kind_at(1 + 2 * steps) == Some(K::Dot) && kind_at(2 + 2 * steps) == Some(K::Ident) {
+        steps += 1;
+    }
+    if steps == 0 || !ends_expression(kind_at(1 + 2 * steps)) {
+        return None;
+    }
+    bump(inp);
+    let source = ident_term(st(inp), first);
+    let mut list = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        let (Some(dot), Some(name)) = (bump(inp), bump(inp)) else {
+            break;
+        };
+        list.push(
+            Step {
+                kind: StepKind::Attr(st(inp).ident_of(name)),
+                range: TextRange::new(dot.range.start, name.range.end),
+            }
+            .covered(),
+        );
+    }
+    Some(finish_traversal(source, list))
 }
 
 /// `simple_atom` for a plain quoted string (see [`plain_quoted`]) below

@@ -306,6 +306,41 @@ fn on_small_stack(f: impl FnOnce() + Send + 'static) {
         .expect("thread panicked");
 }
 
+/// The shortcuts for simple attribute values (`simple_atom`: names,
+/// numbers, plain strings, `name.attr…` traversals) build exactly the node
+/// of the full descent, which parses the same text as a condition
+/// (followed by `?`, which no shortcut accepts).
+#[test]
+fn simple_expression_shortcuts_match_the_full_parser() {
+    for text in [
+        "a",
+        "12",
+        "true",
+        "\"text\"",
+        "a.b",
+        "a.b.c.d",
+        "true.x",
+        "for.in",
+        "café.naïve",
+        "a.b-c.d_e",
+    ] {
+        let value = |source: &str| {
+            let parse = parse(FileId(0), source);
+            assert!(parse.diagnostics().is_empty(), "{source}");
+            match parse.body().items.first() {
+                Some(BodyItem::Attribute(attr)) => attr.expr.clone(),
+                _ => panic!("{source}: no attribute"),
+            }
+        };
+        let short = value(&format!("x = {text}\n"));
+        let full = value(&format!("x = {text} ? 1 : 2\n"));
+        let ExprKind::Conditional(cond) = &full.kind else {
+            panic!("{text}: not a conditional: {full:?}");
+        };
+        assert_eq!(short, cond.condition, "{text}");
+    }
+}
+
 /// Long tokens are scanned by loops, not by recursion: a debug build's
 /// lexer overflowed a 2 MiB stack on a long string with escapes (logos's
 /// generated DFA calls itself once per byte there) and on a long comment.
