@@ -74,7 +74,8 @@ pub(crate) struct St<'s> {
 }
 
 /// Per-parse scratch stacks. A list being built (a body's items, an
-/// object's items, a tuple's elements, a call's arguments) pushes its
+/// object's items, a tuple's elements, a call's arguments, a block's
+/// labels) pushes its
 /// elements onto the stack of their type, above whatever the enclosing
 /// lists have pushed, and at its end moves its own run into an exact-size
 /// `Vec` ([`take_run`]): one allocation per list, with no growth and no
@@ -86,6 +87,7 @@ struct Scratch {
     items: Vec<BodyItem>,
     objects: Vec<ObjectItem>,
     exprs: Vec<Expr>,
+    labels: Vec<Label>,
 }
 
 /// The elements pushed onto `stack` since it had `base` elements, as an
@@ -2466,15 +2468,38 @@ fn block_rest<'s>(
     block_body: BodyRec<'s>,
     expression: PExpr<'s>,
 ) -> Boxed<'s, 's, In<'s>, Block, Ex<'s>> {
-    let label = tok(K::Ident)
-        .map_with(|sig, e| Label {
-            value: e.state().0.slice(sig.range).into(),
-            quoted: false,
-            range: sig.range,
-        })
-        .or(custom(quoted_label));
+    // Identifiers and quoted labels, until a token that is neither (a
+    // failing quoted label is rewound and ends them, as `repeated` would),
+    // collected on the scratch stack into an exact-size `Vec`.
+    let labels = custom(|inp: &mut Inp<'s, '_>| {
+        let base = st(inp).scratch.labels.len();
+        loop {
+            let label = match peek(inp) {
+                Some(sig) if sig.kind == K::Ident => {
+                    bump(inp);
+                    Label {
+                        value: st(inp).slice(sig.range).into(),
+                        quoted: false,
+                        range: sig.range,
+                    }
+                }
+                Some(sig) if sig.kind == K::OQuote => {
+                    let before = inp.save();
+                    match quoted_label(inp) {
+                        Ok(label) => label,
+                        Err(_) => {
+                            inp.rewind(before);
+                            break;
+                        }
+                    }
+                }
+                _ => break,
+            };
+            st(inp).scratch.labels.push(label);
+        }
+        Ok::<_, EmptyErr>(take_run(&mut st(inp).scratch.labels, base))
+    });
     let one_line = one_line_body(expression);
-    let labels = label.repeated().collect::<Vec<Label>>();
     labels
         .then(custom(move |inp: &mut Inp<'s, '_>| {
             if peek_kind(inp) != Some(K::OBrace) {
@@ -2524,8 +2549,7 @@ fn block_rest<'s>(
             let end = close.end.max(st(inp).last_end);
             Ok(Some((open.range, body, close, end)))
         }))
-        .map(|(mut labels, rest)| {
-            labels.shrink_to_fit();
+        .map(|(labels, rest)| {
             match rest {
             Some((open, body, close, end)) => Block {
                 type_name: placeholder_ident(),
