@@ -260,8 +260,10 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
             modes.push(bottom);
             modes
         },
-        // Roughly one token per three to four bytes of typical PCL.
-        tokens: S::with_capacity(text.len() / 3 + 4),
+        // Typical PCL has a token per three to four bytes, dense files
+        // (short names, many operators) up to one per two; the untouched
+        // tail of a large reservation is never paged in.
+        tokens: S::with_capacity(text.len() / 2 + 8),
     };
     if text.starts_with('\u{feff}') {
         lexer.push(TokenKind::Bom, 3);
