@@ -2320,7 +2320,7 @@ fn body_item<'s>(
         let s = st(inp);
         s.item_start = Some(name_sig.range.start);
         let name = s.ident_of(name_sig);
-        let item = match peek_kind(inp) {
+        let mut item = match peek_kind(inp) {
             Some(K::Equal) => {
                 let a = inp.parse(&attr)?;
                 item_end(inp, true);
@@ -2351,7 +2351,8 @@ fn body_item<'s>(
         let s = st(inp);
         let first_idx = s.token_index(name_sig);
         let last_idx = last_token_index(s, first_idx);
-        Ok(Some(comments::attach(s.text, s.tokens, item, first_idx, last_idx)))
+        comments::attach(s.text, s.tokens, &mut item, first_idx, last_idx);
+        Ok(Some(item))
     })
     .boxed()
 }
