@@ -109,11 +109,13 @@ pub(crate) fn significant_tokens(
     // The kind of the last kept token (a kept line comment counts as a
     // line break).
     let mut last_kind: Option<K> = None;
-    let mut stack: Vec<Ctx> = vec![if top_significant {
+    // Room for typical nesting without growing.
+    let mut stack: Vec<Ctx> = Vec::with_capacity(32);
+    stack.push(if top_significant {
         Ctx::Body
     } else {
         Ctx::Ignored(K::Invalid)
-    }];
+    });
     // Where the current body item starts; its column is computed only
     // when a line break inside brackets needs it.
     let mut item_start: Option<u32> = None;
