@@ -15,9 +15,15 @@
 //!   per line.
 //! * `Bare` — a whole input parsed as a template ([`lex_template`]).
 //!
-//! Main and quoted modes use logos DFAs; one token is taken at a time from
-//! the current mode's DFA, so switching modes is just pushing or popping.
-//! The lexer never fails: every byte ends up in exactly one token, and
+//! One token is taken at a time in the current mode, so switching modes is
+//! just pushing or popping. Frequent main-mode tokens, comments and all of
+//! quoted mode are scanned by hand (long runs with [`ByteSet`], eight bytes
+//! at a time); the rest of main mode (operators, `}`, `\r\n`) uses a logos
+//! DFA. Hand scanning matters beyond speed: logos's generated code calls
+//! itself once per byte of a match, which overflows a debug build's stack
+//! on a multi-megabyte string or comment. The DFAs (`MainTok`, and
+//! `QuotedTok` in tests) are the reference the hand scanners are tested
+//! against. The lexer never fails: every byte ends up in exactly one token, and
 //! anything unusable becomes an error token (`Invalid`, `Semicolon`, …)
 //! that the parser reports.
 
