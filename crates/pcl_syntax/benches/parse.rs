@@ -17,6 +17,16 @@
 //! comments. Its output is deterministic but not byte-identical to the
 //! Python script's (different random generator).
 //!
+//! The `pcl lex` scaling ratio is above 2.00 because of glibc, not the
+//! lexer: `lex` returns a `Vec<Token>` of about 3.6 bytes per source byte.
+//! glibc keeps freed blocks below its adaptive mmap threshold (at most
+//! 32 MiB) in the heap, so at 5 MB (18 MB of tokens) every repetition
+//! after the first reuses pages already faulted in, while at 10 MB (36 MB)
+//! each call maps and faults in fresh pages. With the threshold fixed
+//! (`GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967296`) both sizes
+//! pay for page faults and lexing scales linearly (30.1 ms and 62.1 ms on
+//! this machine, ratio 2.06).
+//!
 //! On a loaded machine wall-clock rows are noisy; instruction counts are
 //! not. `--write-generated N PATH` writes a generated program of about N
 //! bytes, and `valgrind --tool=callgrind <this binary> --rss-child pcl PATH`

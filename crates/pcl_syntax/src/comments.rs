@@ -63,13 +63,7 @@ fn follows_code_on_line(tokens: &Tokens, idx: usize) -> bool {
 
 /// Fills in the leading and trailing comments of `item`, whose first and
 /// last non-trivia tokens are at `first` and `last`.
-pub(crate) fn attach(
-    text: &str,
-    tokens: &Tokens,
-    mut item: BodyItem,
-    first: usize,
-    last: usize,
-) -> BodyItem {
+pub(crate) fn attach(text: &str, tokens: &Tokens, item: &mut BodyItem, first: usize, last: usize) {
     let mut leading = Vec::new();
     let mut newlines = 0;
     let mut idx = first;
@@ -132,7 +126,7 @@ pub(crate) fn attach(
         idx += 1;
     }
     trailing.shrink_to_fit();
-    match &mut item {
+    match item {
         BodyItem::Attribute(attr) => {
             attr.leading_comments = leading;
             attr.trailing_comments = trailing;
@@ -142,7 +136,6 @@ pub(crate) fn attach(
             block.trailing_comments = trailing;
         }
     }
-    item
 }
 
 /// Comments in `range` (a body) that are outside every item and not

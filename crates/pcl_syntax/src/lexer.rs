@@ -15,9 +15,15 @@
 //!   per line.
 //! * `Bare` — a whole input parsed as a template ([`lex_template`]).
 //!
-//! Main and quoted modes use logos DFAs; one token is taken at a time from
-//! the current mode's DFA, so switching modes is just pushing or popping.
-//! The lexer never fails: every byte ends up in exactly one token, and
+//! One token is taken at a time in the current mode, so switching modes is
+//! just pushing or popping. Frequent main-mode tokens, comments and all of
+//! quoted mode are scanned by hand (long runs with [`ByteSet`], eight bytes
+//! at a time); the rest of main mode (operators, `}`, `\r\n`) uses a logos
+//! DFA. Hand scanning matters beyond speed: logos's generated code calls
+//! itself once per byte of a match, which overflows a debug build's stack
+//! on a multi-megabyte string or comment. The DFAs (`MainTok`, and
+//! `QuotedTok` in tests) are the reference the hand scanners are tested
+//! against. The lexer never fails: every byte ends up in exactly one token, and
 //! anything unusable becomes an error token (`Invalid`, `Semicolon`, …)
 //! that the parser reports.
 
@@ -139,6 +145,11 @@ fn ident_continue_len(rest: &str) -> usize {
     len
 }
 
+/// The quoted-mode tokens as a logos DFA: the reference the hand-written
+/// [`Lexer::quoted_token`] is tested against. Not used to lex: logos's
+/// generated code calls itself once per byte of a match, which overflows
+/// a debug build's stack on a long string with escapes.
+#[cfg(test)]
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 enum QuotedTok {
     #[token("${")]
@@ -249,25 +260,23 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
     let mut lexer = Lexer {
         text,
         pos: 0,
-        modes: vec![bottom],
-        // Roughly one token per three to four bytes of typical PCL.
-        tokens: S::with_capacity(text.len() / 3 + 4),
+        modes: {
+            // Room for a few nested templates without growing.
+            let mut modes = Vec::with_capacity(8);
+            modes.push(bottom);
+            modes
+        },
+        // Typical PCL has a token per three to four bytes, dense files
+        // (short names, many operators) up to one per two; the untouched
+        // tail of a large reservation is never paged in.
+        tokens: S::with_capacity(text.len() / 2 + 8),
     };
     if text.starts_with('\u{feff}') {
         lexer.push(TokenKind::Bom, 3);
     }
     while lexer.pos < text.len() {
         match lexer.modes.last().copied() {
-            Some(Mode::Main { .. }) | None => {
-                // Main-mode tokens follow each other until one pushes or
-                // pops a mode.
-                let depth = lexer.modes.len();
-                while lexer.pos < text.len() && lexer.modes.len() == depth {
-                    let before = lexer.pos;
-                    lexer.main_token();
-                    lexer.ensure_progress(before);
-                }
-            }
+            Some(Mode::Main { .. }) | None => lexer.main_tokens(),
             Some(Mode::Quoted) => {
                 let before = lexer.pos;
                 lexer.quoted_token();
@@ -323,70 +332,103 @@ impl<'a, S: Sink> Lexer<'a, S> {
         }
     }
 
+    /// Main-mode tokens, until one pushes or pops a mode or the input
+    /// ends. The most frequent tokens are decided in this loop; each arm
+    /// produces exactly what [`Lexer::main_token`] (the general path, taken
+    /// for everything else) would.
+    fn main_tokens(&mut self) {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let depth = self.modes.len();
+        while let Some(&first) = bytes.get(self.pos) {
+            let rest = bytes.get(self.pos..).unwrap_or(&[]);
+            let (kind, len) = match first {
+                b' ' | b'\t' => {
+                    // Most runs are one space between two tokens.
+                    let blanks = match rest.get(1) {
+                        Some(b' ' | b'\t') => rest
+                            .iter()
+                            .skip(2)
+                            .position(|b| !matches!(b, b' ' | b'\t'))
+                            .map_or(rest.len(), |n| n + 2),
+                        _ => 1,
+                    };
+                    (TokenKind::Whitespace, blanks)
+                }
+                b'\n' => (TokenKind::Newline, 1),
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                    let ascii = rest
+                        .iter()
+                        .skip(1)
+                        .position(|&b| !IDENT_CONTINUE[usize::from(b)])
+                        .map_or(rest.len(), |n| n + 1);
+                    let tail = match rest.get(ascii) {
+                        Some(b) if !b.is_ascii() => {
+                            ident_continue_len(text.get(self.pos + ascii..).unwrap_or(""))
+                        }
+                        _ => 0,
+                    };
+                    (TokenKind::Ident, ascii + tail)
+                }
+                b'[' => (TokenKind::OBrack, 1),
+                b']' => (TokenKind::CBrack, 1),
+                b'(' => (TokenKind::OParen, 1),
+                b')' => (TokenKind::CParen, 1),
+                b',' => (TokenKind::Comma, 1),
+                b'{' => {
+                    if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+                        *braces += 1;
+                    }
+                    (TokenKind::OBrace, 1)
+                }
+                b'=' if !matches!(rest.get(1), Some(b'=' | b'>')) => (TokenKind::Equal, 1),
+                b'.' if rest.get(1) != Some(&b'.') => (TokenKind::Dot, 1),
+                b'0'..=b'9' => (TokenKind::NumberLit, number_len(rest)),
+                // Comments are scanned here, not by the DFA, whose
+                // generated code recurses once per byte in a debug build (a
+                // long comment overflowed the stack).
+                b'#' => (TokenKind::HashComment, line_comment_len(rest)),
+                b'/' if rest.get(1) == Some(&b'/') => {
+                    (TokenKind::SlashComment, line_comment_len(rest))
+                }
+                _ => {
+                    let before = self.pos;
+                    self.main_token();
+                    self.ensure_progress(before);
+                    if self.modes.len() != depth {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            self.push(kind, len);
+        }
+    }
+
+    /// One main-mode token that [`Lexer::main_tokens`] does not decide
+    /// itself: a quote, a heredoc introducer, a block comment, a closing
+    /// brace, an operator, a non-ASCII identifier or an invalid character.
     fn main_token(&mut self) {
         let rest = self.rest();
-        // Runs of spaces and tabs (about a third of all tokens) skip the
-        // DFA set-up; they match `MainTok::Whitespace` exactly.
-        if let Some(b' ' | b'\t') = rest.as_bytes().first() {
-            let blanks = rest
-                .bytes()
-                .position(|b| !matches!(b, b' ' | b'\t'))
-                .unwrap_or(rest.len());
-            return self.push(TokenKind::Whitespace, blanks);
-        }
-        if rest.as_bytes().first() == Some(&b'<') && rest.starts_with("<<") {
-            if let Some((len, marker)) = heredoc_intro(rest) {
-                let marker = (self.pos + marker.0, self.pos + marker.1);
-                self.push(TokenKind::OHeredoc, len);
-                self.modes.push(Mode::Heredoc {
-                    marker,
-                    line_start: true,
-                });
-                return;
-            }
-        }
         let bytes = rest.as_bytes();
-        // The most frequent tokens are decided here without the DFA; each
-        // arm produces exactly what `MainTok` would.
         match bytes.first() {
-            Some(b'\n') => return self.push(TokenKind::Newline, 1),
-            Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => {
-                let ascii = bytes
-                    .iter()
-                    .skip(1)
-                    .position(|&b| !IDENT_CONTINUE[usize::from(b)])
-                    .map_or(bytes.len(), |n| n + 1);
-                let tail = match bytes.get(ascii) {
-                    Some(b) if !b.is_ascii() => ident_continue_len(rest.get(ascii..).unwrap_or("")),
-                    _ => 0,
-                };
-                return self.push(TokenKind::Ident, ascii + tail);
-            }
-            Some(b'[') => return self.push(TokenKind::OBrack, 1),
-            Some(b']') => return self.push(TokenKind::CBrack, 1),
-            Some(b'(') => return self.push(TokenKind::OParen, 1),
-            Some(b')') => return self.push(TokenKind::CParen, 1),
-            Some(b',') => return self.push(TokenKind::Comma, 1),
-            Some(b'{') => {
-                if let Some(Mode::Main { braces }) = self.modes.last_mut() {
-                    *braces += 1;
-                }
-                return self.push(TokenKind::OBrace, 1);
-            }
             Some(b'"') => {
                 self.push(TokenKind::OQuote, 1);
                 self.modes.push(Mode::Quoted);
                 return;
             }
-            Some(b'=') if !matches!(bytes.get(1), Some(b'=' | b'>')) => {
-                return self.push(TokenKind::Equal, 1)
+            Some(b'<') if bytes.get(1) == Some(&b'<') => {
+                if let Some((len, marker)) = heredoc_intro(rest) {
+                    let marker = (self.pos + marker.0, self.pos + marker.1);
+                    self.push(TokenKind::OHeredoc, len);
+                    self.modes.push(Mode::Heredoc {
+                        marker,
+                        line_start: true,
+                    });
+                    return;
+                }
             }
-            Some(b'.') if bytes.get(1) != Some(&b'.') => return self.push(TokenKind::Dot, 1),
-            _ => {}
-        }
-        match bytes.first() {
-            Some(b'0'..=b'9') => return self.push(TokenKind::NumberLit, number_len(rest)),
-            Some(b'/') if rest.starts_with("/*") => {
+            Some(b'/') if bytes.get(1) == Some(&b'*') => {
                 // An unterminated `/*` is not a comment: it lexes as `/` `*`.
                 if let Some(end) = rest.get(2..).and_then(|tail| tail.find("*/")) {
                     return self.push(TokenKind::BlockComment, end + 4);
@@ -491,53 +533,49 @@ impl<'a, S: Sink> Lexer<'a, S> {
         }
     }
 
+    /// One token of a quoted template, scanned by hand exactly as the
+    /// `QuotedTok` DFA (the tests compare them) would.
     fn quoted_token(&mut self) {
-        let rest = self.rest();
-        let bytes = rest.as_bytes();
-        // Plain text and the closing quote skip the DFA set-up. A run of
-        // bytes other than `"`, `\\`, `$`, `%` and line breaks is exactly
-        // what `QuotedTok::Lit` matches unless a backslash (an escape,
-        // which extends it) stops it.
-        if bytes.first() == Some(&b'"') {
-            self.push(TokenKind::CQuote, 1);
-            self.pop_mode();
-            return;
-        }
-        let run = bytes
-            .iter()
-            .position(|b| matches!(b, b'"' | b'\\' | b'$' | b'%' | b'\r' | b'\n'))
-            .unwrap_or(bytes.len());
-        if run > 0 && bytes.get(run) != Some(&b'\\') {
-            return self.push(TokenKind::QuotedLit, run);
-        }
-        let mut logos = QuotedTok::lexer(rest);
-        let Some(result) = logos.next() else { return };
-        let len = logos.span().end;
-        match result {
-            Ok(QuotedTok::Interp) => {
-                self.push(TokenKind::TemplateInterp, len);
-                self.modes.push(Mode::Main { braces: 0 });
-            }
-            Ok(QuotedTok::Control) => {
-                self.push(TokenKind::TemplateControl, len);
-                self.modes.push(Mode::Main { braces: 0 });
-            }
-            Ok(QuotedTok::Close) => {
-                self.push(TokenKind::CQuote, len);
+        let bytes = self.rest().as_bytes();
+        let Some(&first) = bytes.first() else { return };
+        match first {
+            b'"' => {
+                self.push(TokenKind::CQuote, 1);
                 self.pop_mode();
             }
-            Ok(QuotedTok::Lit) => self.push(TokenKind::QuotedLit, len),
-            Ok(QuotedTok::Newline) => {
+            b'\n' | b'\r' if first == b'\n' || bytes.get(1) == Some(&b'\n') => {
                 // A raw line break ends the string here; the parser reports
                 // the unterminated string and the next line lexes normally.
-                self.push(TokenKind::Newline, len);
+                self.push(TokenKind::Newline, if first == b'\n' { 1 } else { 2 });
                 self.pop_mode();
             }
-            Err(()) => {
-                // A backslash before a line break or at the end of input.
-                let ch_len = rest.chars().next().map_or(1, char::len_utf8);
-                self.push(TokenKind::Invalid, ch_len);
+            b'$' | b'%' => {
+                let second = bytes.get(1).copied();
+                let tilde_at = |idx: usize| usize::from(bytes.get(idx) == Some(&b'~'));
+                if second == Some(b'{') {
+                    let kind = if first == b'$' {
+                        TokenKind::TemplateInterp
+                    } else {
+                        TokenKind::TemplateControl
+                    };
+                    self.push(kind, 2 + tilde_at(2));
+                    self.modes.push(Mode::Main { braces: 0 });
+                } else if second == Some(first) && bytes.get(2) == Some(&b'{') {
+                    // `$${` / `%%{` (with an optional `~`): escaped openers.
+                    self.push(TokenKind::QuotedLit, 3 + tilde_at(3));
+                } else {
+                    self.push(TokenKind::QuotedLit, 1);
+                }
             }
+            _ => match quoted_lit_len(bytes) {
+                0 => {
+                    // A lone `\r`, or a backslash before a line break or at
+                    // the end of input.
+                    let ch_len = self.rest().chars().next().map_or(1, char::len_utf8);
+                    self.push(TokenKind::Invalid, ch_len);
+                }
+                len => self.push(TokenKind::QuotedLit, len),
+            },
         }
     }
 
@@ -596,10 +634,7 @@ impl<'a, S: Sink> Lexer<'a, S> {
                 }
             }
             Some(_) => {
-                let stop = bytes
-                    .iter()
-                    .position(|b| matches!(b, b'$' | b'%' | b'\n'))
-                    .unwrap_or(bytes.len());
+                let stop = TEMPLATE_STOP.find(bytes);
                 let ends_line = bytes.get(stop) == Some(&b'\n');
                 let len = if ends_line { stop + 1 } else { stop };
                 self.push(TokenKind::StringLit, len);
@@ -607,6 +642,114 @@ impl<'a, S: Sink> Lexer<'a, S> {
             }
             None => {}
         }
+    }
+}
+
+/// A set of bytes to stop at: some ASCII bytes and, optionally, every
+/// non-ASCII byte. [`ByteSet::find`] tests the first 16 bytes one at a
+/// time (a table load each) and the rest eight at a time (SWAR: a byte
+/// equal to `t` is a zero byte of `word ^ t * 0x01…01`, found with the
+/// usual "has a zero byte" bit trick), so long literal text and comments
+/// cost about one instruction per byte.
+pub(crate) struct ByteSet<const N: usize> {
+    targets: [u8; N],
+    non_ascii: bool,
+    table: [bool; 256],
+}
+
+impl<const N: usize> ByteSet<N> {
+    pub(crate) const fn new(targets: [u8; N], non_ascii: bool) -> ByteSet<N> {
+        let mut table = [false; 256];
+        let mut idx = 0;
+        while idx < N {
+            table[targets[idx] as usize] = true;
+            idx += 1;
+        }
+        if non_ascii {
+            let mut b = 0x80;
+            while b < 256 {
+                table[b] = true;
+                b += 1;
+            }
+        }
+        ByteSet {
+            targets,
+            non_ascii,
+            table,
+        }
+    }
+
+    fn scan(&self, bytes: &[u8]) -> Option<usize> {
+        bytes.iter().position(|&b| self.table[usize::from(b)])
+    }
+
+    /// The index of the first byte of `bytes` in the set, or `bytes.len()`.
+    #[inline(always)]
+    pub(crate) fn find(&self, bytes: &[u8]) -> usize {
+        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+        // Short inputs (most strings) are not worth a word.
+        let head = bytes.get(..16).unwrap_or(bytes);
+        if let Some(idx) = self.scan(head) {
+            return idx;
+        }
+        let mut offset = head.len();
+        let rest = bytes.get(offset..).unwrap_or(&[]);
+        for chunk in rest.chunks_exact(8) {
+            let Ok(array) = <[u8; 8]>::try_from(chunk) else {
+                break;
+            };
+            let word = u64::from_ne_bytes(array);
+            let mut found = if self.non_ascii { word & HIGHS } else { 0 };
+            for target in self.targets {
+                let diff = word ^ (ONES * u64::from(target));
+                found |= diff.wrapping_sub(ONES) & !diff & HIGHS;
+            }
+            if found != 0 {
+                // Nonzero exactly when some byte is in the set (the trick
+                // has false positives only above a real zero byte).
+                return offset + self.scan(chunk).unwrap_or(8);
+            }
+            offset += 8;
+        }
+        let tail = bytes.get(offset..).unwrap_or(&[]);
+        offset + self.scan(tail).unwrap_or(tail.len())
+    }
+}
+
+/// Where quoted-template literal text stops (see [`quoted_lit_len`]).
+static QUOTED_STOP: ByteSet<6> = ByteSet::new([b'"', b'$', b'%', b'\r', b'\n', b'\\'], false);
+/// Where heredoc and bare-template text stops.
+static TEMPLATE_STOP: ByteSet<3> = ByteSet::new([b'$', b'%', b'\n'], false);
+/// Where a line comment stops.
+static LINE_END: ByteSet<1> = ByteSet::new([b'\n'], false);
+
+/// Length of the literal text at the start of a quoted template's
+/// `bytes`: characters other than `"`, `\\`, `$`, `%` and line breaks, and
+/// backslash escapes (a backslash and any character but a line break).
+/// A loop, so that a long string costs no stack.
+fn quoted_lit_len(bytes: &[u8]) -> usize {
+    let mut len = 0;
+    loop {
+        let rest = bytes.get(len..).unwrap_or(&[]);
+        len += QUOTED_STOP.find(rest);
+        // The escaped character's UTF-8 continuation bytes (if any) are
+        // taken by the next round: none of them is special.
+        match (bytes.get(len), bytes.get(len + 1)) {
+            (Some(b'\\'), Some(next)) if !matches!(next, b'\r' | b'\n') => len += 2,
+            _ => return len,
+        }
+    }
+}
+
+/// Length of a `#` or `//` comment at the start of `bytes`: up to and
+/// including its line break, if any.
+fn line_comment_len(bytes: &[u8]) -> usize {
+    let stop = LINE_END.find(bytes);
+    if stop < bytes.len() {
+        stop + 1
+    } else {
+        stop
     }
 }
 
@@ -621,11 +764,10 @@ static IDENT_CONTINUE: [bool; 256] = {
     table
 };
 
-/// Length of the greedy number lexeme at the start of `rest` (which starts
+/// Length of the greedy number lexeme at the start of `bytes` (which starts
 /// with a digit): digits, `e`/`E` with an optional sign and a digit, and
 /// dots, but never ending with a dot.
-fn number_len(rest: &str) -> usize {
-    let bytes = rest.as_bytes();
+fn number_len(bytes: &[u8]) -> usize {
     let exponent_at = |idx: usize| -> Option<usize> {
         match bytes.get(idx) {
             Some(b'e') | Some(b'E') => match bytes.get(idx + 1) {
@@ -793,11 +935,88 @@ mod tests {
         }
     }
 
-    /// The quoted-string shortcut splits string contents exactly like the
-    /// `QuotedTok` DFA alone.
+    /// `ByteSet::find` agrees with a plain scan, wherever the first match is
+    /// (within or after the first 8-byte word, in the tail) and with
+    /// bytes that borrow in the bit trick (0x00, 0x01, 0x80, 0xff).
     #[test]
-    fn quoted_shortcut_matches_the_dfa() {
+    fn byte_set_matches_a_plain_scan() {
+        let fill = [b'a', 0x00, 0x01, 0x7f, b'#', 0xfe];
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for len in 0..40 {
+            for &f in &fill {
+                for at in 0..=len {
+                    for &hit in &[b'$', b'\n', 0x80, 0xc3, f] {
+                        let mut bytes = vec![f; len];
+                        if let Some(slot) = bytes.get_mut(at) {
+                            *slot = hit;
+                        }
+                        cases.push(bytes);
+                    }
+                }
+            }
+        }
+        for bytes in &cases {
+            let plain = |non_ascii: bool| {
+                bytes
+                    .iter()
+                    .position(|b| matches!(b, b'$' | b'\n') || (non_ascii && !b.is_ascii()))
+                    .unwrap_or(bytes.len())
+            };
+            let ascii = ByteSet::new([b'$', b'\n'], false);
+            let any = ByteSet::new([b'$', b'\n'], true);
+            assert_eq!(ascii.find(bytes), plain(false), "{bytes:?}");
+            assert_eq!(any.find(bytes), plain(true), "{bytes:?}");
+        }
+    }
+
+    /// Line comments, scanned by hand, match `MainTok`'s regexes.
+    #[test]
+    fn comments_match_the_dfa() {
+        for text in [
+            "# a\nb",
+            "#",
+            "#\r\n",
+            "// x\r\ny",
+            "//",
+            "// \u{e9} é\n\n",
+            "#//\n",
+        ] {
+            let mut dfa = MainTok::lexer(text);
+            let want = dfa
+                .next()
+                .and_then(Result::ok)
+                .map(|tok| (tok, dfa.span().end));
+            let got = lex(text).first().map(|t| {
+                let tok = if t.kind == TokenKind::HashComment {
+                    MainTok::HashComment
+                } else {
+                    MainTok::SlashComment
+                };
+                (tok, t.range.end as usize)
+            });
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    /// The hand-written quoted-string scanner splits string contents
+    /// exactly like the `QuotedTok` DFA.
+    #[test]
+    fn quoted_scanner_matches_the_dfa() {
         let bodies = [
+            "a\\\"b\\\\c",
+            "\u{e9}\\\u{e9}x",
+            "x\ry",
+            "\r",
+            "a\\\r\nb",
+            "$",
+            "%",
+            "$$",
+            "%%{~x",
+            "$${~",
+            "${~x}",
+            "%{~ if x }",
+            "$%{",
+            "a\\",
             "plain text",
             "a\\nb",
             "\\\"x\\\"",

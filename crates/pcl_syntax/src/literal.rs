@@ -15,6 +15,7 @@ use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
 use crate::ast::NumberValue;
+use crate::lexer::ByteSet;
 
 /// The widest integer literal accepted, in bits.
 pub const MAX_INT_BITS: u64 = 256;
@@ -74,6 +75,15 @@ pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
         }
     };
     let frac_trimmed = frac_part.trim_end_matches('0');
+    if exponent.is_none() && !frac_trimmed.is_empty() {
+        // A plain decimal with a fractional part (`12.34`): never integral,
+        // so the f64 below, which Rust's parser rounds the same whether
+        // given `12.34` or the rebuilt `12.34e0`.
+        return match mantissa.parse::<f64>() {
+            Ok(value) if value.is_finite() => Ok(NumberValue::Fraction(value)),
+            _ => Err(NumberError::OutOfRange),
+        };
+    }
     let digits: String = format!("{int_part}{frac_trimmed}");
     let digits = digits.trim_start_matches('0');
     if digits.is_empty() {
@@ -132,9 +142,16 @@ pub fn out_of_range_message(text: &str) -> String {
     }
 }
 
+/// Does `raw` contain a backslash, `$` or `%` (which a quoted literal's decoding
+/// must look at)? A byte scan: all three are ASCII.
+pub(crate) fn has_escape_or_sigil(raw: &str) -> bool {
+    static SPECIAL: ByteSet<3> = ByteSet::new([b'\\', b'$', b'%'], false);
+    SPECIAL.find(raw.as_bytes()) < raw.len()
+}
+
 /// Decodes one quoted-template literal token (`\n`, `\uXXXX`, `$${`, …).
 pub fn decode_quoted(raw: &str, errors: &mut Vec<EscapeError>) -> String {
-    if !raw.contains(['\\', '$', '%']) {
+    if !has_escape_or_sigil(raw) {
         return raw.to_string();
     }
     let mut out = String::with_capacity(raw.len());
@@ -250,6 +267,25 @@ mod tests {
             Err(NumberError::OutOfRange)
         );
         assert_eq!(parse_number("1.5"), Ok(NumberValue::Fraction(1.5)));
+        // Plain decimals take a shortcut: the same value as the general
+        // path's rebuilt `…e0` form, integral ones still exact integers.
+        for text in [
+            "12.34",
+            "0.10",
+            "007.250",
+            "3.14159265358979323846264338327950288",
+        ] {
+            let general: f64 = format!("{text}e0").parse().unwrap_or(f64::NAN);
+            assert_eq!(
+                parse_number(text),
+                Ok(NumberValue::Fraction(general)),
+                "{text}"
+            );
+        }
+        assert_eq!(int("1.0"), "1");
+        assert_eq!(int("3.000"), "3");
+        let huge = format!("{}.5", "9".repeat(400));
+        assert_eq!(parse_number(&huge), Err(NumberError::OutOfRange));
         // Integral values written with an exponent or a fraction are
         // numbers even beyond 256 bits (their exact value is their text).
         assert_eq!(parse_number("1e100"), Ok(NumberValue::Fraction(1e100)));

@@ -109,11 +109,13 @@ pub(crate) fn significant_tokens(
     // The kind of the last kept token (a kept line comment counts as a
     // line break).
     let mut last_kind: Option<K> = None;
-    let mut stack: Vec<Ctx> = vec![if top_significant {
+    // Room for typical nesting without growing.
+    let mut stack: Vec<Ctx> = Vec::with_capacity(32);
+    stack.push(if top_significant {
         Ctx::Body
     } else {
         Ctx::Ignored(K::Invalid)
-    }];
+    });
     // Where the current body item starts; its column is computed only
     // when a line break inside brackets needs it.
     let mut item_start: Option<u32> = None;
@@ -122,12 +124,42 @@ pub(crate) fn significant_tokens(
     // (line comments, item names) look their range up.
     // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
     // `new_state`), and have fewer tokens than bytes: indices fit in u32.
-    for (index, &kind) in (0..u32::MAX).zip(tokens.kinds()) {
-        if matches!(kind, K::Whitespace | K::BlockComment | K::Bom) {
-            if kind == K::BlockComment {
+    // (A counter, not a zip with a `u32` range: the zip's per-step bounds
+    // checks cost a quarter of the pass.)
+    let mut next_index: u32 = 0;
+    for &kind in tokens.kinds() {
+        let index = next_index;
+        next_index = next_index.wrapping_add(1);
+        match kind {
+            K::Whitespace | K::Bom => continue,
+            K::BlockComment => {
                 comments.push(index);
+                continue;
             }
-            continue;
+            // The most frequent tokens that open, close or report nothing
+            // (all but the first identifier of a line): kept without the
+            // context logic below, exactly as its `_` arm would. (Listing
+            // every such kind here made the pass slower.)
+            K::Ident if !line_start => {
+                last_kind = Some(kind);
+                out.push(index);
+                continue;
+            }
+            K::NumberLit
+            | K::Equal
+            | K::Dot
+            | K::Comma
+            | K::OQuote
+            | K::CQuote
+            | K::QuotedLit
+            | K::StringLit
+            | K::Colon => {
+                line_start = false;
+                last_kind = Some(kind);
+                out.push(index);
+                continue;
+            }
+            _ => {}
         }
         let idx = index as usize;
         let top = stack.last().copied().unwrap_or(Ctx::Body);

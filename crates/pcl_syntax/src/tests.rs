@@ -306,6 +306,70 @@ fn on_small_stack(f: impl FnOnce() + Send + 'static) {
         .expect("thread panicked");
 }
 
+/// The shortcuts for simple attribute values (`simple_atom`: names,
+/// numbers, plain strings, `name.attr…` traversals) build exactly the node
+/// of the full descent, which parses the same text as a condition
+/// (followed by `?`, which no shortcut accepts).
+#[test]
+fn simple_expression_shortcuts_match_the_full_parser() {
+    for text in [
+        "a",
+        "12",
+        "true",
+        "\"text\"",
+        "a.b",
+        "a.b.c.d",
+        "true.x",
+        "for.in",
+        "café.naïve",
+        "a.b-c.d_e",
+    ] {
+        let value = |source: &str| {
+            let parse = parse(FileId(0), source);
+            assert!(parse.diagnostics().is_empty(), "{source}");
+            match parse.body().items.first() {
+                Some(BodyItem::Attribute(attr)) => attr.expr.clone(),
+                _ => panic!("{source}: no attribute"),
+            }
+        };
+        let short = value(&format!("x = {text}\n"));
+        let full = value(&format!("x = {text} ? 1 : 2\n"));
+        let ExprKind::Conditional(cond) = &full.kind else {
+            panic!("{text}: not a conditional: {full:?}");
+        };
+        assert_eq!(short, cond.condition, "{text}");
+    }
+}
+
+/// Long tokens are scanned by loops, not by recursion: a debug build's
+/// lexer overflowed a 2 MiB stack on a long string with escapes (logos's
+/// generated DFA calls itself once per byte there) and on a long comment.
+#[test]
+fn long_tokens_fit_a_small_stack() {
+    on_small_stack(|| {
+        let n = 2_000_000;
+        let cases = [
+            format!("a = \"{}\"\n", "x\\n".repeat(n / 3 + 1)),
+            format!("a = \"{}\\\"\"\n", "y".repeat(n)),
+            format!("a = \"{}\\\n", "z".repeat(n)),
+            format!("# {}\na = 1\n", "c".repeat(n)),
+            format!("// {}\na = 1\n", "c".repeat(n)),
+            format!("a = 1 # {}", "c".repeat(n)),
+            format!("a = \"${{\"{}\"}}\"\n", "w\\t".repeat(n / 3 + 1)),
+        ];
+        for text in cases {
+            let parse = parse(FileId(0), &text);
+            assert_eq!(parse.print(), text);
+            // One literal (or comment) token covers the long run.
+            assert!(
+                parse.tokens().iter().any(|t| t.range.len() as usize >= n),
+                "{:?}",
+                &parse.tokens()[..parse.tokens().len().min(8)]
+            );
+        }
+    });
+}
+
 #[test]
 fn deep_nesting_is_a_diagnostic_not_a_crash() {
     on_small_stack(|| {
