@@ -8,7 +8,8 @@
 //! `config`, keeps its byte range in the shared text and a `OnceLock` that
 //! holds the decoded value (or its [`DecodeError`]) after the first lookup.
 //! Before a section is split, an exact token is looked up by
-//! [`layout::probe`] (a binary search in a sorted section); the split, when
+//! [`layout::Prober`] (a binary search in a sorted section, narrowed by
+//! the key lines earlier probes read); the split, when
 //! something needs it, keeps what the probes decoded.
 //! A `Package` is `Send + Sync`; concurrent lookups of one entry decode it
 //! once.
@@ -89,9 +90,12 @@ struct Lazy<T> {
     range: Option<Range<usize>>,
     layout: OnceLock<Entries<T>>,
     full: OnceLock<Entries<T>>,
-    /// Entries found by [`layout::probe`] before the section was split;
+    /// Entries found by [`layout::Prober`] before the section was split;
     /// the split adopts what they decoded.
     probed: Mutex<HashMap<String, Arc<Entry<T>>>>,
+    /// The section's [`layout::Prober`], made by the first probe (`None`
+    /// when the section is not framed for probing).
+    prober: OnceLock<Option<Mutex<layout::Prober>>>,
 }
 
 impl<T> Lazy<T> {
@@ -106,6 +110,7 @@ impl<T> Lazy<T> {
             layout,
             full: OnceLock::new(),
             probed: Mutex::new(HashMap::new()),
+            prober: OnceLock::new(),
         }
     }
 
@@ -846,7 +851,7 @@ impl Package {
         self.section(lazy, full).map.get(token).map(EntryRef::Split)
     }
 
-    /// An entry found without splitting its section ([`layout::probe`]):
+    /// An entry found without splitting its section ([`layout::Prober`]):
     /// only in a document skimmed by layout, before its section is split
     /// and before the document is validated (from then on the split or the
     /// full skim answers).
@@ -858,7 +863,14 @@ impl Package {
         if let Some(entry) = lazy.probed().get(token) {
             return Some(EntryRef::Probed(Arc::clone(entry)));
         }
-        let found = layout::probe(&self.src, range, self.indent, token)?;
+        let prober = lazy
+            .prober
+            .get_or_init(|| layout::Prober::new(&self.src, range, self.indent).map(Mutex::new))
+            .as_ref()?;
+        let found = prober
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .probe(&self.src, token)?;
         let entry = Arc::clone(
             lazy.probed()
                 .entry(token.to_owned())
