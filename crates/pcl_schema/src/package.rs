@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use indexmap::IndexMap;
 use serde::de::DeserializeOwned;
@@ -1210,8 +1210,14 @@ const INVALID_UTF8: &str = "invalid UTF-8";
 
 /// The `$ref` string values in `text` (see [`Package::member_refs`]).
 fn raw_refs(text: &[u8]) -> Option<Vec<&str>> {
+    // The searchers are built once (building one costs more than
+    // scanning a small member).
+    static ESCAPE: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"\\u00"));
+    static REF_KEY: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"\"$ref\""));
     // `$`, `r`, `e` and `f` written as escapes could spell a `$ref` key.
-    let escaped = memchr::memmem::find_iter(text, b"\\u00").any(|at| {
+    let escaped = ESCAPE.find_iter(text).any(|at| {
         matches!(
             text.get(at + 4..at + 6),
             Some(b"24" | b"72" | b"65" | b"66")
@@ -1221,7 +1227,7 @@ fn raw_refs(text: &[u8]) -> Option<Vec<&str>> {
         return None;
     }
     let mut refs = Vec::new();
-    for at in memchr::memmem::find_iter(text, b"\"$ref\"") {
+    for at in REF_KEY.find_iter(text) {
         let rest = text.get(at + 6..).unwrap_or_default();
         let rest = rest.trim_ascii_start();
         let Some(rest) = rest.strip_prefix(b":") else {
