@@ -95,101 +95,172 @@ pub(crate) fn section(src: &[u8], range: Range<usize>, indent: usize) -> Option<
 /// Keys and value ranges in document order.
 pub(crate) type Keyed = Vec<(String, Range<usize>)>;
 
+/// The probes of one section (see [`Prober::probe`]): the section's frame,
+/// the key-line search pattern, and every key line a probe has read.
+#[derive(Debug)]
+pub(crate) struct Prober {
+    /// The newline that starts the section's first line.
+    start: usize,
+    /// The newline that ends its last entry.
+    end: usize,
+    /// The indentation of the section's keys.
+    entry: usize,
+    /// Finds `"\n" + entry spaces + "\""`: the start of a key line.
+    finder: memmem::Finder<'static>,
+    /// Key lines read so far whose keys are plain (no escapes, valid):
+    /// `(line, end)`, the key's text being `src[line + entry + 2..end]`,
+    /// in document order.
+    known: Vec<(usize, usize)>,
+}
+
+impl Prober {
+    /// The prober of a section whose value spans `range` (its key indented
+    /// by `indent`); `None` when the section is not framed like one that
+    /// [`section`] accepts (probes then decline).
+    pub(crate) fn new(src: &[u8], range: Range<usize>, indent: usize) -> Option<Prober> {
+        let bytes = src;
+        let value = bytes.get(range.clone())?;
+        if value.first() != Some(&b'{') || value.last() != Some(&b'}') {
+            return None;
+        }
+        let start = line_end(bytes, range.start + 1)?;
+        let end = range.end.checked_sub(indent + 2)?;
+        if bytes.get(start) != Some(&b'\n') || bytes.get(end) != Some(&b'\n') || end <= start {
+            return None;
+        }
+        let entry = indent * 2;
+        let mut needle = Vec::with_capacity(entry + 2);
+        needle.push(b'\n');
+        needle.resize(entry + 1, b' ');
+        needle.push(b'"');
+        Some(Prober {
+            start,
+            end,
+            entry,
+            finder: memmem::Finder::new(&needle).into_owned(),
+            known: Vec::new(),
+        })
+    }
+
+    /// The value range of the entry `token`, found without splitting the
+    /// section: a binary search over byte offsets that reads only the key
+    /// lines it lands next to, for sections whose keys are sorted (Pulumi
+    /// writes every map with sorted keys). Key lines earlier probes read
+    /// narrow the search first. `None` when it cannot tell (the caller then
+    /// splits the section): the key is not where sorted keys would put it,
+    /// the next key is not above it (a repeated key: sorted, the repeats
+    /// are adjacent), or the layout around it is not what [`section`]
+    /// accepts. What it finds is always an entry with that key; in a
+    /// section that is not sorted and repeats a key far apart (which JSON
+    /// discourages and no Pulumi tool writes) it may be another repeat than
+    /// the one the full skim keeps, until the document is validated.
+    pub(crate) fn probe(&mut self, src: &[u8], token: &str) -> Option<Range<usize>> {
+        let bytes = src;
+        let (entry, end) = (self.entry, self.end);
+        let wanted = token.as_bytes();
+        // The known key lines bracket the token: the last one below it and
+        // the first one not below it (in a sorted section).
+        let known_key = |(line, key_end): (usize, usize)| bytes.get(line + entry + 2..key_end);
+        let split = self
+            .known
+            .partition_point(|k| known_key(*k).is_some_and(|key| key < wanted));
+        let mut lo = match split.checked_sub(1).and_then(|i| self.known.get(i)) {
+            Some((line, _)) => line + 1,
+            None => self.start,
+        };
+        let mut best: Option<(usize, Ordering, usize)> = None;
+        let mut hi = end;
+        if let Some(&(line, key_end)) = self.known.get(split) {
+            let key = known_key((line, key_end))?;
+            best = Some((line, key.cmp(wanted), key_end + 1));
+            hi = line;
+        }
+        // The first key line whose key is not below `token`: a binary
+        // search over byte offsets while the window is large, then key
+        // line by key line (each step of either reads up to the next key
+        // line).
+        // (A known key line equal to the token is not enough: a repeat of
+        // it may come first.)
+        while hi > lo {
+            let linear = hi - lo <= LINEAR_WINDOW;
+            let from = if linear { lo } else { lo + (hi - lo) / 2 };
+            match self.next_line(bytes, from, hi) {
+                None if linear => break,
+                None => hi = from,
+                Some(line) => {
+                    let (order, after) = self.compare(bytes, line, token)?;
+                    if order == Ordering::Less {
+                        lo = line + 1;
+                    } else {
+                        best = Some((line, order, after));
+                        hi = line;
+                        if linear {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let (line, order, after_key) = best?;
+        if order != Ordering::Equal {
+            return None;
+        }
+        let colon = skip_spaces(bytes, after_key);
+        if bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        let value_start = skip_spaces(bytes, colon + 1);
+        let next = self.next_line(bytes, line + 1, end);
+        let value_end = match next {
+            Some(next_line) => {
+                // The next key must be above it (a repeated key is adjacent
+                // in a sorted section; the split leaves it to the full skim).
+                if self.compare(bytes, next_line, token)?.0 != Ordering::Greater {
+                    return None;
+                }
+                let comma = trim_end(bytes, value_start, next_line)?;
+                if bytes.get(comma - 1) != Some(&b',') {
+                    return None;
+                }
+                trim_end(bytes, value_start, comma - 1)?
+            }
+            None => trim_end(bytes, value_start, end)?,
+        };
+        check_value_end(bytes, value_start, value_end, entry)?;
+        Some(value_start..value_end)
+    }
+
+    /// The first key line that starts at or after `from` and before `to`
+    /// (and ends before the section's end).
+    fn next_line(&self, bytes: &[u8], from: usize, to: usize) -> Option<usize> {
+        let hay = bytes.get(from..(to + self.entry + 1).min(self.end))?;
+        let line = from + self.finder.find(hay)?;
+        (line < to).then_some(line)
+    }
+
+    /// How the key of the key line `line` compares with `token`, and the
+    /// offset after it (see [`key_cmp`]); a plain key is remembered.
+    fn compare(&mut self, bytes: &[u8], line: usize, token: &str) -> Option<(Ordering, usize)> {
+        let (order, after, plain) = key_cmp(bytes, line + self.entry + 1, token)?;
+        if plain {
+            if let Err(at) = self.known.binary_search_by_key(&line, |(l, _)| *l) {
+                self.known.insert(at, (line, after - 1));
+            }
+        }
+        Some((order, after))
+    }
+}
+
 /// The value range of the entry `token` of a section whose value spans
-/// `range` (its key indented by `indent`), found without splitting the
-/// section: a binary search over byte offsets that reads only the key
-/// lines it lands next to, for sections whose keys are sorted (Pulumi
-/// writes every map with sorted keys). `None` when it cannot tell (the
-/// caller then splits the section): the key is not where sorted keys would
-/// put it, the next key is not above it (a repeated key: sorted, the
-/// repeats are adjacent), or the layout around it is not what [`section`]
-/// accepts. What it finds is always an entry with that key; in a section
-/// that is not sorted and repeats a key far apart (which JSON discourages
-/// and no Pulumi tool writes) it may be another repeat than the one the
-/// full skim keeps, until the document is validated.
+/// `range` (its key indented by `indent`), found by a fresh [`Prober`].
+#[cfg(test)]
 pub(crate) fn probe(
     src: &[u8],
     range: Range<usize>,
     indent: usize,
     token: &str,
 ) -> Option<Range<usize>> {
-    let bytes = src;
-    let value = bytes.get(range.clone())?;
-    if value.first() != Some(&b'{') || value.last() != Some(&b'}') {
-        return None;
-    }
-    let start = line_end(bytes, range.start + 1)?;
-    let end = range.end.checked_sub(indent + 2)?;
-    if bytes.get(start) != Some(&b'\n') || bytes.get(end) != Some(&b'\n') || end <= start {
-        return None;
-    }
-    let entry = indent * 2;
-    let mut needle = Vec::with_capacity(entry + 2);
-    needle.push(b'\n');
-    needle.resize(entry + 1, b' ');
-    needle.push(b'"');
-    let finder = memmem::Finder::new(&needle);
-    // The first key line at or after `from` (and before `end`).
-    let next_line = |from: usize| -> Option<usize> {
-        let hay = bytes.get(from..end)?;
-        finder.find(hay).map(|i| from + i)
-    };
-    let compare = |line: usize| key_cmp(src, line + entry + 1, token);
-    // The first key line whose key is not below `token`: a binary search
-    // over byte offsets while the window is large, then key line by key
-    // line (each step of either reads up to the next key line).
-    let (mut lo, mut hi) = (start, end);
-    let mut best: Option<(usize, Ordering, usize)> = None;
-    while hi - lo > LINEAR_WINDOW {
-        let mid = lo + (hi - lo) / 2;
-        match next_line(mid).filter(|l| *l < hi) {
-            None => hi = mid,
-            Some(line) => {
-                let (order, after) = compare(line)?;
-                if order == Ordering::Less {
-                    lo = line + 1;
-                } else {
-                    best = Some((line, order, after));
-                    hi = mid;
-                }
-            }
-        }
-    }
-    while let Some(line) = next_line(lo).filter(|l| *l < hi) {
-        let (order, after) = compare(line)?;
-        if order != Ordering::Less {
-            best = Some((line, order, after));
-            break;
-        }
-        lo = line + 1;
-    }
-    let (line, order, after_key) = best?;
-    if order != Ordering::Equal {
-        return None;
-    }
-    let colon = skip_spaces(bytes, after_key);
-    if bytes.get(colon) != Some(&b':') {
-        return None;
-    }
-    let value_start = skip_spaces(bytes, colon + 1);
-    let next = next_line(line + 1);
-    let value_end = match next {
-        Some(next_line) => {
-            // The next key must be above it (a repeated key is adjacent
-            // in a sorted section; the split leaves it to the full skim).
-            if compare(next_line)?.0 != Ordering::Greater {
-                return None;
-            }
-            let comma = trim_end(bytes, value_start, next_line)?;
-            if bytes.get(comma - 1) != Some(&b',') {
-                return None;
-            }
-            trim_end(bytes, value_start, comma - 1)?
-        }
-        None => trim_end(bytes, value_start, end)?,
-    };
-    check_value_end(bytes, value_start, value_end, entry)?;
-    Some(value_start..value_end)
+    Prober::new(src, range, indent)?.probe(src, token)
 }
 
 /// The members of an object whose body runs from the newline at `start`
@@ -244,21 +315,27 @@ fn members(src: &[u8], start: usize, end: usize, indent: usize) -> Option<Keyed>
 /// Below this many bytes, [`probe`] reads key lines in order.
 const LINEAR_WINDOW: usize = 4096;
 
-/// How the JSON string key starting at `at` compares with `token`, and the
-/// offset after its closing quote (`None` unless it is a valid key, as for
-/// [`key_at`]). Keys without escapes are compared in place.
-fn key_cmp(src: &[u8], at: usize, token: &str) -> Option<(Ordering, usize)> {
+/// How the JSON string key starting at `at` compares with `token`, the
+/// offset after its closing quote, and whether it is plain (no escapes:
+/// its text is the bytes between the quotes). `None` unless it is a valid
+/// key, as for [`key_at`]. Plain keys are compared in place.
+fn key_cmp(src: &[u8], at: usize, token: &str) -> Option<(Ordering, usize, bool)> {
     let inner = src.get(at + 1..)?;
     let close = memchr::memchr3(b'"', b'\\', b'\n', inner)?;
     if src.get(at) == Some(&b'"') && inner.get(close) == Some(&b'"') {
         let raw = inner.get(..close)?;
-        if raw.iter().all(|b| *b >= 0x20) && std::str::from_utf8(raw).is_ok() {
-            return Some((raw.cmp(token.as_bytes()), at + 1 + close + 1));
+        // Branch-free folds (they vectorise): no control character, and
+        // ASCII or else valid UTF-8.
+        let control = raw.iter().fold(false, |any, b| any | (*b < 0x20));
+        let ascii = raw.iter().fold(true, |all, b| all & (*b < 0x80));
+        let valid = !control && (ascii || std::str::from_utf8(raw).is_ok());
+        if valid {
+            return Some((raw.cmp(token.as_bytes()), at + 1 + close + 1, true));
         }
         return None;
     }
     let (key, after) = key_at(src, at)?;
-    Some((key.as_str().cmp(token), after))
+    Some((key.as_str().cmp(token), after, false))
 }
 
 /// A value that spans lines must close with `}`/`]` at the start of its
@@ -470,12 +547,24 @@ mod tests {
                 "{key}"
             );
         }
-        for absent in ["p:index:R", "p:index:R40", "a", "z", "p:index:R05x"] {
-            assert_eq!(
-                probe(src.as_bytes(), range.clone(), doc.indent, absent),
-                None
-            );
+        let absent = ["p:index:R", "p:index:R40", "a", "z", "p:index:R05x"];
+        for key in absent {
+            assert_eq!(probe(src.as_bytes(), range.clone(), doc.indent, key), None);
         }
+        // One prober for all probes (each narrowed by the key lines the
+        // earlier ones read), in an order that jumps about, misses between.
+        let mut shared = Prober::new(src.as_bytes(), range.clone(), doc.indent).unwrap();
+        for i in 0..split.len() {
+            let (key, value) = &split[(i * 17) % split.len()];
+            assert_eq!(
+                shared.probe(src.as_bytes(), key),
+                Some(value.clone()),
+                "{key}"
+            );
+            let miss = absent[i % absent.len()];
+            assert_eq!(shared.probe(src.as_bytes(), miss), None, "{miss}");
+        }
+        assert!(shared.known.len() >= split.len() / 2);
         // Out of order: a probe may miss a key, but what it finds is the
         // key's entry.
         let mut shuffled = keys.clone();
@@ -493,7 +582,8 @@ mod tests {
             }
         }
         assert!(missed > 0);
-        // Repeated (adjacent, as sorting puts them): declined.
+        // Repeated (adjacent, as sorting puts them): declined, also when
+        // earlier probes have read one of the repeats or its neighbours.
         let mut repeated = keys.clone();
         repeated.insert(20, keys[20]);
         let src = entries(&repeated);
@@ -503,7 +593,28 @@ mod tests {
             probe(src.as_bytes(), range.clone(), doc.indent, keys[20]),
             None
         );
-        assert!(probe(src.as_bytes(), range, doc.indent, keys[21]).is_some());
+        assert!(probe(src.as_bytes(), range.clone(), doc.indent, keys[21]).is_some());
+        let mut knew_a_repeat = 0;
+        for first in [keys[19], keys[21], keys[22], keys[18]] {
+            let mut shared = Prober::new(src.as_bytes(), range.clone(), doc.indent).unwrap();
+            for key in keys.iter().rev().filter(|k| **k != keys[20]) {
+                if *key == first {
+                    break;
+                }
+                assert!(shared.probe(src.as_bytes(), key).is_some(), "{key}");
+            }
+            assert!(shared.probe(src.as_bytes(), first).is_some(), "{first}");
+            let repeat = keys[20].as_bytes();
+            let entry = shared.entry;
+            knew_a_repeat += shared
+                .known
+                .iter()
+                .filter(|(line, end)| src.as_bytes().get(line + entry + 2..*end) == Some(repeat))
+                .count();
+            assert_eq!(shared.probe(src.as_bytes(), keys[20]), None, "{first}");
+            assert_eq!(shared.probe(src.as_bytes(), keys[20]), None, "{first}");
+        }
+        assert!(knew_a_repeat > 0);
     }
 
     #[test]

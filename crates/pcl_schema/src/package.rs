@@ -8,7 +8,8 @@
 //! `config`, keeps its byte range in the shared text and a `OnceLock` that
 //! holds the decoded value (or its [`DecodeError`]) after the first lookup.
 //! Before a section is split, an exact token is looked up by
-//! [`layout::probe`] (a binary search in a sorted section); the split, when
+//! [`layout::Prober`] (a binary search in a sorted section, narrowed by
+//! the key lines earlier probes read); the split, when
 //! something needs it, keeps what the probes decoded.
 //! A `Package` is `Send + Sync`; concurrent lookups of one entry decode it
 //! once.
@@ -23,7 +24,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use indexmap::IndexMap;
 use serde::de::DeserializeOwned;
@@ -89,9 +90,12 @@ struct Lazy<T> {
     range: Option<Range<usize>>,
     layout: OnceLock<Entries<T>>,
     full: OnceLock<Entries<T>>,
-    /// Entries found by [`layout::probe`] before the section was split;
+    /// Entries found by [`layout::Prober`] before the section was split;
     /// the split adopts what they decoded.
     probed: Mutex<HashMap<String, Arc<Entry<T>>>>,
+    /// The section's [`layout::Prober`], made by the first probe (`None`
+    /// when the section is not framed for probing).
+    prober: OnceLock<Option<Mutex<layout::Prober>>>,
 }
 
 impl<T> Lazy<T> {
@@ -106,6 +110,7 @@ impl<T> Lazy<T> {
             layout,
             full: OnceLock::new(),
             probed: Mutex::new(HashMap::new()),
+            prober: OnceLock::new(),
         }
     }
 
@@ -526,6 +531,35 @@ impl Package {
         Some(self.decode_type(schema_token, &entry))
     }
 
+    /// Whether [`Package::type_def`] gives an object type for this exact
+    /// schema token, learnt without building it when it is not decoded
+    /// yet: its text is decoded into a mirror of the serialised shape that
+    /// keeps nothing but `type` (serde accepts exactly what the full decode
+    /// accepts, and an object type's conversion cannot fail). False when
+    /// it does not (an enum, a decode error, no such type), and also when
+    /// the mirror decode fails (then only the full decode can tell).
+    pub fn is_object_type(&self, schema_token: &str) -> bool {
+        let Some(entry) = self.entry(&self.types, |d| &d.types, schema_token) else {
+            return false;
+        };
+        if let Some(decoded) = entry.cell.get() {
+            return matches!(decoded.as_deref(), Ok(TypeDef::Object(_)));
+        }
+        let Some(text) = entry.range.clone().and_then(|r| self.text(r).ok()) else {
+            return false;
+        };
+        serde_json::from_str::<crate::spec::CheckComplexType>(text)
+            .is_ok_and(|check| check.ty.as_deref() == Some("object"))
+    }
+
+    /// Whether a `$ref` found in this package points into this package
+    /// (see [`Package::resolve_ref`]).
+    pub fn is_local_ref(&self, reference: &TypeRef) -> bool {
+        !reference.package.as_ref().is_some_and(|p| {
+            p.name != self.name || self.version.as_ref().is_some_and(|v| *v != p.version)
+        })
+    }
+
     /// The `$ref` values written in the text of a member, in text order,
     /// read without decoding the member (or checking that it is valid):
     /// a quick look at what a member may reach. The member is the provider
@@ -694,9 +728,10 @@ impl Package {
         reference: &TypeRef,
         loader: &dyn SchemaLoader,
     ) -> Result<ResolvedRef, ResolveError> {
-        let external = reference.package.as_ref().filter(|p| {
-            p.name != self.name || self.version.as_ref().is_some_and(|v| *v != p.version)
-        });
+        let external = reference
+            .package
+            .as_ref()
+            .filter(|_| !self.is_local_ref(reference));
         match external {
             Some(p) => {
                 let request = PackageDescriptor::new(&p.name).with_version(Some(p.version.clone()));
@@ -846,7 +881,7 @@ impl Package {
         self.section(lazy, full).map.get(token).map(EntryRef::Split)
     }
 
-    /// An entry found without splitting its section ([`layout::probe`]):
+    /// An entry found without splitting its section ([`layout::Prober`]):
     /// only in a document skimmed by layout, before its section is split
     /// and before the document is validated (from then on the split or the
     /// full skim answers).
@@ -858,7 +893,14 @@ impl Package {
         if let Some(entry) = lazy.probed().get(token) {
             return Some(EntryRef::Probed(Arc::clone(entry)));
         }
-        let found = layout::probe(&self.src, range, self.indent, token)?;
+        let prober = lazy
+            .prober
+            .get_or_init(|| layout::Prober::new(&self.src, range, self.indent).map(Mutex::new))
+            .as_ref()?;
+        let found = prober
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .probe(&self.src, token)?;
         let entry = Arc::clone(
             lazy.probed()
                 .entry(token.to_owned())
@@ -1168,8 +1210,14 @@ const INVALID_UTF8: &str = "invalid UTF-8";
 
 /// The `$ref` string values in `text` (see [`Package::member_refs`]).
 fn raw_refs(text: &[u8]) -> Option<Vec<&str>> {
+    // The searchers are built once (building one costs more than
+    // scanning a small member).
+    static ESCAPE: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"\\u00"));
+    static REF_KEY: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"\"$ref\""));
     // `$`, `r`, `e` and `f` written as escapes could spell a `$ref` key.
-    let escaped = memchr::memmem::find_iter(text, b"\\u00").any(|at| {
+    let escaped = ESCAPE.find_iter(text).any(|at| {
         matches!(
             text.get(at + 4..at + 6),
             Some(b"24" | b"72" | b"65" | b"66")
@@ -1179,7 +1227,7 @@ fn raw_refs(text: &[u8]) -> Option<Vec<&str>> {
         return None;
     }
     let mut refs = Vec::new();
-    for at in memchr::memmem::find_iter(text, b"\"$ref\"") {
+    for at in REF_KEY.find_iter(text) {
         let rest = text.get(at + 6..).unwrap_or_default();
         let rest = rest.trim_ascii_start();
         let Some(rest) = rest.strip_prefix(b":") else {
@@ -1350,6 +1398,127 @@ mod tests {
             None
         );
         assert_eq!(pkg.decoded_count(), 0);
+    }
+
+    /// `is_object_type` (a decode into the mirror of the serialised shape)
+    /// agrees with the full decode, field by field, for values of the
+    /// right and of the wrong shape, with null, duplicates and the array
+    /// form serde also accepts for structs.
+    #[test]
+    fn object_check_agrees_with_the_full_decode() {
+        let property = [
+            r#""type": "string""#,
+            r#""type": 5"#,
+            r#""type": null"#,
+            r##""$ref": "#/types/p:index:U""##,
+            r#""$ref": []"#,
+            r#""items": {"type": "string"}"#,
+            r#""items": 3"#,
+            r#""items": {"type": 1}"#,
+            r#""items": {"items": {"oneOf": [{"type": false}]}}"#,
+            r#""additionalProperties": "x""#,
+            r#""additionalProperties": null"#,
+            r#""oneOf": {}"#,
+            r#""oneOf": [{"type": "string"}, {"type": true}]"#,
+            r#""oneOf": [{"discriminator": {"propertyName": 2}}]"#,
+            r#""discriminator": {"propertyName": 1}"#,
+            r#""discriminator": {"propertyName": null, "mapping": null}"#,
+            r#""discriminator": {"mapping": {"a": 1}}"#,
+            r#""discriminator": {"mapping": {"a": "b"}, "x": [1e400]}"#,
+            r#""plain": "yes""#,
+            r#""plain": null"#,
+            r#""description": 1"#,
+            r#""description": "a \"quoted\" \u00e9 text""#,
+            r#""const": 1e400"#,
+            r#""const": [1, {"a": null}, "x", true, -2.5]"#,
+            r#""default": {"a": [1e999]}"#,
+            r#""defaultInfo": {"environment": [1]}"#,
+            r#""defaultInfo": {"environment": null, "language": {"go": 1}}"#,
+            r#""defaultInfo": "x""#,
+            r#""deprecationMessage": false"#,
+            r#""language": 1e999"#,
+            r#""language": {"csharp": {"name": "X"}}"#,
+            r#""secret": 1"#,
+            r#""replaceOnChanges": "x""#,
+            r#""willReplaceOnChanges": null"#,
+            r#""type": "string", "type": "string""#,
+            r#""unknown": [1, {"x": 2}]"#,
+        ];
+        let object = [
+            r#""description": 5"#,
+            r#""properties": null"#,
+            r#""properties": []"#,
+            r#""properties": {"a": 1}"#,
+            r#""required": "p""#,
+            r#""required": [1]"#,
+            r#""required": null"#,
+            r#""plain": 1e400"#,
+            r#""plain": ["a"]"#,
+            r#""language": null"#,
+            r#""isOverlay": "no""#,
+            r#""isOverlay": true"#,
+            r#""enum": [{"value": 1}]"#,
+            r#""enum": [{"name": 1}]"#,
+            r#""enum": [{"value": 1e400}]"#,
+            r#""enum": 5"#,
+            r#""description": "a", "description": "b""#,
+        ];
+        let mut types: Vec<String> = property
+            .iter()
+            .map(|f| format!(r#"{{"type": "object", "properties": {{"p": {{{f}}}}}}}"#))
+            .collect();
+        types.extend(
+            object
+                .iter()
+                .map(|f| format!(r#"{{"type": "object", {f}}}"#)),
+        );
+        types.extend(
+            [
+                r#"{"type": "string", "enum": [{"value": "a"}]}"#,
+                r#"{"type": 5}"#,
+                r#"{}"#,
+                r#"["d", {"p": {"type": "string"}}, "object"]"#,
+                r#"["d", {"p": {"type": 1}}, "object"]"#,
+                r#"["d", {}, "string"]"#,
+                r#"{"type": "object", "properties": {"p": {"type": "string"}, "p": {"type": 1}}}"#,
+            ]
+            .map(str::to_owned),
+        );
+        let (mut objects, mut others) = (0, 0);
+        for ty in &types {
+            let doc = format!(
+                "{{\n  \"name\": \"p\",\n  \"types\": {{\n    \"p:index:T\": {ty},\n    \"p:index:U\": {{\"type\": \"object\"}}\n  }}\n}}\n"
+            );
+            let load = || match Package::parse(doc.as_str(), "p", None) {
+                Ok(p) => p,
+                Err(e) => panic!("{ty}: {e}"),
+            };
+            let checked = load().is_object_type("p:index:T");
+            let decoded = matches!(
+                load().type_def("p:index:T").as_ref().map(|d| d.as_deref()),
+                Some(Ok(TypeDef::Object(_)))
+            );
+            assert_eq!(checked, decoded, "{ty}");
+            if decoded {
+                objects += 1;
+            } else {
+                others += 1;
+            }
+            // Once decoded, the answer comes from the decoded type.
+            let pkg = load();
+            let _ = pkg.type_def("p:index:T");
+            assert_eq!(pkg.is_object_type("p:index:T"), decoded, "{ty}");
+        }
+        assert!(objects > 10 && others > 10, "{objects} {others}");
+        let pkg = load_plain();
+        assert!(!pkg.is_object_type("p:index:Missing"));
+    }
+
+    fn load_plain() -> Package {
+        match Package::parse("{\"name\": \"p\"}", "p", None) {
+            Ok(p) => p,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     #[test]

@@ -249,3 +249,248 @@ pub(crate) struct RawDependencyParameterization {
     #[serde(deserialize_with = "nullable")]
     pub value: String,
 }
+
+// ----- checking a type without building it ---------------------------------
+//
+// `RawComplexType` and what it holds, mirrored field for field (same
+// names, renames, order, defaults and `Option`s, so serde accepts and
+// rejects exactly the same documents), but with sinks that build nothing:
+// a string is only checked to be a string, a JSON value only parsed, a map
+// or list only walked. [`crate::Package::is_object_type`] decodes a type
+// into this to learn that decoding it fully gives an object type.
+
+/// Accepts exactly what `String` accepts, keeping nothing.
+#[derive(Default, Debug)]
+pub(crate) struct CheckStr;
+
+impl<'de> Deserialize<'de> for CheckStr {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = CheckStr;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<CheckStr, E> {
+                Ok(CheckStr)
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<CheckStr, E> {
+                match std::str::from_utf8(v) {
+                    Ok(_) => Ok(CheckStr),
+                    Err(_) => Err(E::invalid_value(serde::de::Unexpected::Bytes(v), &self)),
+                }
+            }
+        }
+        deserializer.deserialize_string(Visitor)
+    }
+}
+
+/// Accepts exactly what `serde_json::Value` accepts, keeping nothing.
+#[derive(Default, Debug)]
+pub(crate) struct CheckAny;
+
+impl<'de> Deserialize<'de> for CheckAny {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CheckAny;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any valid JSON value")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<CheckAny, E> {
+                Ok(CheckAny)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<CheckAny, E> {
+                Ok(CheckAny)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<CheckAny, E> {
+                Ok(CheckAny)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<CheckAny, E> {
+                Ok(CheckAny)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<CheckAny, E> {
+                Ok(CheckAny)
+            }
+            fn visit_none<E>(self) -> Result<CheckAny, E> {
+                Ok(CheckAny)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<CheckAny, D::Error> {
+                CheckAny::deserialize(d)
+            }
+            fn visit_unit<E>(self) -> Result<CheckAny, E> {
+                Ok(CheckAny)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CheckAny, A::Error> {
+                while seq.next_element::<CheckAny>()?.is_some() {}
+                Ok(CheckAny)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<CheckAny, A::Error> {
+                while map.next_entry::<CheckStr, CheckAny>()?.is_some() {}
+                Ok(CheckAny)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// Accepts exactly what `IndexMap<String, T>` accepts (for the `T` this
+/// mirrors), keeping nothing.
+#[derive(Debug)]
+pub(crate) struct CheckMap<T>(std::marker::PhantomData<T>);
+
+impl<T> Default for CheckMap<T> {
+    fn default() -> Self {
+        CheckMap(std::marker::PhantomData)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for CheckMap<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
+            type Value = CheckMap<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<CheckMap<T>, A::Error> {
+                while map.next_entry::<CheckStr, T>()?.is_some() {}
+                Ok(CheckMap::default())
+            }
+        }
+        deserializer.deserialize_map(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// Accepts exactly what `Vec<T>` accepts (for the `T` this mirrors),
+/// keeping nothing.
+#[derive(Debug)]
+pub(crate) struct CheckSeq<T>(std::marker::PhantomData<T>);
+
+impl<T> Default for CheckSeq<T> {
+    fn default() -> Self {
+        CheckSeq(std::marker::PhantomData)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for CheckSeq<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
+            type Value = CheckSeq<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CheckSeq<T>, A::Error> {
+                while seq.next_element::<T>()?.is_some() {}
+                Ok(CheckSeq::default())
+            }
+        }
+        deserializer.deserialize_seq(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// Mirrors [`RawTypeSpec`].
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct CheckTypeSpec {
+    #[serde(rename = "type")]
+    pub ty: Option<CheckStr>,
+    #[serde(rename = "$ref")]
+    pub reference: Option<CheckStr>,
+    pub items: Option<Box<CheckTypeSpec>>,
+    pub additional_properties: Option<Box<CheckTypeSpec>>,
+    pub one_of: Option<CheckSeq<CheckTypeSpec>>,
+    pub discriminator: Option<CheckDiscriminator>,
+    #[serde(deserialize_with = "nullable")]
+    pub plain: bool,
+}
+
+/// Mirrors [`RawDiscriminator`].
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct CheckDiscriminator {
+    #[serde(deserialize_with = "nullable")]
+    pub property_name: CheckStr,
+    #[serde(deserialize_with = "nullable")]
+    pub mapping: CheckMap<CheckStr>,
+}
+
+/// Mirrors [`RawDefaultInfo`].
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct CheckDefaultInfo {
+    #[serde(deserialize_with = "nullable")]
+    pub environment: CheckSeq<CheckStr>,
+    pub language: Option<CheckAny>,
+}
+
+/// Mirrors [`RawProperty`].
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct CheckProperty {
+    #[serde(rename = "type")]
+    pub ty: Option<CheckStr>,
+    #[serde(rename = "$ref")]
+    pub reference: Option<CheckStr>,
+    pub items: Option<Box<CheckTypeSpec>>,
+    pub additional_properties: Option<Box<CheckTypeSpec>>,
+    pub one_of: Option<CheckSeq<CheckTypeSpec>>,
+    pub discriminator: Option<CheckDiscriminator>,
+    #[serde(deserialize_with = "nullable")]
+    pub plain: bool,
+    pub description: Option<CheckStr>,
+    #[serde(rename = "const")]
+    pub constant: Option<CheckAny>,
+    pub default: Option<CheckAny>,
+    pub default_info: Option<CheckDefaultInfo>,
+    pub deprecation_message: Option<CheckStr>,
+    pub language: Option<CheckAny>,
+    #[serde(deserialize_with = "nullable")]
+    pub secret: bool,
+    #[serde(deserialize_with = "nullable")]
+    pub replace_on_changes: bool,
+    #[serde(deserialize_with = "nullable")]
+    pub will_replace_on_changes: bool,
+}
+
+/// Mirrors [`RawEnumValue`].
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct CheckEnumValue {
+    pub name: Option<CheckStr>,
+    pub description: Option<CheckStr>,
+    pub value: CheckAny,
+    pub deprecation_message: Option<CheckStr>,
+}
+
+/// Mirrors [`RawComplexType`]; keeps only `type`.
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub(crate) struct CheckComplexType {
+    pub description: Option<CheckStr>,
+    #[serde(deserialize_with = "nullable")]
+    pub properties: CheckMap<CheckProperty>,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub required: CheckSeq<CheckStr>,
+    pub plain: Option<CheckAny>,
+    pub language: Option<CheckAny>,
+    #[serde(deserialize_with = "nullable")]
+    pub is_overlay: bool,
+    #[serde(rename = "enum", deserialize_with = "nullable")]
+    pub values: CheckSeq<CheckEnumValue>,
+}
