@@ -9,10 +9,7 @@
 //! schema object type below them (and every resource reference) is a lazy
 //! object ([`Type::lazy_object`]) whose properties are converted the first
 //! time anything reads them. A program that uses three resources of a big
-//! schema converts (and decodes) only the types it looks into: a reference
-//! to an object type of the same package is not even decoded until then
-//! (`Package::is_object_type` tells, without building it, that it decodes
-//! to an object; anything else is decoded to be converted). The lazy
+//! schema converts (and decodes) only the types it looks into. The lazy
 //! objects share a [`Converter`] that holds what converting needs after
 //! the check returned (codegen walks a bound program's types later): the
 //! type-relevant policy, the packages references to other packages
@@ -66,8 +63,8 @@ use indexmap::IndexMap;
 use pcl_expr::ResourceAnnotation;
 use pcl_schema::{
     Builtin, Found, Function, LoadError, LookupError, ObjectType, Package, PackageDescriptor,
-    Primitive, Property, RefKind, Resolved, Resource, ReturnType, SchemaLoader, SchemaType,
-    SchemaTypeKind, Section, TypeDef,
+    Primitive, Property, Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind,
+    Section, TypeDef,
 };
 use pcl_types::{Annotations, Number, ObjectOptions, Properties, Type, Value, WeakType};
 
@@ -320,12 +317,6 @@ impl Converter {
                 Type::union(members)
             }
             SchemaTypeKind::Ref(r) => {
-                // An object type of this package converts to a lazy object
-                // without being decoded (only a reference to an enum or a
-                // type that may not decode needs the decoded type now).
-                if r.kind == RefKind::Type && pkg.is_local_ref(r) && pkg.is_object_type(&r.token) {
-                    return self.checked_object(pkg, &r.token, shape);
-                }
                 // Other packages were loaded (and recorded as used) by
                 // `Reach` when the closure was first used.
                 let resolved = match pkg.resolve_ref(r, self.as_ref()) {
@@ -401,30 +392,6 @@ impl Converter {
         })]);
         let (pkg, def) = (Arc::clone(pkg), Arc::clone(def));
         self.object(key(&pkg, &token, shape, false), annotations, move |c| {
-            let TypeDef::Object(o) = def.as_ref() else {
-                return Properties::default();
-            };
-            o.properties
-                .values()
-                .map(|p| (Arc::from(p.name.as_str()), c.property(&pkg, p, shape, 0)))
-                .collect()
-        })
-    }
-
-    /// The object type `token` of `pkg`, known to be an object that
-    /// decodes ([`Package::is_object_type`]) but not decoded yet: exactly
-    /// what [`Converter::named_object`] gives for it once decoded, with the
-    /// decoding left to the first read of its properties.
-    fn checked_object(self: &Arc<Self>, pkg: &Arc<Package>, token: &str, shape: Shape) -> Type {
-        let annotations = Annotations::new(vec![Arc::new(SchemaObjectAnnotation {
-            package: pkg.name().to_string(),
-            token: token.to_string(),
-        })]);
-        let (pkg, token) = (Arc::clone(pkg), token.to_string());
-        self.object(key(&pkg, &token, shape, false), annotations, move |c| {
-            let Some(Ok(def)) = pkg.type_def(&token) else {
-                return Properties::default();
-            };
             let TypeDef::Object(o) = def.as_ref() else {
                 return Properties::default();
             };
@@ -1246,53 +1213,6 @@ mod tests {
         // The same object for the same token and shape while it is alive.
         let again = schemas.resource_types(&pkg, &res, false);
         assert!(next(&again.input).is_some_and(|t| t.ptr_eq(&t0)));
-    }
-
-    /// A reference to an object type converts to a lazy object without
-    /// decoding the type; one to an enum, or to an object type that does
-    /// not decode (here a property's `type` is a number), converts as
-    /// before (the latter to `dynamic`).
-    #[test]
-    fn referenced_objects_are_not_decoded_until_read() {
-        let schema = r##"{"name": "m", "version": "1.0.0",
-  "types": {
-    "m:index:T": {"type": "object", "properties": {"v": {"type": "string"}}},
-    "m:index:E": {"type": "string", "enum": [{"value": "a"}]},
-    "m:index:B": {"type": "object", "properties": {"x": {"type": 5}}}
-  },
-  "resources": {"m:index:R": {"inputProperties": {
-    "t": {"$ref": "#/types/m:index:T"},
-    "e": {"$ref": "#/types/m:index:E"},
-    "b": {"$ref": "#/types/m:index:B"}
-  }}}}"##;
-        let loader = MemoryLoader::new()
-            .with(schema.to_string())
-            .unwrap_or_else(|e| panic!("{e}"));
-        let policy = BindPolicy::strict();
-        let schemas = Schemas::new(&loader, &policy);
-        let pkg = load(&loader, "m");
-        let Some(Ok(res)) = pkg.resource("m:index:R") else {
-            panic!("no resource");
-        };
-        let before = pkg.decoded_count();
-        let types = schemas.resource_types(&pkg, &res, false);
-        let Some(input) = types.input.as_object() else {
-            panic!("{:?}", types.input);
-        };
-        // E is decoded (an enum needs its values); T is not, B is (its
-        // check failed, so the full decode decided: it does not decode).
-        assert_eq!(pkg.decoded_count(), before + 2);
-        let prop = |name: &str| input.property(name).cloned().unwrap_or_else(Type::dynamic);
-        let t = object_in(&prop("t")).unwrap_or_else(|| panic!("{:?}", prop("t")));
-        assert!(t.as_object().is_some_and(ObjectDef::is_pending));
-        assert!(object_in(&prop("b")).is_none(), "{}", prop("b"));
-        assert!(prop("b").to_string().contains("dynamic"), "{}", prop("b"));
-        assert!(prop("e").to_string().contains("enum(m::E"), "{}", prop("e"));
-        assert_eq!(
-            t.to_string(),
-            "object({v = union(none, output(string), string)}, annotated)"
-        );
-        assert_eq!(pkg.decoded_count(), before + 3);
     }
 
     /// Objects nest as deep as the schema says: each level is converted

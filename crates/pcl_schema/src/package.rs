@@ -531,35 +531,6 @@ impl Package {
         Some(self.decode_type(schema_token, &entry))
     }
 
-    /// Whether [`Package::type_def`] gives an object type for this exact
-    /// schema token, learnt without building it when it is not decoded
-    /// yet: its text is decoded into a mirror of the serialised shape that
-    /// keeps nothing but `type` (serde accepts exactly what the full decode
-    /// accepts, and an object type's conversion cannot fail). False when
-    /// it does not (an enum, a decode error, no such type), and also when
-    /// the mirror decode fails (then only the full decode can tell).
-    pub fn is_object_type(&self, schema_token: &str) -> bool {
-        let Some(entry) = self.entry(&self.types, |d| &d.types, schema_token) else {
-            return false;
-        };
-        if let Some(decoded) = entry.cell.get() {
-            return matches!(decoded.as_deref(), Ok(TypeDef::Object(_)));
-        }
-        let Some(text) = entry.range.clone().and_then(|r| self.text(r).ok()) else {
-            return false;
-        };
-        serde_json::from_str::<crate::spec::CheckComplexType>(text)
-            .is_ok_and(|check| check.ty.as_deref() == Some("object"))
-    }
-
-    /// Whether a `$ref` found in this package points into this package
-    /// (see [`Package::resolve_ref`]).
-    pub fn is_local_ref(&self, reference: &TypeRef) -> bool {
-        !reference.package.as_ref().is_some_and(|p| {
-            p.name != self.name || self.version.as_ref().is_some_and(|v| *v != p.version)
-        })
-    }
-
     /// The `$ref` values written in the text of a member, in text order,
     /// read without decoding the member (or checking that it is valid):
     /// a quick look at what a member may reach. The member is the provider
@@ -728,10 +699,9 @@ impl Package {
         reference: &TypeRef,
         loader: &dyn SchemaLoader,
     ) -> Result<ResolvedRef, ResolveError> {
-        let external = reference
-            .package
-            .as_ref()
-            .filter(|_| !self.is_local_ref(reference));
+        let external = reference.package.as_ref().filter(|p| {
+            p.name != self.name || self.version.as_ref().is_some_and(|v| *v != p.version)
+        });
         match external {
             Some(p) => {
                 let request = PackageDescriptor::new(&p.name).with_version(Some(p.version.clone()));
@@ -1398,127 +1368,6 @@ mod tests {
             None
         );
         assert_eq!(pkg.decoded_count(), 0);
-    }
-
-    /// `is_object_type` (a decode into the mirror of the serialised shape)
-    /// agrees with the full decode, field by field, for values of the
-    /// right and of the wrong shape, with null, duplicates and the array
-    /// form serde also accepts for structs.
-    #[test]
-    fn object_check_agrees_with_the_full_decode() {
-        let property = [
-            r#""type": "string""#,
-            r#""type": 5"#,
-            r#""type": null"#,
-            r##""$ref": "#/types/p:index:U""##,
-            r#""$ref": []"#,
-            r#""items": {"type": "string"}"#,
-            r#""items": 3"#,
-            r#""items": {"type": 1}"#,
-            r#""items": {"items": {"oneOf": [{"type": false}]}}"#,
-            r#""additionalProperties": "x""#,
-            r#""additionalProperties": null"#,
-            r#""oneOf": {}"#,
-            r#""oneOf": [{"type": "string"}, {"type": true}]"#,
-            r#""oneOf": [{"discriminator": {"propertyName": 2}}]"#,
-            r#""discriminator": {"propertyName": 1}"#,
-            r#""discriminator": {"propertyName": null, "mapping": null}"#,
-            r#""discriminator": {"mapping": {"a": 1}}"#,
-            r#""discriminator": {"mapping": {"a": "b"}, "x": [1e400]}"#,
-            r#""plain": "yes""#,
-            r#""plain": null"#,
-            r#""description": 1"#,
-            r#""description": "a \"quoted\" \u00e9 text""#,
-            r#""const": 1e400"#,
-            r#""const": [1, {"a": null}, "x", true, -2.5]"#,
-            r#""default": {"a": [1e999]}"#,
-            r#""defaultInfo": {"environment": [1]}"#,
-            r#""defaultInfo": {"environment": null, "language": {"go": 1}}"#,
-            r#""defaultInfo": "x""#,
-            r#""deprecationMessage": false"#,
-            r#""language": 1e999"#,
-            r#""language": {"csharp": {"name": "X"}}"#,
-            r#""secret": 1"#,
-            r#""replaceOnChanges": "x""#,
-            r#""willReplaceOnChanges": null"#,
-            r#""type": "string", "type": "string""#,
-            r#""unknown": [1, {"x": 2}]"#,
-        ];
-        let object = [
-            r#""description": 5"#,
-            r#""properties": null"#,
-            r#""properties": []"#,
-            r#""properties": {"a": 1}"#,
-            r#""required": "p""#,
-            r#""required": [1]"#,
-            r#""required": null"#,
-            r#""plain": 1e400"#,
-            r#""plain": ["a"]"#,
-            r#""language": null"#,
-            r#""isOverlay": "no""#,
-            r#""isOverlay": true"#,
-            r#""enum": [{"value": 1}]"#,
-            r#""enum": [{"name": 1}]"#,
-            r#""enum": [{"value": 1e400}]"#,
-            r#""enum": 5"#,
-            r#""description": "a", "description": "b""#,
-        ];
-        let mut types: Vec<String> = property
-            .iter()
-            .map(|f| format!(r#"{{"type": "object", "properties": {{"p": {{{f}}}}}}}"#))
-            .collect();
-        types.extend(
-            object
-                .iter()
-                .map(|f| format!(r#"{{"type": "object", {f}}}"#)),
-        );
-        types.extend(
-            [
-                r#"{"type": "string", "enum": [{"value": "a"}]}"#,
-                r#"{"type": 5}"#,
-                r#"{}"#,
-                r#"["d", {"p": {"type": "string"}}, "object"]"#,
-                r#"["d", {"p": {"type": 1}}, "object"]"#,
-                r#"["d", {}, "string"]"#,
-                r#"{"type": "object", "properties": {"p": {"type": "string"}, "p": {"type": 1}}}"#,
-            ]
-            .map(str::to_owned),
-        );
-        let (mut objects, mut others) = (0, 0);
-        for ty in &types {
-            let doc = format!(
-                "{{\n  \"name\": \"p\",\n  \"types\": {{\n    \"p:index:T\": {ty},\n    \"p:index:U\": {{\"type\": \"object\"}}\n  }}\n}}\n"
-            );
-            let load = || match Package::parse(doc.as_str(), "p", None) {
-                Ok(p) => p,
-                Err(e) => panic!("{ty}: {e}"),
-            };
-            let checked = load().is_object_type("p:index:T");
-            let decoded = matches!(
-                load().type_def("p:index:T").as_ref().map(|d| d.as_deref()),
-                Some(Ok(TypeDef::Object(_)))
-            );
-            assert_eq!(checked, decoded, "{ty}");
-            if decoded {
-                objects += 1;
-            } else {
-                others += 1;
-            }
-            // Once decoded, the answer comes from the decoded type.
-            let pkg = load();
-            let _ = pkg.type_def("p:index:T");
-            assert_eq!(pkg.is_object_type("p:index:T"), decoded, "{ty}");
-        }
-        assert!(objects > 10 && others > 10, "{objects} {others}");
-        let pkg = load_plain();
-        assert!(!pkg.is_object_type("p:index:Missing"));
-    }
-
-    fn load_plain() -> Package {
-        match Package::parse("{\"name\": \"p\"}", "p", None) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
-        }
     }
 
     #[test]
