@@ -953,27 +953,50 @@ impl<'a> Schemas<'a> {
             res.token.clone(),
             read,
         );
-        let cached = self.conv.resources.borrow().get(&key).cloned();
+        self.top_level(
+            &self.conv.resources,
+            key,
+            (pkg, Section::Resource, &res.token),
+            |reach| reach.resource(pkg, res, read),
+            || self.converter.resource(pkg, res, read),
+            |types| {
+                if let Some(o) = types.input.as_object() {
+                    self.keep_input_keys(o.properties().values());
+                }
+            },
+        )
+    }
+
+    /// A resource's or function's converted types from `cache`, with what
+    /// their closure reached recorded again. The first time: what the
+    /// closure reaches, found by `reach` (unless the raw scan of `pkg`
+    /// shows that it reaches only its own package), then the types made by
+    /// `convert`, and those that `keep` names kept for `InputType`.
+    fn top_level<K: Eq + std::hash::Hash, T: Clone>(
+        &self,
+        cache: &RefCell<FastMap<K, (T, Reached)>>,
+        key: K,
+        (pkg, section, token): (&Package, Section, &str),
+        reach: impl FnOnce(&mut Reach<'_>),
+        convert: impl FnOnce() -> T,
+        keep: impl FnOnce(&T),
+    ) -> T {
+        let cached = cache.borrow().get(&key).cloned();
         if let Some((types, reached)) = cached {
             self.record_reached(&reached);
             return types;
         }
-        let reached: Reached = if reaches_only_itself(pkg, Section::Resource, &res.token) {
+        let reached: Reached = if reaches_only_itself(pkg, section, token) {
             Arc::from([])
         } else {
-            let mut reach = self.reach();
-            reach.resource(pkg, res, read);
-            reach.found.into()
+            let mut walk = self.reach();
+            reach(&mut walk);
+            walk.found.into()
         };
         self.record_reached(&reached);
-        let types = self.converter.resource(pkg, res, read);
-        if let Some(o) = types.input.as_object() {
-            self.keep_input_keys(o.properties().values());
-        }
-        self.conv
-            .resources
-            .borrow_mut()
-            .insert(key, (types.clone(), reached));
+        let types = convert();
+        keep(&types);
+        cache.borrow_mut().insert(key, (types.clone(), reached));
         types
     }
 
@@ -998,33 +1021,23 @@ impl<'a> Schemas<'a> {
     /// The converted types of a function, converted once per check.
     pub(crate) fn function_types(&self, pkg: &Arc<Package>, f: &Function) -> FunctionTypes {
         let key = (pkg.name().to_string(), version_string(pkg), f.token.clone());
-        let cached = self.conv.functions.borrow().get(&key).cloned();
-        if let Some((types, reached)) = cached {
-            self.record_reached(&reached);
-            return types;
-        }
-        let reached: Reached = if reaches_only_itself(pkg, Section::Function, &f.token) {
-            Arc::from([])
-        } else {
-            let mut reach = self.reach();
-            reach.function(pkg, f);
-            reach.found.into()
-        };
-        self.record_reached(&reached);
-        let types = self.converter.function(pkg, f);
-        let multi = types.multi_argument_inputs.iter().flatten();
-        self.keep_input_keys(
-            types
-                .inputs
-                .iter()
-                .chain(&types.input_shape)
-                .chain(multi.map(|(_, t, _)| t)),
-        );
-        self.conv
-            .functions
-            .borrow_mut()
-            .insert(key, (types.clone(), reached));
-        types
+        self.top_level(
+            &self.conv.functions,
+            key,
+            (pkg, Section::Function, &f.token),
+            |reach| reach.function(pkg, f),
+            || self.converter.function(pkg, f),
+            |types| {
+                let multi = types.multi_argument_inputs.iter().flatten();
+                self.keep_input_keys(
+                    types
+                        .inputs
+                        .iter()
+                        .chain(&types.input_shape)
+                        .chain(multi.map(|(_, t, _)| t)),
+                );
+            },
+        )
     }
 }
 
