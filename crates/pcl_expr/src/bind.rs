@@ -708,10 +708,19 @@ fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
         .collect()
 }
 
-fn traverser(kind: &BoundStepKind) -> Traverser {
+/// `ty.Traverse(kind)`. A name step lends its name to the traverser and
+/// gets it back, instead of copying it.
+fn traverse_step(ty: &Type, kind: &mut BoundStepKind) -> pcl_types::Traversal {
     match kind {
-        BoundStepKind::Attr(n) => Traverser::Attr(n.clone()),
-        BoundStepKind::Index(v) => Traverser::Literal(v.clone()),
+        BoundStepKind::Attr(name) => {
+            let step = Traverser::Attr(std::mem::take(name));
+            let t = traverse(ty, &step);
+            if let Traverser::Attr(lent) = step {
+                *name = lent;
+            }
+            t
+        }
+        BoundStepKind::Index(v) => traverse(ty, &Traverser::Literal(v.clone())),
     }
 }
 
@@ -724,7 +733,7 @@ fn apply_steps(
 ) -> (Type, Vec<BoundStep>) {
     let mut out = Vec::with_capacity(steps.len());
     let mut chain_failed = false;
-    for (i, (kind, range)) in steps.into_iter().enumerate() {
+    for (i, (mut kind, range)) in steps.into_iter().enumerate() {
         let next = match mode {
             NodeMode::Dynamic => Type::dynamic(),
             NodeMode::NotTraversable(msg) => {
@@ -739,7 +748,7 @@ fn apply_steps(
                 Type::dynamic()
             }
             NodeMode::Lenient if i == 0 => {
-                let t = traverse(&ty, &traverser(&kind));
+                let t = traverse_step(&ty, &mut kind);
                 if t.has_errors() {
                     Type::dynamic()
                 } else {
@@ -748,7 +757,7 @@ fn apply_steps(
                 }
             }
             NodeMode::Typed | NodeMode::Lenient => {
-                let t = traverse(&ty, &traverser(&kind));
+                let t = traverse_step(&ty, &mut kind);
                 // After a step that failed (`none.b` is `none` with a
                 // warning; a failed step otherwise is `dynamic`), the rest
                 // of the chain only repeats that problem.
@@ -1009,21 +1018,21 @@ fn bind_scope_traversal(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let pending = classify(steps);
+    let mut pending = classify(steps);
     let split = pending
         .iter()
         .position(|s| matches!(s, PendingStep::Index(..)))
         .unwrap_or(pending.len());
-    let mut pending = pending.into_iter();
+    // (Split first, so the literal run can be collected in place and an
+    // empty rest allocates nothing.)
+    let rest: Vec<PendingStep<'_>> = pending.split_off(split);
     let literal_run: Vec<(BoundStepKind, TextRange)> = pending
-        .by_ref()
-        .take(split)
+        .into_iter()
         .filter_map(|s| match s {
             PendingStep::Literal(k, r) => Some((k, r)),
             PendingStep::Index(..) => None,
         })
         .collect();
-    let rest: Vec<PendingStep<'_>> = pending.collect();
     let name = ident.as_str();
     let root_end = literal_run.last().map_or(ident.range.end, |(_, r)| r.end);
     let head_range = TextRange::new(ident.range.start, root_end);
