@@ -366,8 +366,8 @@ fn bind_parts(parts: &[TemplatePart], scope: &Scope, cx: &mut BindContext<'_>) -
                     wrap_iterable_result_type(&collection.ty, &Type::list(value.ty.clone()));
                 let for_expr = BoundExpr {
                     kind: BoundExprKind::For(Box::new(BoundFor {
-                        key_var: dir.key_var.as_ref().map(|k| k.name.to_string()),
-                        value_var: dir.value_var.name.to_string(),
+                        key_var: dir.key_var.as_ref().map(|k| k.name.as_str().to_owned()),
+                        value_var: dir.value_var.name.as_str().to_owned(),
                         collection,
                         key: None,
                         value,
@@ -462,19 +462,19 @@ fn define_for_vars(
 ) {
     if let Some(k) = key_var {
         let def = Definition::Variable {
-            name: k.name.to_string(),
+            name: k.name.as_str().to_owned(),
             ty: key_ty,
             range: Some(cx.span(k.range)),
         };
-        let _ = scope.define(k.name.to_string(), def, false);
+        let _ = scope.define(k.name.as_str().to_owned(), def, false);
     }
     let def = Definition::Variable {
-        name: value_var.name.to_string(),
+        name: value_var.name.as_str().to_owned(),
         ty: value_ty,
         range: Some(cx.span(value_var.range)),
     };
     if scope
-        .define(value_var.name.to_string(), def, false)
+        .define(value_var.name.as_str().to_owned(), def, false)
         .is_err()
     {
         let span = cx.span(for_range);
@@ -530,8 +530,8 @@ fn bind_for(
     let ty = lift_operation_type(&result, lifters);
     BoundExpr {
         kind: BoundExprKind::For(Box::new(BoundFor {
-            key_var: f.key_var.as_ref().map(|k| k.name.to_string()),
-            value_var: f.value_var.name.to_string(),
+            key_var: f.key_var.as_ref().map(|k| k.name.as_str().to_owned()),
+            value_var: f.value_var.name.as_str().to_owned(),
             collection,
             key,
             value,
@@ -694,7 +694,7 @@ fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
         .iter()
         .map(|s| match &s.kind {
             StepKind::Attr(id) => {
-                PendingStep::Literal(BoundStepKind::Attr(id.name.to_string()), s.range)
+                PendingStep::Literal(BoundStepKind::Attr(id.name.as_str().to_owned()), s.range)
             }
             StepKind::LegacyIndex { value, .. } => PendingStep::Literal(
                 BoundStepKind::Index(Value::Number(Number::from_bigint(value))),
