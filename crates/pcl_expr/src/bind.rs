@@ -170,16 +170,16 @@ fn binary(
     range: TextRange,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let sig = operators::signature(op.as_str()).unwrap_or_else(|| operators::Signature {
-        params: Vec::new(),
-        result: Type::dynamic(),
-    });
-    let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
-    for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
+    let sig = operators::lifted_signature(op.as_str(), &[&lhs.ty, &rhs.ty]);
+    let (params, result) = match sig {
+        Some(sig) => (sig.params.as_slice(), sig.result.clone()),
+        None => (&[][..], Type::dynamic()),
+    };
+    for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(params.iter()) {
         let dest = cx.input_type(param);
         check_type(cx, &operand.ty, operand.range, &dest);
     }
-    let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
+    let ty = lift_operation_type(&result, [&lhs.ty, &rhs.ty]);
     BoundExpr {
         kind: BoundExprKind::Binary {
             op,
@@ -250,16 +250,13 @@ fn bind_unary(
         UnaryOp::Negate => "neg",
         UnaryOp::Not => "!",
     };
-    let sig = operators::signature(name).unwrap_or_else(|| operators::Signature {
-        params: Vec::new(),
-        result: Type::dynamic(),
-    });
-    let sig = operators::lift_int(&sig, std::slice::from_ref(&operand.ty));
-    if let Some((_, param)) = sig.params.first() {
+    let sig = operators::lifted_signature(name, &[&operand.ty]);
+    if let Some((_, param)) = sig.and_then(|s| s.params.first()) {
         let dest = cx.input_type(param);
         check_type(cx, &operand.ty, operand.range, &dest);
     }
-    let ty = lift_operation_type(&sig.result, [&operand.ty]);
+    let result = sig.map_or_else(Type::dynamic, |s| s.result.clone());
+    let ty = lift_operation_type(&result, [&operand.ty]);
     BoundExpr {
         kind: BoundExprKind::Unary {
             op: u.op,
