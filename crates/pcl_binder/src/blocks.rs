@@ -49,7 +49,7 @@ impl ProgramBinder<'_, '_> {
         let scope = self.scope.clone();
         let mut ty = self.node_type(idx);
         let mut node = ConfigNode {
-            type_label: block.labels.get(1).map(|l| l.value.to_string()),
+            type_label: block.labels.get(1).map(|l| l.value.as_str().to_owned()),
             default: None,
             description: None,
             nullable: false,
@@ -141,7 +141,7 @@ impl ProgramBinder<'_, '_> {
         }
         self.diags.extend(later);
         let node = OutputNode {
-            type_label: block.labels.get(1).map(|l| l.value.to_string()),
+            type_label: block.labels.get(1).map(|l| l.value.as_str().to_owned()),
             value: value_expr,
         };
         self.finish_node(idx, NodeKind::Output(node), logical_name);

@@ -116,7 +116,7 @@ impl ProgramBinder<'_, '_> {
             .get(idx)
             .map(|d| d.name.clone())
             .unwrap_or_default();
-        let source = block.labels.get(1).map(|l| l.value.to_string());
+        let source = block.labels.get(1).map(|l| l.value.as_str().to_owned());
         let span = Span::new(file, block.range);
         let mut diags = Vec::new();
         let mut directory = None;

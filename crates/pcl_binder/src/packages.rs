@@ -93,7 +93,7 @@ fn read_block(
                 )
                 .with_detail("Package block labels should be replaced by baseProviderName."),
             );
-            label_name = Some(one.value.to_string());
+            label_name = Some(one.value.as_str().to_owned());
         }
         [first, .., last] => {
             diags.push(Diagnostic::error(

@@ -223,7 +223,7 @@ impl ProgramBinder<'_, '_> {
                         // type is dynamic, see below), so references to it
                         // are not a cascade of undefined names.
                         match labels.first() {
-                            Some(first) => (kind, first.value.to_string(), first.range),
+                            Some(first) => (kind, first.value.as_str().to_owned(), first.range),
                             None => return,
                         }
                     }
@@ -240,7 +240,7 @@ impl ProgramBinder<'_, '_> {
                             );
                         }
                         match labels.first() {
-                            Some(first) => (kind, first.value.to_string(), first.range),
+                            Some(first) => (kind, first.value.as_str().to_owned(), first.range),
                             None => return,
                         }
                     }
@@ -249,9 +249,11 @@ impl ProgramBinder<'_, '_> {
                             label_error(self, "components must have one or two labels");
                         }
                         match labels.first() {
-                            Some(first) => {
-                                (DeclKind::Component, first.value.to_string(), first.range)
-                            }
+                            Some(first) => (
+                                DeclKind::Component,
+                                first.value.as_str().to_owned(),
+                                first.range,
+                            ),
                             None => return,
                         }
                     }
@@ -279,7 +281,7 @@ impl ProgramBinder<'_, '_> {
                         };
                         (
                             DeclKind::Hook(kind),
-                            name_label.value.to_string(),
+                            name_label.value.as_str().to_owned(),
                             name_label.range,
                         )
                     }

@@ -235,7 +235,7 @@ impl ProgramBinder<'_, '_> {
         // against a schema.
         let (written, resolved) = match block.labels.get(1) {
             Some(token_label) => {
-                let written = token_label.value.to_string();
+                let written = token_label.value.as_str().to_owned();
                 let resolved =
                     self.resolve_resource(file, &written, token_label.range, read, &mut diags);
                 (written, resolved)

@@ -170,16 +170,16 @@ fn binary(
     range: TextRange,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let sig = operators::signature(op.as_str()).unwrap_or_else(|| operators::Signature {
-        params: Vec::new(),
-        result: Type::dynamic(),
-    });
-    let sig = operators::lift_int(&sig, &[lhs.ty.clone(), rhs.ty.clone()]);
-    for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(sig.params.iter()) {
+    let sig = operators::lifted_signature(op.as_str(), &[&lhs.ty, &rhs.ty]);
+    let (params, result) = match sig {
+        Some(sig) => (sig.params.as_slice(), sig.result.clone()),
+        None => (&[][..], Type::dynamic()),
+    };
+    for (operand, (_, param)) in [&lhs, &rhs].into_iter().zip(params.iter()) {
         let dest = cx.input_type(param);
         check_type(cx, &operand.ty, operand.range, &dest);
     }
-    let ty = lift_operation_type(&sig.result, [&lhs.ty, &rhs.ty]);
+    let ty = lift_operation_type(&result, [&lhs.ty, &rhs.ty]);
     BoundExpr {
         kind: BoundExprKind::Binary {
             op,
@@ -250,16 +250,13 @@ fn bind_unary(
         UnaryOp::Negate => "neg",
         UnaryOp::Not => "!",
     };
-    let sig = operators::signature(name).unwrap_or_else(|| operators::Signature {
-        params: Vec::new(),
-        result: Type::dynamic(),
-    });
-    let sig = operators::lift_int(&sig, std::slice::from_ref(&operand.ty));
-    if let Some((_, param)) = sig.params.first() {
+    let sig = operators::lifted_signature(name, &[&operand.ty]);
+    if let Some((_, param)) = sig.and_then(|s| s.params.first()) {
         let dest = cx.input_type(param);
         check_type(cx, &operand.ty, operand.range, &dest);
     }
-    let ty = lift_operation_type(&sig.result, [&operand.ty]);
+    let result = sig.map_or_else(Type::dynamic, |s| s.result.clone());
+    let ty = lift_operation_type(&result, [&operand.ty]);
     BoundExpr {
         kind: BoundExprKind::Unary {
             op: u.op,
@@ -366,8 +363,8 @@ fn bind_parts(parts: &[TemplatePart], scope: &Scope, cx: &mut BindContext<'_>) -
                     wrap_iterable_result_type(&collection.ty, &Type::list(value.ty.clone()));
                 let for_expr = BoundExpr {
                     kind: BoundExprKind::For(Box::new(BoundFor {
-                        key_var: dir.key_var.as_ref().map(|k| k.name.to_string()),
-                        value_var: dir.value_var.name.to_string(),
+                        key_var: dir.key_var.as_ref().map(|k| k.name.as_str().to_owned()),
+                        value_var: dir.value_var.name.as_str().to_owned(),
                         collection,
                         key: None,
                         value,
@@ -462,19 +459,19 @@ fn define_for_vars(
 ) {
     if let Some(k) = key_var {
         let def = Definition::Variable {
-            name: k.name.to_string(),
+            name: k.name.as_str().to_owned(),
             ty: key_ty,
             range: Some(cx.span(k.range)),
         };
-        let _ = scope.define(k.name.to_string(), def, false);
+        let _ = scope.define(k.name.as_str().to_owned(), def, false);
     }
     let def = Definition::Variable {
-        name: value_var.name.to_string(),
+        name: value_var.name.as_str().to_owned(),
         ty: value_ty,
         range: Some(cx.span(value_var.range)),
     };
     if scope
-        .define(value_var.name.to_string(), def, false)
+        .define(value_var.name.as_str().to_owned(), def, false)
         .is_err()
     {
         let span = cx.span(for_range);
@@ -530,8 +527,8 @@ fn bind_for(
     let ty = lift_operation_type(&result, lifters);
     BoundExpr {
         kind: BoundExprKind::For(Box::new(BoundFor {
-            key_var: f.key_var.as_ref().map(|k| k.name.to_string()),
-            value_var: f.value_var.name.to_string(),
+            key_var: f.key_var.as_ref().map(|k| k.name.as_str().to_owned()),
+            value_var: f.value_var.name.as_str().to_owned(),
             collection,
             key,
             value,
@@ -694,7 +691,7 @@ fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
         .iter()
         .map(|s| match &s.kind {
             StepKind::Attr(id) => {
-                PendingStep::Literal(BoundStepKind::Attr(id.name.to_string()), s.range)
+                PendingStep::Literal(BoundStepKind::Attr(id.name.as_str().to_owned()), s.range)
             }
             StepKind::LegacyIndex { value, .. } => PendingStep::Literal(
                 BoundStepKind::Index(Value::Number(Number::from_bigint(value))),
@@ -708,10 +705,19 @@ fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
         .collect()
 }
 
-fn traverser(kind: &BoundStepKind) -> Traverser {
+/// `ty.Traverse(kind)`. A name step lends its name to the traverser and
+/// gets it back, instead of copying it.
+fn traverse_step(ty: &Type, kind: &mut BoundStepKind) -> pcl_types::Traversal {
     match kind {
-        BoundStepKind::Attr(n) => Traverser::Attr(n.clone()),
-        BoundStepKind::Index(v) => Traverser::Literal(v.clone()),
+        BoundStepKind::Attr(name) => {
+            let step = Traverser::Attr(std::mem::take(name));
+            let t = traverse(ty, &step);
+            if let Traverser::Attr(lent) = step {
+                *name = lent;
+            }
+            t
+        }
+        BoundStepKind::Index(v) => traverse(ty, &Traverser::Literal(v.clone())),
     }
 }
 
@@ -724,7 +730,7 @@ fn apply_steps(
 ) -> (Type, Vec<BoundStep>) {
     let mut out = Vec::with_capacity(steps.len());
     let mut chain_failed = false;
-    for (i, (kind, range)) in steps.into_iter().enumerate() {
+    for (i, (mut kind, range)) in steps.into_iter().enumerate() {
         let next = match mode {
             NodeMode::Dynamic => Type::dynamic(),
             NodeMode::NotTraversable(msg) => {
@@ -739,7 +745,7 @@ fn apply_steps(
                 Type::dynamic()
             }
             NodeMode::Lenient if i == 0 => {
-                let t = traverse(&ty, &traverser(&kind));
+                let t = traverse_step(&ty, &mut kind);
                 if t.has_errors() {
                     Type::dynamic()
                 } else {
@@ -748,7 +754,7 @@ fn apply_steps(
                 }
             }
             NodeMode::Typed | NodeMode::Lenient => {
-                let t = traverse(&ty, &traverser(&kind));
+                let t = traverse_step(&ty, &mut kind);
                 // After a step that failed (`none.b` is `none` with a
                 // warning; a failed step otherwise is `dynamic`), the rest
                 // of the chain only repeats that problem.
@@ -1009,21 +1015,21 @@ fn bind_scope_traversal(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let pending = classify(steps);
+    let mut pending = classify(steps);
     let split = pending
         .iter()
         .position(|s| matches!(s, PendingStep::Index(..)))
         .unwrap_or(pending.len());
-    let mut pending = pending.into_iter();
+    // (Split first, so the literal run can be collected in place and an
+    // empty rest allocates nothing.)
+    let rest: Vec<PendingStep<'_>> = pending.split_off(split);
     let literal_run: Vec<(BoundStepKind, TextRange)> = pending
-        .by_ref()
-        .take(split)
+        .into_iter()
         .filter_map(|s| match s {
             PendingStep::Literal(k, r) => Some((k, r)),
             PendingStep::Index(..) => None,
         })
         .collect();
-    let rest: Vec<PendingStep<'_>> = pending.collect();
     let name = ident.as_str();
     let root_end = literal_run.last().map_or(ident.range.end, |(_, r)| r.end);
     let head_range = TextRange::new(ident.range.start, root_end);

@@ -77,6 +77,51 @@ struct Frame {
     defs: Names<Definition>,
     outputs: Names<Definition>,
     functions: Names<Function>,
+    /// Names of this same level that come before the ones above and are
+    /// shared, not copied: the root level's `null` and builtins, which
+    /// every program's level starts with. A level with a base behaves
+    /// exactly as if the base's names had been defined in it first; it
+    /// only saves copying them on the program's first definition.
+    base: Option<Arc<Frame>>,
+}
+
+impl Frame {
+    fn def(&self, name: &str) -> Option<&Definition> {
+        self.defs
+            .get(name)
+            .or_else(|| self.base.as_ref().and_then(|b| b.defs.get(name)))
+    }
+
+    fn output(&self, name: &str) -> Option<&Definition> {
+        self.outputs
+            .get(name)
+            .or_else(|| self.base.as_ref().and_then(|b| b.outputs.get(name)))
+    }
+
+    fn function(&self, name: &str) -> Option<&Function> {
+        self.functions
+            .get(name)
+            .or_else(|| self.base.as_ref().and_then(|b| b.functions.get(name)))
+    }
+
+    /// The defs and outputs names of this level in insertion order (base
+    /// first, as if defined first).
+    fn value_names(&self) -> impl Iterator<Item = &String> {
+        let base = self.base.as_deref();
+        let defs = base.into_iter().flat_map(|b| b.defs.keys());
+        let outputs = base.into_iter().flat_map(|b| b.outputs.keys());
+        defs.chain(self.defs.keys())
+            .chain(outputs)
+            .chain(self.outputs.keys())
+    }
+
+    /// The function names of this level in insertion order (base first).
+    fn function_names(&self) -> impl Iterator<Item = &String> {
+        let base = self.base.as_deref();
+        base.into_iter()
+            .flat_map(|b| b.functions.keys())
+            .chain(self.functions.keys())
+    }
 }
 
 /// One level of the scope chain. Cheap to clone and to extend.
@@ -95,15 +140,21 @@ impl Scope {
     /// The root program scope: the constant `null`, every builtin of
     /// binder.md §4.1, `invoke` and `call`.
     pub fn root() -> Scope {
-        // Built once; every program starts from a copy (its first
-        // definition copies the level, an `Arc` clone until then).
-        static ROOT: std::sync::OnceLock<Scope> = std::sync::OnceLock::new();
-        ROOT.get_or_init(Scope::build_root).clone()
+        // The names are built once and shared as the level's base, so a
+        // program's definitions do not copy them.
+        static ROOT: std::sync::OnceLock<Arc<Frame>> = std::sync::OnceLock::new();
+        let base = ROOT.get_or_init(|| Arc::new(Scope::build_root()));
+        Scope {
+            frame: Arc::new(Frame {
+                base: Some(Arc::clone(base)),
+                ..Frame::default()
+            }),
+            parent: None,
+        }
     }
 
-    fn build_root() -> Scope {
-        let mut scope = Scope::empty();
-        let frame = Arc::make_mut(&mut scope.frame);
+    fn build_root() -> Frame {
+        let mut frame = Frame::default();
         frame.defs.insert("null".into(), Definition::Null);
         for b in Builtin::ALL {
             frame
@@ -112,7 +163,7 @@ impl Scope {
         }
         frame.functions.insert("invoke".into(), Function::Invoke);
         frame.functions.insert("call".into(), Function::Call);
-        scope
+        frame
     }
 
     /// A new, empty scope whose parent is (a snapshot of) `self`.
@@ -139,15 +190,20 @@ impl Scope {
         is_output: bool,
     ) -> Result<(), Definition> {
         let name = name.into();
+        let existing = if is_output {
+            self.frame.output(&name)
+        } else {
+            self.frame.def(&name)
+        };
+        if let Some(existing) = existing {
+            return Err(existing.clone());
+        }
         let frame = Arc::make_mut(&mut self.frame);
         let map = if is_output {
             &mut frame.outputs
         } else {
             &mut frame.defs
         };
-        if let Some(existing) = map.get(&name) {
-            return Err(existing.clone());
-        }
         map.insert(name, def);
         Ok(())
     }
@@ -159,10 +215,10 @@ impl Scope {
         function: Function,
     ) -> Result<(), Function> {
         let name = name.into();
-        let frame = Arc::make_mut(&mut self.frame);
-        if let Some(existing) = frame.functions.get(&name) {
+        if let Some(existing) = self.frame.function(&name) {
             return Err(existing.clone());
         }
+        let frame = Arc::make_mut(&mut self.frame);
         frame.functions.insert(name, function);
         Ok(())
     }
@@ -171,12 +227,7 @@ impl Scope {
     pub fn lookup(&self, name: &str) -> Option<&Definition> {
         let mut cur = Some(self);
         while let Some(scope) = cur {
-            if let Some(d) = scope
-                .frame
-                .defs
-                .get(name)
-                .or_else(|| scope.frame.outputs.get(name))
-            {
+            if let Some(d) = scope.frame.def(name).or_else(|| scope.frame.output(name)) {
                 return Some(d);
             }
             cur = scope.parent.as_deref();
@@ -188,7 +239,7 @@ impl Scope {
     pub fn lookup_function(&self, name: &str) -> Option<&Function> {
         let mut cur = Some(self);
         while let Some(scope) = cur {
-            if let Some(f) = scope.frame.functions.get(name) {
+            if let Some(f) = scope.frame.function(name) {
                 return Some(f);
             }
             cur = scope.parent.as_deref();
@@ -202,7 +253,7 @@ impl Scope {
         let mut out: Vec<&str> = Vec::new();
         let mut cur = Some(self);
         while let Some(scope) = cur {
-            for name in scope.frame.defs.keys().chain(scope.frame.outputs.keys()) {
+            for name in scope.frame.value_names() {
                 if !out.contains(&name.as_str()) {
                     out.push(name);
                 }
@@ -217,7 +268,7 @@ impl Scope {
         let mut out: Vec<&str> = Vec::new();
         let mut cur = Some(self);
         while let Some(scope) = cur {
-            for name in scope.frame.functions.keys() {
+            for name in scope.frame.function_names() {
                 if !out.contains(&name.as_str()) {
                     out.push(name);
                 }
@@ -256,6 +307,38 @@ mod tests {
             Some(&Definition::variable("x", Type::int()))
         );
         assert_eq!(root.lookup("x"), Some(&Definition::Node(NodeId(0))));
+    }
+
+    /// The root level's shared names behave as names of that level: they
+    /// clash with definitions there, come first in listings, and one
+    /// program's definitions are not seen by another's root.
+    #[test]
+    fn root_names_belong_to_the_program_level() {
+        let mut a = Scope::root();
+        assert_eq!(
+            a.define("null", Definition::Node(NodeId(0)), false),
+            Err(Definition::Null)
+        );
+        assert!(a.define("null", Definition::Node(NodeId(1)), true).is_ok());
+        assert_eq!(
+            a.define_function("join", Function::Invoke),
+            Err(Function::Builtin(Builtin::Join))
+        );
+        assert!(a.define_function("mine", Function::Call).is_ok());
+        assert!(a.define("x", Definition::Node(NodeId(2)), false).is_ok());
+        assert_eq!(a.visible_names(), vec!["null", "x"]);
+        let functions = a.visible_functions();
+        assert_eq!(
+            functions.first().copied(),
+            Builtin::ALL.first().map(|b| b.name())
+        );
+        assert_eq!(functions.last(), Some(&"mine"));
+        assert_eq!(functions.iter().filter(|f| **f == "join").count(), 1);
+        let b = Scope::root();
+        assert!(b.lookup("x").is_none());
+        assert!(b.lookup_function("mine").is_none());
+        assert_eq!(b.visible_names(), vec!["null"]);
+        assert!(a.child().lookup_function("join").is_some());
     }
 
     #[test]

@@ -75,10 +75,12 @@ use ConversionKind as CK;
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let mut memo = std::mem::take(&mut self.memo);
-        if memo.capacity() > POOLED_MEMO_CAPACITY {
+        // A question that memoised nothing never took a table from the pool.
+        let capacity = self.memo.capacity();
+        if capacity == 0 || capacity > POOLED_MEMO_CAPACITY {
             return;
         }
+        let mut memo = std::mem::take(&mut self.memo);
         memo.clear();
         // During thread teardown the pool may be gone: the memo is freed.
         let _ = MEMO_POOL.try_with(|pool| {
@@ -117,19 +119,31 @@ fn cheap(t: &Type) -> bool {
 
 impl Engine {
     pub(crate) fn new() -> Engine {
-        let memo = MEMO_POOL
-            .try_with(|pool| pool.borrow_mut().pop())
-            .ok()
-            .flatten()
-            .unwrap_or_default();
         Engine {
-            memo,
+            // Empty (no table) until the first entry: most questions are
+            // decided without one; see `memoise`.
+            memo: Memo::default(),
             stack: Vec::new(),
             low: usize::MAX,
             depth: 0,
             too_deep: false,
             unify_state: crate::unify::UnifyState::default(),
         }
+    }
+
+    /// Adds a memo entry, first taking an emptied table from the thread's
+    /// pool when this question has none yet.
+    fn memoise(&mut self, key: PairKey, entry: (Type, Type, ConversionKind)) {
+        if self.memo.capacity() == 0 {
+            if let Some(pooled) = MEMO_POOL
+                .try_with(|pool| pool.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+                .ok()
+                .flatten()
+            {
+                self.memo = pooled;
+            }
+        }
+        self.memo.insert(key, entry);
     }
 
     pub(crate) fn enter(&mut self) -> bool {
@@ -188,7 +202,7 @@ impl Engine {
         let dep = self.low;
         if dep >= self.stack.len() {
             if memoise {
-                self.memo.insert(key, (dest.clone(), src.clone(), res));
+                self.memoise(key, (dest.clone(), src.clone(), res));
             }
             self.low = saved_low;
         } else {
@@ -422,6 +436,10 @@ fn number_exists(src: &Type) -> bool {
 
 /// `dest.ConversionFrom(src)` (types.md §2).
 pub fn conversion_from(dest: &Type, src: &Type) -> ConversionKind {
+    // What `Engine::conv` answers first, without setting up an engine.
+    if dest.is_dynamic() || dest.ptr_eq(src) {
+        return ConversionKind::Safe;
+    }
     Engine::new().conv(dest, src, false)
 }
 

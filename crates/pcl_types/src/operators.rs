@@ -85,9 +85,64 @@ pub fn lift_int(sig: &Signature, operands: &[Type]) -> Signature {
     }
 }
 
+/// Every operator [`signature`] knows.
+const OPERATORS: [&str; 16] = [
+    "||", "&&", "!", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "neg", "unary -",
+];
+
+/// `lift_int(signature(op), operands)`, without building either: both forms
+/// of each operator's signature are built once per process (the binder asks
+/// for one per unary and binary operation).
+pub fn lifted_signature(op: &str, operands: &[&Type]) -> Option<&'static Signature> {
+    static TABLE: std::sync::OnceLock<Vec<(&'static str, Signature, Signature)>> =
+        std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        OPERATORS
+            .iter()
+            .filter_map(|name| {
+                let plain = signature(name)?;
+                let lifted = lift_int(&plain, &[Type::int()]);
+                Some((*name, plain, lifted))
+            })
+            .collect()
+    });
+    let (_, plain, lifted) = table.iter().find(|(name, ..)| *name == op)?;
+    let all_int =
+        !operands.is_empty() && operands.iter().all(|t| matches!(t.kind(), TypeKind::Int));
+    Some(if all_int { lifted } else { plain })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cached signatures are exactly what `lift_int(signature(..))`
+    /// builds, for every operator and kind of operands.
+    #[test]
+    fn lifted_signatures_match_lift_int() {
+        let operand_lists: Vec<Vec<Type>> = vec![
+            vec![],
+            vec![Type::int()],
+            vec![Type::number()],
+            vec![Type::int(), Type::int()],
+            vec![Type::int(), Type::number()],
+            vec![Type::string(), Type::int()],
+            vec![Type::literal(crate::Value::Bool(true)), Type::int()],
+        ];
+        for op in OPERATORS {
+            let sig = signature(op).unwrap();
+            for operands in &operand_lists {
+                let refs: Vec<&Type> = operands.iter().collect();
+                assert_eq!(
+                    lifted_signature(op, &refs),
+                    Some(&lift_int(&sig, operands)),
+                    "{op} {operands:?}"
+                );
+            }
+        }
+        assert_eq!(lifted_signature("??", &[]), None);
+        assert!(signature("??").is_none());
+    }
 
     #[test]
     fn arithmetic_lifts_to_int() {

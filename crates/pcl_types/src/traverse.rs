@@ -243,6 +243,15 @@ fn traverse_object(t: &Type, step: &Traverser) -> Traversal {
     let Some(o) = t.as_object() else {
         return Traversal::fail(Type::dynamic(), cannot_traverse(t));
     };
+    // `.name` of a property the object has: what the general path below
+    // finds too (a name's key type, `string`, always converts to
+    // `InputType(string)`), without building the key as a value and a
+    // string again.
+    if let Traverser::Attr(name) = step {
+        if let Some(p) = o.property(name) {
+            return Traversal::ok(p.clone());
+        }
+    }
     let strict = o.is_strict();
     if !conversion_from(&input_type(&Type::string()), &step.key_type()).exists() {
         return Traversal::fail(
