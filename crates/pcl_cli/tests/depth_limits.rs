@@ -243,16 +243,10 @@ fn type_label_limit() {
         let far = bind_type_label(&nested_label(FAR));
         assert_eq!(far.diagnostics.len(), 1);
 
-        // Through the binder too. The label 100 000 deep is a string
-        // literal of 600 000 characters, which overflows the stack in the
-        // debug build of pcl_syntax's lexer (see `huge_single_line` in the
-        // robustness target), so it runs in release only.
+        // Through the binder too (the label 100 000 deep is a string
+        // literal of 600 000 characters).
         let loader = MemoryLoader::new();
-        let depths: &[usize] = if cfg!(debug_assertions) {
-            &[MAX_TYPE_DEPTH + 1]
-        } else {
-            &[MAX_TYPE_DEPTH + 1, FAR]
-        };
+        let depths: &[usize] = &[MAX_TYPE_DEPTH + 1, FAR];
         for n in depths {
             let text = format!("config c \"{}\" {{}}\nv = c\n", nested_label(*n));
             let codes = strict_codes(&loader, text);

@@ -503,16 +503,8 @@ fn diagnostic_storm_is_capped() {
 }
 
 /// Class 7: a 10 MB single line with an error at its end: the position is
-/// exact, and the human report shows a window of the line, not all of it. Ignored in debug builds: the logos-generated lexer of
-/// `pcl_syntax` recurses once per character of a string literal when not
-/// optimised, so a literal of about 40 000 characters overflows a 2 MiB
-/// stack (an open `pcl_syntax` finding); the release run in `.ci/run`
-/// covers it.
+/// exact, and the human report shows a window of the line, not all of it.
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "pcl_syntax's lexer recurses per character in debug builds"
-)]
 fn huge_single_line() {
     const LEN: usize = 10 * 1024 * 1024;
     let mut text = String::with_capacity(LEN + 64);
