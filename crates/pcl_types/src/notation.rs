@@ -698,7 +698,7 @@ impl Writer {
                     self.names.insert(addr, name);
                 }
                 self.stack.push(addr);
-                let mut entries: Vec<String> = o
+                let entries: Vec<String> = o
                     .properties()
                     .iter()
                     .map(|(k, v)| {
@@ -713,17 +713,12 @@ impl Writer {
                     })
                     .collect();
                 self.stack.pop();
-                entries.sort();
-                out.push_str("object({");
-                out.push_str(&entries.join(", "));
-                out.push('}');
-                if !o.annotations().is_empty() {
-                    out.push_str(", annotated");
-                }
-                if !o.is_strict() {
-                    out.push_str(", nonstrict");
-                }
-                out.push(')');
+                crate::print::push_object(
+                    out,
+                    entries,
+                    !o.annotations().is_empty(),
+                    !o.is_strict(),
+                );
                 if is_rec {
                     out.push(')');
                 }

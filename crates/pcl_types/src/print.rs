@@ -266,12 +266,27 @@ fn write_object(
         entries.push(s);
     }
     stack.stack.pop();
+    push_object(out, entries, !o.annotations().is_empty(), false);
+}
+
+/// `object({k = v, …}[, annotated][, nonstrict])` from the printed
+/// entries (`k = v`), which it sorts; shared by the display form and the
+/// notation.
+pub(crate) fn push_object(
+    out: &mut String,
+    mut entries: Vec<String>,
+    annotated: bool,
+    nonstrict: bool,
+) {
     entries.sort();
     out.push_str("object({");
     out.push_str(&entries.join(", "));
     out.push('}');
-    if !o.annotations().is_empty() {
+    if annotated {
         out.push_str(", annotated");
+    }
+    if nonstrict {
+        out.push_str(", nonstrict");
     }
     out.push(')');
 }
