@@ -31,7 +31,8 @@
 //! not. `--write-generated N PATH` writes a generated program of about N
 //! bytes, and `valgrind --tool=callgrind <this binary> --rss-child pcl PATH`
 //! (or `hcl-edit`, or `lex`) counts the instructions of one parse of PATH
-//! (plus reading it), for comparing optimisations or the two parsers.
+//! (plus reading it), for comparing optimisations or the two parsers;
+//! `--corpus-once pcl` (or `hcl-edit`, `lex`) parses every corpus file once.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,12 @@ fn main() {
         let parser = args.get(pos + 1).map(String::as_str).unwrap_or("pcl");
         let path = args.get(pos + 2).map(PathBuf::from).unwrap_or_default();
         rss_child(parser, &path);
+        return;
+    }
+    if let Some(pos) = args.iter().position(|a| a == "--corpus-once") {
+        // For profiling: parses every corpus file once.
+        let parser = args.get(pos + 1).map(String::as_str).unwrap_or("pcl");
+        corpus_once(parser);
         return;
     }
     if let Some(pos) = args.iter().position(|a| a == "--write-generated") {
@@ -297,6 +304,24 @@ fn rss_child(parser: &str, path: &Path) {
             println!("{base} {peak}");
         }
     }
+}
+
+/// Parses every corpus file once with `parser` (`pcl`, `hcl-edit` or
+/// `lex`), for instruction counts of the corpus.
+fn corpus_once(parser: &str) {
+    let texts: Vec<String> = corpus_files()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect();
+    for text in &texts {
+        match parser {
+            "hcl-edit" => drop(black_box(hcl_edit::parser::parse_body(text))),
+            "lex" => drop(black_box(pcl_syntax::lex(text))),
+            _ => drop(black_box(pcl_syntax::parse(FileId(0), text))),
+        }
+    }
+    println!("{} files", texts.len());
 }
 
 fn run_rss_child(parser: &str, path: &Path) -> Option<(u64, u64)> {

@@ -75,6 +75,10 @@ pub(crate) struct St<'s> {
     last_end: u32,
     /// Stacks the lists under construction push their elements onto.
     scratch: Scratch,
+    /// The flat parts of the templates under construction: each
+    /// `template_parts` pushes its run above the enclosing template's, and
+    /// [`finish`] takes it off (see [`Scratch`]).
+    flats: Vec<Flat<'s>>,
 }
 
 /// Per-parse scratch stacks. A list being built (a body's items, an
@@ -1812,7 +1816,7 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 ));
             }
         }
-        let flat = if quoted {
+        let base = if quoted {
             inp.parse(&quoted_parts)?
         } else {
             inp.parse(&heredoc_parts)?
@@ -1838,7 +1842,7 @@ fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             }
         }
         let flush = matches!(kind, TemplateKind::Heredoc { flush: true, .. });
-        let parts = finish(st(inp), flat, flush);
+        let parts = finish(st(inp), base, flush);
         Ok(Expr::new(
             ExprKind::Template(Box::new(Template {
                 kind,
@@ -1895,11 +1899,13 @@ fn plain_parts(s: &St<'_>, lit: Option<Sig>) -> Option<Vec<TemplatePart>> {
     })])
 }
 
-fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
-    let flat = match finish_plain(flat, flush) {
-        Ok(parts) => return parts,
-        Err(flat) => flat,
-    };
+/// Turns the flat parts `template_parts` pushed above `base` into the
+/// template's parts, taking them off the stack.
+fn finish(s: &mut St<'_>, base: usize, flush: bool) -> Vec<TemplatePart> {
+    if let Some(parts) = finish_plain(s.text, &mut s.flats, base, flush) {
+        return parts;
+    }
+    let flat = take_run(&mut s.flats, base);
     let mut sink = Sink {
         file: s.file,
         last_end: s.last_end,
@@ -1911,17 +1917,19 @@ fn finish(s: &mut St<'_>, flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
 }
 
 /// `template_parts = { QUOTED_LIT | STRING_LIT | interpolation | directive }`;
-/// the context is whether the template is quoted.
+/// the context is whether the template is quoted. The parts are pushed
+/// onto `St::flats`; the output is where they start there (for
+/// [`finish`]).
 fn template_parts<'s>(
     expression: PExpr<'s>,
     quoted: bool,
-) -> impl Parser<'s, In<'s>, Vec<Flat>, Ex<'s>> + Clone {
+) -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
     let interp = interpolation(expression.clone(), quoted);
     let direct = directive(expression, quoted);
     // One part at a time, chosen by the next token's kind; a failing
     // sequence is rewound and ends the parts, like `repeated`.
     custom(move |inp: &mut Inp<'s, '_>| {
-        let mut flat = Vec::new();
+        let base = st(inp).flats.len();
         while let Some(sig) = peek(inp) {
             match sig.kind {
                 K::QuotedLit => {
@@ -1937,7 +1945,7 @@ fn template_parts<'s>(
                             err.message,
                         );
                     }
-                    flat.push(Flat::Lit {
+                    st.flats.push(Flat::Lit {
                         value,
                         range: sig.range,
                     });
@@ -1945,8 +1953,9 @@ fn template_parts<'s>(
                 K::StringLit => {
                     bump(inp);
                     let st = st(inp);
-                    flat.push(Flat::Lit {
-                        value: literal::decode_heredoc(st.slice(sig.range)),
+                    let value = literal::decode_heredoc(st.slice(sig.range));
+                    st.flats.push(Flat::Lit {
+                        value,
                         range: sig.range,
                     });
                 }
@@ -1966,7 +1975,7 @@ fn template_parts<'s>(
                         inp.parse(&direct)
                     };
                     match part {
-                        Ok(Some(part)) => flat.push(part),
+                        Ok(Some(part)) => st(inp).flats.push(part),
                         Ok(None) => {}
                         Err(_) => {
                             inp.rewind(before);
@@ -1977,7 +1986,7 @@ fn template_parts<'s>(
                 _ => break,
             }
         }
-        Ok(flat)
+        Ok(base)
     })
 }
 
@@ -2033,7 +2042,7 @@ fn sequence_end(inp: &mut Inp<'_, '_>, open: TextRange, quoted: bool, what: &str
 fn interpolation<'s>(
     expression: PExpr<'s>,
     quoted: bool,
-) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
+) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
     custom(move |inp: &mut Inp<'s, '_>| {
         if peek_kind(inp) != Some(K::TemplateInterp) {
             return Err(EmptyErr::default());
@@ -2065,7 +2074,7 @@ fn interpolation<'s>(
 fn directive<'s>(
     expression: PExpr<'s>,
     quoted: bool,
-) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
+) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
     let head = directive_head(expression, quoted);
     custom(move |inp: &mut Inp<'s, '_>| {
         if peek_kind(inp) != Some(K::TemplateControl) {
@@ -2091,7 +2100,7 @@ fn directive<'s>(
 fn directive_head<'s>(
     expression: PExpr<'s>,
     quoted: bool,
-) -> impl Parser<'s, In<'s>, Option<Flat>, Ex<'s>> + Clone {
+) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
     custom(move |inp: &mut Inp<'s, '_>| {
         let open = bump(inp).ok_or(EmptyErr::default())?;
         let left = st(inp).slice(open.range).ends_with('~');
@@ -2761,7 +2770,7 @@ fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<Label, EmptyErr> {
 pub(crate) struct Grammars<'s> {
     file: PBody<'s>,
     expr: PExpr<'s>,
-    template: Boxed<'s, 's, In<'s>, Vec<Flat>, Ex<'s>>,
+    template: Boxed<'s, 's, In<'s>, usize, Ex<'s>>,
 }
 
 #[derive(Default)]
@@ -2809,6 +2818,7 @@ fn new_state<'s>(
         item_start: None,
         last_end: 0,
         scratch: Scratch::default(),
+        flats: Vec::new(),
     };
     if text.len() > u32::MAX as usize {
         st.recovering = true;

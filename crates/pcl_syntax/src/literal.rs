@@ -11,6 +11,8 @@
 //! `1e999999999` costs nothing; it is out of range only because its value
 //! exceeds every finite float.
 
+use std::borrow::Cow;
+
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
@@ -150,9 +152,11 @@ pub(crate) fn has_escape_or_sigil(raw: &str) -> bool {
 }
 
 /// Decodes one quoted-template literal token (`\n`, `\uXXXX`, `$${`, …).
-pub fn decode_quoted(raw: &str, errors: &mut Vec<EscapeError>) -> String {
+/// A token without escapes is its own value: `raw` is returned borrowed
+/// (no copy), and only then.
+pub fn decode_quoted<'a>(raw: &'a str, errors: &mut Vec<EscapeError>) -> Cow<'a, str> {
     if !has_escape_or_sigil(raw) {
-        return raw.to_string();
+        return Cow::Borrowed(raw);
     }
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.char_indices().peekable();
@@ -231,15 +235,18 @@ pub fn decode_quoted(raw: &str, errors: &mut Vec<EscapeError>) -> String {
             other => out.push(other),
         }
     }
-    out
+    Cow::Owned(out)
 }
 
-/// Decodes heredoc or bare-template text: only `$${` and `%%{` are escapes.
-pub fn decode_heredoc(raw: &str) -> String {
-    if !raw.contains("${") && !raw.contains("%{") {
-        return raw.to_string();
+/// Decodes heredoc or bare-template text: only `$${` and `%%{` are
+/// escapes. Text without them is returned borrowed (no copy), and only
+/// then.
+pub fn decode_heredoc(raw: &str) -> Cow<'_, str> {
+    static SIGIL: ByteSet<2> = ByteSet::new([b'$', b'%'], false);
+    if SIGIL.find(raw.as_bytes()) >= raw.len() || (!raw.contains("${") && !raw.contains("%{")) {
+        return Cow::Borrowed(raw);
     }
-    raw.replace("$${", "${").replace("%%{", "%{")
+    Cow::Owned(raw.replace("$${", "${").replace("%%{", "%{"))
 }
 
 #[cfg(test)]

@@ -10,8 +10,10 @@
 //! trees with an explicit stack (no recursion, so directive nesting
 //! cannot overflow the stack; it is capped at [`crate::MAX_NESTING_DEPTH`]).
 
+use std::borrow::Cow;
+
 use pcl_diagnostics::TextRange;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 use crate::ast::*;
 use crate::codes;
@@ -19,9 +21,12 @@ use crate::lexer::is_unicode_space;
 use crate::MAX_NESTING_DEPTH;
 
 /// One element of the flat part list.
-pub(crate) enum Flat {
+pub(crate) enum Flat<'s> {
+    /// A literal token's decoded text: borrowed from the source exactly
+    /// when it is the token's whole text (no escapes), so most literals
+    /// are never copied before they become a [`Name`].
     Lit {
-        value: String,
+        value: Cow<'s, str>,
         range: TextRange,
     },
     Interp(Interpolation),
@@ -53,7 +58,7 @@ pub(crate) enum Flat {
     Broken,
 }
 
-impl Flat {
+impl Flat<'_> {
     fn strip(&self) -> Strip {
         match self {
             Flat::Lit { .. } | Flat::Broken => Strip::default(),
@@ -86,7 +91,11 @@ impl Sink {
 }
 
 /// Strip markers, flush indentation, merging, NFC, then structuring.
-pub(crate) fn finish_parts(sink: &mut Sink, mut flat: Vec<Flat>, flush: bool) -> Vec<TemplatePart> {
+pub(crate) fn finish_parts(
+    sink: &mut Sink,
+    mut flat: Vec<Flat<'_>>,
+    flush: bool,
+) -> Vec<TemplatePart> {
     apply_strip_markers(&mut flat);
     if flush {
         flush_heredoc(&mut flat);
@@ -97,17 +106,26 @@ pub(crate) fn finish_parts(sink: &mut Sink, mut flat: Vec<Flat>, flush: bool) ->
 
 /// The common case, done without the general passes: a template of
 /// literal text and interpolations with no strip markers, no directives
-/// and no `<<-` indentation. Merges adjacent literals and NFC-normalises
-/// them exactly as [`finish_parts`] would; gives `flat` back when the
-/// template needs the general path. Builds the part list with one
-/// allocation and moves literal strings and expressions into it.
-pub(crate) fn finish_plain(flat: Vec<Flat>, flush: bool) -> Result<Vec<TemplatePart>, Vec<Flat>> {
+/// and no `<<-` indentation, given as the run of `stack` above `base`.
+/// Merges adjacent literals and NFC-normalises them exactly as
+/// [`finish_parts`] would, and takes the run off the stack; returns `None`
+/// (the stack untouched) when the template needs the general path. Builds
+/// the part list with one allocation and moves expressions into it;
+/// adjacent literals that are their tokens' whole text (no escapes) are
+/// merged as one slice of `text`, without copying.
+pub(crate) fn finish_plain<'s>(
+    text: &'s str,
+    stack: &mut Vec<Flat<'s>>,
+    base: usize,
+    flush: bool,
+) -> Option<Vec<TemplatePart>> {
     if flush {
-        return Err(flat);
+        return None;
     }
+    let run = stack.get(base..)?;
     let mut count = 0;
     let mut prev_lit = false;
-    for part in &flat {
+    for part in run {
         match part {
             Flat::Lit { .. } => {
                 if !prev_lit {
@@ -119,46 +137,70 @@ pub(crate) fn finish_plain(flat: Vec<Flat>, flush: bool) -> Result<Vec<TemplateP
                 count += 1;
                 prev_lit = false;
             }
-            _ => return Err(flat),
+            _ => return None,
         }
     }
     let mut parts: Vec<TemplatePart> = Vec::with_capacity(count);
     // Adjacent literals are merged here, then stored once.
-    let mut pending: Option<(String, TextRange)> = None;
-    let literal = |(value, range): (String, TextRange)| {
-        let value = if value.is_ascii() {
-            value
-        } else {
-            value.nfc().collect()
-        };
-        TemplatePart::Literal(TemplateLiteral {
-            value: value.into(),
-            range,
-        })
-    };
-    for part in flat {
+    let mut pending: Option<(Cow<'s, str>, TextRange)> = None;
+    for part in stack.drain(base..) {
         match part {
             Flat::Lit { value, range } => match &mut pending {
                 Some((prev, prev_range)) => {
-                    prev.push_str(&value);
+                    let whole = |v: &Cow<'_, str>, r: TextRange| matches!(v, Cow::Borrowed(s) if s.len() == r.len() as usize);
+                    // Two whole tokens that touch: their text is one slice.
+                    let joined = (whole(prev, *prev_range)
+                        && whole(&value, range)
+                        && prev_range.end == range.start)
+                        .then(|| text.get(prev_range.start as usize..range.end as usize))
+                        .flatten();
+                    match joined {
+                        Some(slice) => *prev = Cow::Borrowed(slice),
+                        None => prev.to_mut().push_str(&value),
+                    }
                     *prev_range = prev_range.cover(range);
                 }
                 None => pending = Some((value, range)),
             },
             Flat::Interp(interp) => {
-                parts.extend(pending.take().map(literal));
+                parts.extend(pending.take().map(literal_part));
                 parts.push(TemplatePart::Interpolation(interp));
             }
             // Ruled out by the first pass.
             _ => {}
         }
     }
-    parts.extend(pending.take().map(literal));
-    Ok(parts)
+    parts.extend(pending.take().map(literal_part));
+    Some(parts)
+}
+
+/// A merged literal as a part: NFC-normalised (a copy only when it is not
+/// NFC already).
+fn literal_part((value, range): (Cow<'_, str>, TextRange)) -> TemplatePart {
+    TemplatePart::Literal(TemplateLiteral {
+        value: name_of(nfc(value)),
+        range,
+    })
+}
+
+fn nfc(value: Cow<'_, str>) -> Cow<'_, str> {
+    if value.is_ascii() || is_nfc_quick(value.chars()) == IsNormalized::Yes {
+        value
+    } else {
+        Cow::Owned(value.nfc().collect())
+    }
+}
+
+/// A literal's text as a [`Name`], keeping an owned buffer.
+fn name_of(value: Cow<'_, str>) -> Name {
+    match value {
+        Cow::Borrowed(text) => Name::new(text),
+        Cow::Owned(text) => Name::from(text),
+    }
 }
 
 /// Matches directive markers into a tree with an explicit stack.
-fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
+fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
     let mut stack: Vec<Frame> = vec![Frame::root()];
     // One `nesting-too-deep` per template, not one per excess directive;
     // the `else`/`end…` directives of the skipped (innermost) ones are
@@ -195,7 +237,7 @@ fn structure(sink: &mut Sink, flat: Vec<Flat>) -> Vec<TemplatePart> {
             Flat::Lit { value, range } => push_part(
                 &mut stack,
                 TemplatePart::Literal(TemplateLiteral {
-                    value: value.into(),
+                    value: name_of(value),
                     range,
                 }),
             ),
@@ -417,7 +459,7 @@ fn close_frame(stack: &mut Vec<Frame>, end_strip: Strip, end_range: TextRange) {
 }
 
 /// `${~`/`%{~` trim the literal token just before; `~}` the one just after.
-fn apply_strip_markers(flat: &mut [Flat]) {
+fn apply_strip_markers(flat: &mut [Flat<'_>]) {
     for idx in 0..flat.len() {
         let strip = match flat.get(idx) {
             Some(part) => part.strip(),
@@ -426,20 +468,20 @@ fn apply_strip_markers(flat: &mut [Flat]) {
         if strip.left && idx > 0 {
             if let Some(Flat::Lit { value, .. }) = flat.get_mut(idx - 1) {
                 let trimmed = value.trim_end_matches(is_unicode_space).len();
-                value.truncate(trimmed);
+                value.to_mut().truncate(trimmed);
             }
         }
         if strip.right {
             if let Some(Flat::Lit { value, .. }) = flat.get_mut(idx + 1) {
-                let trimmed = value.trim_start_matches(is_unicode_space);
-                *value = trimmed.to_string();
+                let trimmed = value.trim_start_matches(is_unicode_space).to_string();
+                *value = Cow::Owned(trimmed);
             }
         }
     }
 }
 
 /// Removes the common leading whitespace of a `<<-` heredoc's lines.
-fn flush_heredoc(flat: &mut [Flat]) {
+fn flush_heredoc(flat: &mut [Flat<'_>]) {
     let mut min: Option<usize> = None;
     let mut line_starts = Vec::new();
     let mut at_line_start = true;
@@ -468,14 +510,14 @@ fn flush_heredoc(flat: &mut [Flat]) {
     for idx in line_starts {
         if let Some(Flat::Lit { value, .. }) = flat.get_mut(idx) {
             let cut: usize = value.chars().take(min).map(char::len_utf8).sum();
-            value.replace_range(..cut, "");
+            value.to_mut().replace_range(..cut, "");
         }
     }
 }
 
 /// Merges adjacent literals and NFC-normalises every literal.
-fn merge_literals(flat: Vec<Flat>) -> Vec<Flat> {
-    let mut out: Vec<Flat> = Vec::with_capacity(flat.len());
+fn merge_literals(flat: Vec<Flat<'_>>) -> Vec<Flat<'_>> {
+    let mut out: Vec<Flat<'_>> = Vec::with_capacity(flat.len());
     for part in flat {
         if let Flat::Lit { value, range } = &part {
             if let Some(Flat::Lit {
@@ -483,7 +525,7 @@ fn merge_literals(flat: Vec<Flat>) -> Vec<Flat> {
                 range: prev_range,
             }) = out.last_mut()
             {
-                prev.push_str(value);
+                prev.to_mut().push_str(value);
                 *prev_range = prev_range.cover(*range);
                 continue;
             }
@@ -493,7 +535,7 @@ fn merge_literals(flat: Vec<Flat>) -> Vec<Flat> {
     for part in &mut out {
         if let Flat::Lit { value, .. } = part {
             if !value.is_ascii() {
-                *value = value.nfc().collect();
+                *value = Cow::Owned(value.nfc().collect());
             }
         }
     }

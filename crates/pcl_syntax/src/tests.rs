@@ -684,3 +684,55 @@ fn dangling_comments_match_a_scan_of_the_gaps() {
         check(&parse, parse.body(), text);
     }
 }
+
+/// Adjacent literal tokens merge into one literal, whether they are
+/// copied (escapes) or taken straight from the source (merged as one
+/// slice): every mix gives the concatenated, NFC-normalised text, and the
+/// literal covers all the tokens.
+#[test]
+fn merged_literals_mix_source_slices_and_decoded_text() {
+    let cases: [(&str, &str); 8] = [
+        ("<<EOT\na\nb\nc\nEOT\n", "a\nb\nc\n"),
+        ("<<EOT\na\n$${x}\nc\nEOT\n", "a\n${x}\nc\n"),
+        ("<<EOT\n$${x}\nb\nc\nEOT\n", "${x}\nb\nc\n"),
+        ("<<EOT\na\nb\n%%{y}\nEOT\n", "a\nb\n%{y}\n"),
+        ("\"a$$b$${c}\"", "a$$b${c}"),
+        ("\"cost 5% $\"", "cost 5% $"),
+        ("<<EOT\ne\u{301}\nx\nEOT\n", "\u{e9}\nx\n"),
+        ("<<EOT\n\u{e9}t\u{e9}\nx\nEOT\n", "\u{e9}t\u{e9}\nx\n"),
+    ];
+    for (text, want) in cases {
+        let parse = parse_expr(FileId(0), text);
+        assert!(!parse.has_errors(), "{text:?}: {}", parse.dump());
+        let ExprKind::Template(t) = &parse.expr().kind else {
+            panic!("{text:?}: {}", parse.dump())
+        };
+        assert_eq!(t.literal_value(), Some(want), "{text:?}");
+        let first = parse
+            .tokens()
+            .iter()
+            .find(|t| matches!(t.kind, TokenKind::QuotedLit | TokenKind::StringLit))
+            .map_or(0, |t| t.range.start);
+        let last = parse
+            .tokens()
+            .iter()
+            .rev()
+            .find(|t| matches!(t.kind, TokenKind::QuotedLit | TokenKind::StringLit))
+            .map_or(0, |t| t.range.end);
+        assert_eq!(t.parts[0].range(), TextRange::new(first, last), "{text:?}");
+    }
+    // Literals around an interpolation stay apart.
+    let parse = parse_expr(FileId(0), "<<EOT\na\nb ${x} c\nd\nEOT\n");
+    let ExprKind::Template(t) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    let values: Vec<&str> = t
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            TemplatePart::Literal(lit) => Some(lit.value.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(values, ["a\nb ", " c\nd\n"]);
+}
