@@ -93,6 +93,8 @@ pub(crate) struct St<'s> {
 #[derive(Default)]
 struct Scratch {
     items: Vec<BodyItem>,
+    /// A postfix chain's `.name` / `[index]` steps (see [`Chain`]).
+    steps: Vec<Step>,
     objects: Vec<ObjectItem>,
     exprs: Vec<Expr>,
     labels: Vec<Label>,
@@ -844,12 +846,20 @@ fn postfix_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, 
     if !matches!(peek_kind(inp), Some(K::Dot | K::OBrack)) {
         return Ok(term);
     }
-    let chain = inp.parse(&parts.chain)?;
+    let base = st(inp).scratch.steps.len();
+    let chain = match inp.parse(&parts.chain) {
+        Ok(chain) => chain,
+        Err(err) => {
+            st(inp).scratch.steps.truncate(base);
+            return Err(err);
+        }
+    };
+    let steps = take_run(&mut st(inp).scratch.steps, chain.base);
     if term.is_error() {
         return Ok(term);
     }
     if chain.ops.is_empty() {
-        return Ok(finish_traversal(term, chain.steps));
+        return Ok(finish_traversal(term, steps));
     }
     Ok(fold_chain(st(inp), term, chain.ops))
 }
@@ -949,7 +959,10 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Chain, Ex
     // Steps are chosen by the next token's kind (no look-ahead parsers);
     // a failing step is rewound and ends the chain, like `repeated`.
     custom(move |inp: &mut Inp<'s, '_>| {
-        let mut chain = Chain::default();
+        let mut chain = Chain {
+            base: st(inp).scratch.steps.len(),
+            ops: Vec::new(),
+        };
         // Each `[*]` nests the rest of the chain one level deeper.
         let mut entered = 0;
         loop {
@@ -963,15 +976,15 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Chain, Ex
                 Ok(Op::FullSplat(marker)) => {
                     if enter(inp) {
                         entered += 1;
-                        chain.push(Op::FullSplat(marker));
+                        chain.push(&mut st(inp).scratch.steps, Op::FullSplat(marker));
                     } else {
                         recover_line_in_expr(inp);
                         let range = st(inp).range_from(marker.end);
-                        chain.push(Op::TooDeepSplat(marker, range));
+                        chain.push(&mut st(inp).scratch.steps, Op::TooDeepSplat(marker, range));
                         break;
                     }
                 }
-                Ok(op) => chain.push(op),
+                Ok(op) => chain.push(&mut st(inp).scratch.steps, op),
                 Err(_) => {
                     inp.rewind(before);
                     break;
@@ -986,30 +999,24 @@ fn postfix_chain<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Chain, Ex
 }
 
 /// A parsed postfix chain: while it is only `.name`, `.0` and `[i]`
-/// steps (nearly always) they are collected as the traversal's steps
-/// directly; from its first splat or broken step on, as operations for
-/// [`fold_chain`].
-#[derive(Default)]
+/// steps (nearly always) they are pushed onto `Scratch::steps` above
+/// `base` (taken off as the traversal's exact-size step list by
+/// `postfix_expr`); from its first splat or broken step on, they are moved
+/// into `ops`, with the rest of the chain, for [`fold_chain`].
 struct Chain {
-    steps: Vec<Step>,
+    base: usize,
     ops: Vec<Op>,
 }
 
 impl Chain {
-    fn push(&mut self, op: Op) {
+    fn push(&mut self, steps: &mut Vec<Step>, op: Op) {
         match op {
-            Op::Attr(step) | Op::Index(step) if self.ops.is_empty() => {
-                // Most chains are one step: room for exactly one first, so
-                // the boxed slice needs no shrinking.
-                if self.steps.capacity() == 0 {
-                    self.steps.reserve_exact(1);
-                }
-                self.steps.push(step)
-            }
+            Op::Attr(step) | Op::Index(step) if self.ops.is_empty() => steps.push(step),
             op => {
                 if self.ops.is_empty() {
                     // `fold_chain` treats both simple kinds alike.
-                    self.ops.extend(self.steps.drain(..).map(Op::Attr));
+                    let base = self.base.min(steps.len());
+                    self.ops.extend(steps.drain(base..).map(Op::Attr));
                 }
                 self.ops.push(op);
             }

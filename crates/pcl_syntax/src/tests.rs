@@ -736,3 +736,39 @@ fn merged_literals_mix_source_slices_and_decoded_text() {
         .collect();
     assert_eq!(values, ["a\nb ", " c\nd\n"]);
 }
+
+/// Postfix chains nested in index steps each keep exactly their own
+/// steps (they share one scratch stack), before and after a splat.
+#[test]
+fn nested_chains_keep_their_own_steps() {
+    fn steps(expr: &Expr) -> (usize, &Expr) {
+        match &expr.kind {
+            ExprKind::Traversal(t) => (t.steps.len(), &t.source),
+            _ => panic!("not a traversal: {expr:?}"),
+        }
+    }
+    let parse = parse_expr(FileId(0), "a.b[c.d[e.f.g].h].i[*].j.k");
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    let ExprKind::Splat(splat) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    // The source `a.b[…].i`: three steps, the second indexed by `c.d[…].h`.
+    let ExprKind::Traversal(source) = &splat.source.kind else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(source.steps.len(), 3, "{}", parse.dump());
+    let StepKind::Index(key) = &source.steps[1].kind else {
+        panic!("{}", parse.dump())
+    };
+    let ExprKind::Traversal(key) = &key.kind else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(key.steps.len(), 3, "{}", parse.dump());
+    let StepKind::Index(inner) = &key.steps[1].kind else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(steps(inner).0, 2, "{}", parse.dump());
+    // The per-element `.j.k`.
+    assert_eq!(steps(&splat.each).0, 2, "{}", parse.dump());
+    assert!(matches!(steps(&splat.each).1.kind, ExprKind::SplatItem));
+}
