@@ -394,6 +394,14 @@ impl Expr {
         let range = cover_kind(&kind, range);
         Expr { kind, range }
     }
+    /// A node without children (a literal, a variable, the splat item or
+    /// an error): nothing to cover, so [`Expr::new`]'s covering (and its
+    /// call) is skipped.
+    #[inline]
+    pub(crate) fn leaf(kind: ExprKind, range: TextRange) -> Expr {
+        debug_assert!(!has_expr_children(&kind));
+        Expr { kind, range }
+    }
     pub fn kind(&self) -> &ExprKind {
         &self.kind
     }

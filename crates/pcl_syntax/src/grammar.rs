@@ -379,10 +379,10 @@ fn simple_string(inp: &mut Inp<'_, '_>, open: Sig) -> Option<Expr> {
 /// A bare identifier as a term: a keyword literal or a variable.
 fn ident_term(s: &St<'_>, sig: Sig) -> Expr {
     match s.slice(sig.range) {
-        "true" => Expr::new(ExprKind::Literal(Literal::Bool(true)), sig.range),
-        "false" => Expr::new(ExprKind::Literal(Literal::Bool(false)), sig.range),
-        "null" => Expr::new(ExprKind::Literal(Literal::Null), sig.range),
-        _ => Expr::new(ExprKind::Variable(s.ident_of(sig)), sig.range),
+        "true" => Expr::leaf(ExprKind::Literal(Literal::Bool(true)), sig.range),
+        "false" => Expr::leaf(ExprKind::Literal(Literal::Bool(false)), sig.range),
+        "null" => Expr::leaf(ExprKind::Literal(Literal::Null), sig.range),
+        _ => Expr::leaf(ExprKind::Variable(s.ident_of(sig)), sig.range),
     }
 }
 
@@ -586,7 +586,7 @@ fn number(st: &mut St<'_>, sig: Sig) -> Expr {
             NumberValue::Invalid
         }
     };
-    Expr::new(
+    Expr::leaf(
         ExprKind::Literal(Literal::Number(Box::new(Number {
             text: text.into(),
             value,
