@@ -381,6 +381,17 @@ impl<'a, S: Sink> Lexer<'a, S> {
                     }
                     (TokenKind::OBrace, 1)
                 }
+                b'}' => {
+                    if self.close_brace(1) {
+                        return;
+                    }
+                    continue;
+                }
+                b'"' => {
+                    self.push(TokenKind::OQuote, 1);
+                    self.modes.push(Mode::Quoted);
+                    return;
+                }
                 b'=' if !matches!(rest.get(1), Some(b'=' | b'>')) => (TokenKind::Equal, 1),
                 b'.' if rest.get(1) != Some(&b'.') => (TokenKind::Dot, 1),
                 b'0'..=b'9' => (TokenKind::NumberLit, number_len(rest)),
@@ -456,25 +467,8 @@ impl<'a, S: Sink> Lexer<'a, S> {
                 TokenKind::OBrace
             }
             MainTok::CBrace | MainTok::TildeCBrace => {
-                let nested = self.modes.len() > 1;
-                let mut close_seq = false;
-                if let Some(Mode::Main { braces }) = self.modes.last_mut() {
-                    if *braces == 0 && nested {
-                        close_seq = true;
-                    } else {
-                        *braces = braces.saturating_sub(1);
-                    }
-                }
-                if close_seq {
-                    self.push(TokenKind::TemplateSeqEnd, len);
-                    self.pop_mode();
-                    return;
-                }
-                if tok == MainTok::TildeCBrace {
-                    TokenKind::TemplateSeqEnd
-                } else {
-                    TokenKind::CBrace
-                }
+                self.close_brace(len);
+                return;
             }
             MainTok::OBrack => TokenKind::OBrack,
             MainTok::CBrack => TokenKind::CBrack,
@@ -520,6 +514,34 @@ impl<'a, S: Sink> Lexer<'a, S> {
 
     /// A character the main DFA does not know: a non-ASCII identifier, or
     /// an invalid character.
+    /// A `}` (`len` 1) or `~}` (`len` 2) in main mode: closes the
+    /// enclosing `${`/`%{` when no `{` of its own is open (a
+    /// `TemplateSeqEnd`, popping the mode; returns true), else closes a
+    /// `{` (a `CBrace`; a `~}` is a `TemplateSeqEnd` either way).
+    fn close_brace(&mut self, len: usize) -> bool {
+        let nested = self.modes.len() > 1;
+        let mut close_seq = false;
+        if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+            if *braces == 0 && nested {
+                close_seq = true;
+            } else {
+                *braces = braces.saturating_sub(1);
+            }
+        }
+        if close_seq {
+            self.push(TokenKind::TemplateSeqEnd, len);
+            self.pop_mode();
+            return true;
+        }
+        let kind = if len == 2 {
+            TokenKind::TemplateSeqEnd
+        } else {
+            TokenKind::CBrace
+        };
+        self.push(kind, len);
+        false
+    }
+
     fn main_fallback(&mut self, rest: &str) {
         let Some(ch) = rest.chars().next() else {
             return;
@@ -916,6 +938,36 @@ mod tests {
                 StringLit,
                 CHeredoc,
                 Newline
+            ]
+        );
+        // `}` and `~}` at every brace depth, and stray ones at the top.
+        assert_eq!(
+            kinds(r#""${ {} ~}${x~}""#),
+            vec![
+                OQuote,
+                TemplateInterp,
+                Whitespace,
+                OBrace,
+                CBrace,
+                Whitespace,
+                TemplateSeqEnd,
+                TemplateInterp,
+                Ident,
+                TemplateSeqEnd,
+                CQuote
+            ]
+        );
+        assert_eq!(
+            kinds("}{}}~}\"x\""),
+            vec![
+                CBrace,
+                OBrace,
+                CBrace,
+                CBrace,
+                TemplateSeqEnd,
+                OQuote,
+                QuotedLit,
+                CQuote
             ]
         );
     }
