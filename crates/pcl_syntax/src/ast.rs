@@ -973,31 +973,40 @@ impl TemplateFor {
 /// dropped, so every `Expr` dropped by the compiler-generated code is
 /// shallow.
 impl Drop for Expr {
+    /// Inlined into the drop glue of every node holding an `Expr`: a leaf
+    /// (most nodes) costs one check, no call.
+    #[inline]
     fn drop(&mut self) {
-        if !has_expr_children(&self.kind) {
-            return;
+        if has_expr_children(&self.kind) {
+            drop_children(self);
         }
-        let kind = std::mem::replace(&mut self.kind, ExprKind::Error);
-        let depth = DROP_DEPTH.with(|d| {
-            let value = d.get() + 1;
-            d.set(value);
-            value
-        });
-        if depth < RECURSIVE_DROP_LIMIT {
-            // Shallow enough: let the children drop recursively (no heap).
-            drop(kind);
-        } else {
-            let mut stack = vec![kind];
-            while let Some(mut kind) = stack.pop() {
-                for_each_child(&mut kind, &mut |child| {
-                    if has_expr_children(&child.kind) {
-                        stack.push(std::mem::replace(&mut child.kind, ExprKind::Error));
-                    }
-                });
-            }
-        }
-        DROP_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     }
+}
+
+/// Drops the children of `expr` (which has some): recursively while
+/// shallow, with an explicit stack beyond [`RECURSIVE_DROP_LIMIT`].
+#[inline(never)]
+fn drop_children(expr: &mut Expr) {
+    let kind = std::mem::replace(&mut expr.kind, ExprKind::Error);
+    let depth = DROP_DEPTH.with(|d| {
+        let value = d.get() + 1;
+        d.set(value);
+        value
+    });
+    if depth < RECURSIVE_DROP_LIMIT {
+        // Shallow enough: let the children drop recursively (no heap).
+        drop(kind);
+    } else {
+        let mut stack = vec![kind];
+        while let Some(mut kind) = stack.pop() {
+            for_each_child(&mut kind, &mut |child| {
+                if has_expr_children(&child.kind) {
+                    stack.push(std::mem::replace(&mut child.kind, ExprKind::Error));
+                }
+            });
+        }
+    }
+    DROP_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
 }
 
 /// Nested drops beyond this depth switch to the explicit stack.
