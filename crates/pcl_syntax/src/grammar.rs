@@ -378,6 +378,10 @@ fn simple_string(inp: &mut Inp<'_, '_>, open: Sig) -> Option<Expr> {
 
 /// A bare identifier as a term: a keyword literal or a variable.
 fn ident_term(s: &St<'_>, sig: Sig) -> Expr {
+    // Only a name of 4 or 5 bytes can be a keyword literal.
+    if !matches!(sig.range.len(), 4 | 5) {
+        return Expr::leaf(ExprKind::Variable(s.ident_of(sig)), sig.range);
+    }
     match s.slice(sig.range) {
         "true" => Expr::leaf(ExprKind::Literal(Literal::Bool(true)), sig.range),
         "false" => Expr::leaf(ExprKind::Literal(Literal::Bool(false)), sig.range),
