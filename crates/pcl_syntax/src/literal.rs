@@ -33,9 +33,20 @@ pub enum NumberError {
 
 /// Parses a number lexeme.
 pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
-    // Fast path: a plain integer that fits in a `u64` (most literals).
-    if text.len() <= 19 && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(value) = text.parse::<u64>() {
+    // Fast path: a plain integer of at most 19 digits (most literals),
+    // which always fits in a `u64`, accumulated in the same pass that
+    // checks the digits.
+    if text.len() <= 19 && !text.is_empty() {
+        let mut value: u64 = 0;
+        let mut digits = true;
+        for b in text.bytes() {
+            if !b.is_ascii_digit() {
+                digits = false;
+                break;
+            }
+            value = value * 10 + u64::from(b - b'0');
+        }
+        if digits {
             return Ok(NumberValue::Int(BigInt::from(value)));
         }
     }
@@ -260,6 +271,13 @@ mod tests {
             other => format!("{other:?}"),
         };
         assert_eq!(int("007"), "7");
+        assert_eq!(int("0"), "0");
+        // The 19-digit fast path and the general path on either side of it.
+        assert_eq!(int("0000000000000000001"), "1");
+        assert_eq!(int("9999999999999999999"), "9999999999999999999");
+        assert_eq!(int("18446744073709551615"), "18446744073709551615");
+        assert_eq!(int("18446744073709551616"), "18446744073709551616");
+        assert_eq!(parse_number("12a"), Err(NumberError::Malformed));
         assert_eq!(int("1e3"), "1000");
         assert_eq!(int("2.50e1"), "25");
         assert_eq!(int("1.e5"), "100000");
