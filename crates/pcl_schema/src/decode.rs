@@ -114,7 +114,7 @@ fn union(
     path: &Path<'_>,
     one_of: Vec<RawTypeSpec>,
     default_type: Option<String>,
-    discriminator: Option<crate::spec::RawDiscriminator>,
+    discriminator: Option<Box<crate::spec::RawDiscriminator>>,
     problems: &mut Problems,
 ) -> UnionType {
     let mut own = Vec::new();
@@ -355,7 +355,7 @@ fn property(
     let ty = type_spec(path, raw.type_spec(), problems);
     let const_value = raw
         .constant
-        .as_ref()
+        .as_deref()
         .and_then(|v| const_value(path, v, &ty, problems));
     if let Some(info) = &raw.default_info {
         if info.environment.is_empty() {
@@ -371,7 +371,7 @@ fn property(
         required: false,
         description: raw.description,
         const_value,
-        default_value: raw.default,
+        default_value: raw.default.map(|v| *v),
         default_info: raw.default_info.map(|d| DefaultInfo {
             environment: d.environment,
             language: d.language,
@@ -380,7 +380,7 @@ fn property(
         secret: raw.secret,
         replace_on_changes: raw.replace_on_changes,
         will_replace_on_changes: raw.will_replace_on_changes,
-        language: raw.language,
+        language: raw.language.map(|v| *v),
     }
 }
 
