@@ -1591,6 +1591,71 @@ mod tests {
         }
     }
 
+    /// Over every stretch of a document with braces, quotes and `$ref`s
+    /// inside strings (compact and pretty-printed): the scan never panics,
+    /// and a stretch that starts outside strings and is one JSON object is
+    /// read as one, with the references serde sees.
+    #[test]
+    fn scan_refs_agrees_with_serde_on_every_stretch() {
+        let compact = "{\"a\": {\"$ref\": \"#/types/p:i:A\"},\n \"d\": \"{ \\\"$ref\\\": \\\"x\\\" }\",\n  \"b\": [{\"$ref\": \"/q/v1.0.0/schema.json#/types/q:i:B\"}, \"}\"],\n\"c\": {\"e\": \"\\\\\", \"f\": {\"g\": \"{\\\"\"}}}\n";
+        fn refs_of(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, v) in m {
+                        match (k.as_str(), v) {
+                            ("$ref", serde_json::Value::String(r)) => out.push(r.clone()),
+                            _ => refs_of(v, out),
+                        }
+                    }
+                }
+                serde_json::Value::Array(a) => a.iter().for_each(|v| refs_of(v, out)),
+                _ => {}
+            }
+        }
+        let whole: serde_json::Value = serde_json::from_str(compact).unwrap();
+        let mut want = Vec::new();
+        refs_of(&whole, &mut want);
+        assert_eq!(want.len(), 2);
+        let pretty = serde_json::to_string_pretty(&whole).unwrap();
+        let mut checked = 0;
+        for doc in [compact, pretty.as_str()] {
+            let bytes = doc.as_bytes();
+            // Which offsets are outside strings, by a plain walk.
+            let mut outside = Vec::with_capacity(bytes.len());
+            let (mut inside, mut escape) = (false, false);
+            for b in bytes {
+                outside.push(!inside);
+                match (inside, escape, b) {
+                    (true, true, _) => escape = false,
+                    (true, false, b'\\') => escape = true,
+                    (_, false, b'"') => inside = !inside,
+                    _ => {}
+                }
+            }
+            for start in 0..bytes.len() {
+                for end in start..=bytes.len() {
+                    let scanned = scan_refs(bytes, start..end);
+                    if outside.get(start) != Some(&true) {
+                        continue;
+                    }
+                    let Some(text) = bytes.get(start..end) else {
+                        continue;
+                    };
+                    if let Ok(v @ serde_json::Value::Object(_)) =
+                        serde_json::from_slice::<serde_json::Value>(text)
+                    {
+                        let mut refs = Vec::new();
+                        refs_of(&v, &mut refs);
+                        let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+                        assert_eq!(scanned, RefScan::Refs(refs), "{start}..{end}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 20, "{checked}");
+    }
+
     /// A document whose indentation lies: nested keys of `p:index:A` are
     /// indented like members, so the layout's range for `A` stops before
     /// the cross-package reference in its `properties`. The scan sees that the
