@@ -17,7 +17,7 @@ use crate::model::{
     TypeRef, UnionType,
 };
 use crate::spec::{
-    RawComplexType, RawConfig, RawFunction, RawObject, RawParameterization, RawProperty,
+    RawComplexType, RawConfig, RawFunction, RawMap, RawObject, RawParameterization, RawProperty,
     RawResource, RawTypeSpec,
 };
 
@@ -386,12 +386,13 @@ fn property(
 
 fn properties(
     path: &Path<'_>,
-    raw: IndexMap<String, RawProperty>,
+    raw: RawMap<RawProperty>,
     required_path: &Path<'_>,
     required: &[String],
     problems: &mut Problems,
 ) -> IndexMap<String, Property> {
     let mut props: IndexMap<String, Property> = raw
+        .into_unique()
         .into_iter()
         .map(|(name, p)| {
             let prop = property(&Path::Child(path, &name), &name, p, problems);
