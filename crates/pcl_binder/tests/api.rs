@@ -1,5 +1,6 @@
 //! Library-level tests: component depth limit, determinism across file
-//! orders, each lenient option alone, and the bound model's references.
+//! orders, each lenient option alone, the bound model's references and the
+//! packages it uses (also when a schema's indentation lies).
 
 use pcl_binder::{
     check_program, check_program_with_files, codes, BindPolicy, MemoryFiles, NodeKind,
@@ -315,6 +316,34 @@ fn packages_reached_through_types_are_used_in_order() {
         y.map(|t| t.to_string()),
         Some("output(object({w = string}, annotated))".to_string())
     );
+}
+
+/// A schema whose indentation lies (a nested key of `a:index:A` indented
+/// like a member) must not hide the package its type reaches: the raw
+/// scan of the closure reads the member's real text, as decoding does.
+#[test]
+fn a_lying_indentation_does_not_hide_a_used_package() {
+    let a = "{\n  \"name\": \"a\",\n  \"version\": \"1.0.0\",\n  \"resources\": {\n    \"a:index:R\": {\n      \"inputProperties\": {\n        \"x\": {\"$ref\": \"#/types/a:index:A\"}\n      }\n    }\n  },\n  \"types\": {\n    \"a:index:A\": {\"type\": \"object\", \"required\": [\n    ],\n    \"a:index:Phantom\": {\"type\": \"string\"},\n    \"properties\": {\n      \"t\": {\"$ref\": \"/b/v1.0.0/schema.json#/types/b:index:T\"}\n    }\n    },\n    \"a:index:B\": {\"type\": \"object\"}\n  }\n}\n";
+    let b = r#"{"name": "b", "version": "1.0.0", "types": {"b:index:T": {"type": "object",
+        "properties": {"n": {"type": "number"}}}}}"#;
+    let loader = MemoryLoader::new()
+        .with(a)
+        .and_then(|l| l.with(b))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for text in [
+        "resource r \"a:index:R\" {}\n",
+        "resource r \"a:index:R\" {\n  x = { t = { n = 1 } }\n}\n",
+    ] {
+        let checked = check_program(&[src("main.pp", text)], &loader, &BindPolicy::strict());
+        let used: Vec<&str> = checked
+            .value()
+            .packages()
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(used, ["a", "b"], "{text}");
+        assert_eq!(checked.errors().count(), 0, "{:?}", checked.diagnostics());
+    }
 }
 
 /// A chain of 5 000 object types ending in another package's type: the

@@ -17,7 +17,7 @@ use crate::model::{
     TypeRef, UnionType,
 };
 use crate::spec::{
-    RawComplexType, RawConfig, RawFunction, RawObject, RawParameterization, RawProperty,
+    RawComplexType, RawConfig, RawFunction, RawMap, RawObject, RawParameterization, RawProperty,
     RawResource, RawTypeSpec,
 };
 
@@ -114,7 +114,7 @@ fn union(
     path: &Path<'_>,
     one_of: Vec<RawTypeSpec>,
     default_type: Option<String>,
-    discriminator: Option<crate::spec::RawDiscriminator>,
+    discriminator: Option<Box<crate::spec::RawDiscriminator>>,
     problems: &mut Problems,
 ) -> UnionType {
     let mut own = Vec::new();
@@ -355,7 +355,7 @@ fn property(
     let ty = type_spec(path, raw.type_spec(), problems);
     let const_value = raw
         .constant
-        .as_ref()
+        .as_deref()
         .and_then(|v| const_value(path, v, &ty, problems));
     if let Some(info) = &raw.default_info {
         if info.environment.is_empty() {
@@ -371,7 +371,7 @@ fn property(
         required: false,
         description: raw.description,
         const_value,
-        default_value: raw.default,
+        default_value: raw.default.map(|v| *v),
         default_info: raw.default_info.map(|d| DefaultInfo {
             environment: d.environment,
             language: d.language,
@@ -380,21 +380,22 @@ fn property(
         secret: raw.secret,
         replace_on_changes: raw.replace_on_changes,
         will_replace_on_changes: raw.will_replace_on_changes,
-        language: raw.language,
+        language: raw.language.map(|v| *v),
     }
 }
 
 fn properties(
-    path: &str,
-    raw: IndexMap<String, RawProperty>,
-    required_path: &str,
+    path: &Path<'_>,
+    raw: RawMap<RawProperty>,
+    required_path: &Path<'_>,
     required: &[String],
     problems: &mut Problems,
 ) -> IndexMap<String, Property> {
     let mut props: IndexMap<String, Property> = raw
+        .into_unique()
         .into_iter()
         .map(|(name, p)| {
-            let prop = property(&Path::Child(&Path::Root(path), &name), &name, p, problems);
+            let prop = property(&Path::Child(path, &name), &name, p, problems);
             (name, prop)
         })
         .collect();
@@ -402,7 +403,7 @@ fn properties(
         match props.get_mut(name) {
             Some(p) => p.required = true,
             None => problems.push(
-                &format!("{required_path}/{i}"),
+                &format!("{}/{i}", required_path.render()),
                 format!("unknown required property {name:?}"),
             ),
         }
@@ -410,18 +411,18 @@ fn properties(
     props
 }
 
-pub(crate) fn object(path: &str, token: Option<String>, raw: RawObject) -> ObjectType {
+pub(crate) fn object(path: &Path<'_>, token: Option<String>, raw: RawObject) -> ObjectType {
     let mut problems = Problems::default();
     if matches!(&raw.plain, Some(Value::Array(list)) if !list.is_empty()) {
-        problems.push(
-            &format!("{path}/plain"),
+        problems.push_at(
+            &Path::Child(path, "plain"),
             "plain has been removed; the property type must be marked as plain instead",
         );
     }
     let properties = properties(
-        &format!("{path}/properties"),
+        &Path::Child(path, "properties"),
         raw.properties,
-        &format!("{path}/required"),
+        &Path::Child(path, "required"),
         &raw.required,
         &mut problems,
     );
@@ -436,7 +437,7 @@ pub(crate) fn object(path: &str, token: Option<String>, raw: RawObject) -> Objec
 }
 
 pub(crate) fn type_def(token: &str, raw: RawComplexType) -> Result<TypeDef, String> {
-    let path = format!("#/types/{token}");
+    let path = Path::Child(&Path::Root("#/types"), token);
     if raw.ty.as_deref() == Some("object") {
         let obj = RawObject {
             description: raw.description,
@@ -463,7 +464,7 @@ pub(crate) fn type_def(token: &str, raw: RawComplexType) -> Result<TypeDef, Stri
                 value,
                 deprecation_message: v.deprecation_message,
             }),
-            Err(message) => problems.push(&format!("{path}/enum/{i}/value"), message),
+            Err(message) => problems.push(&format!("{}/enum/{i}/value", path.render()), message),
         }
     }
     Ok(TypeDef::Enum(EnumType {
@@ -477,25 +478,26 @@ pub(crate) fn type_def(token: &str, raw: RawComplexType) -> Result<TypeDef, Stri
 }
 
 pub(crate) fn resource(token: &str, raw: RawResource, is_provider: bool) -> Resource {
+    let resources = Path::Root("#/resources");
     let path = if is_provider {
-        "#/provider".to_owned()
+        Path::Root("#/provider")
     } else {
-        format!("#/resources/{token}")
+        Path::Child(&resources, token)
     };
     let mut problems = Problems::default();
     if raw.plain.as_ref().is_some_and(non_empty_list) {
-        problems.push(&format!("{path}/plain"), "plain has been removed");
+        problems.push_at(&Path::Child(&path, "plain"), "plain has been removed");
     }
     if raw.plain_inputs.as_ref().is_some_and(non_empty_list) {
-        problems.push(
-            &format!("{path}/plainInputs"),
+        problems.push_at(
+            &Path::Child(&path, "plainInputs"),
             "plainInputs has been removed",
         );
     }
     let mut outputs = properties(
-        &format!("{path}/properties"),
+        &Path::Child(&path, "properties"),
         raw.properties,
-        &format!("{path}/required"),
+        &Path::Child(&path, "required"),
         &raw.required,
         &mut problems,
     );
@@ -509,23 +511,23 @@ pub(crate) fn resource(token: &str, raw: RawResource, is_provider: bool) -> Reso
         });
     }
     let inputs = properties(
-        &format!("{path}/inputProperties"),
+        &Path::Child(&path, "inputProperties"),
         raw.input_properties,
-        &format!("{path}/requiredInputs"),
+        &Path::Child(&path, "requiredInputs"),
         &raw.required_inputs,
         &mut problems,
     );
     for name in raw.methods.keys() {
         if outputs.contains_key(name) {
             problems.push(
-                &format!("{path}/methods/{name}"),
+                &format!("{}/methods/{name}", path.render()),
                 format!("{token} already has a property named {name}"),
             );
         }
     }
     let state_inputs = raw
         .state_inputs
-        .map(|s| object(&format!("{path}/stateInputs"), None, s));
+        .map(|s| object(&Path::Child(&path, "stateInputs"), None, s));
     Resource {
         token: token.to_owned(),
         is_provider,
@@ -560,7 +562,7 @@ pub(crate) fn function(token: &str, raw: RawFunction) -> Result<Function, String
     let mut problems = Problems::default();
     let inputs = raw
         .inputs
-        .map(|i| object(&format!("{path}/inputs"), None, i));
+        .map(|i| object(&Path::Child(&Path::Root(&path), "inputs"), None, i));
     if let Some(names) = &raw.multi_argument_inputs {
         match &inputs {
             None if !names.is_empty() => problems.push(
@@ -614,7 +616,7 @@ fn return_type(path: &str, value: Value, problems: &mut Problems) -> Result<Retu
     if is_object {
         let plain = value.get("plain").and_then(Value::as_bool).unwrap_or(false);
         let raw: RawObject = serde_json::from_value(value).map_err(|e| format!("{path}: {e}"))?;
-        let object = object(path, None, raw);
+        let object = object(&Path::Root(path), None, raw);
         Ok(ReturnType::Object { object, plain })
     } else {
         let raw: RawTypeSpec = serde_json::from_value(value).map_err(|e| format!("{path}: {e}"))?;
@@ -629,9 +631,9 @@ fn return_type(path: &str, value: Value, problems: &mut Problems) -> Result<Retu
 pub(crate) fn config(raw: RawConfig) -> Config {
     let mut problems = Problems::default();
     let variables = properties(
-        "#/config/variables",
+        &Path::Root("#/config/variables"),
         raw.variables,
-        "#/config/defaults",
+        &Path::Root("#/config/defaults"),
         &raw.required,
         &mut problems,
     );

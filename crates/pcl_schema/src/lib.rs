@@ -57,7 +57,11 @@
 //! on the first member whose range does not decode (the member that really
 //! holds the phantom key is one) and in `decode_all`; from then on the
 //! package lists and finds exactly the document's members. The test
-//! `dishonest_indentation_is_corrected_once_validated` pins this.
+//! `dishonest_indentation_is_corrected_once_validated` pins this. What
+//! [`Package::member_refs`] reads is never cut short by such a lie: it
+//! follows the member's JSON structure and, when the layout's range is
+//! not exactly one object, reads the range decoding falls back to
+//! (`member_refs_are_found_whatever_the_indentation`).
 //!
 //! It must not touch PCL types or syntax: mapping this model to
 //! `pcl_types` is the binder's job (binder.md §6.2), and it never reads the

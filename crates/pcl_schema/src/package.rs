@@ -532,33 +532,61 @@ impl Package {
     }
 
     /// The `$ref` values written in the text of a member, in text order,
-    /// read without decoding the member (or checking that it is valid):
-    /// a quick look at what a member may reach. The member is the provider
-    /// ([`Section::Provider`], or its token as a resource), or the
-    /// resource, function or type with exactly this schema token; a member
-    /// the package does not have has none. Every `"$ref": "<string>"`
-    /// pair is read, wherever it is in the member. `None` when a reference
-    /// could be written in a way this scan does not read: an escape
-    /// (`\u0024ref`) in a key or any escape in a value.
+    /// read without decoding the member: a quick look at what a member may
+    /// reach. The member is the provider ([`Section::Provider`], or its
+    /// token as a resource), or the resource, function or type with
+    /// exactly this schema token; a member the package does not have has
+    /// none. Every `"$ref": "<string>"` pair is read, wherever it is in the
+    /// member, and nothing inside a string is taken for one.
+    ///
+    /// The text read is the text decoding reads: the scan follows the
+    /// JSON structure (strings, brackets), whatever the whitespace, and
+    /// when the member's range from the layout skim is not exactly one
+    /// JSON value (an indentation that lies about the structure) it reads
+    /// the range the full serde skim gives the member, as decoding does,
+    /// so a reference the layout cut off is still found. `None` when it
+    /// cannot tell: a `$ref` key written with escapes (`\u0024ref`) or a
+    /// `$ref` value with an escape, or a member that is not one JSON value
+    /// in a document that does not validate.
     pub fn member_refs(&self, section: Section, token: &str) -> Option<Vec<&str>> {
-        let range = match section {
-            Section::Provider => self.provider.range.clone(),
-            Section::Resource if token == self.provider_token() => self.provider.range.clone(),
-            Section::Resource => self
-                .entry(&self.resources, |d| &d.resources, token)
-                .and_then(|e| e.range.clone()),
-            Section::Function => self
-                .entry(&self.functions, |d| &d.functions, token)
-                .and_then(|e| e.range.clone()),
-            Section::Type => self
-                .entry(&self.types, |d| &d.types, token)
-                .and_then(|e| e.range.clone()),
-            Section::Config | Section::Package => None,
+        let (section, range) = match section {
+            Section::Provider => (Section::Provider, self.provider.range.clone()),
+            Section::Resource if token == self.provider_token() => {
+                (Section::Provider, self.provider.range.clone())
+            }
+            Section::Resource => (
+                section,
+                self.entry(&self.resources, |d| &d.resources, token)
+                    .and_then(|e| e.range.clone()),
+            ),
+            Section::Function => (
+                section,
+                self.entry(&self.functions, |d| &d.functions, token)
+                    .and_then(|e| e.range.clone()),
+            ),
+            Section::Type => (
+                section,
+                self.entry(&self.types, |d| &d.types, token)
+                    .and_then(|e| e.range.clone()),
+            ),
+            Section::Config | Section::Package => (section, None),
         };
         let Some(range) = range else {
             return Some(Vec::new());
         };
-        raw_refs(self.src.get(range)?)
+        match scan_refs(&self.src, range.clone()) {
+            RefScan::Refs(refs) => Some(refs),
+            RefScan::Unreadable => None,
+            RefScan::NotOneValue => {
+                // The layout's range is not the member's value: read the
+                // range decoding falls back to.
+                let full = self.corrected_range(section, token, Some(&range))?;
+                match scan_refs(&self.src, full) {
+                    RefScan::Refs(refs) => Some(refs),
+                    RefScan::Unreadable | RefScan::NotOneValue => None,
+                }
+            }
+        }
     }
 
     /// Schema tokens of all resources, in document order (no provider).
@@ -1178,14 +1206,82 @@ const LAYOUT_MISMATCH: &str = "the document's indentation does not match its str
 
 const INVALID_UTF8: &str = "invalid UTF-8";
 
-/// The `$ref` string values in `text` (see [`Package::member_refs`]).
-fn raw_refs(text: &[u8]) -> Option<Vec<&str>> {
+/// What [`scan_refs`] found in a member's text.
+#[derive(Debug, PartialEq)]
+enum RefScan<'a> {
+    /// The text is exactly one JSON object (by its strings and braces);
+    /// its `$ref` string values in text order.
+    Refs(Vec<&'a str>),
+    /// A `$ref` key or value is written with escapes.
+    Unreadable,
+    /// The text is not exactly one object: braces do not balance, or
+    /// something follows the closing one.
+    NotOneValue,
+}
+
+/// The `$ref` string values of a member's text (see
+/// [`Package::member_refs`]) at `range` of the document, read by the
+/// JSON structure: braces and `"$ref"` keys count only outside strings
+/// ([`Outside`]). Checks only the structure that decides which
+/// text belongs to the member (its braces balance and close at the end),
+/// not the rest of the grammar: a member that is malformed otherwise fails
+/// to decode, and then nothing reads its references. Only braces and
+/// `"$ref"` are visited (`memchr` passes), each with a look at its own
+/// line, so the strings in between (descriptions) are not read.
+fn scan_refs(src: &[u8], range: Range<usize>) -> RefScan<'_> {
     // The searchers are built once (building one costs more than
     // scanning a small member).
     static ESCAPE: LazyLock<memchr::memmem::Finder<'static>> =
         LazyLock::new(|| memchr::memmem::Finder::new(b"\\u00"));
     static REF_KEY: LazyLock<memchr::memmem::Finder<'static>> =
         LazyLock::new(|| memchr::memmem::Finder::new(b"\"$ref\""));
+    let Some(text) = src.get(range.clone()) else {
+        return RefScan::NotOneValue;
+    };
+    let base = range.start;
+    let start = text
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(text.len());
+    if text.get(start) != Some(&b'{') {
+        return RefScan::NotOneValue;
+    }
+    // The member's object ends at the brace that balances its first one;
+    // only braces outside strings count (a member is an object, so arrays
+    // cannot close it).
+    let mut depth = 0usize;
+    let mut end = None;
+    let mut outside = Outside::new(src);
+    for at in memchr::memchr2_iter(b'{', b'}', text) {
+        match outside.at(base + at) {
+            Some(true) => {}
+            Some(false) => continue,
+            None => return RefScan::NotOneValue,
+        }
+        if text.get(at) == Some(&b'{') {
+            depth += 1;
+            continue;
+        }
+        depth = match depth.checked_sub(1) {
+            Some(d) => d,
+            None => return RefScan::NotOneValue,
+        };
+        if depth == 0 {
+            end = Some(at + 1);
+            break;
+        }
+    }
+    let Some(end) = end else {
+        return RefScan::NotOneValue;
+    };
+    if !text
+        .get(end..)
+        .unwrap_or_default()
+        .iter()
+        .all(u8::is_ascii_whitespace)
+    {
+        return RefScan::NotOneValue;
+    }
     // `$`, `r`, `e` and `f` written as escapes could spell a `$ref` key.
     let escaped = ESCAPE.find_iter(text).any(|at| {
         matches!(
@@ -1194,25 +1290,105 @@ fn raw_refs(text: &[u8]) -> Option<Vec<&str>> {
         )
     });
     if escaped {
-        return None;
+        return RefScan::Unreadable;
     }
     let mut refs = Vec::new();
+    let mut outside = Outside::new(src);
     for at in REF_KEY.find_iter(text) {
-        let rest = text.get(at + 6..).unwrap_or_default();
-        let rest = rest.trim_ascii_start();
+        match outside.at(base + at) {
+            Some(true) => {}
+            Some(false) => continue,
+            None => return RefScan::NotOneValue,
+        }
+        let rest = text.get(at + 6..).unwrap_or_default().trim_ascii_start();
         let Some(rest) = rest.strip_prefix(b":") else {
             continue;
         };
         let Some(value) = rest.trim_ascii_start().strip_prefix(b"\"") else {
             continue;
         };
-        let end = memchr::memchr2(b'"', b'\\', value)?;
-        if value.get(end) != Some(&b'"') {
-            return None;
+        let Some(close) = memchr::memchr2(b'"', b'\\', value) else {
+            return RefScan::NotOneValue;
+        };
+        if value.get(close) != Some(&b'"') {
+            return RefScan::Unreadable;
         }
-        refs.push(std::str::from_utf8(value.get(..end)?).ok()?);
+        match value.get(..close).map(std::str::from_utf8) {
+            Some(Ok(v)) => refs.push(v),
+            _ => return RefScan::NotOneValue,
+        }
     }
-    Some(refs)
+    RefScan::Refs(refs)
+}
+
+/// Tells whether offsets of the document, asked in increasing order, are
+/// outside every string. JSON strings cannot hold a line break, so every
+/// line starts outside one: a `{` that ends its line, and a `}` or `"`
+/// that only indentation precedes, are outside (pretty-printing puts
+/// nearly every brace and key there); otherwise the unescaped quotes
+/// before the offset on its line are counted, from the last offset counted
+/// when that is on the same line, so a long line is read once.
+struct Outside<'a> {
+    src: &'a [u8],
+    /// An offset whose state is known, and whether it is inside a string.
+    cursor: usize,
+    inside: bool,
+}
+
+impl<'a> Outside<'a> {
+    fn new(src: &'a [u8]) -> Self {
+        Outside {
+            src,
+            cursor: 0,
+            inside: false,
+        }
+    }
+
+    /// Whether `at` is outside every string; `None` when it cannot tell
+    /// (never in a valid document).
+    fn at(&mut self, at: usize) -> Option<bool> {
+        let src = self.src;
+        let plain = if src.get(at) == Some(&b'{') {
+            // Ends its line.
+            let after = src.get(at + 1..).unwrap_or_default();
+            let spaces = after.iter().take_while(|b| **b == b' ').count();
+            matches!(after.get(spaces), Some(b'\n' | b'\r'))
+        } else {
+            // Only indentation before it.
+            let before = src.get(..at)?;
+            let spaces = before.iter().rev().take_while(|b| **b == b' ').count();
+            spaces == at || before.get(at - spaces - 1) == Some(&b'\n')
+        };
+        if plain {
+            return Some(true);
+        }
+        if self.cursor > at {
+            (self.cursor, self.inside) = (0, false);
+        }
+        let mut seg = src.get(self.cursor..at)?;
+        if let Some(nl) = memchr::memrchr(b'\n', seg) {
+            seg = seg.get(nl + 1..)?;
+            self.inside = false;
+        }
+        if memchr::memchr(b'\\', seg).is_none() {
+            self.inside ^= memchr::memchr_iter(b'"', seg).count() % 2 == 1;
+        } else {
+            // Skip the quotes preceded by an odd number of backslashes.
+            for q in memchr::memchr_iter(b'"', seg) {
+                let run = seg
+                    .get(..q)?
+                    .iter()
+                    .rev()
+                    .take_while(|b| **b == b'\\')
+                    .count();
+                if !self.inside || run % 2 == 0 {
+                    self.inside = !self.inside;
+                }
+            }
+        }
+        self.cursor = at;
+        Some(!self.inside)
+    }
 }
 
 /// The text of `range` in `src`, or the offset of its first byte that is
@@ -1368,6 +1544,157 @@ mod tests {
             None
         );
         assert_eq!(pkg.decoded_count(), 0);
+    }
+
+    /// The scan follows the JSON structure: brackets inside strings do
+    /// not count, a range that is not exactly one value is recognised, and
+    /// a `$ref` key is a string followed by `:`.
+    #[test]
+    fn scan_refs_follows_the_structure() {
+        fn refs(t: &str) -> RefScan<'_> {
+            scan_refs(t.as_bytes(), 0..t.len())
+        }
+        assert_eq!(
+            refs(r##"{"a": "}{][", "b": {"$ref": "#/types/x"}, "c": ["$ref", "$ref"]}"##),
+            RefScan::Refs(vec!["#/types/x"])
+        );
+        assert_eq!(
+            refs("{\"$ref\" :\n \"/o/v1.0.0/schema.json#/types/o:i:T\"}\n  "),
+            RefScan::Refs(vec!["/o/v1.0.0/schema.json#/types/o:i:T"])
+        );
+        assert_eq!(
+            refs(r##"{"d": "a \"$ref\": \"#/types/x\""}"##),
+            RefScan::Refs(vec![])
+        );
+        assert_eq!(refs(r##"{"\u0024ref": "#/types/x"}"##), RefScan::Unreadable);
+        assert_eq!(
+            refs(r##"{"\u0041": {"$ref": "#/types/x"}}"##),
+            RefScan::Refs(vec!["#/types/x"])
+        );
+        assert_eq!(refs(r##"{"$ref": "#\/types/x"}"##), RefScan::Unreadable);
+        // Escaped quotes and backslashes around braces, over several lines.
+        assert_eq!(
+            refs(
+                "{\"d\": \"x \\\"{\\\\\" ,\n  \"e\": {\"$ref\": \"#/a\"},\n  \"f\": \"}\\\"}\"\n}"
+            ),
+            RefScan::Refs(vec!["#/a"])
+        );
+        for not_one in [
+            r##"{"a": {"$ref": "#/types/x"}"##,
+            r##"{"a": 1}, "b": {"$ref": "#/types/x"}"##,
+            r##"{"a": 1}}"##,
+            r##"{"a": "unclosed}"##,
+            r##""a string""##,
+            "",
+        ] {
+            assert_eq!(refs(not_one), RefScan::NotOneValue, "{not_one}");
+        }
+    }
+
+    /// Over every stretch of a document with braces, quotes and `$ref`s
+    /// inside strings (compact and pretty-printed): the scan never panics,
+    /// and a stretch that starts outside strings and is one JSON object is
+    /// read as one, with the references serde sees.
+    #[test]
+    fn scan_refs_agrees_with_serde_on_every_stretch() {
+        let compact = "{\"a\": {\"$ref\": \"#/types/p:i:A\"},\n \"d\": \"{ \\\"$ref\\\": \\\"x\\\" }\",\n  \"b\": [{\"$ref\": \"/q/v1.0.0/schema.json#/types/q:i:B\"}, \"}\"],\n\"c\": {\"e\": \"\\\\\", \"f\": {\"g\": \"{\\\"\"}}}\n";
+        fn refs_of(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, v) in m {
+                        match (k.as_str(), v) {
+                            ("$ref", serde_json::Value::String(r)) => out.push(r.clone()),
+                            _ => refs_of(v, out),
+                        }
+                    }
+                }
+                serde_json::Value::Array(a) => a.iter().for_each(|v| refs_of(v, out)),
+                _ => {}
+            }
+        }
+        let whole: serde_json::Value = serde_json::from_str(compact).unwrap();
+        let mut want = Vec::new();
+        refs_of(&whole, &mut want);
+        assert_eq!(want.len(), 2);
+        let pretty = serde_json::to_string_pretty(&whole).unwrap();
+        let mut checked = 0;
+        for doc in [compact, pretty.as_str()] {
+            let bytes = doc.as_bytes();
+            // Which offsets are outside strings, by a plain walk.
+            let mut outside = Vec::with_capacity(bytes.len());
+            let (mut inside, mut escape) = (false, false);
+            for b in bytes {
+                outside.push(!inside);
+                match (inside, escape, b) {
+                    (true, true, _) => escape = false,
+                    (true, false, b'\\') => escape = true,
+                    (_, false, b'"') => inside = !inside,
+                    _ => {}
+                }
+            }
+            for start in 0..bytes.len() {
+                for end in start..=bytes.len() {
+                    let scanned = scan_refs(bytes, start..end);
+                    if outside.get(start) != Some(&true) {
+                        continue;
+                    }
+                    let Some(text) = bytes.get(start..end) else {
+                        continue;
+                    };
+                    if let Ok(v @ serde_json::Value::Object(_)) =
+                        serde_json::from_slice::<serde_json::Value>(text)
+                    {
+                        let mut refs = Vec::new();
+                        refs_of(&v, &mut refs);
+                        let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+                        assert_eq!(scanned, RefScan::Refs(refs), "{start}..{end}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 20, "{checked}");
+    }
+
+    /// A document whose indentation lies: nested keys of `p:index:A` are
+    /// indented like members, so the layout's range for `A` stops before
+    /// the cross-package reference in its `properties`. The scan sees that the
+    /// range is not one value and reads the member's real text (as
+    /// decoding does), so the reference is found; so it is in the same
+    /// schema minified, or indented oddly (which the layout skim declines).
+    #[test]
+    fn member_refs_are_found_whatever_the_indentation() {
+        const LYING: &str = "{\n  \"name\": \"p\",\n  \"types\": {\n    \"p:index:A\": {\"type\": \"object\", \"required\": [\n    ],\n    \"p:index:Phantom\": {\"type\": \"string\"},\n    \"properties\": {\n      \"x\": {\"$ref\": \"/other/v1.0.0/schema.json#/types/other:index:T\"}\n    }\n    },\n    \"p:index:B\": {\"type\": \"object\"}\n  }\n}\n";
+        let real: serde_json::Value = serde_json::from_str(LYING).unwrap();
+        assert_eq!(
+            real["types"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["p:index:A", "p:index:B"]
+        );
+        let minified = real.to_string();
+        let odd = serde_json::to_string_pretty(&real)
+            .unwrap()
+            .replace("\n    \"", "\n \t  \"");
+        let want = Some(vec!["/other/v1.0.0/schema.json#/types/other:index:T"]);
+        for (name, src) in [("lying", LYING), ("minified", &minified), ("odd", &odd)] {
+            let pkg = Package::parse(src, "p", None).unwrap();
+            assert_eq!(pkg.by_layout, name != "minified", "{name}");
+            assert_eq!(pkg.member_refs(Section::Type, "p:index:A"), want, "{name}");
+            assert_eq!(
+                pkg.member_refs(Section::Type, "p:index:B"),
+                Some(vec![]),
+                "{name}"
+            );
+            // Decoding reads the same text.
+            let a = pkg.type_def("p:index:A").unwrap().unwrap();
+            let TypeDef::Object(a) = a.as_ref() else {
+                panic!("{name}: not an object")
+            };
+            assert!(a.has_property("x"), "{name}");
+        }
     }
 
     #[test]

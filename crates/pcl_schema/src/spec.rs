@@ -5,7 +5,11 @@
 //! model of [`crate::model`]. Unknown fields are ignored; `null` where a
 //! collection is expected reads as empty, as the reference reader does.
 
+use std::fmt;
+use std::marker::PhantomData;
+
 use indexmap::IndexMap;
+use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
@@ -18,6 +22,68 @@ where
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
 
+/// A JSON object's members in document order, repeated keys included:
+/// deserialised without hashing the keys (most of these maps are read once
+/// and converted into the model's map right away, which hashes them).
+/// [`RawMap::into_unique`] resolves repeats as a map does.
+#[derive(Debug)]
+pub(crate) struct RawMap<V>(pub Vec<(String, V)>);
+
+impl<V> Default for RawMap<V> {
+    fn default() -> Self {
+        RawMap(Vec::new())
+    }
+}
+
+impl<V> RawMap<V> {
+    /// The members as a map holds them: each key once, at the place of its
+    /// first occurrence, with the value of its last (what `IndexMap`
+    /// insertion does).
+    pub fn into_unique(self) -> Vec<(String, V)> {
+        let entries = self.0;
+        let key = |i: &usize| entries.get(*i).map(|(k, _)| k.as_str());
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        order.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
+        let repeated = order.windows(2).any(|w| match w {
+            [a, b] => key(a) == key(b),
+            _ => false,
+        });
+        if !repeated {
+            return entries;
+        }
+        let mut map: IndexMap<String, V> = IndexMap::with_capacity(entries.len());
+        for (k, v) in entries {
+            map.insert(k, v);
+        }
+        map.into_iter().collect()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for RawMap<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MapVisitor<V>(PhantomData<V>);
+
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for MapVisitor<V> {
+            type Value = RawMap<V>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                // What `IndexMap` says, so that errors read as before.
+                f.write_str("a map")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawMap<V>, A::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(RawMap(entries))
+            }
+        }
+
+        deserializer.deserialize_map(MapVisitor(PhantomData))
+    }
+}
+
 #[derive(Deserialize, Default, Debug)]
 #[serde(default, rename_all = "camelCase")]
 pub(crate) struct RawTypeSpec {
@@ -28,7 +94,7 @@ pub(crate) struct RawTypeSpec {
     pub items: Option<Box<RawTypeSpec>>,
     pub additional_properties: Option<Box<RawTypeSpec>>,
     pub one_of: Option<Vec<RawTypeSpec>>,
-    pub discriminator: Option<RawDiscriminator>,
+    pub discriminator: Option<Box<RawDiscriminator>>,
     #[serde(deserialize_with = "nullable")]
     pub plain: bool,
 }
@@ -51,7 +117,10 @@ pub(crate) struct RawDefaultInfo {
 }
 
 /// A property: a type spec plus its annotations (not flattened, so that the
-/// decoder keeps positions and needs no buffering).
+/// decoder keeps positions and needs no buffering). The large fields that
+/// few properties have are boxed: a property is moved several times on its
+/// way into a map (and the map's growth moves them all again), so its size
+/// is copied over and over (552 bytes unboxed, 184 boxed).
 #[derive(Deserialize, Default, Debug)]
 #[serde(default, rename_all = "camelCase")]
 pub(crate) struct RawProperty {
@@ -62,16 +131,16 @@ pub(crate) struct RawProperty {
     pub items: Option<Box<RawTypeSpec>>,
     pub additional_properties: Option<Box<RawTypeSpec>>,
     pub one_of: Option<Vec<RawTypeSpec>>,
-    pub discriminator: Option<RawDiscriminator>,
+    pub discriminator: Option<Box<RawDiscriminator>>,
     #[serde(deserialize_with = "nullable")]
     pub plain: bool,
     pub description: Option<String>,
     #[serde(rename = "const")]
-    pub constant: Option<Value>,
-    pub default: Option<Value>,
-    pub default_info: Option<RawDefaultInfo>,
+    pub constant: Option<Box<Value>>,
+    pub default: Option<Box<Value>>,
+    pub default_info: Option<Box<RawDefaultInfo>>,
     pub deprecation_message: Option<String>,
-    pub language: Option<Value>,
+    pub language: Option<Box<Value>>,
     #[serde(deserialize_with = "nullable")]
     pub secret: bool,
     #[serde(deserialize_with = "nullable")]
@@ -100,7 +169,7 @@ impl RawProperty {
 pub(crate) struct RawObject {
     pub description: Option<String>,
     #[serde(deserialize_with = "nullable")]
-    pub properties: IndexMap<String, RawProperty>,
+    pub properties: RawMap<RawProperty>,
     #[serde(rename = "type")]
     pub ty: Option<String>,
     #[serde(deserialize_with = "nullable")]
@@ -128,7 +197,7 @@ pub(crate) struct RawEnumValue {
 pub(crate) struct RawComplexType {
     pub description: Option<String>,
     #[serde(deserialize_with = "nullable")]
-    pub properties: IndexMap<String, RawProperty>,
+    pub properties: RawMap<RawProperty>,
     #[serde(rename = "type")]
     pub ty: Option<String>,
     #[serde(deserialize_with = "nullable")]
@@ -155,11 +224,11 @@ pub(crate) struct RawAlias {
 pub(crate) struct RawResource {
     pub description: Option<String>,
     #[serde(deserialize_with = "nullable")]
-    pub properties: IndexMap<String, RawProperty>,
+    pub properties: RawMap<RawProperty>,
     #[serde(deserialize_with = "nullable")]
     pub required: Vec<String>,
     #[serde(deserialize_with = "nullable")]
-    pub input_properties: IndexMap<String, RawProperty>,
+    pub input_properties: RawMap<RawProperty>,
     #[serde(deserialize_with = "nullable")]
     pub required_inputs: Vec<String>,
     pub state_inputs: Option<RawObject>,
@@ -195,7 +264,7 @@ pub(crate) struct RawFunction {
 #[serde(default, rename_all = "camelCase")]
 pub(crate) struct RawConfig {
     #[serde(deserialize_with = "nullable")]
-    pub variables: IndexMap<String, RawProperty>,
+    pub variables: RawMap<RawProperty>,
     /// The required variables (serialised under `defaults`).
     #[serde(rename = "defaults", deserialize_with = "nullable")]
     pub required: Vec<String>,
@@ -248,4 +317,30 @@ pub(crate) struct RawDependencyParameterization {
     pub version: String,
     #[serde(deserialize_with = "nullable")]
     pub value: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Repeated keys resolve as `IndexMap` insertion does (first place,
+    /// last value), and a mistyped map reads with the same error.
+    #[test]
+    fn raw_maps_resolve_repeats_like_a_map() {
+        for text in [
+            r#"{}"#,
+            r#"{"a": 1}"#,
+            r#"{"b": 1, "a": 2, "c": 3}"#,
+            r#"{"a": 1, "b": 2, "a": 3}"#,
+            r#"{"x": 1, "a": 2, "x": 3, "b": 4, "a": 5, "x": 6}"#,
+        ] {
+            let raw: RawMap<i64> = serde_json::from_str(text).unwrap();
+            let map: IndexMap<String, i64> = serde_json::from_str(text).unwrap();
+            let want: Vec<(String, i64)> = map.into_iter().collect();
+            assert_eq!(raw.into_unique(), want, "{text}");
+        }
+        let raw = serde_json::from_str::<RawMap<i64>>("[1]").unwrap_err();
+        let map = serde_json::from_str::<IndexMap<String, i64>>("[1]").unwrap_err();
+        assert_eq!(raw.to_string(), map.to_string());
+    }
 }

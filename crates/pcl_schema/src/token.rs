@@ -18,6 +18,11 @@ use regex::Regex;
 /// The default module format.
 pub const DEFAULT_MODULE_FORMAT: &str = "(.*)";
 
+/// The module format of most bridged providers (`aws:s3/bucket:Bucket` is
+/// in module `s3`): matched without running the regex (see
+/// [`ModuleFormat::module`]).
+const SLASH_MODULE_FORMAT: &str = "(.*)(?:/[^/]*)";
+
 /// A token split into its parts (an empty or missing module reads `index`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token<'a> {
@@ -113,6 +118,13 @@ impl ModuleFormat {
         let group = match &self.regex {
             // `(.*)` captures the whole module.
             None => module,
+            // `(.*)(?:/[^/]*)` captures up to the last `/` (there is no
+            // match without one); `.` does not match a line break, so a
+            // module with one is left to the regex.
+            Some(_) if self.source == SLASH_MODULE_FORMAT && !module.contains('\n') => module
+                .rfind('/')
+                .and_then(|i| module.get(..i))
+                .unwrap_or(""),
             Some(regex) => regex
                 .captures(module)
                 .and_then(|c| c.get(1))
@@ -221,6 +233,38 @@ mod tests {
             under.canonical("m", "m:mod/nested_Resource:Resource"),
             "m:mod/nested:Resource"
         );
+    }
+
+    /// The shortcut for `(.*)(?:/[^/]*)` answers what the regex answers.
+    #[test]
+    fn slash_format_shortcut_agrees_with_the_regex() {
+        let (slash, _) = ModuleFormat::new(Some(SLASH_MODULE_FORMAT));
+        let regex = Regex::new(SLASH_MODULE_FORMAT).unwrap();
+        for module in [
+            "",
+            "index",
+            "s3",
+            "s3/bucket",
+            "index/randomPet",
+            "/",
+            "//",
+            "a/",
+            "/a",
+            "a/b/c",
+            "a//b",
+            "ä/ö",
+            "a\nb/c",
+            "a/b\nc",
+            "\n/x",
+            "x/\n",
+        ] {
+            let by_regex = regex
+                .captures(module)
+                .and_then(|c| c.get(1))
+                .map_or("", |m| m.as_str());
+            let by_regex = if by_regex == "index" { "" } else { by_regex };
+            assert_eq!(slash.module(module), by_regex, "{module:?}");
+        }
     }
 
     #[test]
