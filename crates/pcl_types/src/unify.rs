@@ -46,6 +46,20 @@ pub fn unify_types(types: &[Type]) -> Unified {
     let (mut safe, mut unsafe_) = (first.clone(), first.clone());
     for t in iter {
         let (s, k) = engine.unify(&safe, t);
+        if safe.ptr_eq(&unsafe_) {
+            // Both folds are still at the same type (as long as every step
+            // was safe or impossible), so both take the same step: unify it
+            // once and share the result.
+            (safe, unsafe_) = match k {
+                CK::Safe => (s.clone(), s),
+                CK::Unsafe => (Type::union([safe, t.clone()]), s),
+                CK::None => {
+                    let both = Type::union([safe, t.clone()]);
+                    (both.clone(), both)
+                }
+            };
+            continue;
+        }
         safe = if k == CK::Safe {
             s
         } else {
