@@ -84,6 +84,16 @@ fn contains(t: &Type, s: &mut Search, depth: usize) -> bool {
 }
 
 fn search(t: &Type, want: Want) -> bool {
+    // What `contains` decides at the root without looking inside (the
+    // common case: a leaf, a const or an enum, an eventual), answered
+    // without setting up a walk.
+    match t.kind() {
+        TypeKind::Output(_) if want.outputs => return true,
+        TypeKind::Promise(_) if want.promises => return true,
+        TypeKind::Const(_) | TypeKind::Enum(_) => return false,
+        kind if !kind.has_elements() => return false,
+        _ => {}
+    }
     contains(
         t,
         &mut Search {
@@ -580,6 +590,64 @@ pub fn collection_types(t: &Type, strict: bool) -> CollectionTypes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Value;
+
+    /// `search` answers some roots without a walk; the answers must be
+    /// the walk's.
+    #[test]
+    fn search_shortcuts_agree_with_the_walk() {
+        let int = Type::int();
+        let lit = Type::literal(Value::string("a"));
+        let en = Type::enumeration(
+            "pkg:index:E",
+            Type::string(),
+            vec![Value::string("a")],
+            Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let types = [
+            int.clone(),
+            Type::dynamic(),
+            Type::none(),
+            Type::opaque("Archive"),
+            lit.clone(),
+            en.clone(),
+            Type::output(int.clone()),
+            Type::promise(int.clone()),
+            Type::promise(Type::output(int.clone())),
+            Type::output(lit.clone()),
+            Type::list(Type::output(int.clone())),
+            Type::map(Type::promise(int.clone())),
+            Type::tuple([lit.clone(), Type::output(int.clone())]),
+            Type::optional(Type::promise(en.clone())),
+            Type::optional(lit),
+            Type::tuple([en]),
+        ];
+        for t in &types {
+            for (outputs, promises) in [(true, false), (false, true)] {
+                let want = || Want { outputs, promises };
+                let walked = contains(
+                    t,
+                    &mut Search {
+                        want: want(),
+                        stack: Vec::new(),
+                        memo: HashMap::default(),
+                        hit_cycle: false,
+                        memo_unshared: false,
+                        lazy_maybe: false,
+                    },
+                    0,
+                );
+                assert_eq!(search(t, want()), walked, "{t} outputs={outputs}");
+            }
+        }
+        assert_eq!(
+            eventual_of(&Type::promise(Type::output(int.clone()))),
+            Lift::Output
+        );
+        assert_eq!(eventual_of(&Type::promise(int.clone())), Lift::Promise);
+        assert_eq!(eventual_of(&Type::literal(Value::int(1))), Lift::None);
+    }
 
     #[test]
     fn input_type_examples() {
