@@ -248,6 +248,14 @@ impl Resolver {
 }
 
 fn resolve(t: &Type, goal: Goal) -> Type {
+    // A root that holds no eventual by its kind (a leaf, a const or an enum:
+    // what `resolve_in` returns unchanged after its search answers no at
+    // the root) needs no resolver.
+    match t.kind() {
+        TypeKind::Const(_) | TypeKind::Enum(_) => return t.clone(),
+        kind if !kind.has_elements() => return t.clone(),
+        _ => {}
+    }
     resolve_in(t, &mut Resolver::new(goal), 0)
 }
 
@@ -592,8 +600,8 @@ mod tests {
     use super::*;
     use crate::value::Value;
 
-    /// `search` answers some roots without a walk; the answers must be
-    /// the walk's.
+    /// `search` and `resolve` answer some roots without a walk; the
+    /// answers must be the walk's.
     #[test]
     fn search_shortcuts_agree_with_the_walk() {
         let int = Type::int();
@@ -639,6 +647,18 @@ mod tests {
                     0,
                 );
                 assert_eq!(search(t, want()), walked, "{t} outputs={outputs}");
+            }
+        }
+        for t in &types {
+            for goal in [
+                Goal::ResolveOutputs,
+                Goal::ResolvePromises,
+                Goal::RenormaliseOutputs,
+            ] {
+                let walked = resolve_in(t, &mut Resolver::new(goal), 0);
+                let got = resolve(t, goal);
+                assert_eq!(crate::to_notation(&got), crate::to_notation(&walked), "{t}");
+                assert_eq!(got.ptr_eq(t), walked.ptr_eq(t), "{t}");
             }
         }
         assert_eq!(
