@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, FileId, Severity, SourceMap, Span, TextRange};
 use pcl_expr::{
@@ -334,16 +334,28 @@ impl ProgramBinder<'_, '_> {
             name_span: span(name_range),
         });
         let has_token = matches!(item, BodyItem::Block(b) if b.labels.len() >= 2);
+        // The provisional types are the same for every resource (and every
+        // read), so they are built once per process and shared.
+        static RESOURCE: OnceLock<Type> = OnceLock::new();
+        static READ: OnceLock<Type> = OnceLock::new();
         let provisional = match kind {
             DeclKind::Resource | DeclKind::Read if !has_token => Type::dynamic(),
-            DeclKind::Resource => Type::object([
-                ("id", Type::output(Type::id())),
-                ("urn", Type::output(Type::string())),
-            ]),
-            DeclKind::Read => Type::object([
-                ("id", Type::output(Type::string())),
-                ("urn", Type::output(Type::string())),
-            ]),
+            DeclKind::Resource => RESOURCE
+                .get_or_init(|| {
+                    Type::object([
+                        ("id", Type::output(Type::id())),
+                        ("urn", Type::output(Type::string())),
+                    ])
+                })
+                .clone(),
+            DeclKind::Read => READ
+                .get_or_init(|| {
+                    Type::object([
+                        ("id", Type::output(Type::string())),
+                        ("urn", Type::output(Type::string())),
+                    ])
+                })
+                .clone(),
             _ => Type::dynamic(),
         };
         let mode = match kind {
