@@ -705,6 +705,29 @@ fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
         .collect()
 }
 
+/// The leading run of literal steps, bound, and the rest classified (an
+/// empty rest allocates nothing): what [`classify`] gives, split at the
+/// first non-literal index, without building the whole list first.
+fn split_literal_run(
+    steps: &[ast::Step],
+) -> (Vec<(BoundStepKind, TextRange)>, Vec<PendingStep<'_>>) {
+    let mut run = Vec::with_capacity(steps.len());
+    for (i, s) in steps.iter().enumerate() {
+        let kind = match &s.kind {
+            StepKind::Attr(id) => BoundStepKind::Attr(id.name.as_str().to_owned()),
+            StepKind::LegacyIndex { value, .. } => {
+                BoundStepKind::Index(Value::Number(Number::from_bigint(value)))
+            }
+            StepKind::Index(e) => match literal_step_key(e) {
+                Some(v) => BoundStepKind::Index(v),
+                None => return (run, classify(steps.get(i..).unwrap_or_default())),
+            },
+        };
+        run.push((kind, s.range));
+    }
+    (run, Vec::new())
+}
+
 /// `ty.Traverse(kind)`. A name step lends its name to the traverser and
 /// gets it back, instead of copying it.
 fn traverse_step(ty: &Type, kind: &mut BoundStepKind) -> pcl_types::Traversal {
@@ -1015,21 +1038,7 @@ fn bind_scope_traversal(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let mut pending = classify(steps);
-    let split = pending
-        .iter()
-        .position(|s| matches!(s, PendingStep::Index(..)))
-        .unwrap_or(pending.len());
-    // (Split first, so the literal run can be collected in place and an
-    // empty rest allocates nothing.)
-    let rest: Vec<PendingStep<'_>> = pending.split_off(split);
-    let literal_run: Vec<(BoundStepKind, TextRange)> = pending
-        .into_iter()
-        .filter_map(|s| match s {
-            PendingStep::Literal(k, r) => Some((k, r)),
-            PendingStep::Index(..) => None,
-        })
-        .collect();
+    let (literal_run, rest) = split_literal_run(steps);
     let name = ident.as_str();
     let root_end = literal_run.last().map_or(ident.range.end, |(_, r)| r.end);
     let head_range = TextRange::new(ident.range.start, root_end);
