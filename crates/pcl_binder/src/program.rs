@@ -95,6 +95,10 @@ pub(crate) struct ProgramBinder<'a, 's> {
     pub nodes: Vec<Option<Node>>,
     pub diags: Vec<Diagnostic>,
     pub expr_options: pcl_expr::ExprOptions,
+    /// The version text of each package a resource of this program came
+    /// from, formatted once (a program has a handful of packages and
+    /// many resources).
+    pub package_versions: Vec<(Arc<pcl_schema::Package>, Option<String>)>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -152,6 +156,7 @@ pub(crate) fn bind_program(
         nodes: Vec::new(),
         diags,
         expr_options: shared.policy.expr_options(),
+        package_versions: Vec::new(),
     };
     binder.declare_all();
     binder.compute_dependencies();

@@ -222,6 +222,21 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
+    /// `package.version()` as text, formatted once per package.
+    fn package_version(&mut self, package: &Arc<Package>) -> Option<String> {
+        if let Some((_, text)) = self
+            .package_versions
+            .iter()
+            .find(|(p, _)| Arc::ptr_eq(p, package))
+        {
+            return text.clone();
+        }
+        let text = package.version().map(ToString::to_string);
+        self.package_versions
+            .push((Arc::clone(package), text.clone()));
+        text
+    }
+
     pub(crate) fn bind_resource(&mut self, idx: usize, file: FileId, block: &Block, read: bool) {
         let skip = self.policy().skip_resource_typecheck;
         let name = self
@@ -250,7 +265,7 @@ impl ProgramBinder<'_, '_> {
                     .resource_types(&r.package, &r.resource, read);
                 let schema = SchemaResourceRef {
                     package: r.package.name().to_string(),
-                    package_version: r.package.version().map(ToString::to_string),
+                    package_version: self.package_version(&r.package),
                     schema_token: r.schema_token.clone(),
                     is_provider: r.resource.is_provider,
                     is_component: r.resource.is_component,
