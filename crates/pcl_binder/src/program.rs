@@ -423,6 +423,7 @@ impl ProgramBinder<'_, '_> {
         let files = self.files.clone();
         let mut all = Vec::with_capacity(self.decls.len());
         let mut names: Vec<(u32, &str)> = Vec::new();
+        let mut walk = deps::Walk::default();
         for decl in &self.decls {
             names.clear();
             if let Some(item) = files
@@ -430,10 +431,10 @@ impl ProgramBinder<'_, '_> {
                 .and_then(|f| f.body.items.get(decl.item_idx))
             {
                 match item {
-                    BodyItem::Attribute(a) => deps::expr_names(&a.expr, &mut names),
+                    BodyItem::Attribute(a) => walk.expr_names(&a.expr, &mut names),
                     BodyItem::Block(b) => {
                         let skip = matches!(decl.kind, DeclKind::Resource | DeclKind::Read);
-                        deps::body_names(&b.body, skip, &mut names);
+                        walk.body_names(&b.body, skip, &mut names);
                     }
                 }
             }
