@@ -183,6 +183,11 @@ impl ProgramBinder<'_, '_> {
 
     fn declare_all(&mut self) {
         let files = self.files.clone();
+        // Nearly every top-level item declares one node.
+        let items: usize = files.iter().map(|f| f.body.items.len()).sum();
+        self.decls.reserve(items);
+        self.refs.reserve(items);
+        self.nodes.reserve(items);
         for (file_idx, file) in files.iter().enumerate() {
             for pass_a in [true, false] {
                 for (item_idx, item) in file.body.items.iter().enumerate() {
