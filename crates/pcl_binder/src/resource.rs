@@ -239,11 +239,6 @@ impl ProgramBinder<'_, '_> {
 
     pub(crate) fn bind_resource(&mut self, idx: usize, file: FileId, block: &Block, read: bool) {
         let skip = self.policy().skip_resource_typecheck;
-        let name = self
-            .decls
-            .get(idx)
-            .map(|d| d.name.clone())
-            .unwrap_or_default();
         let mut diags = Vec::new();
         // Without a type token (a `block-labels` error already) the
         // resource is dynamic: its body is still bound, nothing is checked
@@ -257,7 +252,8 @@ impl ProgramBinder<'_, '_> {
             }
             None => (String::new(), None),
         };
-        let (input_type_, output_type, schema, token) = match &resolved {
+        let had_schema = resolved.is_some();
+        let (input_type_, output_type, schema, token) = match resolved {
             Some(r) => {
                 let types = self
                     .shared
@@ -266,11 +262,11 @@ impl ProgramBinder<'_, '_> {
                 let schema = SchemaResourceRef {
                     package: r.package.name().to_string(),
                     package_version: self.package_version(&r.package),
-                    schema_token: r.schema_token.clone(),
+                    schema_token: r.schema_token,
                     is_provider: r.resource.is_provider,
                     is_component: r.resource.is_component,
                 };
-                (types.input, types.output, Some(schema), r.token.clone())
+                (types.input, types.output, Some(schema), r.token)
             }
             None => (Type::dynamic(), Type::dynamic(), None, written.clone()),
         };
@@ -329,6 +325,7 @@ impl ProgramBinder<'_, '_> {
         diags.extend(body_diags);
         diags.extend(structural);
         // Attribute checks.
+        let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
         let mut checks = Vec::new();
         let mut bound_inputs = Vec::new();
         let props = input_type_.as_object().map(|o| o.properties());
@@ -343,7 +340,7 @@ impl ProgramBinder<'_, '_> {
                             Span::new(file, attr.name_range()),
                             format!("unsupported attribute '{}'", attr.name()),
                         );
-                        if resolved.is_some() {
+                        if had_schema {
                             d = d.with_detail(format!(
                                 "resource type '{token}' has no input property '{}'",
                                 attr.name()
@@ -355,7 +352,7 @@ impl ProgramBinder<'_, '_> {
                         checks.push(d);
                     }
                     Some(prop_ty) => {
-                        if let Some(d) = mismatch(file, &name, &token, attr.name(), prop_ty, &value)
+                        if let Some(d) = mismatch(file, name, &token, attr.name(), prop_ty, &value)
                         {
                             checks.push(d);
                         }
