@@ -10,7 +10,7 @@ use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
 use pcl_types::{
     collection_types, conversion_from, display_string, expr_not_convertible, lift_operation_type,
-    operators, pretty_capped, traverse, unify_types, unwrap_iterable_source_type,
+    operators, pretty_capped, traverse, unify_types_safe, unwrap_iterable_source_type,
     wrap_iterable_result_type, Number, Traverser, Type, TypeKind, Value,
 };
 
@@ -413,7 +413,7 @@ pub(crate) fn conditional(
     range: TextRange,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let unified = unify_types(&[branch_type(&then_expr.ty), branch_type(&else_expr.ty)]).safe;
+    let unified = unify_types_safe(&[branch_type(&then_expr.ty), branch_type(&else_expr.ty)]);
     let dest = cx.input_type(&Type::bool());
     check_type(cx, &condition.ty, condition.range, &dest);
     let ty = lift_operation_type(&unified, [&condition.ty]);
@@ -554,7 +554,7 @@ fn bind_splat(
     let unwrapped = unwrap_iterable_source_type(&source.ty);
     let (item, source_ty) = match unwrapped.kind() {
         TypeKind::List(e) | TypeKind::Set(e) => (e.clone(), source.ty.clone()),
-        TypeKind::Tuple(es) => (unify_types(es).safe, source.ty.clone()),
+        TypeKind::Tuple(es) => (unify_types_safe(es), source.ty.clone()),
         TypeKind::Dynamic => (Type::dynamic(), source.ty.clone()),
         // A scalar behaves like a one-element list (binder.md §3.8); the
         // eventual wrapper is lost (defect eventual-lost-through-optional,
@@ -653,7 +653,7 @@ fn bind_object(
         ),
         None => {
             let values: Vec<Type> = bound.iter().map(|(_, v)| v.ty.clone()).collect();
-            Type::map(unify_types(&values).safe)
+            Type::map(unify_types_safe(&values))
         }
     };
     let ty = lift_operation_type(&ty, bound.iter().map(|(k, _)| &k.ty));

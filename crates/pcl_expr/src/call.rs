@@ -8,7 +8,8 @@ use crate::suggest;
 use pcl_syntax::ast;
 use pcl_types::{
     assignable_from, collection_types, contains_outputs, contains_promises, conversion_from,
-    is_optional, lift_operation_type, resolve_outputs, unify_types, unwrap_option, Type, TypeKind,
+    is_optional, lift_operation_type, resolve_outputs, unify_types_safe, unify_types_unsafe,
+    unwrap_option, Type, TypeKind,
 };
 
 use crate::bind::{bind_expr, check_type};
@@ -283,7 +284,7 @@ fn builtin_signature(
                 None => (Type::dynamic(), Type::dynamic()),
                 Some(_) => match resolve_outputs(&t0).kind() {
                     TypeKind::List(e) => (t0.clone(), e.clone()),
-                    TypeKind::Tuple(es) => (t0.clone(), unify_types(es).unsafe_),
+                    TypeKind::Tuple(es) => (t0.clone(), unify_types_unsafe(es)),
                     _ => {
                         if !cx.options().skip_range_typecheck {
                             pcl_error(
@@ -363,7 +364,7 @@ fn builtin_signature(
                         }
                         TypeKind::Object(o) => {
                             let props: Vec<Type> = o.properties().values().cloned().collect();
-                            (resolved.clone(), unify_types(&props).unsafe_)
+                            (resolved.clone(), unify_types_unsafe(&props))
                         }
                         // `dynamic` is accepted without a diagnostic (the
                         // reference reports it; untyped values are common
@@ -485,7 +486,7 @@ fn builtin_signature(
             let elem = if any_dynamic {
                 Type::dynamic()
             } else {
-                unify_types(&types).safe
+                unify_types_safe(&types)
             };
             let params = types
                 .iter()
@@ -534,8 +535,10 @@ fn builtin_signature(
                 );
             }
             let t1 = args.get(1).map_or_else(Type::dynamic, |a| a.ty.clone());
-            let result =
-                Type::output(unify_types(&[resolve_outputs(&t0), resolve_outputs(&t1)]).safe);
+            let result = Type::output(unify_types_safe(&[
+                resolve_outputs(&t0),
+                resolve_outputs(&t1),
+            ]));
             fixed(vec![p("value", t0.clone()), p("recovery", t1)], result)
         }
         Builtin::Max | Builtin::Min => {

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use crate::error::{codes, TypeDiagnostic};
 use crate::object::{Properties, View};
 use crate::ty::{Type, TypeKind};
-use crate::unify::unify_types;
+use crate::unify::unify_types_safe;
 use crate::MAX_TYPE_DEPTH;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -577,10 +577,10 @@ pub fn collection_types(t: &Type, strict: bool) -> CollectionTypes {
     match src.kind() {
         TypeKind::List(e) => ok(Type::int(), e.clone()),
         TypeKind::Map(e) => ok(Type::string(), e.clone()),
-        TypeKind::Tuple(es) => ok(Type::int(), unify_types(es).safe),
+        TypeKind::Tuple(es) => ok(Type::int(), unify_types_safe(es)),
         TypeKind::Object(o) => {
             let props: Vec<Type> = o.properties().values().cloned().collect();
-            ok(Type::string(), unify_types(&props).safe)
+            ok(Type::string(), unify_types_safe(&props))
         }
         TypeKind::Dynamic => ok(Type::dynamic(), Type::dynamic()),
         _ => CollectionTypes {

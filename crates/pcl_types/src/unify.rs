@@ -75,6 +75,38 @@ pub fn unify_types(types: &[Type]) -> Unified {
     Unified { safe, unsafe_ }
 }
 
+/// `UnifyTypes(types...).safe` alone: the safe fold of [`unify_types`]
+/// without computing the unsafe one.
+pub fn unify_types_safe(types: &[Type]) -> Type {
+    fold_unify_types(types, |k| k == CK::Safe)
+}
+
+/// `UnifyTypes(types...).unsafe_` alone: the unsafe fold of
+/// [`unify_types`] without computing the safe one.
+pub fn unify_types_unsafe(types: &[Type]) -> Type {
+    fold_unify_types(types, CK::exists)
+}
+
+/// One fold of `UnifyTypes`: a step's unified type is kept when `keep`
+/// accepts its kind, else the step adds the input to a union.
+fn fold_unify_types(types: &[Type], keep: fn(CK) -> bool) -> Type {
+    let mut engine = Engine::new();
+    let mut iter = types.iter();
+    let Some(first) = iter.next() else {
+        return Type::none();
+    };
+    let mut acc = first.clone();
+    for t in iter {
+        let (s, k) = engine.unify(&acc, t);
+        acc = if keep(k) {
+            s
+        } else {
+            Type::union([acc, t.clone()])
+        };
+    }
+    acc
+}
+
 impl Engine {
     pub(crate) fn unify(&mut self, a: &Type, b: &Type) -> (Type, CK) {
         if !self.enter() {

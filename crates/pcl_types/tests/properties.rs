@@ -140,6 +140,9 @@ proptest! {
         prop_assert_eq!(to_notation(&got.unsafe_), to_notation(&unsafe_));
         prop_assert_eq!(&got.safe, &safe);
         prop_assert_eq!(&got.unsafe_, &unsafe_);
+        // The single folds give the same types.
+        prop_assert_eq!(to_notation(&unify_types_safe(&ts)), to_notation(&safe));
+        prop_assert_eq!(to_notation(&unify_types_unsafe(&ts)), to_notation(&unsafe_));
     }
 
     #[test]
