@@ -464,11 +464,14 @@ impl ProgramBinder<'_, '_> {
         let mut state = vec![0u8; n]; // 0 unvisited, 1 on stack, 2 done
         let mut order = Vec::with_capacity(n);
         let mut reported: Vec<bool> = vec![false; n];
+        // The walk's stack, shared by every start.
+        let mut stack: Vec<(usize, usize)> = Vec::new();
         for start in 0..n {
             if state.get(start).copied() != Some(0) {
                 continue;
             }
-            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            stack.clear();
+            stack.push((start, 0));
             if let Some(s) = state.get_mut(start) {
                 *s = 1;
             }
