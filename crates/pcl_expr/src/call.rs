@@ -244,6 +244,30 @@ fn asset_or_archive() -> Type {
     Type::union([Type::opaque("Archive"), Type::opaque("Asset")])
 }
 
+/// The builtins' fixed composite types, one node each per process: a
+/// checker asks for the input type of every parameter of every call, and
+/// that answer is remembered per node, so a fresh `list(string)` per
+/// `join` would be worked out again for every call.
+fn list_of_string() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::list(Type::string())).clone()
+}
+
+fn list_of_int() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::list(Type::int())).clone()
+}
+
+fn optional_int() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::optional(Type::int())).clone()
+}
+
+fn map_of_asset_or_archive() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::map(asset_or_archive())).clone()
+}
+
 /// An error at `range` with the detail equal to the summary (pcl's
 /// `errorf` convention).
 fn pcl_error(
@@ -319,14 +343,14 @@ fn builtin_signature(
         Builtin::FileArchive => fixed(vec![p("path", string())], Type::opaque("Archive")),
         Builtin::RemoteArchive => fixed(vec![p("uri", string())], Type::opaque("Archive")),
         Builtin::AssetArchive => fixed(
-            vec![p("assets", Type::map(asset_or_archive()))],
+            vec![p("assets", map_of_asset_or_archive())],
             Type::opaque("Archive"),
         ),
         Builtin::FileAsset => fixed(vec![p("path", string())], Type::opaque("Asset")),
         Builtin::StringAsset => fixed(vec![p("value", string())], Type::opaque("Asset")),
         Builtin::RemoteAsset => fixed(vec![p("uri", string())], Type::opaque("Asset")),
         Builtin::Join => fixed(
-            vec![p("separator", string()), p("strings", Type::list(string()))],
+            vec![p("separator", string()), p("strings", list_of_string())],
             string(),
         ),
         Builtin::Length => {
@@ -393,11 +417,8 @@ fn builtin_signature(
             )
         }
         Builtin::Range => fixed(
-            vec![
-                p("fromOrTo", Type::int()),
-                p("to", Type::optional(Type::int())),
-            ],
-            Type::list(Type::int()),
+            vec![p("fromOrTo", Type::int()), p("to", optional_int())],
+            list_of_int(),
         ),
         Builtin::ReadFile | Builtin::Filebase64 | Builtin::Filebase64sha256 => {
             fixed(vec![p("path", string())], string())
@@ -406,7 +427,7 @@ fn builtin_signature(
         Builtin::ToBase64 | Builtin::FromBase64 => fixed(vec![p("value", string())], string()),
         Builtin::Split => fixed(
             vec![p("separator", string()), p("string", string())],
-            Type::list(string()),
+            list_of_string(),
         ),
         Builtin::Secret | Builtin::Unsecret => {
             let t = if args.len() == 1 {
