@@ -263,6 +263,14 @@ fn optional_int() -> Type {
     TYPE.get_or_init(|| Type::optional(Type::int())).clone()
 }
 
+/// `optional(object({}))`: the arguments of an invoke or a method without
+/// inputs.
+fn optional_empty_object() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::optional(Type::object(Vec::<(String, Type)>::new())))
+        .clone()
+}
+
 fn map_of_asset_or_archive() -> Type {
     static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
     TYPE.get_or_init(|| Type::map(asset_or_archive())).clone()
@@ -781,7 +789,7 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
         let args_ty = function
             .inputs
             .clone()
-            .unwrap_or_else(|| Type::optional(empty()));
+            .unwrap_or_else(optional_empty_object);
         Signature::new(
             vec![p("token", Type::string()), p("args", args_ty), options],
             Type::promise(ret),
@@ -889,7 +897,7 @@ fn call_signature(
         .cloned()
         .collect();
     let args_ty = if others.is_empty() {
-        Type::optional(Type::object(Vec::<(String, Type)>::new()))
+        optional_empty_object()
     } else {
         Type::object(others)
     };
