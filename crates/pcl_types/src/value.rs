@@ -127,6 +127,16 @@ impl Number {
         if self.is_integer() && self.exp > 19 {
             return None;
         }
+        if (0..=19).contains(&self.exp) {
+            // Without building the integer: a mantissa or a product past
+            // u64 is past i64 too.
+            let magnitude = self
+                .mant
+                .to_u64()?
+                .checked_mul(10u64.pow(self.exp as u32))?;
+            let magnitude = i128::from(magnitude);
+            return i64::try_from(if self.neg { -magnitude } else { magnitude }).ok();
+        }
         self.to_bigint()?.to_i64()
     }
 
@@ -497,6 +507,43 @@ impl fmt::Display for Value {
 
 #[cfg(test)]
 mod tests {
+    /// `to_i64` computed without building the integer agrees with the
+    /// integer's own conversion.
+    #[test]
+    fn to_i64_agrees_with_the_integer() {
+        for t in [
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "7e3",
+            "-7e3",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e18",
+            "1e19",
+            "9e19",
+            "1e20",
+            "0.5",
+            "12.5e1",
+            "123456789012345678901234567890",
+        ] {
+            let n = super::Number::parse(t).unwrap_or_else(|| panic!("{t}"));
+            let slow = n
+                .to_bigint()
+                .and_then(|b| num_traits::ToPrimitive::to_i64(&b));
+            assert_eq!(n.to_i64(), slow, "{t}");
+        }
+    }
+
     /// The plain-digits shortcut of `go_shortest` prints what the general
     /// path prints.
     #[test]
