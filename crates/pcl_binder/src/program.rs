@@ -105,7 +105,7 @@ pub(crate) struct ProgramBinder<'a, 's> {
 pub(crate) fn bind_program(
     shared: &Shared<'_>,
     sources: &mut SourceMap,
-    files: Vec<(String, String)>,
+    files: &[(String, String)],
     dir: &str,
     depth: usize,
 ) -> (Program, Vec<Diagnostic>) {
@@ -116,14 +116,18 @@ pub(crate) fn bind_program(
     // depend on the order the files were given in. (Deliberate difference:
     // the reference reads package blocks in the given order, so which of two
     // conflicting blocks it reports depends on that order.)
-    let mut files = files;
+    let mut files: Vec<&(String, String)> = files.iter().collect();
     files.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, text) in files {
         let id = sources.add(name.clone(), text.as_str());
-        let parse = pcl_syntax::parse(id, &text);
+        let parse = pcl_syntax::parse(id, text);
         let (body, parse_diags) = parse.into_parts();
         diags.extend(parse_diags);
-        parsed.push(ParsedFile { id, name, body });
+        parsed.push(ParsedFile {
+            id,
+            name: name.clone(),
+            body,
+        });
     }
     let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
