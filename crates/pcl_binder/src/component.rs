@@ -93,7 +93,7 @@ impl ProgramBinder<'_, '_> {
             ));
         }
         self.shared.stack.borrow_mut().push(self.dir.clone());
-        let (program, diags) = bind_program(self.shared, sources, files, dir, self.depth + 1);
+        let (program, diags) = bind_program(self.shared, sources, &files, dir, self.depth + 1);
         self.shared.stack.borrow_mut().pop();
         self.diags.extend(diags);
         let program = Arc::new(program);

@@ -18,47 +18,51 @@ pub(crate) const PROPERTY_LIST_OPTIONS: [&str; 4] = [
     "additionalSecretOutputs",
 ];
 
-/// Names referenced by a body (attributes and nested blocks), borrowed
-/// from the syntax tree.
-pub(crate) fn body_names<'a>(
-    body: &'a Body,
-    skip_property_options: bool,
-    out: &mut Vec<(u32, &'a str)>,
-) {
-    let mut walk = Walk::default();
-    let mut stack: Vec<(&Body, bool)> = vec![(body, false)];
-    while let Some((body, in_options)) = stack.pop() {
-        for item in body.items.iter().rev() {
-            match item {
-                BodyItem::Attribute(attr) => {
-                    if in_options
-                        && skip_property_options
-                        && PROPERTY_LIST_OPTIONS.contains(&attr.name())
-                    {
-                        continue;
-                    }
-                    walk.expr_names(&attr.expr, out);
-                }
-                BodyItem::Block(block) => stack.push((&block.body, block.type_name() == "options")),
-            }
-        }
-    }
-}
-
-/// Names referenced by one expression, iteratively (deep trees are fine).
-pub(crate) fn expr_names<'a>(expr: &'a Expr, out: &mut Vec<(u32, &'a str)>) {
-    Walk::default().expr_names(expr, out);
-}
-
-/// The work lists of a walk, reused for every expression of a body.
+/// The work lists of a walk, reused for every expression and body of a
+/// program (so a walk allocates only while its lists still grow).
 #[derive(Default)]
-struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     exprs: Vec<&'a Expr>,
     parts: Vec<&'a [TemplatePart]>,
+    bodies: Vec<(&'a Body, bool)>,
 }
 
 impl<'a> Walk<'a> {
-    fn expr_names(&mut self, expr: &'a Expr, out: &mut Vec<(u32, &'a str)>) {
+    /// Names referenced by a body (attributes and nested blocks), borrowed
+    /// from the syntax tree.
+    pub(crate) fn body_names(
+        &mut self,
+        body: &'a Body,
+        skip_property_options: bool,
+        out: &mut Vec<(u32, &'a str)>,
+    ) {
+        let mut stack = std::mem::take(&mut self.bodies);
+        stack.clear();
+        stack.push((body, false));
+        while let Some((body, in_options)) = stack.pop() {
+            for item in body.items.iter().rev() {
+                match item {
+                    BodyItem::Attribute(attr) => {
+                        if in_options
+                            && skip_property_options
+                            && PROPERTY_LIST_OPTIONS.contains(&attr.name())
+                        {
+                            continue;
+                        }
+                        self.expr_names(&attr.expr, out);
+                    }
+                    BodyItem::Block(block) => {
+                        stack.push((&block.body, block.type_name() == "options"))
+                    }
+                }
+            }
+        }
+        self.bodies = stack;
+    }
+
+    /// Names referenced by one expression, iteratively (deep trees are
+    /// fine).
+    pub(crate) fn expr_names(&mut self, expr: &'a Expr, out: &mut Vec<(u32, &'a str)>) {
         let stack = &mut self.exprs;
         stack.clear();
         stack.push(expr);

@@ -138,7 +138,7 @@ fn check_with(
         invokes: RefCell::new(HashMap::new()),
     };
     let mut map = SourceMap::new();
-    let (program, mut diags) = program::bind_program(&shared, &mut map, sources.to_vec(), "", 0);
+    let (program, mut diags) = program::bind_program(&shared, &mut map, sources, "", 0);
     widen_empty_ranges(&mut diags, &map);
     let diags = finish_diagnostics(diags, policy);
     let conv = shared.schemas.into_conversions();

@@ -42,6 +42,8 @@ pub(crate) fn linearize(nodes: &[OrderInput<'_>]) -> Vec<usize> {
         m.sort_by_key(|i| nodes.get(*i).map_or(0, |x| x.position));
     }
     let mut remaining: Vec<usize> = (0..files.len()).collect();
+    // The walk's stack, shared by every start.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
     while !remaining.is_empty() {
         // Pick the file with the fewest unsatisfied cross-file dependencies
         // (ties: the first by name; `remaining` is in name order).
@@ -69,7 +71,14 @@ pub(crate) fn linearize(nodes: &[OrderInput<'_>]) -> Vec<usize> {
             .map(std::mem::take)
             .unwrap_or_default();
         for start in members {
-            emit(nodes, start, &mut emitted, &mut on_stack, &mut out);
+            emit(
+                nodes,
+                start,
+                &mut emitted,
+                &mut on_stack,
+                &mut stack,
+                &mut out,
+            );
         }
     }
     out
@@ -80,13 +89,15 @@ fn emit(
     start: usize,
     emitted: &mut [bool],
     on_stack: &mut [bool],
+    stack: &mut Vec<(usize, usize)>,
     out: &mut Vec<usize>,
 ) {
     if emitted.get(start).copied().unwrap_or(true) {
         return;
     }
     // (node, next dependency index)
-    let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+    stack.clear();
+    stack.push((start, 0));
     if let Some(s) = on_stack.get_mut(start) {
         *s = true;
     }

@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, FileId, Severity, SourceMap, Span, TextRange};
 use pcl_expr::{
@@ -95,13 +95,17 @@ pub(crate) struct ProgramBinder<'a, 's> {
     pub nodes: Vec<Option<Node>>,
     pub diags: Vec<Diagnostic>,
     pub expr_options: pcl_expr::ExprOptions,
+    /// The version text of each package a resource of this program came
+    /// from, formatted once (a program has a handful of packages and
+    /// many resources).
+    pub package_versions: Vec<(Arc<pcl_schema::Package>, Option<String>)>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
 pub(crate) fn bind_program(
     shared: &Shared<'_>,
     sources: &mut SourceMap,
-    files: Vec<(String, String)>,
+    files: &[(String, String)],
     dir: &str,
     depth: usize,
 ) -> (Program, Vec<Diagnostic>) {
@@ -112,14 +116,18 @@ pub(crate) fn bind_program(
     // depend on the order the files were given in. (Deliberate difference:
     // the reference reads package blocks in the given order, so which of two
     // conflicting blocks it reports depends on that order.)
-    let mut files = files;
+    let mut files: Vec<&(String, String)> = files.iter().collect();
     files.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, text) in files {
         let id = sources.add(name.clone(), text.as_str());
-        let parse = pcl_syntax::parse(id, &text);
+        let parse = pcl_syntax::parse(id, text);
         let (body, parse_diags) = parse.into_parts();
         diags.extend(parse_diags);
-        parsed.push(ParsedFile { id, name, body });
+        parsed.push(ParsedFile {
+            id,
+            name: name.clone(),
+            body,
+        });
     }
     let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
@@ -152,6 +160,7 @@ pub(crate) fn bind_program(
         nodes: Vec::new(),
         diags,
         expr_options: shared.policy.expr_options(),
+        package_versions: Vec::new(),
     };
     binder.declare_all();
     binder.compute_dependencies();
@@ -178,6 +187,11 @@ impl ProgramBinder<'_, '_> {
 
     fn declare_all(&mut self) {
         let files = self.files.clone();
+        // Nearly every top-level item declares one node.
+        let items: usize = files.iter().map(|f| f.body.items.len()).sum();
+        self.decls.reserve(items);
+        self.refs.reserve(items);
+        self.nodes.reserve(items);
         for (file_idx, file) in files.iter().enumerate() {
             for pass_a in [true, false] {
                 for (item_idx, item) in file.body.items.iter().enumerate() {
@@ -334,16 +348,28 @@ impl ProgramBinder<'_, '_> {
             name_span: span(name_range),
         });
         let has_token = matches!(item, BodyItem::Block(b) if b.labels.len() >= 2);
+        // The provisional types are the same for every resource (and every
+        // read), so they are built once per process and shared.
+        static RESOURCE: OnceLock<Type> = OnceLock::new();
+        static READ: OnceLock<Type> = OnceLock::new();
         let provisional = match kind {
             DeclKind::Resource | DeclKind::Read if !has_token => Type::dynamic(),
-            DeclKind::Resource => Type::object([
-                ("id", Type::output(Type::id())),
-                ("urn", Type::output(Type::string())),
-            ]),
-            DeclKind::Read => Type::object([
-                ("id", Type::output(Type::string())),
-                ("urn", Type::output(Type::string())),
-            ]),
+            DeclKind::Resource => RESOURCE
+                .get_or_init(|| {
+                    Type::object([
+                        ("id", Type::output(Type::id())),
+                        ("urn", Type::output(Type::string())),
+                    ])
+                })
+                .clone(),
+            DeclKind::Read => READ
+                .get_or_init(|| {
+                    Type::object([
+                        ("id", Type::output(Type::string())),
+                        ("urn", Type::output(Type::string())),
+                    ])
+                })
+                .clone(),
             _ => Type::dynamic(),
         };
         let mode = match kind {
@@ -406,6 +432,7 @@ impl ProgramBinder<'_, '_> {
         let files = self.files.clone();
         let mut all = Vec::with_capacity(self.decls.len());
         let mut names: Vec<(u32, &str)> = Vec::new();
+        let mut walk = deps::Walk::default();
         for decl in &self.decls {
             names.clear();
             if let Some(item) = files
@@ -413,10 +440,10 @@ impl ProgramBinder<'_, '_> {
                 .and_then(|f| f.body.items.get(decl.item_idx))
             {
                 match item {
-                    BodyItem::Attribute(a) => deps::expr_names(&a.expr, &mut names),
+                    BodyItem::Attribute(a) => walk.expr_names(&a.expr, &mut names),
                     BodyItem::Block(b) => {
                         let skip = matches!(decl.kind, DeclKind::Resource | DeclKind::Read);
-                        deps::body_names(&b.body, skip, &mut names);
+                        walk.body_names(&b.body, skip, &mut names);
                     }
                 }
             }
@@ -441,11 +468,14 @@ impl ProgramBinder<'_, '_> {
         let mut state = vec![0u8; n]; // 0 unvisited, 1 on stack, 2 done
         let mut order = Vec::with_capacity(n);
         let mut reported: Vec<bool> = vec![false; n];
+        // The walk's stack, shared by every start.
+        let mut stack: Vec<(usize, usize)> = Vec::new();
         for start in 0..n {
             if state.get(start).copied() != Some(0) {
                 continue;
             }
-            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            stack.clear();
+            stack.push((start, 0));
             if let Some(s) = state.get_mut(start) {
                 *s = 1;
             }

@@ -222,13 +222,23 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
+    /// `package.version()` as text, formatted once per package.
+    fn package_version(&mut self, package: &Arc<Package>) -> Option<String> {
+        if let Some((_, text)) = self
+            .package_versions
+            .iter()
+            .find(|(p, _)| Arc::ptr_eq(p, package))
+        {
+            return text.clone();
+        }
+        let text = package.version().map(ToString::to_string);
+        self.package_versions
+            .push((Arc::clone(package), text.clone()));
+        text
+    }
+
     pub(crate) fn bind_resource(&mut self, idx: usize, file: FileId, block: &Block, read: bool) {
         let skip = self.policy().skip_resource_typecheck;
-        let name = self
-            .decls
-            .get(idx)
-            .map(|d| d.name.clone())
-            .unwrap_or_default();
         let mut diags = Vec::new();
         // Without a type token (a `block-labels` error already) the
         // resource is dynamic: its body is still bound, nothing is checked
@@ -242,7 +252,8 @@ impl ProgramBinder<'_, '_> {
             }
             None => (String::new(), None),
         };
-        let (input_type_, output_type, schema, token) = match &resolved {
+        let had_schema = resolved.is_some();
+        let (input_type_, output_type, schema, token) = match resolved {
             Some(r) => {
                 let types = self
                     .shared
@@ -250,12 +261,12 @@ impl ProgramBinder<'_, '_> {
                     .resource_types(&r.package, &r.resource, read);
                 let schema = SchemaResourceRef {
                     package: r.package.name().to_string(),
-                    package_version: r.package.version().map(ToString::to_string),
-                    schema_token: r.schema_token.clone(),
+                    package_version: self.package_version(&r.package),
+                    schema_token: r.schema_token,
                     is_provider: r.resource.is_provider,
                     is_component: r.resource.is_component,
                 };
-                (types.input, types.output, Some(schema), r.token.clone())
+                (types.input, types.output, Some(schema), r.token)
             }
             None => (Type::dynamic(), Type::dynamic(), None, written.clone()),
         };
@@ -314,6 +325,7 @@ impl ProgramBinder<'_, '_> {
         diags.extend(body_diags);
         diags.extend(structural);
         // Attribute checks.
+        let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
         let mut checks = Vec::new();
         let mut bound_inputs = Vec::new();
         let props = input_type_.as_object().map(|o| o.properties());
@@ -328,7 +340,7 @@ impl ProgramBinder<'_, '_> {
                             Span::new(file, attr.name_range()),
                             format!("unsupported attribute '{}'", attr.name()),
                         );
-                        if resolved.is_some() {
+                        if had_schema {
                             d = d.with_detail(format!(
                                 "resource type '{token}' has no input property '{}'",
                                 attr.name()
@@ -340,7 +352,7 @@ impl ProgramBinder<'_, '_> {
                         checks.push(d);
                     }
                     Some(prop_ty) => {
-                        if let Some(d) = mismatch(file, &name, &token, attr.name(), prop_ty, &value)
+                        if let Some(d) = mismatch(file, name, &token, attr.name(), prop_ty, &value)
                         {
                             checks.push(d);
                         }

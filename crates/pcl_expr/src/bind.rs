@@ -10,7 +10,7 @@ use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
 use pcl_types::{
     collection_types, conversion_from, display_string, expr_not_convertible, lift_operation_type,
-    operators, pretty_capped, traverse, unify_types, unwrap_iterable_source_type,
+    operators, pretty_capped, traverse, unify_types_safe, unwrap_iterable_source_type,
     wrap_iterable_result_type, Number, Traverser, Type, TypeKind, Value,
 };
 
@@ -413,7 +413,7 @@ pub(crate) fn conditional(
     range: TextRange,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let unified = unify_types(&[branch_type(&then_expr.ty), branch_type(&else_expr.ty)]).safe;
+    let unified = unify_types_safe(&[branch_type(&then_expr.ty), branch_type(&else_expr.ty)]);
     let dest = cx.input_type(&Type::bool());
     check_type(cx, &condition.ty, condition.range, &dest);
     let ty = lift_operation_type(&unified, [&condition.ty]);
@@ -554,7 +554,7 @@ fn bind_splat(
     let unwrapped = unwrap_iterable_source_type(&source.ty);
     let (item, source_ty) = match unwrapped.kind() {
         TypeKind::List(e) | TypeKind::Set(e) => (e.clone(), source.ty.clone()),
-        TypeKind::Tuple(es) => (unify_types(es).safe, source.ty.clone()),
+        TypeKind::Tuple(es) => (unify_types_safe(es), source.ty.clone()),
         TypeKind::Dynamic => (Type::dynamic(), source.ty.clone()),
         // A scalar behaves like a one-element list (binder.md §3.8); the
         // eventual wrapper is lost (defect eventual-lost-through-optional,
@@ -653,7 +653,7 @@ fn bind_object(
         ),
         None => {
             let values: Vec<Type> = bound.iter().map(|(_, v)| v.ty.clone()).collect();
-            Type::map(unify_types(&values).safe)
+            Type::map(unify_types_safe(&values))
         }
     };
     let ty = lift_operation_type(&ty, bound.iter().map(|(k, _)| &k.ty));
@@ -703,6 +703,29 @@ fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
             },
         })
         .collect()
+}
+
+/// The leading run of literal steps, bound, and the rest classified (an
+/// empty rest allocates nothing): what [`classify`] gives, split at the
+/// first non-literal index, without building the whole list first.
+fn split_literal_run(
+    steps: &[ast::Step],
+) -> (Vec<(BoundStepKind, TextRange)>, Vec<PendingStep<'_>>) {
+    let mut run = Vec::with_capacity(steps.len());
+    for (i, s) in steps.iter().enumerate() {
+        let kind = match &s.kind {
+            StepKind::Attr(id) => BoundStepKind::Attr(id.name.as_str().to_owned()),
+            StepKind::LegacyIndex { value, .. } => {
+                BoundStepKind::Index(Value::Number(Number::from_bigint(value)))
+            }
+            StepKind::Index(e) => match literal_step_key(e) {
+                Some(v) => BoundStepKind::Index(v),
+                None => return (run, classify(steps.get(i..).unwrap_or_default())),
+            },
+        };
+        run.push((kind, s.range));
+    }
+    (run, Vec::new())
 }
 
 /// `ty.Traverse(kind)`. A name step lends its name to the traverser and
@@ -1015,21 +1038,7 @@ fn bind_scope_traversal(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let mut pending = classify(steps);
-    let split = pending
-        .iter()
-        .position(|s| matches!(s, PendingStep::Index(..)))
-        .unwrap_or(pending.len());
-    // (Split first, so the literal run can be collected in place and an
-    // empty rest allocates nothing.)
-    let rest: Vec<PendingStep<'_>> = pending.split_off(split);
-    let literal_run: Vec<(BoundStepKind, TextRange)> = pending
-        .into_iter()
-        .filter_map(|s| match s {
-            PendingStep::Literal(k, r) => Some((k, r)),
-            PendingStep::Index(..) => None,
-        })
-        .collect();
+    let (literal_run, rest) = split_literal_run(steps);
     let name = ident.as_str();
     let root_end = literal_run.last().map_or(ident.range.end, |(_, r)| r.end);
     let head_range = TextRange::new(ident.range.start, root_end);

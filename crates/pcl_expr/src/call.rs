@@ -8,7 +8,8 @@ use crate::suggest;
 use pcl_syntax::ast;
 use pcl_types::{
     assignable_from, collection_types, contains_outputs, contains_promises, conversion_from,
-    is_optional, lift_operation_type, resolve_outputs, unify_types, unwrap_option, Type, TypeKind,
+    is_optional, lift_operation_type, resolve_outputs, unify_types_safe, unify_types_unsafe,
+    unwrap_option, Type, TypeKind,
 };
 
 use crate::bind::{bind_expr, check_type};
@@ -243,6 +244,38 @@ fn asset_or_archive() -> Type {
     Type::union([Type::opaque("Archive"), Type::opaque("Asset")])
 }
 
+/// The builtins' fixed composite types, one node each per process: a
+/// checker asks for the input type of every parameter of every call, and
+/// that answer is remembered per node, so a fresh `list(string)` per
+/// `join` would be worked out again for every call.
+fn list_of_string() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::list(Type::string())).clone()
+}
+
+fn list_of_int() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::list(Type::int())).clone()
+}
+
+fn optional_int() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::optional(Type::int())).clone()
+}
+
+/// `optional(object({}))`: the arguments of an invoke or a method without
+/// inputs.
+fn optional_empty_object() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::optional(Type::object(Vec::<(String, Type)>::new())))
+        .clone()
+}
+
+fn map_of_asset_or_archive() -> Type {
+    static TYPE: std::sync::OnceLock<Type> = std::sync::OnceLock::new();
+    TYPE.get_or_init(|| Type::map(asset_or_archive())).clone()
+}
+
 /// An error at `range` with the detail equal to the summary (pcl's
 /// `errorf` convention).
 fn pcl_error(
@@ -283,7 +316,7 @@ fn builtin_signature(
                 None => (Type::dynamic(), Type::dynamic()),
                 Some(_) => match resolve_outputs(&t0).kind() {
                     TypeKind::List(e) => (t0.clone(), e.clone()),
-                    TypeKind::Tuple(es) => (t0.clone(), unify_types(es).unsafe_),
+                    TypeKind::Tuple(es) => (t0.clone(), unify_types_unsafe(es)),
                     _ => {
                         if !cx.options().skip_range_typecheck {
                             pcl_error(
@@ -318,14 +351,14 @@ fn builtin_signature(
         Builtin::FileArchive => fixed(vec![p("path", string())], Type::opaque("Archive")),
         Builtin::RemoteArchive => fixed(vec![p("uri", string())], Type::opaque("Archive")),
         Builtin::AssetArchive => fixed(
-            vec![p("assets", Type::map(asset_or_archive()))],
+            vec![p("assets", map_of_asset_or_archive())],
             Type::opaque("Archive"),
         ),
         Builtin::FileAsset => fixed(vec![p("path", string())], Type::opaque("Asset")),
         Builtin::StringAsset => fixed(vec![p("value", string())], Type::opaque("Asset")),
         Builtin::RemoteAsset => fixed(vec![p("uri", string())], Type::opaque("Asset")),
         Builtin::Join => fixed(
-            vec![p("separator", string()), p("strings", Type::list(string()))],
+            vec![p("separator", string()), p("strings", list_of_string())],
             string(),
         ),
         Builtin::Length => {
@@ -363,7 +396,7 @@ fn builtin_signature(
                         }
                         TypeKind::Object(o) => {
                             let props: Vec<Type> = o.properties().values().cloned().collect();
-                            (resolved.clone(), unify_types(&props).unsafe_)
+                            (resolved.clone(), unify_types_unsafe(&props))
                         }
                         // `dynamic` is accepted without a diagnostic (the
                         // reference reports it; untyped values are common
@@ -392,11 +425,8 @@ fn builtin_signature(
             )
         }
         Builtin::Range => fixed(
-            vec![
-                p("fromOrTo", Type::int()),
-                p("to", Type::optional(Type::int())),
-            ],
-            Type::list(Type::int()),
+            vec![p("fromOrTo", Type::int()), p("to", optional_int())],
+            list_of_int(),
         ),
         Builtin::ReadFile | Builtin::Filebase64 | Builtin::Filebase64sha256 => {
             fixed(vec![p("path", string())], string())
@@ -405,7 +435,7 @@ fn builtin_signature(
         Builtin::ToBase64 | Builtin::FromBase64 => fixed(vec![p("value", string())], string()),
         Builtin::Split => fixed(
             vec![p("separator", string()), p("string", string())],
-            Type::list(string()),
+            list_of_string(),
         ),
         Builtin::Secret | Builtin::Unsecret => {
             let t = if args.len() == 1 {
@@ -485,7 +515,7 @@ fn builtin_signature(
             let elem = if any_dynamic {
                 Type::dynamic()
             } else {
-                unify_types(&types).safe
+                unify_types_safe(&types)
             };
             let params = types
                 .iter()
@@ -534,8 +564,10 @@ fn builtin_signature(
                 );
             }
             let t1 = args.get(1).map_or_else(Type::dynamic, |a| a.ty.clone());
-            let result =
-                Type::output(unify_types(&[resolve_outputs(&t0), resolve_outputs(&t1)]).safe);
+            let result = Type::output(unify_types_safe(&[
+                resolve_outputs(&t0),
+                resolve_outputs(&t1),
+            ]));
             fixed(vec![p("value", t0.clone()), p("recovery", t1)], result)
         }
         Builtin::Max | Builtin::Min => {
@@ -757,7 +789,7 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
         let args_ty = function
             .inputs
             .clone()
-            .unwrap_or_else(|| Type::optional(empty()));
+            .unwrap_or_else(optional_empty_object);
         Signature::new(
             vec![p("token", Type::string()), p("args", args_ty), options],
             Type::promise(ret),
@@ -865,7 +897,7 @@ fn call_signature(
         .cloned()
         .collect();
     let args_ty = if others.is_empty() {
-        Type::optional(Type::object(Vec::<(String, Type)>::new()))
+        optional_empty_object()
     } else {
         Type::object(others)
     };

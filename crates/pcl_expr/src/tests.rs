@@ -334,6 +334,48 @@ mod collections {
             ["error[tuple-index-out-of-range]: tuple index must be between 0 and 2"]
         );
     }
+
+    /// A traversal splits at its first non-literal index: the literal run
+    /// before it stays on the scope traversal, the rest is an index
+    /// expression and a relative traversal.
+    #[test]
+    fn traversal_splits_at_the_first_non_literal_index() {
+        let v = [
+            (
+                "m",
+                "object({b = list(map(list(object({c = list(int)}))))})",
+            ),
+            ("a", "int"),
+        ];
+        let out = bind("m.b[0][\"k\"][a].c[1]", &v);
+        assert!(out.diags.is_empty(), "{:?}", out.msgs());
+        assert_eq!(out.ty(), "int");
+        let BoundExprKind::RelativeTraversal { source, steps } = &out.expr.kind else {
+            panic!("{}", out.expr.kind_name());
+        };
+        let names: Vec<String> = steps.iter().map(|s| format!("{:?}", s.kind)).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(names[0].contains("\"c\""), "{names:?}");
+        let BoundExprKind::Index { collection, key } = &source.kind else {
+            panic!("{}", source.kind_name());
+        };
+        assert_eq!(key.kind_name(), "ScopeTraversalExpression");
+        let BoundExprKind::ScopeTraversal { root, steps, .. } = &collection.kind else {
+            panic!("{}", collection.kind_name());
+        };
+        assert_eq!(root, "m");
+        let kinds: Vec<String> = steps.iter().map(|s| format!("{:?}", s.kind)).collect();
+        assert_eq!(kinds.len(), 3, "{kinds:?}");
+        assert!(kinds[0].contains("\"b\""), "{kinds:?}");
+        assert!(kinds[2].contains("\"k\""), "{kinds:?}");
+        // Without a non-literal index everything stays on the root.
+        let out = bind("m.b[0][\"k\"]", &v);
+        let BoundExprKind::ScopeTraversal { steps, .. } = &out.expr.kind else {
+            panic!("{}", out.expr.kind_name());
+        };
+        assert_eq!(steps.len(), 3);
+        assert_eq!(out.ty(), "list(object({c = list(int)}))");
+    }
 }
 
 mod references {

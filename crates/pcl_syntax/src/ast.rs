@@ -129,40 +129,37 @@ pub struct Ident {
 /// literal text). Names of up to [`Name::INLINE`] bytes (nearly all of
 /// them) are stored in place, so building and dropping a tree does
 /// not allocate per identifier. Dereferences to `str`; compares, hashes,
-/// prints and debug-prints exactly like the `str` it holds.
+/// prints and debug-prints exactly like the `str` it holds. Reading the
+/// text is free in both representations: the inline one is a
+/// [`smol_str::SmolStr`] (checked UTF-8 once, when it is built), the long
+/// one a `Box<str>` (so a long `String` keeps its buffer).
 #[derive(Clone)]
 pub struct Name(NameRepr);
 
 #[derive(Clone)]
 enum NameRepr {
-    Inline { len: u8, bytes: [u8; Name::INLINE] },
+    /// Always inline: only built from texts of at most [`Name::INLINE`]
+    /// bytes.
+    Inline(smol_str::SmolStr),
     Heap(Box<str>),
 }
 
 impl Name {
     /// The longest name stored without a heap allocation, in bytes.
-    pub const INLINE: usize = 22;
+    pub const INLINE: usize = 23;
 
     pub fn new(text: &str) -> Name {
-        let src = text.as_bytes();
-        match (u8::try_from(src.len()), src.len() <= Name::INLINE) {
-            (Ok(len), true) => {
-                let mut bytes = [0u8; Name::INLINE];
-                if let Some(dst) = bytes.get_mut(..src.len()) {
-                    dst.copy_from_slice(src);
-                }
-                Name(NameRepr::Inline { len, bytes })
-            }
-            _ => Name(NameRepr::Heap(text.into())),
+        if text.len() <= Name::INLINE {
+            Name(NameRepr::Inline(smol_str::SmolStr::new_inline(text)))
+        } else {
+            Name(NameRepr::Heap(text.into()))
         }
     }
 
+    #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            NameRepr::Inline { len, bytes } => bytes
-                .get(..usize::from(*len))
-                .and_then(|b| std::str::from_utf8(b).ok())
-                .unwrap_or(""),
+            NameRepr::Inline(text) => text.as_str(),
             NameRepr::Heap(text) => text,
         }
     }
@@ -194,20 +191,9 @@ impl std::borrow::Borrow<str> for Name {
 }
 
 impl PartialEq for Name {
+    #[inline]
     fn eq(&self, other: &Name) -> bool {
-        // A name is inline exactly when it is short, so equal names have
-        // the same representation; inline bytes compare without decoding.
-        match (&self.0, &other.0) {
-            (
-                NameRepr::Inline { len, bytes },
-                NameRepr::Inline {
-                    len: other_len,
-                    bytes: other_bytes,
-                },
-            ) => len == other_len && bytes == other_bytes,
-            (NameRepr::Heap(a), NameRepr::Heap(b)) => a == b,
-            _ => false,
-        }
+        self.as_str() == other.as_str()
     }
 }
 
@@ -274,7 +260,11 @@ impl From<String> for Name {
 
 impl From<Box<str>> for Name {
     fn from(text: Box<str>) -> Name {
-        Name::new(&text)
+        if text.len() <= Name::INLINE {
+            Name::new(&text)
+        } else {
+            Name(NameRepr::Heap(text))
+        }
     }
 }
 

@@ -480,7 +480,18 @@ fn long_flat_chains() {
 #[test]
 fn names_behave_like_str() {
     let long = "a_very_long_identifier_name_that_is_not_inline";
-    for text in ["", "x", "résumé", "exactly_twenty_two_by", long] {
+    let longest_inline = "exactly_twenty_three_by";
+    assert_eq!(longest_inline.len(), Name::INLINE);
+    let whitespace = " ".repeat(40);
+    for text in [
+        "",
+        "x",
+        "résumé",
+        longest_inline,
+        "twenty_four_bytes_long_x",
+        long,
+        &whitespace,
+    ] {
         let name = Name::from(text);
         assert_eq!(name.as_str(), text);
         assert_eq!(&*name, text);
@@ -488,9 +499,21 @@ fn names_behave_like_str() {
         assert_eq!(format!("{name}"), text);
         assert_eq!(format!("{name:?}"), format!("{text:?}"));
         assert_eq!(name, Name::from(text.to_string()));
+        assert_eq!(name, Name::from(Box::<str>::from(text)));
+        assert_eq!(name, Name::new(text));
+        let hash = |v: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {
+            use std::hash::Hasher;
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            v(&mut h);
+            h.finish()
+        };
+        use std::hash::Hash;
+        assert_eq!(hash(&|h| name.hash(h)), hash(&|h| text.hash(h)));
     }
     let (a, b) = (Name::from("a"), Name::from("b"));
     assert!(a < b);
+    // Every identifier in the tree embeds one.
+    assert_eq!(std::mem::size_of::<Name>(), 24);
 }
 
 /// Duplicate attributes are reported the same way in small bodies and in

@@ -440,6 +440,19 @@ pub fn conversion_from(dest: &Type, src: &Type) -> ConversionKind {
     if dest.is_dynamic() || dest.ptr_eq(src) {
         return ConversionKind::Safe;
     }
+    // A union destination listing a small source accepts it safely; a
+    // const source (a literal) is decided by its underlying type (neither
+    // is equal to a union, and the union is no enum), so a union listing
+    // that type accepts it safely too.
+    if let TypeKind::Union(u) = dest.kind() {
+        let s = match src.kind() {
+            TypeKind::Const(c) => c.underlying(),
+            _ => src,
+        };
+        if small(s) && u.elements().iter().any(|e| e.ptr_eq(s) || e.equals(s)) {
+            return ConversionKind::Safe;
+        }
+    }
     Engine::new().conv(dest, src, false)
 }
 
@@ -531,6 +544,58 @@ fn assignable_in(dest: &Type, src: &Type, stack: &mut Vec<(usize, usize)>, depth
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Value;
+
+    /// `conversion_from` answers a union destination listing the source
+    /// (or a const source's type) without an engine; every answer must be
+    /// the engine's.
+    #[test]
+    fn union_shortcut_agrees_with_the_engine() {
+        let en = Type::enumeration(
+            "pkg:index:E",
+            Type::string(),
+            vec![Value::string("a")],
+            Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let leaves = [
+            Type::none(),
+            Type::bool(),
+            Type::int(),
+            Type::number(),
+            Type::string(),
+            Type::dynamic(),
+            Type::opaque("Archive"),
+            Type::list(Type::string()),
+            Type::output(Type::string()),
+        ];
+        let mut sources: Vec<Type> = leaves.to_vec();
+        sources.extend([
+            Type::literal(Value::string("a")),
+            Type::literal(Value::string("b")),
+            Type::literal(Value::int(3)),
+            Type::literal(Value::Null),
+            Type::literal(Value::Bool(true)),
+            en.clone(),
+        ]);
+        let mut dests: Vec<Type> = Vec::new();
+        for a in &leaves {
+            for b in &leaves {
+                dests.push(Type::union([a.clone(), b.clone()]));
+            }
+            dests.push(Type::union([a.clone(), en.clone()]));
+            dests.push(Type::union([a.clone(), Type::literal(Value::string("a"))]));
+        }
+        for d in &dests {
+            for s in &sources {
+                assert_eq!(
+                    conversion_from(d, s),
+                    Engine::new().conv(d, s, false),
+                    "{d} <- {s}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn primitive_matrix() {

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use crate::error::{codes, TypeDiagnostic};
 use crate::object::{Properties, View};
 use crate::ty::{Type, TypeKind};
-use crate::unify::unify_types;
+use crate::unify::unify_types_safe;
 use crate::MAX_TYPE_DEPTH;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -84,6 +84,16 @@ fn contains(t: &Type, s: &mut Search, depth: usize) -> bool {
 }
 
 fn search(t: &Type, want: Want) -> bool {
+    // What `contains` decides at the root without looking inside (the
+    // common case: a leaf, a const or an enum, an eventual), answered
+    // without setting up a walk.
+    match t.kind() {
+        TypeKind::Output(_) if want.outputs => return true,
+        TypeKind::Promise(_) if want.promises => return true,
+        TypeKind::Const(_) | TypeKind::Enum(_) => return false,
+        kind if !kind.has_elements() => return false,
+        _ => {}
+    }
     contains(
         t,
         &mut Search {
@@ -238,6 +248,14 @@ impl Resolver {
 }
 
 fn resolve(t: &Type, goal: Goal) -> Type {
+    // A root that holds no eventual by its kind (a leaf, a const or an enum:
+    // what `resolve_in` returns unchanged after its search answers no at
+    // the root) needs no resolver.
+    match t.kind() {
+        TypeKind::Const(_) | TypeKind::Enum(_) => return t.clone(),
+        kind if !kind.has_elements() => return t.clone(),
+        _ => {}
+    }
     resolve_in(t, &mut Resolver::new(goal), 0)
 }
 
@@ -559,10 +577,10 @@ pub fn collection_types(t: &Type, strict: bool) -> CollectionTypes {
     match src.kind() {
         TypeKind::List(e) => ok(Type::int(), e.clone()),
         TypeKind::Map(e) => ok(Type::string(), e.clone()),
-        TypeKind::Tuple(es) => ok(Type::int(), unify_types(es).safe),
+        TypeKind::Tuple(es) => ok(Type::int(), unify_types_safe(es)),
         TypeKind::Object(o) => {
             let props: Vec<Type> = o.properties().values().cloned().collect();
-            ok(Type::string(), unify_types(&props).safe)
+            ok(Type::string(), unify_types_safe(&props))
         }
         TypeKind::Dynamic => ok(Type::dynamic(), Type::dynamic()),
         _ => CollectionTypes {
@@ -580,6 +598,76 @@ pub fn collection_types(t: &Type, strict: bool) -> CollectionTypes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Value;
+
+    /// `search` and `resolve` answer some roots without a walk; the
+    /// answers must be the walk's.
+    #[test]
+    fn search_shortcuts_agree_with_the_walk() {
+        let int = Type::int();
+        let lit = Type::literal(Value::string("a"));
+        let en = Type::enumeration(
+            "pkg:index:E",
+            Type::string(),
+            vec![Value::string("a")],
+            Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let types = [
+            int.clone(),
+            Type::dynamic(),
+            Type::none(),
+            Type::opaque("Archive"),
+            lit.clone(),
+            en.clone(),
+            Type::output(int.clone()),
+            Type::promise(int.clone()),
+            Type::promise(Type::output(int.clone())),
+            Type::output(lit.clone()),
+            Type::list(Type::output(int.clone())),
+            Type::map(Type::promise(int.clone())),
+            Type::tuple([lit.clone(), Type::output(int.clone())]),
+            Type::optional(Type::promise(en.clone())),
+            Type::optional(lit),
+            Type::tuple([en]),
+        ];
+        for t in &types {
+            for (outputs, promises) in [(true, false), (false, true)] {
+                let want = || Want { outputs, promises };
+                let walked = contains(
+                    t,
+                    &mut Search {
+                        want: want(),
+                        stack: Vec::new(),
+                        memo: HashMap::default(),
+                        hit_cycle: false,
+                        memo_unshared: false,
+                        lazy_maybe: false,
+                    },
+                    0,
+                );
+                assert_eq!(search(t, want()), walked, "{t} outputs={outputs}");
+            }
+        }
+        for t in &types {
+            for goal in [
+                Goal::ResolveOutputs,
+                Goal::ResolvePromises,
+                Goal::RenormaliseOutputs,
+            ] {
+                let walked = resolve_in(t, &mut Resolver::new(goal), 0);
+                let got = resolve(t, goal);
+                assert_eq!(crate::to_notation(&got), crate::to_notation(&walked), "{t}");
+                assert_eq!(got.ptr_eq(t), walked.ptr_eq(t), "{t}");
+            }
+        }
+        assert_eq!(
+            eventual_of(&Type::promise(Type::output(int.clone()))),
+            Lift::Output
+        );
+        assert_eq!(eventual_of(&Type::promise(int.clone())), Lift::Promise);
+        assert_eq!(eventual_of(&Type::literal(Value::int(1))), Lift::None);
+    }
 
     #[test]
     fn input_type_examples() {

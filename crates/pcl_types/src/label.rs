@@ -18,7 +18,7 @@ use pcl_diagnostics::TextRange;
 use crate::error::{codes, TypeDiagnostic};
 use crate::object::Properties;
 use crate::ty::{Type, TypeKind};
-use crate::unify::unify_types;
+use crate::unify::unify_types_safe;
 use crate::value::{Number, Value};
 use crate::MAX_TYPE_DEPTH;
 
@@ -364,7 +364,7 @@ impl Binder {
                 if literal {
                     Type::object(props)
                 } else {
-                    Type::map(unify_types(&values).safe)
+                    Type::map(unify_types_safe(&values))
                 }
             }
             Expr::Call(name, name_range, args, whole) => self.call(name, *name_range, args, *whole),

@@ -99,5 +99,5 @@ pub use print::display_string;
 pub use shape::{input_shape, output_shape, plain_shape};
 pub use traverse::{traverse, Traversal, Traverser};
 pub use ty::{ConstType, EnumError, EnumType, Type, TypeKind, UnionType, WeakType};
-pub use unify::{unify, unify_types, Unified};
+pub use unify::{unify, unify_types, unify_types_safe, unify_types_unsafe, Unified};
 pub use value::{Number, Value};

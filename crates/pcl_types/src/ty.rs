@@ -37,6 +37,12 @@ thread_local! {
 
 impl Drop for Type {
     fn drop(&mut self) {
+        // A leaf owns no types, and a node with another strong handle is not
+        // this handle's to take apart: the `Arc`'s own drop (a decrement) is
+        // all there is to do, without the uniqueness check below.
+        if !self.0.has_elements() || Arc::strong_count(&self.0) != 1 {
+            return;
+        }
         let mut owned = None;
         if Arc::get_mut(&mut self.0).is_none() {
             // Weak handles (a lazy object's view memo) make `get_mut`

@@ -46,6 +46,20 @@ pub fn unify_types(types: &[Type]) -> Unified {
     let (mut safe, mut unsafe_) = (first.clone(), first.clone());
     for t in iter {
         let (s, k) = engine.unify(&safe, t);
+        if safe.ptr_eq(&unsafe_) {
+            // Both folds are still at the same type (as long as every step
+            // was safe or impossible), so both take the same step: unify it
+            // once and share the result.
+            (safe, unsafe_) = match k {
+                CK::Safe => (s.clone(), s),
+                CK::Unsafe => (Type::union([safe, t.clone()]), s),
+                CK::None => {
+                    let both = Type::union([safe, t.clone()]);
+                    (both.clone(), both)
+                }
+            };
+            continue;
+        }
         safe = if k == CK::Safe {
             s
         } else {
@@ -59,6 +73,38 @@ pub fn unify_types(types: &[Type]) -> Unified {
         };
     }
     Unified { safe, unsafe_ }
+}
+
+/// `UnifyTypes(types...).safe` alone: the safe fold of [`unify_types`]
+/// without computing the unsafe one.
+pub fn unify_types_safe(types: &[Type]) -> Type {
+    fold_unify_types(types, |k| k == CK::Safe)
+}
+
+/// `UnifyTypes(types...).unsafe_` alone: the unsafe fold of
+/// [`unify_types`] without computing the safe one.
+pub fn unify_types_unsafe(types: &[Type]) -> Type {
+    fold_unify_types(types, CK::exists)
+}
+
+/// One fold of `UnifyTypes`: a step's unified type is kept when `keep`
+/// accepts its kind, else the step adds the input to a union.
+fn fold_unify_types(types: &[Type], keep: fn(CK) -> bool) -> Type {
+    let mut engine = Engine::new();
+    let mut iter = types.iter();
+    let Some(first) = iter.next() else {
+        return Type::none();
+    };
+    let mut acc = first.clone();
+    for t in iter {
+        let (s, k) = engine.unify(&acc, t);
+        acc = if keep(k) {
+            s
+        } else {
+            Type::union([acc, t.clone()])
+        };
+    }
+    acc
 }
 
 impl Engine {

@@ -127,6 +127,16 @@ impl Number {
         if self.is_integer() && self.exp > 19 {
             return None;
         }
+        if (0..=19).contains(&self.exp) {
+            // Without building the integer: a mantissa or a product past
+            // u64 is past i64 too.
+            let magnitude = self
+                .mant
+                .to_u64()?
+                .checked_mul(10u64.pow(self.exp as u32))?;
+            let magnitude = i128::from(magnitude);
+            return i64::try_from(if self.neg { -magnitude } else { magnitude }).ok();
+        }
         self.to_bigint()?.to_i64()
     }
 
@@ -219,8 +229,33 @@ impl Number {
 
     /// Go's `%v` of a `big.Float` (shortest `%g`).
     pub fn go_shortest(&self) -> String {
+        // A non-zero integer below 10^6 prints positionally, as its plain
+        // decimal digits (what `format_g` gives, without the digit string).
+        if let Some(v) = self.small_integer() {
+            return if self.neg {
+                format!("-{v}")
+            } else {
+                v.to_string()
+            };
+        }
+        self.go_shortest_general()
+    }
+
+    fn go_shortest_general(&self) -> String {
         let (d, dp) = self.digits();
         format_g(self.neg, &d, dp, None)
+    }
+
+    /// The magnitude of a non-zero integer below 10^6.
+    fn small_integer(&self) -> Option<u64> {
+        if self.mant.is_zero() || !(0..=5).contains(&self.exp) {
+            return None;
+        }
+        let v = self
+            .mant
+            .to_u64()?
+            .checked_mul(10u64.pow(self.exp as u32))?;
+        (v < 1_000_000).then_some(v)
     }
 
     /// Go's `big.Float.String()` (`%g` with 10 significant digits), used by
@@ -472,6 +507,77 @@ impl fmt::Display for Value {
 
 #[cfg(test)]
 mod tests {
+    /// `to_i64` computed without building the integer agrees with the
+    /// integer's own conversion.
+    #[test]
+    fn to_i64_agrees_with_the_integer() {
+        for t in [
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "7e3",
+            "-7e3",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e18",
+            "1e19",
+            "9e19",
+            "1e20",
+            "0.5",
+            "12.5e1",
+            "123456789012345678901234567890",
+        ] {
+            let n = super::Number::parse(t).unwrap_or_else(|| panic!("{t}"));
+            let slow = n
+                .to_bigint()
+                .and_then(|b| num_traits::ToPrimitive::to_i64(&b));
+            assert_eq!(n.to_i64(), slow, "{t}");
+        }
+    }
+
+    /// The plain-digits shortcut of `go_shortest` prints what the general
+    /// path prints.
+    #[test]
+    fn go_shortest_shortcut_agrees() {
+        let mut texts: Vec<String> = Vec::new();
+        for v in (0..2_000u64).chain([
+            9_999, 10_000, 99_999, 100_000, 123_456, 999_999, 1_000_000, 1_000_001, 2_500_000,
+        ]) {
+            texts.push(v.to_string());
+            texts.push(format!("-{v}"));
+        }
+        for t in [
+            "1e2", "1e5", "1e6", "12e4", "-3e5", "0.5", "1.5e3", "-0", "0e3", "7e-1",
+        ] {
+            texts.push(t.to_string());
+        }
+        for t in &texts {
+            let n = super::Number::parse(t).unwrap_or_else(|| panic!("{t}"));
+            assert_eq!(n.go_shortest(), n.go_shortest_general(), "{t}");
+        }
+        assert_eq!(
+            super::Number::parse("120")
+                .map(|n| n.go_shortest())
+                .as_deref(),
+            Some("120")
+        );
+        assert_eq!(
+            super::Number::parse("-7")
+                .map(|n| n.go_shortest())
+                .as_deref(),
+            Some("-7")
+        );
+    }
+
     use super::*;
 
     fn n(s: &str) -> Number {

@@ -122,6 +122,29 @@ proptest! {
         }
     }
 
+    /// `UnifyTypes` as types.md §3.4 states it: two independent folds, each
+    /// with its own pairwise unification. `unify_types` shares the step
+    /// while both folds are at the same type; the results must not change.
+    #[test]
+    fn unify_types_is_two_independent_folds(ts in prop::collection::vec(any_type(), 1..5)) {
+        let mut safe = ts[0].clone();
+        let mut unsafe_ = ts[0].clone();
+        for t in &ts[1..] {
+            let (s, k) = unify(&safe, t);
+            safe = if k == ConversionKind::Safe { s } else { Type::union([safe, t.clone()]) };
+            let (u, k) = unify(&unsafe_, t);
+            unsafe_ = if k.exists() { u } else { Type::union([unsafe_, t.clone()]) };
+        }
+        let got = unify_types(&ts);
+        prop_assert_eq!(to_notation(&got.safe), to_notation(&safe));
+        prop_assert_eq!(to_notation(&got.unsafe_), to_notation(&unsafe_));
+        prop_assert_eq!(&got.safe, &safe);
+        prop_assert_eq!(&got.unsafe_, &unsafe_);
+        // The single folds give the same types.
+        prop_assert_eq!(to_notation(&unify_types_safe(&ts)), to_notation(&safe));
+        prop_assert_eq!(to_notation(&unify_types_unsafe(&ts)), to_notation(&unsafe_));
+    }
+
     #[test]
     fn unify_commutes(a in any_type(), b in any_type()) {
         prop_assume!(!has_const(&a) && !has_const(&b));
