@@ -231,7 +231,7 @@ impl ProgramBinder<'_, '_> {
         {
             return text.clone();
         }
-        let text = package.version().map(ToString::to_string);
+        let text = package.version_text().map(|v| v.to_string());
         self.package_versions
             .push((Arc::clone(package), text.clone()));
         text

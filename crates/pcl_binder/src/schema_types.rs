@@ -104,7 +104,7 @@ enum Shape {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct ObjectKey {
     package: String,
-    version: Option<String>,
+    version: Option<Arc<str>>,
     token: String,
     shape: Shape,
     resource_ref: bool,
@@ -113,7 +113,7 @@ struct ObjectKey {
 fn key(pkg: &Package, token: &str, shape: Shape, resource_ref: bool) -> ObjectKey {
     ObjectKey {
         package: pkg.name().to_string(),
-        version: version_string(pkg),
+        version: version_key(pkg),
         token: token.to_string(),
         shape,
         resource_ref,
@@ -121,9 +121,9 @@ fn key(pkg: &Package, token: &str, shape: Shape, resource_ref: bool) -> ObjectKe
 }
 
 /// (package, version, token, read block).
-type ResourceKey = (String, Option<String>, String, bool);
+type ResourceKey = (String, Option<Arc<str>>, String, bool);
 /// (package, version, function or resource token).
-type FunctionKey = (String, Option<String>, String);
+type FunctionKey = (String, Option<Arc<str>>, String);
 
 /// Packages (name, version) a conversion reaches in other packages, in
 /// the order a depth-first conversion meets them.
@@ -781,8 +781,14 @@ pub struct Schemas<'a> {
     used: RefCell<IndexMap<String, PackageUse>>,
 }
 
+/// The package's version as text (formatted once per package).
 fn version_string(pkg: &Package) -> Option<String> {
-    pkg.version().map(ToString::to_string)
+    pkg.version_text().map(|v| v.to_string())
+}
+
+/// The package's version as a cache key part: the text, shared.
+fn version_key(pkg: &Package) -> Option<Arc<str>> {
+    pkg.version_text().cloned()
 }
 
 impl<'a> Schemas<'a> {
@@ -921,11 +927,7 @@ impl<'a> Schemas<'a> {
         pkg: &Arc<Package>,
         token: &str,
     ) -> Result<Option<Found<Resource>>, LookupError> {
-        let key = (
-            pkg.name().to_string(),
-            version_string(pkg),
-            token.to_string(),
-        );
+        let key = (pkg.name().to_string(), version_key(pkg), token.to_string());
         if let Some(found) = self.conv.found_resources.borrow().get(&key) {
             return Ok(Some(found.clone()));
         }
@@ -949,7 +951,7 @@ impl<'a> Schemas<'a> {
     ) -> ResourceTypes {
         let key = (
             pkg.name().to_string(),
-            version_string(pkg),
+            version_key(pkg),
             res.token.clone(),
             read,
         );
@@ -1020,7 +1022,7 @@ impl<'a> Schemas<'a> {
 
     /// The converted types of a function, converted once per check.
     pub(crate) fn function_types(&self, pkg: &Arc<Package>, f: &Function) -> FunctionTypes {
-        let key = (pkg.name().to_string(), version_string(pkg), f.token.clone());
+        let key = (pkg.name().to_string(), version_key(pkg), f.token.clone());
         self.top_level(
             &self.conv.functions,
             key,

@@ -238,6 +238,8 @@ pub struct Package {
     origin: Option<PathBuf>,
     name: String,
     version: Option<semver::Version>,
+    /// `version` as text, formatted once (lookups key by it).
+    version_text: Option<Arc<str>>,
     display_name: Option<String>,
     description: Option<String>,
     plugin_download_url: Option<String>,
@@ -266,6 +268,10 @@ pub struct Package {
     /// Whether the layout skim's sections agree with the full skim's
     /// (computed once the full skim has run).
     layout_ok: OnceLock<bool>,
+}
+
+fn version_text(version: Option<&semver::Version>) -> Option<Arc<str>> {
+    version.map(|v| Arc::from(v.to_string()))
 }
 
 impl Package {
@@ -368,6 +374,7 @@ impl Package {
             functions: Lazy::new(&doc, "functions", doc.functions.clone()),
             types: Lazy::new(&doc, "types", doc.types.clone()),
             name,
+            version_text: version_text(version.as_ref()),
             version,
             module_format,
             support_pack: meta.support_pack || parameterization.is_some(),
@@ -398,6 +405,7 @@ impl Package {
     pub(crate) fn set_version_if_missing(&mut self, version: Option<&semver::Version>) {
         if self.version.is_none() {
             self.version = version.cloned();
+            self.version_text = version_text(self.version.as_ref());
         }
     }
 
@@ -407,6 +415,12 @@ impl Package {
 
     pub fn version(&self) -> Option<&semver::Version> {
         self.version.as_ref()
+    }
+
+    /// [`Package::version`] as text (what `to_string` gives), formatted
+    /// once when the package is made.
+    pub fn version_text(&self) -> Option<&Arc<str>> {
+        self.version_text.as_ref()
     }
 
     pub fn display_name(&self) -> Option<&str> {
@@ -1495,6 +1509,26 @@ mod tests {
     use super::*;
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn version_text_is_the_formatted_version() {
+        for declared in ["1.0.0", "v2.3.4", "0.0.1-alpha.1+build.7", "10.20.30-rc.10"] {
+            let doc = format!(r#"{{"name": "m", "version": "{declared}"}}"#);
+            let pkg = Package::parse(doc, "m", None).unwrap();
+            let want = pkg.version().map(ToString::to_string);
+            assert!(want.is_some(), "{declared}");
+            assert_eq!(pkg.version_text().map(|v| v.to_string()), want);
+        }
+        let mut pkg = Package::parse(r#"{"name": "m"}"#, "m", None).unwrap();
+        assert_eq!(pkg.version_text(), None);
+        let from_file = semver::Version::parse("3.1.4-beta.2").unwrap();
+        pkg.set_version_if_missing(Some(&from_file));
+        assert_eq!(pkg.version_text().map(|v| &**v), Some("3.1.4-beta.2"));
+        // A declared version is kept, text included.
+        let other = semver::Version::parse("9.9.9").unwrap();
+        pkg.set_version_if_missing(Some(&other));
+        assert_eq!(pkg.version_text().map(|v| &**v), Some("3.1.4-beta.2"));
+    }
 
     #[test]
     fn member_refs_reads_ref_strings_without_decoding() {
