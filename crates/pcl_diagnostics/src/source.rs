@@ -217,22 +217,22 @@ fn newline_offsets(text: &str) -> impl Iterator<Item = usize> + '_ {
         .filter_map(|(i, b)| (b == b'\n').then_some(i))
 }
 
-/// One source file: its display name, its text and its line index.
+/// One source file: its display name, its text and its line index (built
+/// the first time a position is asked for, so a file nothing reports on
+/// never pays for it).
 #[derive(Debug)]
 pub struct SourceFile {
     name: String,
     text: Arc<str>,
-    line_index: LineIndex,
+    line_index: OnceLock<LineIndex>,
 }
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
-        let text = text.into();
-        let line_index = LineIndex::new(&text);
         SourceFile {
             name: name.into(),
-            text,
-            line_index,
+            text: text.into(),
+            line_index: OnceLock::new(),
         }
     }
 
@@ -249,11 +249,11 @@ impl SourceFile {
     }
 
     pub fn line_index(&self) -> &LineIndex {
-        &self.line_index
+        self.line_index.get_or_init(|| LineIndex::new(&self.text))
     }
 
     pub fn position(&self, offset: u32) -> Position {
-        self.line_index.position(&self.text, offset)
+        self.line_index().position(&self.text, offset)
     }
 }
 
@@ -352,6 +352,24 @@ mod tests {
             assert_eq!(p.column as usize, naive(offset), "offset {offset}");
         }
         assert!(index.long_lines.iter().all(|(_, c)| c.get().is_some()));
+    }
+
+    /// A file's line index is built on first use, and gives what an index
+    /// built up front gives.
+    #[test]
+    fn line_index_is_built_on_first_use() {
+        let text = "a = 1\nb = \"\u{e9}\"\r\n\nc";
+        let mut map = SourceMap::new();
+        let id = map.add("main.pp", text);
+        let file = map.get(id).unwrap();
+        assert!(file.line_index.get().is_none());
+        assert_eq!(file.text(), text);
+        let eager = LineIndex::new(text);
+        for offset in 0..=text.len() as u32 + 1 {
+            assert_eq!(file.position(offset), eager.position(text, offset));
+        }
+        assert!(file.line_index.get().is_some());
+        assert_eq!(file.line_index(), &eager);
     }
 
     #[test]
