@@ -75,7 +75,7 @@ pub fn is_hcl_identifier(s: &str) -> bool {
 }
 
 /// cty's type name for a const's underlying type.
-fn cty_type_name(t: &Type) -> &'static str {
+pub(crate) fn cty_type_name(t: &Type) -> &'static str {
     match t.kind() {
         TypeKind::String => "cty.String",
         TypeKind::Number | TypeKind::Int => "cty.Number",

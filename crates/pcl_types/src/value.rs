@@ -247,7 +247,7 @@ impl Number {
     }
 
     /// The magnitude of a non-zero integer below 10^6.
-    fn small_integer(&self) -> Option<u64> {
+    pub(crate) fn small_integer(&self) -> Option<u64> {
         if self.mant.is_zero() || !(0..=5).contains(&self.exp) {
             return None;
         }
@@ -381,31 +381,54 @@ pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if c.is_control() => {
-                let v = c as u32;
-                if v < 0x80 {
-                    out.push_str(&format!("\\x{v:02x}"));
-                } else if v < 0x10000 {
-                    out.push_str(&format!("\\u{v:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{v:08x}"));
-                }
+        match go_escape(c) {
+            GoEscaped::Plain(c) => out.push(c),
+            GoEscaped::Ascii(bytes, len) => {
+                out.extend(bytes.iter().take(usize::from(len)).map(|&b| char::from(b)))
             }
-            c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+/// How [`go_quote`] writes one character: as itself, or as an ASCII
+/// escape (at most `\U` and 8 hex digits).
+#[derive(Clone, Copy)]
+pub(crate) enum GoEscaped {
+    Plain(char),
+    Ascii([u8; 10], u8),
+}
+
+pub(crate) fn go_escape(c: char) -> GoEscaped {
+    let fixed = |text: &str| {
+        let mut bytes = [0u8; 10];
+        let len = text.len().min(bytes.len());
+        bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
+        GoEscaped::Ascii(bytes, len as u8)
+    };
+    match c {
+        '"' => fixed("\\\""),
+        '\\' => fixed("\\\\"),
+        '\n' => fixed("\\n"),
+        '\r' => fixed("\\r"),
+        '\t' => fixed("\\t"),
+        '\u{7}' => fixed("\\a"),
+        '\u{8}' => fixed("\\b"),
+        '\u{c}' => fixed("\\f"),
+        '\u{b}' => fixed("\\v"),
+        c if c.is_control() => {
+            let v = c as u32;
+            if v < 0x80 {
+                fixed(&format!("\\x{v:02x}"))
+            } else if v < 0x10000 {
+                fixed(&format!("\\u{v:04x}"))
+            } else {
+                fixed(&format!("\\U{v:08x}"))
+            }
+        }
+        c => GoEscaped::Plain(c),
+    }
 }
 
 /// A JSON-style quoted string, as the notation writes `STRING`.
