@@ -99,6 +99,10 @@ pub(crate) struct ProgramBinder<'a, 's> {
     /// from, formatted once (a program has a handful of packages and
     /// many resources).
     pub package_versions: Vec<(Arc<pcl_schema::Package>, Option<String>)>,
+    /// The types of the well-formed type labels met so far, by label text
+    /// (output labels, then config labels): configs declared with the same
+    /// label share one type, so its `InputType` is built once.
+    pub label_types: [crate::schema_types::FastMap<String, Type>; 2],
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -161,6 +165,7 @@ pub(crate) fn bind_program(
         diags,
         expr_options: shared.policy.expr_options(),
         package_versions: Vec::new(),
+        label_types: Default::default(),
     };
     binder.declare_all();
     binder.compute_dependencies();
@@ -402,7 +407,19 @@ impl ProgramBinder<'_, '_> {
         let Some(label) = block.labels.get(1) else {
             return Type::dynamic();
         };
+        // A label naming a primitive (`string`) binds to a type whose
+        // `InputType` is built once per process already; only constructed
+        // ones (`list(string)`, `object({…})`) are worth remembering.
+        let constructed = label.value().contains('(');
+        let known = self.label_types.get(usize::from(config));
+        if let Some(ty) = known
+            .filter(|_| constructed)
+            .and_then(|m| m.get(label.value()))
+        {
+            return ty.clone();
+        }
         let result = pcl_types::bind_type_label(label.value());
+        let remember = constructed && result.diagnostics.is_empty();
         let offset = if label.quoted {
             label.range.start + 1
         } else {
@@ -419,11 +436,17 @@ impl ProgramBinder<'_, '_> {
                 .unwrap_or(label.range);
             self.diags.push(d.into_diagnostic(Span::new(file, range)));
         }
-        if config {
+        let ty = if config {
             pcl_types::label::config_type(&result.ty)
         } else {
             result.ty
+        };
+        if remember {
+            if let Some(m) = self.label_types.get_mut(usize::from(config)) {
+                m.insert(label.value().to_owned(), ty.clone());
+            }
         }
+        ty
     }
 
     // ----- dependencies and order -------------------------------------------

@@ -1047,13 +1047,13 @@ impl<'a> Schemas<'a> {
 /// come from schemas and the program, are looked up very often and are
 /// never iterated where order shows, so they use [`FastHasher`] instead of
 /// SipHash.
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
 
 /// A multiply-rotate hasher (the one rustc uses for its own tables): a few
 /// instructions per 8 bytes; not meant to resist chosen collisions.
 #[derive(Default)]
-struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 impl FastHasher {
     const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
