@@ -635,14 +635,7 @@ fn plain_and_general_quoted_strings() {
         let ExprKind::Template(t) = &parse.expr().kind else {
             panic!("{text}: {}", parse.dump())
         };
-        let values: Vec<&str> = t
-            .parts
-            .iter()
-            .filter_map(|p| match p {
-                TemplatePart::Literal(lit) => Some(lit.value.as_str()),
-                _ => None,
-            })
-            .collect();
+        let values = literal_values(t);
         assert_eq!(values, want, "{text}");
         assert_eq!(t.parts.len(), want.len(), "{text}");
         assert_eq!(parse.expr().range, TextRange::from_usize(0..text.len()));
@@ -749,14 +742,7 @@ fn merged_literals_mix_source_slices_and_decoded_text() {
     let ExprKind::Template(t) = &parse.expr().kind else {
         panic!("{}", parse.dump())
     };
-    let values: Vec<&str> = t
-        .parts
-        .iter()
-        .filter_map(|p| match p {
-            TemplatePart::Literal(lit) => Some(lit.value.as_str()),
-            _ => None,
-        })
-        .collect();
+    let values = literal_values(t);
     assert_eq!(values, ["a\nb ", " c\nd\n"]);
 }
 
@@ -794,4 +780,15 @@ fn nested_chains_keep_their_own_steps() {
     // The per-element `.j.k`.
     assert_eq!(steps(&splat.each).0, 2, "{}", parse.dump());
     assert!(matches!(steps(&splat.each).1.kind, ExprKind::SplatItem));
+}
+
+/// The values of a template's literal parts, in order.
+fn literal_values(t: &Template) -> Vec<&str> {
+    t.parts
+        .iter()
+        .filter_map(|p| match p {
+            TemplatePart::Literal(lit) => Some(lit.value.as_str()),
+            _ => None,
+        })
+        .collect()
 }
