@@ -95,10 +95,6 @@ pub(crate) struct ProgramBinder<'a, 's> {
     pub nodes: Vec<Option<Node>>,
     pub diags: Vec<Diagnostic>,
     pub expr_options: pcl_expr::ExprOptions,
-    /// The version text of each package a resource of this program came
-    /// from, formatted once (a program has a handful of packages and
-    /// many resources).
-    pub package_versions: Vec<(Arc<pcl_schema::Package>, Option<String>)>,
     /// The types of the well-formed type labels met so far, by label text
     /// (output labels, then config labels): configs declared with the same
     /// label share one type, so its `InputType` is built once.
@@ -164,7 +160,6 @@ pub(crate) fn bind_program(
         nodes: Vec::new(),
         diags,
         expr_options: shared.policy.expr_options(),
-        package_versions: Vec::new(),
         label_types: Default::default(),
     };
     binder.declare_all();

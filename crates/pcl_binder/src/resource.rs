@@ -222,19 +222,9 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
-    /// `package.version()` as text, formatted once per package.
-    fn package_version(&mut self, package: &Arc<Package>) -> Option<String> {
-        if let Some((_, text)) = self
-            .package_versions
-            .iter()
-            .find(|(p, _)| Arc::ptr_eq(p, package))
-        {
-            return text.clone();
-        }
-        let text = package.version_text().map(|v| v.to_string());
-        self.package_versions
-            .push((Arc::clone(package), text.clone()));
-        text
+    /// `package.version()` as text (the package formats it once).
+    fn package_version(&self, package: &Arc<Package>) -> Option<String> {
+        package.version_text().map(|v| v.to_string())
     }
 
     pub(crate) fn bind_resource(&mut self, idx: usize, file: FileId, block: &Block, read: bool) {
