@@ -218,11 +218,7 @@ impl Prober {
                 if self.compare(bytes, next_line, token)?.0 != Ordering::Greater {
                     return None;
                 }
-                let comma = trim_end(bytes, value_start, next_line)?;
-                if bytes.get(comma - 1) != Some(&b',') {
-                    return None;
-                }
-                trim_end(bytes, value_start, comma - 1)?
+                value_before_comma(bytes, value_start, next_line)?
             }
             None => trim_end(bytes, value_start, end)?,
         };
@@ -293,14 +289,7 @@ fn members(src: &[u8], start: usize, end: usize, indent: usize) -> Option<Keyed>
         let value_start = skip_spaces(bytes, colon + 1);
         let next = lines.next();
         let value_end = match next {
-            Some(next_line) => {
-                // `value` `,` (spaces) newline.
-                let comma = trim_end(bytes, value_start, next_line)?;
-                if bytes.get(comma - 1) != Some(&b',') {
-                    return None;
-                }
-                trim_end(bytes, value_start, comma - 1)?
-            }
+            Some(next_line) => value_before_comma(bytes, value_start, next_line)?,
             None => trim_end(bytes, value_start, end)?,
         };
         check_value_end(bytes, value_start, value_end, indent)?;
@@ -408,6 +397,17 @@ fn skip_spaces(bytes: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
+}
+
+/// The end of a value that starts at `start` and is followed by `,`, then
+/// whitespace up to `next_line` (`value` `,` spaces newline); `None` when
+/// the comma is missing or the value is empty.
+fn value_before_comma(bytes: &[u8], start: usize, next_line: usize) -> Option<usize> {
+    let comma = trim_end(bytes, start, next_line)?;
+    if bytes.get(comma - 1) != Some(&b',') {
+        return None;
+    }
+    trim_end(bytes, start, comma - 1)
 }
 
 /// The end of `start..end` with trailing whitespace removed; `None` when
