@@ -59,6 +59,20 @@ pub struct Label {
     pub message: String,
 }
 
+/// A machine-applicable edit that fixes (or may fix) a diagnostic: replace
+/// the text at `span` with `replacement`. Every did-you-mean carries one, so
+/// editors can offer it as a quick fix and the JSON and SARIF outputs can
+/// list it under `fixes`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    /// A short imperative title, such as "replace `bukcet` with `bucket`".
+    pub message: String,
+    /// The text to replace (may be empty, for an insertion).
+    pub span: Span,
+    /// The new text.
+    pub replacement: String,
+}
+
 /// One problem found in the input.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
@@ -74,6 +88,8 @@ pub struct Diagnostic {
     pub related: Vec<Label>,
     /// Suggestions such as "did you mean `name`?".
     pub help: Vec<String>,
+    /// Machine-applicable edits, best first (see [`Fix`]).
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -86,6 +102,7 @@ impl Diagnostic {
             span,
             related: Vec::new(),
             help: Vec::new(),
+            fixes: Vec::new(),
         }
     }
 
@@ -112,6 +129,17 @@ impl Diagnostic {
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help.push(help.into());
+        self
+    }
+
+    /// Adds a machine-applicable edit: replace `span` with `replacement`.
+    pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Self {
+        let replacement = replacement.into();
+        self.fixes.push(Fix {
+            message: format!("replace with `{replacement}`"),
+            span,
+            replacement,
+        });
         self
     }
 

@@ -17,6 +17,6 @@ pub mod render;
 pub mod source;
 pub mod suggest;
 
-pub use diagnostic::{count, sort_and_dedup, Code, Diagnostic, Label, Severity};
+pub use diagnostic::{count, sort_and_dedup, Code, Diagnostic, Fix, Label, Severity};
 pub use render::{render, render_all, render_short, RenderOptions};
 pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextRange};
