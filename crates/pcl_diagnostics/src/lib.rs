@@ -8,15 +8,18 @@
 //! - [`Diagnostic`]: plain data with a stable [`Code`];
 //! - [`render`]: the one place that knows about ariadne (snippets escape
 //!   control characters and show long lines as windows around the labels);
-//! - [`suggest`]: "did you mean" candidates by edit distance.
+//! - [`suggest`]: "did you mean" candidates by edit distance;
+//! - [`elide`]: cutting long user-derived text for messages.
 //!
 //! It must not know about syntax trees, types or schemas.
 
 pub mod diagnostic;
+pub mod elide;
 pub mod render;
 pub mod source;
 pub mod suggest;
 
 pub use diagnostic::{count, sort_and_dedup, Code, Diagnostic, Fix, Label, Severity};
+pub use elide::{elide, elide_quoted, MAX_QUOTED_CHARS};
 pub use render::{render, render_all, render_short, RenderOptions};
 pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextRange};
