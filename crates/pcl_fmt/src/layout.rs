@@ -189,6 +189,11 @@ fn space_after(subject: Tok, before: Option<Kind>, after: Kind) -> bool {
     if s == K::Ident && after == K::OParen {
         return false;
     }
+    // Namespaced function names (`provider::aws::arn_parse`): this rule is
+    // hclwrite's since hcl 2.20, which added them.
+    if (s == K::Ident && after == K::DoubleColon) || (s == K::DoubleColon && after == K::Ident) {
+        return false;
+    }
     if s == K::Dot || after == K::Dot {
         return false;
     }

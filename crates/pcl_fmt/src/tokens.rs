@@ -41,6 +41,8 @@ pub(crate) enum Kind {
     Question,
     Colon,
     Ellipsis,
+    /// `::` of a namespaced function name.
+    DoubleColon,
     OQuote,
     CQuote,
     OHeredoc,
@@ -50,7 +52,7 @@ pub(crate) enum Kind {
     TemplateSeqEnd,
     QuotedLit,
     StringLit,
-    /// Everything without a rule of its own (`::`, `=>`).
+    /// Everything without a rule of its own (`=>`).
     Other,
 }
 
@@ -179,6 +181,7 @@ fn kind_of(kind: TokenKind) -> Kind {
         T::Question => Kind::Question,
         T::Colon => Kind::Colon,
         T::Ellipsis => Kind::Ellipsis,
+        T::DoubleColon => Kind::DoubleColon,
         T::OQuote => Kind::OQuote,
         T::CQuote => Kind::CQuote,
         T::OHeredoc => Kind::OHeredoc,
@@ -188,8 +191,8 @@ fn kind_of(kind: TokenKind) -> Kind {
         T::TemplateSeqEnd => Kind::TemplateSeqEnd,
         T::QuotedLit => Kind::QuotedLit,
         T::StringLit => Kind::StringLit,
-        // Never reached for a file without syntax errors except `::` and
-        // `=>`, which have no rule of their own.
+        // Never reached for a file without syntax errors except `=>`,
+        // which has no rule of its own.
         _ => Kind::Other,
     }
 }
