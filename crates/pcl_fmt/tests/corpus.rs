@@ -3,6 +3,8 @@
 //! fingerprints of hclwrite's output, and against hclwrite itself when the
 //! oracle is built), stable, and keeping every token and comment.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::BTreeMap;

@@ -6,6 +6,8 @@
 //! `pcl-deviation` (a deliberate difference, listed in the README, which
 //! must indeed differ).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::*;
