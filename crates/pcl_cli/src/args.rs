@@ -12,10 +12,12 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 usage: pcl parse [--emit tokens|tree|source] PATH...
        pcl check [options] PATH...
+       pcl fmt [--check] [--diff] [-r] [PATH...]
 
 commands:
   parse    parse .pp files and report syntax errors
   check    bind programs against their package schemas and report errors
+  fmt      format .pp files in the canonical (hclwrite) layout
 
 parse options:
   --emit tokens   print every token (kind and byte range), one per line
@@ -55,9 +57,19 @@ check options:
                        Pulumi.yaml says `runtime: pcl` uses its `main`
                        directory), or `-` for standard input
 
+fmt options:
+  --check              change nothing; list the files that would change
+  --diff               change nothing; print a unified diff
+  --recursive, -r      directories include their subdirectories
+  --stdin-filename NAME  the file name used for `-` in messages
+  PATH                 a file, a directory (its *.pp files) or `-` (standard
+                       input to standard output); default: `.`
+
 exit status: 0 no errors (warnings allowed), 1 errors found (or warnings
              with --deny warnings), 2 bad arguments, unreadable input or
-             internal error
+             internal error; fmt: 0 nothing to change or all written,
+             1 something would change (--check, --diff), 2 bad arguments,
+             unreadable input or syntax errors
 ";
 
 /// A parsed command line.
@@ -67,6 +79,7 @@ pub enum Command {
     Version,
     Parse(ParseArgs),
     Check(CheckArgs),
+    Fmt(crate::fmt_cmd::FmtArgs),
 }
 
 /// How `pcl check` prints diagnostics.
@@ -172,6 +185,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "-V" | "--version" => Ok(Command::Version),
         "parse" => parse_parse(iter.as_slice()).map(Command::Parse),
         "check" => parse_check(iter.as_slice()).map(Command::Check),
+        "fmt" => crate::fmt_cmd::parse_args(iter.as_slice()).map(Command::Fmt),
         other if other.starts_with('-') => Err(format!("unknown option `{other}`")),
         other => Err(format!("unknown command `{other}`")),
     }

@@ -5,12 +5,14 @@
 //! code: 0 when no errors were found, 1 when the input has errors, 2 when
 //! the command itself could not run (a bad argument, an unreadable file, an
 //! internal error). Each subcommand is a [`Command`] variant with its own
-//! module: `parse` ([`parse_cmd`]) and `check` ([`check_cmd`]). Reading
-//! inputs is [`inputs`], printing diagnostics [`formats`], and `check
-//! --emit model` is [`model`].
+//! module: `parse` ([`parse_cmd`]), `check` ([`check_cmd`]) and `fmt`
+//! ([`fmt_cmd`], whose 1 means "would change" under `--check`/`--diff` and
+//! 2 also covers syntax errors). Reading inputs is [`inputs`], printing
+//! diagnostics [`formats`], and `check --emit model` is [`model`].
 
 pub mod args;
 pub mod check_cmd;
+pub mod fmt_cmd;
 pub mod formats;
 pub mod inputs;
 pub mod model;
@@ -53,6 +55,7 @@ pub fn run(args: &[String]) -> Status {
         }
         Ok(Command::Parse(parse_args)) => parse_cmd::run(&parse_args),
         Ok(Command::Check(check_args)) => check_cmd::run(&check_args),
+        Ok(Command::Fmt(fmt_args)) => fmt_cmd::run(&fmt_args),
         Err(message) => {
             eprintln!("error: {message}\n\n{}", args::USAGE);
             Status::Usage
