@@ -111,26 +111,11 @@ fn format_lines(
     } else {
         out.push_str(text.get(pos..).unwrap_or(""));
     }
-    check_tokens(text, &out)?;
+    tokens::same_tokens(text, &lexed.toks, &out)
+        .map_err(|offset| FormatError::Internal { offset })?;
     Ok(out)
 }
 
 fn push_spaces(out: &mut String, n: u32) {
     out.extend(std::iter::repeat_n(' ', n as usize));
-}
-
-/// Fails when `after` does not have the significant tokens of `before`.
-fn check_tokens(before: &str, after: &str) -> Result<(), FormatError> {
-    let mut old = tokens::significant(before);
-    let mut new = tokens::significant(after);
-    loop {
-        match (old.next(), new.next()) {
-            (None, None) => return Ok(()),
-            (Some(a), Some(b)) if (a.0, a.2) == (b.0, b.2) => {}
-            (a, _) => {
-                let offset = a.map_or(before.len(), |a| a.1);
-                return Err(FormatError::Internal { offset });
-            }
-        }
-    }
 }

@@ -60,6 +60,8 @@ pub(crate) enum Kind {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Tok {
     pub kind: Kind,
+    /// The lexer's kind, for the final check.
+    pub token_kind: TokenKind,
     /// Byte range in the input.
     pub start: u32,
     pub end: u32,
@@ -92,16 +94,27 @@ pub(crate) fn lex(file: FileId, text: &str) -> Result<Lexed, Vec<Diagnostic>> {
     Ok(split(text, parse.tokens()))
 }
 
-/// The significant tokens of `text`: kind, start offset and text, for the
-/// check that formatting changed nothing but whitespace.
-pub(crate) fn significant(text: &str) -> impl Iterator<Item = (TokenKind, usize, &str)> + '_ {
-    pcl_syntax::lex(text)
-        .into_iter()
-        .filter(|t| t.kind != TokenKind::Whitespace)
-        .map(move |t| {
-            let range = t.range.to_usize();
-            (t.kind, range.start, text.get(range).unwrap_or(""))
-        })
+/// Whether `output` lexes to the tokens `toks` of `input` (whitespace and
+/// a byte-order mark aside); `Err` holds the input offset of the first
+/// token that differs.
+pub(crate) fn same_tokens(input: &str, toks: &[Tok], output: &str) -> Result<(), usize> {
+    let mut expected = toks.iter();
+    for token in pcl_syntax::lex(output) {
+        if matches!(token.kind, TokenKind::Whitespace | TokenKind::Bom) {
+            continue;
+        }
+        let Some(want) = expected.next() else {
+            return Err(input.len());
+        };
+        let want_text = input.get(want.start as usize..want.end as usize);
+        if token.kind != want.token_kind || output.get(token.range.to_usize()) != want_text {
+            return Err(want.start as usize);
+        }
+    }
+    match expected.next() {
+        Some(missing) => Err(missing.start as usize),
+        None => Ok(()),
+    }
 }
 
 fn split(text: &str, tokens: &[pcl_syntax::Token]) -> Lexed {
@@ -134,6 +147,7 @@ fn split(text: &str, tokens: &[pcl_syntax::Token]) -> Lexed {
         };
         out.toks.push(Tok {
             kind,
+            token_kind: token.kind,
             start,
             end,
             gap_start: gap.take().unwrap_or(start),
