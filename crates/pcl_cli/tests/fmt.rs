@@ -331,3 +331,31 @@ fn formatting_keeps_the_bound_model_of_every_corpus_program() {
         programs.len()
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_stays_a_link_and_a_fifo_is_refused_unopened() {
+    let dir = tree("links", &[("real.pp", UGLY)]);
+    std::os::unix::fs::symlink("real.pp", dir.join("link.pp")).unwrap();
+    let out = pcl(&["fmt", "link.pp"], &dir);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(dir.join("link.pp"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(read(&dir, "real.pp"), PRETTY);
+    // A FIFO named on the command line or found in a directory: refused
+    // (status 2) without blocking on it.
+    let made = Command::new("mkfifo").arg(dir.join("pipe.pp")).status();
+    if made.is_ok_and(|s| s.success()) {
+        for args in [&["fmt", "pipe.pp"][..], &["fmt", "--check", "."][..]] {
+            let out = pcl(args, &dir);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert!(
+                stderr(&out).contains("not a regular file"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+}
