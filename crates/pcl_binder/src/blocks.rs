@@ -262,8 +262,7 @@ fn unknown_hook_property(
         Span::new(file, range),
         format!("unknown property '{name}' among [{}]", valid.join(" ")),
     );
-    if let Some(help) = pcl_expr::suggest::help(name, valid.iter().copied()) {
-        d = d.with_help(help);
-    }
+    let found = pcl_expr::suggest::candidates(name, valid.iter().copied());
+    d = pcl_expr::suggest::attach(d, Span::new(file, range), &found);
     d
 }

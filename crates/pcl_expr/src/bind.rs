@@ -840,7 +840,10 @@ fn unknown_property(
         BoundStepKind::Index(_) => None,
     };
     let members = property_names(receiver);
-    let help = name.and_then(|n| suggest::help(n, members.iter().map(String::as_str)));
+    let found: Vec<&str> = name.map_or_else(Vec::new, |n| {
+        suggest::candidates(n, members.iter().map(String::as_str))
+    });
+    let help = pcl_diagnostics::suggest::help_line(&found);
     if let Some(n) = name {
         if members.len() > suggest::MAX_SUGGESTIONS {
             d.summary = format!("unknown property '{n}'");
@@ -858,9 +861,36 @@ fn unknown_property(
             });
         }
     }
-    let mut out = d.into_diagnostic(span);
-    if let Some(h) = help {
-        out = out.with_help(h);
+    let out = d.into_diagnostic(span);
+    // The fix replaces the name after the `.` (or the whole `["…"]` step).
+    let (fix_span, quote) = match step {
+        BoundStepKind::Attr(n) => {
+            let start = span.range.end.saturating_sub(n.len() as u32);
+            let start = start.max(span.range.start);
+            (
+                pcl_diagnostics::Span::new(span.file, TextRange::new(start, span.range.end)),
+                false,
+            )
+        }
+        _ => (span, true),
+    };
+    let replacements: Vec<String> = found
+        .iter()
+        .filter(|c| !quote || !(c.contains("${") || c.contains("%{")))
+        .map(|c| {
+            if quote {
+                format!("[\"{}\"]", c.replace('\\', "\\\\").replace('"', "\\\""))
+            } else {
+                (*c).to_string()
+            }
+        })
+        .collect();
+    let mut out = match help {
+        Some(h) => out.with_help(h),
+        None => out,
+    };
+    for r in replacements {
+        out = out.with_fix(fix_span, r);
     }
     out
 }
@@ -1056,9 +1086,7 @@ fn bind_scope_traversal(
                 span,
                 format!("undefined variable {name}"),
             );
-            if let Some(help) = suggest::help(name, scope.visible_names()) {
-                d = d.with_help(help);
-            }
+            d = suggest::attach(d, span, &scope.suggest_names(name));
             cx.report(d);
             let steps = literal_run
                 .into_iter()
