@@ -377,6 +377,11 @@ impl ProgramBinder<'_, '_> {
         diags.extend(checks);
         let options =
             options_block.map(|b| self.bind_options(file, b, Some(&input_type_), &mut diags));
+        if skip {
+            // Every error from binding the block, its `options` and `range`
+            // included, is a warning under SkipResourceTypechecking.
+            downgrade(&mut diags);
+        }
         self.diags.extend(diags);
         let node = ResourceNode {
             read,
