@@ -99,6 +99,23 @@ pub struct NameIndex {
     lower: HashMap<String, Vec<u32>>,
     sorted_lower: Vec<(String, u32)>,
     by_len: HashMap<usize, Vec<u32>>,
+    /// Every lower-case name of at most [`MAX_DELETION_LEN`] characters
+    /// with one character deleted: names one edit from a written name are
+    /// found by a few lookups, however many names there are.
+    deletions: HashMap<String, Vec<u32>>,
+}
+
+/// The longest name [`NameIndex`] indexes by its one-character deletions
+/// (the index holds about the square of the length per name).
+pub const MAX_DELETION_LEN: usize = 32;
+
+/// `s` without its character at byte `at` (a char boundary).
+fn without_char_at(s: &str, at: usize) -> Option<String> {
+    let c = s.get(at..)?.chars().next()?;
+    let mut out = String::with_capacity(s.len());
+    out.push_str(s.get(..at)?);
+    out.push_str(s.get(at + c.len_utf8()..)?);
+    Some(out)
 }
 
 /// One name found by [`NameIndex::lookup`], keyed for merging the answers
@@ -128,6 +145,16 @@ impl NameIndex {
                 .entry(lower.chars().count())
                 .or_default()
                 .push(pos);
+            if lower.chars().count() <= MAX_DELETION_LEN {
+                for (at, _) in lower.char_indices() {
+                    if let Some(d) = without_char_at(&lower, at) {
+                        let list = index.deletions.entry(d).or_default();
+                        if list.last() != Some(&pos) {
+                            list.push(pos);
+                        }
+                    }
+                }
+            }
             index.sorted_lower.push((lower.clone(), pos));
             index.lower.entry(lower).or_default().push(pos);
         }
@@ -169,6 +196,34 @@ impl NameIndex {
         let lower = name.to_lowercase();
         let len = lower.chars().count();
         let mut budget = MAX_COMPARED;
+        // One edit away (a deletion, an insertion, a substitution or a
+        // swap of neighbours): found through the deletion index first, so
+        // the likeliest typos are never cut by the budget.
+        if len <= MAX_DELETION_LEN + 1 {
+            let mut keys: Vec<std::borrow::Cow<'_, str>> = vec![lower.as_str().into()];
+            for (at, _) in lower.char_indices() {
+                keys.extend(without_char_at(&lower, at).map(Into::into));
+            }
+            for (i, key) in keys.iter().enumerate() {
+                // The name itself against deleted names, and every
+                // deletion of it against names and deleted names.
+                let maps: [Option<&Vec<u32>>; 2] = [
+                    if i == 0 {
+                        None
+                    } else {
+                        self.lower.get(key.as_ref())
+                    },
+                    self.deletions.get(key.as_ref()),
+                ];
+                for &pos in maps.into_iter().flatten().flatten() {
+                    if budget == 0 {
+                        break;
+                    }
+                    budget -= 1;
+                    out.extend(hit(1, pos));
+                }
+            }
+        }
         // Edit distance: a candidate's length is within the distance
         // limit of the name's (at most half its length, see
         // `did_you_mean`), nearest lengths first.
