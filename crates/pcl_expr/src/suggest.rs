@@ -291,10 +291,19 @@ pub fn candidates_indexed<'a>(name: &str, levels: &[&'a NameIndex]) -> Vec<&'a s
     }
     // Each name once, at its innermost place (as `Scope::visible_names`).
     let mut seen = std::collections::HashSet::new();
+    let lower = name.to_lowercase();
+    let len = name.chars().count();
     let edit: Vec<&'a str> = hits
         .iter()
         .filter(|h| h.stage == 1 && seen.insert(h.name))
         .map(|h| h.name)
+        .filter(|c| {
+            // The edit-distance limit of `did_you_mean`; the bag distance
+            // is a lower bound of the edit distance, so this only skips
+            // candidates it would reject, cheaply.
+            let limit = (len.max(c.chars().count()) / 3).max(1);
+            bag_distance(&lower, c).is_none_or(|d| d <= limit)
+        })
         .collect();
     for hit in did_you_mean(name, edit) {
         if !out.contains(&hit) {
@@ -311,6 +320,34 @@ pub fn candidates_indexed<'a>(name: &str, levels: &[&'a NameIndex]) -> Vec<&'a s
     }
     out.truncate(MAX_SUGGESTIONS);
     out
+}
+
+/// The bag distance of `lower` and the lower-case `other` (the larger of
+/// the counts of characters each has and the other lacks), a lower bound of
+/// their Damerau–Levenshtein distance; `None` unless both are ASCII.
+fn bag_distance(lower: &str, other: &str) -> Option<usize> {
+    if !lower.is_ascii() || !other.is_ascii() {
+        return None;
+    }
+    let mut counts = [0i32; 128];
+    for b in lower.bytes() {
+        if let Some(c) = counts.get_mut(usize::from(b)) {
+            *c += 1;
+        }
+    }
+    for b in other.bytes() {
+        if let Some(c) = counts.get_mut(usize::from(b.to_ascii_lowercase())) {
+            *c -= 1;
+        }
+    }
+    let (more, fewer) = counts.iter().fold((0usize, 0usize), |(m, f), &c| {
+        if c > 0 {
+            (m + c as usize, f)
+        } else {
+            (m, f + c.unsigned_abs() as usize)
+        }
+    });
+    Some(more.max(fewer))
 }
 
 /// Adds the did-you-mean help line for `names` to `d`, with one
