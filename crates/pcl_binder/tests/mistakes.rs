@@ -167,6 +167,75 @@ fn one_mistake_one_diagnostic() {
     );
 }
 
+/// Every did-you-mean carries a fix, and the first fix of a case's one
+/// diagnostic repairs it: applied to the text, the program checks clean.
+#[test]
+fn fixes_repair_the_typos() {
+    let dir = repo().join("testdata/mistakes");
+    let loader = CachingLoader::new(DirLoader::new([repo().join("testdata/schemas")]));
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "pp"));
+    paths.sort();
+    let mut fixed = Vec::new();
+    let mut failures = Vec::new();
+    for path in &paths {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("main.pp")
+            .to_string();
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let checked = check_program(
+            &[(name.clone(), text.clone())],
+            &loader,
+            &BindPolicy::strict(),
+        );
+        for d in checked.diagnostics() {
+            let suggests = d.help.iter().any(|h| h.starts_with("did you mean"));
+            if suggests && d.fixes.is_empty() {
+                failures.push(format!(
+                    "{name}: a did-you-mean without a fix: {}",
+                    d.summary
+                ));
+            }
+        }
+        let [only] = checked.diagnostics() else {
+            continue;
+        };
+        let Some(fix) = only.fixes.first() else {
+            continue;
+        };
+        let range = fix.span.range.to_usize();
+        let (Some(before), Some(after)) = (text.get(..range.start), text.get(range.end..)) else {
+            failures.push(format!("{name}: the fix's range is not in the text"));
+            continue;
+        };
+        let repaired = format!("{before}{}{after}", fix.replacement);
+        let again = check_program(&[(name.clone(), repaired)], &loader, &BindPolicy::strict());
+        if !again.diagnostics().is_empty() {
+            let left: Vec<String> = again
+                .diagnostics()
+                .iter()
+                .map(|d| format!("{} {}", d.code, d.summary))
+                .collect();
+            failures.push(format!(
+                "{name}: after replacing with `{}`: {}",
+                fix.replacement,
+                left.join("; ")
+            ));
+        }
+        fixed.push(name);
+    }
+    assert!(
+        fixed.len() >= 20,
+        "only {} cases have a fix: {fixed:?}",
+        fixed.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Did-you-mean is indexed per scope: 10,000 misspelt names among 10,000
 /// locals compare at most a fixed number of candidates each (the scan of
 /// every visible name per error took over 40 s for 2,400 errors).
@@ -207,4 +276,31 @@ fn suggestions_are_linear_in_the_errors() {
         first.is_some_and(|d| d.help.iter().any(|h| h.contains("local")) && !d.fixes.is_empty()),
         "{first:?}"
     );
+}
+
+/// The search for a constant that never converts looks 32 levels deep:
+/// deeper constants are left alone (silently), never a crash.
+#[test]
+fn constant_search_has_a_depth_limit() {
+    let loader = pcl_schema::MemoryLoader::new();
+    let warnings = |depth: usize| {
+        let label = format!("{}bool{}", "list(".repeat(depth), ")".repeat(depth));
+        let value = format!("{}\"yes\"{}", "[".repeat(depth), "]".repeat(depth));
+        let text = format!("config c \"{label}\" {{\n  default = {value}\n}}\n");
+        let checked = check_program(
+            &[("main.pp".to_string(), text)],
+            &loader,
+            &BindPolicy::strict(),
+        );
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics());
+        checked
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code.as_str() == "constant-never-converts")
+            .count()
+    };
+    assert_eq!(warnings(0), 1);
+    assert_eq!(warnings(5), 1);
+    assert_eq!(warnings(30), 1);
+    assert_eq!(warnings(60), 0);
 }

@@ -819,6 +819,28 @@ fn report_step(
             cx.report(d);
             continue;
         }
+        if let (true, BoundStepKind::Attr(n)) = (d.code == codes::CASE_INSENSITIVE_PROPERTY, step) {
+            // `Matched name with Name`: the property as the schema spells it.
+            let actual = d
+                .detail
+                .as_deref()
+                .and_then(|t| t.strip_prefix(&format!("Matched {n} with ")))
+                .map(str::to_string);
+            let span = cx.span(range);
+            let start = span
+                .range
+                .end
+                .saturating_sub(n.len() as u32)
+                .max(span.range.start);
+            let name_span =
+                pcl_diagnostics::Span::new(span.file, TextRange::new(start, span.range.end));
+            let mut out = d.into_diagnostic(span);
+            if let Some(actual) = actual {
+                out = suggest::attach(out, name_span, &[actual.as_str()]);
+            }
+            cx.report(out);
+            continue;
+        }
         cx.report_type(d, range);
     }
 }
