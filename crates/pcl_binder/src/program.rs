@@ -215,6 +215,47 @@ impl ProgramBinder<'_, '_> {
                 }
             }
         }
+        for file in files.iter() {
+            for item in &file.body.items {
+                if let BodyItem::Block(block) = item {
+                    if self.is_incomplete(Span::new(file.id, block.range)) {
+                        self.declare_swallowed(file.id, block);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a block whose `}` is missing, the parser reads the blocks that
+    /// follow as nested in it. Their names (resources, configs, outputs, …)
+    /// are defined as `dynamic` variables, so other files using them do not
+    /// get a cascade of undefined variables: the syntax error is the one
+    /// diagnostic. Iterative, so nesting depth is no concern.
+    fn declare_swallowed(&mut self, file: FileId, block: &Block) {
+        let mut stack: Vec<&Block> = block.body.blocks().collect();
+        while let Some(b) = stack.pop() {
+            stack.extend(b.body.blocks());
+            let kind = b.type_name();
+            if !matches!(
+                kind,
+                "resource" | "read" | "config" | "output" | "component"
+            ) {
+                continue;
+            }
+            let Some(label) = b.labels.first() else {
+                continue;
+            };
+            let name = label.value.as_str().to_owned();
+            if self.scope.lookup(&name).is_some() {
+                continue;
+            }
+            let def = Definition::Variable {
+                name: name.clone(),
+                ty: Type::dynamic(),
+                range: Some(Span::new(file, label.range)),
+            };
+            let _ = self.scope.define(name, def, kind == "output");
+        }
     }
 
     fn declare_item(&mut self, file: FileId, file_idx: usize, item_idx: usize, item: &BodyItem) {
