@@ -107,6 +107,11 @@ pub(crate) struct ProgramBinder<'a, 's> {
     /// How many of `diags` are the files' syntax diagnostics (they come
     /// first and are always kept).
     pub syntax_diags: usize,
+    /// The names defined for misspelt declaring blocks (`resorce b …`):
+    /// the label's span and the index of the block's `unknown-block-type`
+    /// warning in `diags`, made an error when the name is used (the
+    /// reference then fails with `undefined variable`; the verdict stays).
+    pub misspelt: HashMap<Span, usize>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -173,6 +178,7 @@ pub(crate) fn bind_program(
         label_types: Default::default(),
         incomplete,
         syntax_diags,
+        misspelt: HashMap::new(),
     };
     binder.declare_all();
     binder.compute_dependencies();
@@ -470,6 +476,7 @@ impl ProgramBinder<'_, '_> {
             format!("unknown block type '{name}'"),
         )
         .with_detail("this block is ignored");
+        let warning = self.diags.len();
         self.diags.push(pcl_expr::suggest::attach(d, span, &found));
         let declares = found
             .first()
@@ -484,6 +491,7 @@ impl ProgramBinder<'_, '_> {
             };
             if self.scope.lookup(&name).is_none() {
                 let _ = self.scope.define(name, def, is_output);
+                self.misspelt.insert(Span::new(file, label.range), warning);
             }
         }
     }
@@ -549,6 +557,7 @@ impl ProgramBinder<'_, '_> {
         let mut all = Vec::with_capacity(self.decls.len());
         let mut names: Vec<(u32, &str)> = Vec::new();
         let mut walk = deps::Walk::default();
+        let mut used: Vec<usize> = Vec::new();
         for decl in &self.decls {
             names.clear();
             if let Some(item) = files
@@ -566,16 +575,37 @@ impl ProgramBinder<'_, '_> {
             names.sort_by_key(|(pos, _)| *pos);
             let mut deps: Vec<usize> = Vec::new();
             for &(_, name) in &names {
-                if let Some(Definition::Node(id)) = self.scope.lookup(name) {
-                    let id = id.0 as usize;
-                    if !deps.contains(&id) {
-                        deps.push(id);
+                match self.scope.lookup(name) {
+                    Some(Definition::Node(id)) => {
+                        let id = id.0 as usize;
+                        if !deps.contains(&id) {
+                            deps.push(id);
+                        }
                     }
+                    Some(Definition::Variable {
+                        range: Some(at), ..
+                    }) if !self.misspelt.is_empty() => {
+                        if let Some(&i) = self.misspelt.get(at) {
+                            used.push(i);
+                        }
+                    }
+                    _ => {}
                 }
             }
             all.push(deps);
         }
         self.deps = all;
+        for i in used {
+            if let Some(d) = self.diags.get_mut(i) {
+                if d.severity == Severity::Warning {
+                    d.severity = Severity::Error;
+                    d.detail = Some(
+                        "this block is ignored, so the name it declares is undefined where it is used"
+                            .into(),
+                    );
+                }
+            }
+        }
     }
 
     /// The order nodes are bound in, with `circular reference` diagnostics.
