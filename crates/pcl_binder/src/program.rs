@@ -1055,20 +1055,29 @@ fn never_converts(
     kind: &str,
     name: &str,
 ) -> Option<Diagnostic> {
-    let (at, expected, text, path) = constant_mismatch(value, declared, String::new(), 0)?;
+    let (at, expected, (what, text), path) = constant_mismatch(value, declared, String::new(), 0)?;
     Some(
         Diagnostic::warning(
             codes::CONSTANT_NEVER_CONVERTS,
             Span::new(file, at),
-            format!("{kind} '{name}{path}' expects {expected}, but \"{text}\" can never be one"),
+            format!("{kind} '{name}{path}' expects {expected}, but {text} can never be one"),
         )
-        .with_detail(format!("expected {expected}, found string \"{text}\"")),
+        .with_detail(format!("expected {expected}, found {what} {text}")),
     )
 }
 
-/// A string of the input as a message shows it: cut and escaped.
-fn shown(s: &str) -> String {
-    pcl_diagnostics::elide_quoted(s).escape_debug().to_string()
+/// A string constant as a message shows it: quoted, cut and escaped.
+fn shown(s: &str) -> (&'static str, String) {
+    let text = pcl_diagnostics::elide_quoted(s).escape_debug().to_string();
+    ("string", format!("\"{text}\""))
+}
+
+/// The literal `value` is, if it is one.
+fn literal(value: &BoundExpr) -> Option<&pcl_types::Value> {
+    match &value.kind {
+        pcl_expr::BoundExprKind::Literal(v) => Some(v),
+        _ => None,
+    }
 }
 
 fn constant_mismatch(
@@ -1076,7 +1085,7 @@ fn constant_mismatch(
     declared: &Type,
     path: String,
     depth: usize,
-) -> Option<(TextRange, &'static str, String, String)> {
+) -> Option<(TextRange, &'static str, (&'static str, String), String)> {
     use pcl_expr::BoundExprKind;
     use pcl_types::TypeKind;
     if depth > MAX_CONSTANT_DEPTH {
@@ -1093,14 +1102,26 @@ fn constant_mismatch(
             }
         }
         TypeKind::Number | TypeKind::Int => {
+            // A bool converts to a number only through its text, which
+            // is never a number.
+            if let Some(pcl_types::Value::Bool(b)) = literal(value) {
+                return Some((value.range, "a number", ("bool", b.to_string()), path));
+            }
             let s = value.literal_string()?;
             let t = s.trim();
             let is_number = t.parse::<f64>().is_ok_and(f64::is_finite);
             (!is_number).then(|| (value.range, "a number", shown(s), path))
         }
         TypeKind::Bool => {
+            // A number converts through its text: only `1` and `0` might.
+            if let Some(pcl_types::Value::Number(n)) = literal(value) {
+                let f = n.to_f64();
+                let ok = f == 0.0 || f == 1.0;
+                let text = pcl_types::Value::Number(n.clone()).pretty();
+                return (!ok).then(|| (value.range, "a bool", ("number", text), path));
+            }
             let s = value.literal_string()?;
-            let ok = matches!(s, "true" | "false");
+            let ok = matches!(s, "true" | "false" | "1" | "0");
             (!ok).then(|| (value.range, "a bool", shown(s), path))
         }
         TypeKind::List(e) | TypeKind::Set(e) => match &value.kind {

@@ -19,6 +19,14 @@ config maybe "list(bool)" {
   default = [true, "yes", "false"]
 }
 
+config flag bool {
+  default = 1
+}
+
+config ratio number {
+  default = false
+}
+
 config port numbr {
 }
 
@@ -37,6 +45,7 @@ resource w "tiny:index:Widget" {
   options {
     protect = "yes"
     retainOnDelete = "true"
+    deleteBeforeReplace = 2
   }
 }
 
