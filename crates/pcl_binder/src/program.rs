@@ -1118,7 +1118,7 @@ fn constant_mismatch(
                 let f = n.to_f64();
                 let ok = f == 0.0 || f == 1.0;
                 let text = pcl_types::Value::Number(n.clone()).pretty();
-                return (!ok).then(|| (value.range, "a bool", ("number", text), path));
+                return (!ok).then_some((value.range, "a bool", ("number", text), path));
             }
             let s = value.literal_string()?;
             let ok = matches!(s, "true" | "false" | "1" | "0");
