@@ -65,6 +65,7 @@ pub mod error;
 pub mod eventual;
 pub mod explain;
 pub mod label;
+pub mod message;
 pub mod notation;
 pub mod object;
 pub mod operators;
@@ -92,6 +93,7 @@ pub use explain::{
     explain_conversion, expr_not_convertible, ConversionError, MismatchReason, PathSegment,
 };
 pub use label::{bind_type_label, LabelResult};
+pub use message::{expected_text, found_text, MAX_TYPE_CHARS};
 pub use notation::{parse_type, to_notation, NotationError};
 pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties};
 pub use pretty::{pretty, pretty_capped, pretty_width, PrettyOptions};
