@@ -12,12 +12,13 @@ use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::suggest::help_line;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use pcl_expr::fit::{fit_diagnostics, Subject};
 use pcl_expr::{suggest, BoundExpr, Definition, Scope};
 use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
 use pcl_syntax::ast::{Attribute, Block, BodyItem};
 use pcl_types::{
-    collection_types, conversion_from, explain_conversion, is_optional, pretty_capped,
+    collection_types, conversion_from, is_optional,
     resolve_outputs, unwrap_option, wrap_iterable_result_type, ConversionKind, Type, TypeKind,
 };
 
@@ -319,6 +320,9 @@ impl ProgramBinder<'_, '_> {
         let mut checks = Vec::new();
         let mut bound_inputs = Vec::new();
         let props = input_type_.as_object().map(|o| o.properties());
+        let set_names: Vec<&str> = inputs.iter().map(|(a, _)| a.name()).collect();
+        // Required properties an unsupported attribute stands for.
+        let mut accounted: Vec<String> = Vec::new();
         for (attr, value) in inputs {
             let mut expected = None;
             if let Some(props) = &props {
@@ -336,16 +340,38 @@ impl ProgramBinder<'_, '_> {
                                 attr.name()
                             ));
                         }
-                        if let Some(h) = suggest::help(attr.name(), names) {
+                        let hits = suggest::candidates(attr.name(), names.iter().copied());
+                        // A misspelling of a required property that is not
+                        // written: this diagnostic says so, and the
+                        // property is not reported missing as well.
+                        let stands_for = hits.first().copied().filter(|b| {
+                            !set_names.contains(b)
+                                && props.get(*b).is_some_and(|t| required_input(t))
+                        });
+                        if let Some(b) = stands_for {
+                            d = d.with_help(format!(
+                                "did you mean `{b}`? `{b}` is required and not set"
+                            ));
+                            accounted.push(b.to_string());
+                        } else if let Some(h) = help_line(&hits) {
                             d = d.with_help(h);
+                        }
+                        if let Some(b) = hits.first() {
+                            d = d.with_fix(Span::new(file, attr.name_range()), *b);
                         }
                         checks.push(d);
                     }
                     Some(prop_ty) => {
-                        if let Some(d) = mismatch(file, name, &token, attr.name(), prop_ty, &value)
-                        {
-                            checks.push(d);
-                        }
+                        checks.extend(fit_diagnostics(
+                            prop_ty,
+                            &value,
+                            Subject {
+                                noun: "property",
+                                name: attr.name(),
+                                mismatch: codes::ATTRIBUTE_TYPE_MISMATCH,
+                            },
+                            &|r| Span::new(file, r),
+                        ));
                         expected = Some(prop_ty.clone());
                     }
                 }
@@ -355,11 +381,7 @@ impl ProgramBinder<'_, '_> {
         if let Some(props) = props {
             for (prop, ty) in props {
                 let provided = bound_inputs.iter().any(|a| a.name == prop.as_ref());
-                if provided
-                    || is_optional(ty)
-                    || matches!(ty.kind(), TypeKind::Const(_))
-                    || ty.is_dynamic()
-                {
+                if provided || !required_input(ty) || accounted.iter().any(|a| a == prop.as_ref()) {
                     continue;
                 }
                 checks.push(
@@ -669,53 +691,8 @@ fn build_option_type(name: &str) -> Option<Type> {
     })
 }
 
-/// A failed assignment of `value` to input `prop` of type `dest`.
-fn mismatch(
-    file: FileId,
-    resource: &str,
-    token: &str,
-    prop: &str,
-    dest: &Type,
-    value: &BoundExpr,
-) -> Option<Diagnostic> {
-    if conversion_from(dest, &value.ty) != ConversionKind::None {
-        return None;
-    }
-    let (path, expected, found, at) = match explain_conversion(dest, &value.ty) {
-        Some(e) => {
-            let at = value.sub_expression(&e.path);
-            (e.path_string(), e.expected, e.found, at)
-        }
-        None => (String::new(), dest.clone(), value.ty.clone(), value),
-    };
-    let expected = pretty_capped(&resolve_outputs(&expected));
-    Some(
-        Diagnostic::error(
-            codes::ATTRIBUTE_TYPE_MISMATCH,
-            Span::new(file, at.range),
-            if matches!(found.kind(), TypeKind::None) && !path.is_empty() {
-                // The literal leaves out a required nested property.
-                format!("missing required property '{prop}{path}' of type {expected}")
-            } else {
-                format!(
-                    "cannot assign value of type {} to property '{prop}{path}' of type {expected}",
-                    found_type(&found)
-                )
-            },
-        )
-        .with_detail(format!("resource '{resource}' has type '{token}'")),
-    )
-}
-
-/// The found side of a mismatch, compact: a tuple (the type of a `[…]`
-/// literal) is spelled `tuple(…)` so that a one-element tuple does not read
-/// as a parenthesised type (`(string)`).
-pub(crate) fn found_type(t: &Type) -> String {
-    match t.kind() {
-        TypeKind::Tuple(elements) => {
-            let parts: Vec<String> = elements.iter().map(pretty_capped).collect();
-            format!("tuple({})", parts.join(", "))
-        }
-        _ => pretty_capped(t),
-    }
+/// True for an input property a resource must set: not optional, not a
+/// constant, not `dynamic`.
+fn required_input(ty: &Type) -> bool {
+    !(is_optional(ty) || matches!(ty.kind(), TypeKind::Const(_)) || ty.is_dynamic())
 }

@@ -17,6 +17,7 @@ use crate::bound::{BoundCall, BoundExpr, BoundExprKind};
 use crate::builtins::Builtin;
 use crate::codes;
 use crate::context::BindContext;
+use crate::fit::{fit_diagnostics, Subject};
 use crate::env::{InvokeLookup, MethodLookup, ResourceAnnotation};
 use crate::scope::{Definition, Function, Scope};
 use crate::signature::{Param, Signature};
@@ -26,6 +27,9 @@ use crate::signature::{Param, Signature};
 pub(crate) struct Arg {
     pub ty: Type,
     pub range: TextRange,
+    /// The index of the bound argument this is (`None` for an element of
+    /// an expanded final argument).
+    pub source: Option<usize>,
 }
 
 /// What signature computation produced besides the signature.
@@ -104,7 +108,21 @@ pub(crate) fn bind_call(
         Function::Invoke => invoke_signature(&args, &effective, cx),
         Function::Call => call_signature(&args, &effective, range, cx).into(),
     };
-    let ty = typecheck_args(&computed.signature, &effective, range, cx);
+    let invoke = matches!(function, Function::Invoke);
+    let ty = typecheck_args(&computed.signature, &effective, &args, invoke, range, cx);
+    if let Function::Builtin(b) = &function {
+        // A builtin called with arguments that do not fit: show how it is
+        // called.
+        let usage = format!("usage: {}", b.usage());
+        for d in cx.split_off(mark) {
+            let d = if d.is_error() && !d.help.contains(&usage) {
+                d.with_help(usage.clone())
+            } else {
+                d
+            };
+            cx.report(d);
+        }
+    }
     // One problem, one diagnostic: what the signature and the argument
     // checks say about an argument that already reported an error, or
     // about an argument list with a syntax error, only repeats that error.
@@ -137,9 +155,11 @@ pub(crate) fn bind_call(
 fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
     let mut out: Vec<Arg> = args
         .iter()
-        .map(|a| Arg {
+        .enumerate()
+        .map(|(i, a)| Arg {
             ty: a.ty.clone(),
             range: a.range,
+            source: Some(i),
         })
         .collect();
     if !expand_final {
@@ -159,6 +179,7 @@ fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
         out.extend(types.into_iter().map(|ty| Arg {
             ty,
             range: last.range,
+            source: None,
         }));
     }
     out
@@ -169,6 +190,8 @@ fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
 fn typecheck_args(
     sig: &Signature,
     args: &[Arg],
+    bound: &[BoundExpr],
+    invoke: bool,
     call_range: TextRange,
     cx: &mut BindContext<'_>,
 ) -> Type {
@@ -187,7 +210,13 @@ fn typecheck_args(
             }
             Some(arg) => {
                 let dest = cx.input_type(&param.ty);
-                check_type(cx, &arg.ty, arg.range, &dest);
+                // `invoke`'s argument object: its keys are the arguments.
+                let name = if invoke && param.name == "args" {
+                    ""
+                } else {
+                    param.name.as_str()
+                };
+                check_arg(cx, arg, bound, &dest, name);
                 lift |= !assignable_from(&param.ty, &arg.ty);
             }
         }
@@ -209,7 +238,7 @@ fn typecheck_args(
             Some(v) => {
                 for arg in args.iter().skip(sig.params.len()) {
                     let dest = cx.input_type(&v.ty);
-                    check_type(cx, &arg.ty, arg.range, &dest);
+                    check_arg(cx, arg, bound, &dest, &v.name);
                     lift |= !assignable_from(&v.ty, &arg.ty);
                 }
             }
@@ -219,6 +248,30 @@ fn typecheck_args(
         lift_operation_type(&sig.result, args.iter().map(|a| &a.ty))
     } else {
         sig.result.clone()
+    }
+}
+
+/// Checks one argument against its parameter's input type: a bound
+/// argument by [`fit_diagnostics`] (one diagnostic per offending key or
+/// element), an element of an expanded argument by its type alone.
+fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: &[BoundExpr], dest: &Type, name: &str) {
+    let Some(expr) = arg.source.and_then(|i| bound.get(i)) else {
+        check_type(cx, &arg.ty, arg.range, dest);
+        return;
+    };
+    let file = cx.span(arg.range).file;
+    let diags = fit_diagnostics(
+        dest,
+        expr,
+        Subject {
+            noun: "argument",
+            name,
+            mismatch: codes::TYPE_NOT_CONVERTIBLE,
+        },
+        &|r| pcl_diagnostics::Span::new(file, r),
+    );
+    for d in diags {
+        cx.report(d);
     }
 }
 

@@ -41,6 +41,7 @@ mod call;
 pub mod codes;
 mod context;
 pub mod env;
+pub mod fit;
 pub mod scope;
 pub mod signature;
 pub mod suggest;

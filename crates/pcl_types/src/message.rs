@@ -114,6 +114,13 @@ impl Walk {
             TypeKind::Set(e) => self.wrap("set(", e, inner, depth),
             TypeKind::Promise(e) => self.wrap("promise(", e, inner, depth),
             TypeKind::Output(e) => self.wrap("output(", e, inner, depth),
+            TypeKind::Tuple(es) if mode == Mode::Found && es.is_empty() => self.buf.push("[]"),
+            TypeKind::Tuple(es) if mode == Mode::Found && shared_kind(es).is_some() => {
+                // A list literal inside a value: `list(number)`.
+                if let Some(first) = es.first() {
+                    self.wrap("list(", first, inner, depth);
+                }
+            }
             TypeKind::Tuple(es) => {
                 self.buf.push("(");
                 for (i, e) in es.iter().enumerate() {
@@ -348,35 +355,62 @@ pub fn found_text(t: &Type) -> String {
     }
 }
 
+/// A cheap key for the kind a message gives an element of a list literal:
+/// equal keys print the same word. `None` for kinds that need printing.
+fn kind_key(t: &Type) -> Option<&'static str> {
+    Some(match t.kind() {
+        TypeKind::Const(c) => match (c.underlying().kind(), c.value()) {
+            (_, Value::Number(_)) | (TypeKind::Int | TypeKind::Number, _) => "number",
+            (_, Value::Bool(_)) | (TypeKind::Bool, _) => "bool",
+            (_, Value::String(_)) | (TypeKind::String, _) => "string",
+            _ => return None,
+        },
+        TypeKind::String => "string",
+        TypeKind::Int | TypeKind::Number => "number",
+        TypeKind::Bool => "bool",
+        TypeKind::Tuple(_) => "list",
+        TypeKind::Object(o) if o.name().is_none() => "object",
+        _ => return None,
+    })
+}
+
+/// The element kind shared by all of `es` (literal elements by their
+/// kind), or `None`. Linear in `es` for the cheap kinds; other kinds are
+/// compared by their printed form only for short lists.
+fn shared_kind(es: &[Type]) -> Option<String> {
+    let first = es.first()?;
+    if let Some(k) = kind_key(first) {
+        return es
+            .iter()
+            .all(|e| kind_key(e) == Some(k))
+            .then(|| k.to_string());
+    }
+    const COMPARED: usize = 64;
+    if es.len() > COMPARED {
+        return None;
+    }
+    let w = print(first, Mode::Found, MAX_TYPE_CHARS);
+    es.iter()
+        .skip(1)
+        .all(|e| print(e, Mode::Found, MAX_TYPE_CHARS) == w)
+        .then_some(w)
+}
+
 /// `a list of 2 strings`: the kind of a list literal's elements when they
 /// agree (`objects` for object literals, `lists` for nested lists).
 fn list_literal_text(es: &[Type]) -> String {
-    let Some(first) = es.first() else {
-        return "an empty list".into();
-    };
-    let word = |t: &Type| -> String {
-        match t.kind() {
-            TypeKind::Tuple(_) | TypeKind::List(_) => "list".into(),
-            TypeKind::Object(o) if o.name().is_none() => "object".into(),
-            TypeKind::Map(_) => "map".into(),
-            _ => print(t, Mode::Found, MAX_TYPE_CHARS),
-        }
-    };
-    let w = word(first);
     let n = es.len();
-    if es.iter().skip(1).all(|e| word(e) == w) {
-        let simple = w.chars().all(|c| c.is_ascii_alphabetic());
-        if simple {
-            let plural = if n == 1 { "" } else { "s" };
-            return format!("a list of {n} {w}{plural}");
-        }
-        return elide(
-            &format!("a list of {n} elements of type {w}"),
-            MAX_TYPE_CHARS,
-        )
-        .into_owned();
+    if n == 0 {
+        return "an empty list".into();
     }
-    format!("a list of {n} values")
+    match shared_kind(es) {
+        Some(w) if w.chars().all(|c| c.is_ascii_alphabetic()) => {
+            let plural = if n == 1 { "" } else { "s" };
+            format!("a list of {n} {w}{plural}")
+        }
+        Some(w) => format!("a list of {n} elements of type {w}"),
+        None => format!("a list of {n} values"),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,360 @@
+//! Explaining why a value does not fit its destination type, one problem
+//! per diagnostic, each at its own range.
+//!
+//! The verdict is the conversion's (binder.md §2): a value whose
+//! conversion to the destination is `None` gets at least one error, a value
+//! that converts gets none. What this module adds is the explanation. It
+//! walks the value's object and list constructions alongside the
+//! destination type and reports:
+//!
+//! * each element or property value that does not convert, at that value,
+//!   by its key path (`ingress[0].fromPort: expected int, found string
+//!   "80"`), with plain types ([`pcl_types::expected_text`],
+//!   [`pcl_types::found_text`]);
+//! * each key the destination's object type does not declare
+//!   (`unknown-object-key`, a warning: the reference ignores such keys
+//!   below the top level), with a did-you-mean that carries a structured
+//!   fix replacing the key;
+//! * each required key left out, unless a misspelt key stands for it: then
+//!   the misspelt key's diagnostic says so and is the error, so one mistake
+//!   gives one diagnostic.
+//!
+//! The walk visits each node of the value once and stops at
+//! [`MAX_FIT_DEPTH`] (deeper values are judged whole by the conversion).
+
+use std::collections::HashSet;
+
+use pcl_diagnostics::{Code, Diagnostic, Severity, Span, TextRange};
+use pcl_types::{
+    codes, conversion_from, explain_conversion, expected_text, found_text, ConversionKind,
+    PathSegment, Type, TypeKind,
+};
+
+use crate::bound::{BoundExpr, BoundExprKind};
+use crate::suggest;
+
+/// How deep the walk follows nested constructions.
+pub const MAX_FIT_DEPTH: usize = 128;
+
+/// What the checked value is, for the messages: a `noun` (`property`,
+/// `argument`, `config`, `output`, `option`, `input`) and the name of the
+/// value's root (`tags`, or empty when the value is an argument object
+/// whose keys are the names, as for `invoke`).
+#[derive(Clone, Copy, Debug)]
+pub struct Subject<'a> {
+    pub noun: &'a str,
+    pub name: &'a str,
+    /// The code of a value that does not convert.
+    pub mismatch: Code,
+}
+
+/// The diagnostics explaining how `value` does not fit `dest` (the
+/// destination as checked, usually an input type). Empty when the value
+/// converts and has no unknown keys. `span` turns a range into a span.
+pub fn fit_diagnostics(
+    dest: &Type,
+    value: &BoundExpr,
+    subject: Subject<'_>,
+    span: &dyn Fn(TextRange) -> Span,
+) -> Vec<Diagnostic> {
+    let convertible = conversion_from(dest, &value.ty) != ConversionKind::None;
+    let mut walk = Walk {
+        subject,
+        span,
+        out: Vec::new(),
+    };
+    walk.value(dest, value, &mut Vec::new(), 0);
+    let mut out = walk.out;
+    if convertible {
+        // The verdict is the conversion's: keep only the warnings.
+        out.retain(|d| !d.is_error());
+    } else if !out.iter().any(Diagnostic::is_error) {
+        // The walk found no culprit (a union destination, a value that is
+        // not a construction): the conversion explains the whole value.
+        out.push(whole_mismatch(dest, value, subject, span));
+    }
+    out
+}
+
+/// One diagnostic for `value` as a whole, by the first mismatching path.
+fn whole_mismatch(
+    dest: &Type,
+    value: &BoundExpr,
+    subject: Subject<'_>,
+    span: &dyn Fn(TextRange) -> Span,
+) -> Diagnostic {
+    match explain_conversion(dest, &value.ty) {
+        Some(e) => {
+            let at = value.sub_expression(&e.path);
+            let place = place(subject, &e.path_string());
+            Diagnostic::error(
+                subject.mismatch,
+                span(at.range),
+                with_place(place.as_deref(), &e.expected_found()),
+            )
+        }
+        None => Diagnostic::error(
+            subject.mismatch,
+            span(value.range),
+            with_place(
+                place(subject, "").as_deref(),
+                &format!(
+                    "expected {}, found {}",
+                    expected_text(dest),
+                    found_text(&value.ty)
+                ),
+            ),
+        ),
+    }
+}
+
+/// `` property `tags["a"]` ``: the subject's root name followed by `path`
+/// (a path string such as `.a[0]`), or `None` when both are empty.
+fn place(subject: Subject<'_>, path: &str) -> Option<String> {
+    let full = if subject.name.is_empty() {
+        path.strip_prefix('.').unwrap_or(path).to_string()
+    } else {
+        format!("{}{path}", subject.name)
+    };
+    if full.is_empty() {
+        return None;
+    }
+    let full = pcl_diagnostics::elide_quoted(&full).into_owned();
+    Some(format!("{} `{full}`", subject.noun))
+}
+
+fn with_place(place: Option<&str>, what: &str) -> String {
+    match place {
+        Some(p) => format!("{p}: {what}"),
+        None => what.to_string(),
+    }
+}
+
+fn path_string(path: &[PathSegment]) -> String {
+    path.iter().map(ToString::to_string).collect()
+}
+
+/// The one plain form of a destination the walk can descend into:
+/// eventuals unwrapped, `none` left out, an input union reduced to its
+/// plain member. `None` for a union of several plain members.
+fn plain_dest(t: &Type) -> Option<Type> {
+    let mut cur = t.clone();
+    for _ in 0..pcl_types::MAX_TYPE_DEPTH {
+        let next = match cur.kind() {
+            TypeKind::Output(e) | TypeKind::Promise(e) => e.clone(),
+            TypeKind::Union(u) => {
+                let eventual =
+                    |m: &Type| matches!(m.kind(), TypeKind::Output(_) | TypeKind::Promise(_));
+                let mut plain = u.elements().iter().filter(|m| !m.is_none() && !eventual(m));
+                match (plain.next(), plain.next()) {
+                    (Some(one), None) => one.clone(),
+                    (Some(_), Some(_)) => return None,
+                    (None, _) => {
+                        let mut ev = u.elements().iter().filter(|m| eventual(m));
+                        match (ev.next(), ev.next()) {
+                            (Some(one), None) => one.clone(),
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            _ => return Some(cur),
+        };
+        cur = next;
+    }
+    None
+}
+
+/// The literal key of an object item and whether it was written quoted.
+fn literal_key(k: &BoundExpr) -> Option<(&str, bool)> {
+    match &k.strip_parens().kind {
+        BoundExprKind::Literal(pcl_types::Value::String(s)) => Some((s, false)),
+        BoundExprKind::Template(_) => k.strip_parens().literal_string().map(|s| (s, true)),
+        _ => None,
+    }
+}
+
+struct Walk<'s, 'f> {
+    subject: Subject<'s>,
+    span: &'f dyn Fn(TextRange) -> Span,
+    out: Vec<Diagnostic>,
+}
+
+impl Walk<'_, '_> {
+    fn value(&mut self, dest: &Type, value: &BoundExpr, path: &mut Vec<PathSegment>, depth: usize) {
+        let v = value.strip_parens();
+        if depth < MAX_FIT_DEPTH {
+            if let Some(d) = plain_dest(dest) {
+                match (&v.kind, d.kind()) {
+                    (BoundExprKind::Object(items), TypeKind::Object(_)) => {
+                        if self.object(&d, v, items, path, depth) {
+                            return;
+                        }
+                    }
+                    (BoundExprKind::Object(items), TypeKind::Map(e)) => {
+                        if items.iter().all(|(k, _)| literal_key(k).is_some()) {
+                            for (k, val) in items {
+                                let key = literal_key(k).map(|(s, _)| s).unwrap_or_default();
+                                path.push(PathSegment::Key(key.into()));
+                                self.value(e, val, path, depth + 1);
+                                path.pop();
+                            }
+                            return;
+                        }
+                    }
+                    (BoundExprKind::Tuple(items), TypeKind::List(e) | TypeKind::Set(e)) => {
+                        for (i, item) in items.iter().enumerate() {
+                            path.push(PathSegment::Index(i));
+                            self.value(e, item, path, depth + 1);
+                            path.pop();
+                        }
+                        return;
+                    }
+                    (BoundExprKind::Tuple(items), TypeKind::Tuple(ts))
+                        if items.len() == ts.len() =>
+                    {
+                        for (i, (item, t)) in items.iter().zip(ts.iter()).enumerate() {
+                            path.push(PathSegment::Index(i));
+                            self.value(t, item, path, depth + 1);
+                            path.pop();
+                        }
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if conversion_from(dest, &v.ty) == ConversionKind::None {
+            let prefix = path_string(path);
+            let (at, inner, what) = match explain_conversion(dest, &v.ty) {
+                Some(e) => (v.sub_expression(&e.path), e.path_string(), e.expected_found()),
+                None => (
+                    v,
+                    String::new(),
+                    format!(
+                        "expected {}, found {}",
+                        expected_text(dest),
+                        found_text(&v.ty)
+                    ),
+                ),
+            };
+            let place = place(self.subject, &format!("{prefix}{inner}"));
+            self.out.push(Diagnostic::error(
+                self.subject.mismatch,
+                (self.span)(at.range),
+                with_place(place.as_deref(), &what),
+            ));
+        }
+    }
+
+    /// An object construction against an object type. Returns `false`
+    /// when a key is not a literal (the value is then judged whole).
+    fn object(
+        &mut self,
+        dest: &Type,
+        v: &BoundExpr,
+        items: &[(BoundExpr, BoundExpr)],
+        path: &mut Vec<PathSegment>,
+        depth: usize,
+    ) -> bool {
+        let Some(o) = dest.as_object() else {
+            return false;
+        };
+        let mut keys: Vec<(&str, bool)> = Vec::with_capacity(items.len());
+        for (k, _) in items {
+            match literal_key(k) {
+                Some(key) => keys.push(key),
+                None => return false,
+            }
+        }
+        let props = o.properties();
+        let written: HashSet<&str> = keys.iter().map(|(k, _)| *k).collect();
+        let none = Type::none();
+        let required_missing = |name: &str| -> Option<Type> {
+            if written.contains(name) {
+                return None;
+            }
+            let t = o.property(name)?;
+            (conversion_from(t, &none) == ConversionKind::None).then(|| t.clone())
+        };
+        // Required keys a misspelt key already stands for.
+        let mut accounted: HashSet<String> = HashSet::new();
+        for ((key, quoted), (k, val)) in keys.iter().zip(items) {
+            match o.property(key) {
+                Some(t) => {
+                    path.push(PathSegment::Property((*key).into()));
+                    self.value(t, val, path, depth + 1);
+                    path.pop();
+                }
+                None => {
+                    let names = props
+                        .keys()
+                        .map(|n| n.as_ref())
+                        .filter(|n| !written.contains(n));
+                    let best = suggest::candidates(key, names).first().copied();
+                    let required = best.and_then(|b| required_missing(b).map(|t| (b, t)));
+                    let top = path.is_empty() && self.subject.name.is_empty();
+                    let key_text = pcl_diagnostics::elide_quoted(key);
+                    let mut summary = if top {
+                        format!("unknown {} `{key_text}`", self.subject.noun)
+                    } else {
+                        let place = place(self.subject, &path_string(path))
+                            .unwrap_or_else(|| self.subject.noun.to_string());
+                        format!("unknown key `{key_text}` in {place}")
+                    };
+                    if let Some(b) = best {
+                        summary.push_str(&format!(", did you mean `{b}`?"));
+                    }
+                    let mut d = match &required {
+                        Some((b, t)) => {
+                            accounted.insert(b.to_string());
+                            summary.push_str(&format!(
+                                " (`{b}` of type {} is required)",
+                                expected_text(t)
+                            ));
+                            Diagnostic::error(codes::UNKNOWN_OBJECT_KEY, (self.span)(k.range), summary)
+                        }
+                        None => Diagnostic::new(
+                            Severity::Warning,
+                            codes::UNKNOWN_OBJECT_KEY,
+                            (self.span)(k.range),
+                            summary,
+                        ),
+                    };
+                    if let Some(b) = best {
+                        let replacement = if *quoted {
+                            format!("\"{b}\"")
+                        } else {
+                            b.to_string()
+                        };
+                        d = d.with_fix((self.span)(k.range), replacement);
+                    }
+                    self.out.push(d);
+                }
+            }
+        }
+        for (name, t) in props {
+            if accounted.contains(name.as_ref()) || required_missing(name).is_none() {
+                continue;
+            }
+            let top = path.is_empty() && self.subject.name.is_empty();
+            let summary = if top {
+                format!(
+                    "missing required {} `{name}` of type {}",
+                    self.subject.noun,
+                    expected_text(t)
+                )
+            } else {
+                let place = place(self.subject, &path_string(path));
+                let what = format!("missing required key `{name}` of type {}", expected_text(t));
+                with_place(place.as_deref(), &what)
+            };
+            self.out.push(Diagnostic::error(
+                self.subject.mismatch,
+                (self.span)(v.range),
+                summary,
+            ));
+        }
+        true
+    }
+}
