@@ -15,9 +15,7 @@ use pcl_diagnostics::suggest::{did_you_mean, help_line};
 use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use pcl_expr::Definition;
 use pcl_syntax::ast::{Block, BodyItem};
-use pcl_types::{
-    collection_types, conversion_from, ConversionKind, Type,
-};
+use pcl_types::{collection_types, conversion_from, ConversionKind, Type};
 
 use crate::blocks::bound_attribute;
 use crate::codes;

@@ -18,8 +18,8 @@ use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
 use pcl_syntax::ast::{Attribute, Block, BodyItem};
 use pcl_types::{
-    collection_types, conversion_from, is_optional,
-    resolve_outputs, unwrap_option, wrap_iterable_result_type, ConversionKind, Type, TypeKind,
+    collection_types, conversion_from, is_optional, resolve_outputs, unwrap_option,
+    wrap_iterable_result_type, ConversionKind, Type, TypeKind,
 };
 
 use crate::blocks::bound_attribute;

@@ -17,8 +17,8 @@ use crate::bound::{BoundCall, BoundExpr, BoundExprKind};
 use crate::builtins::Builtin;
 use crate::codes;
 use crate::context::BindContext;
-use crate::fit::{fit_diagnostics, Subject};
 use crate::env::{InvokeLookup, MethodLookup, ResourceAnnotation};
+use crate::fit::{fit_diagnostics, Subject};
 use crate::scope::{Definition, Function, Scope};
 use crate::signature::{Param, Signature};
 

@@ -26,7 +26,7 @@ use std::collections::HashSet;
 
 use pcl_diagnostics::{Code, Diagnostic, Severity, Span, TextRange};
 use pcl_types::{
-    codes, conversion_from, explain_conversion, expected_text, found_text, ConversionKind,
+    codes, conversion_from, expected_text, explain_conversion, found_text, ConversionKind,
     PathSegment, Type, TypeKind,
 };
 
@@ -87,24 +87,27 @@ fn whole_mismatch(
         Some(e) => {
             let at = value.sub_expression(&e.path);
             let place = place(subject, &e.path_string());
-            Diagnostic::error(
-                subject.mismatch,
-                span(at.range),
-                with_place(place.as_deref(), &e.expected_found()),
-            )
+            mismatch(subject.mismatch, span(at.range), place, e.expected_found())
         }
-        None => Diagnostic::error(
+        None => mismatch(
             subject.mismatch,
             span(value.range),
-            with_place(
-                place(subject, "").as_deref(),
-                &format!(
-                    "expected {}, found {}",
-                    expected_text(dest),
-                    found_text(&value.ty)
-                ),
+            place(subject, ""),
+            format!(
+                "expected {}, found {}",
+                expected_text(dest),
+                found_text(&value.ty)
             ),
         ),
+    }
+}
+
+/// A mismatch: the summary names the place and says what was expected and
+/// found; the label at the value says the latter only.
+fn mismatch(code: Code, span: Span, place: Option<String>, what: String) -> Diagnostic {
+    match place {
+        Some(p) => Diagnostic::error(code, span, format!("{p}: {what}")).with_detail(what),
+        None => Diagnostic::error(code, span, what),
     }
 }
 
@@ -227,7 +230,11 @@ impl Walk<'_, '_> {
         if conversion_from(dest, &v.ty) == ConversionKind::None {
             let prefix = path_string(path);
             let (at, inner, what) = match explain_conversion(dest, &v.ty) {
-                Some(e) => (v.sub_expression(&e.path), e.path_string(), e.expected_found()),
+                Some(e) => (
+                    v.sub_expression(&e.path),
+                    e.path_string(),
+                    e.expected_found(),
+                ),
                 None => (
                     v,
                     String::new(),
@@ -239,10 +246,11 @@ impl Walk<'_, '_> {
                 ),
             };
             let place = place(self.subject, &format!("{prefix}{inner}"));
-            self.out.push(Diagnostic::error(
+            self.out.push(mismatch(
                 self.subject.mismatch,
                 (self.span)(at.range),
-                with_place(place.as_deref(), &what),
+                place,
+                what,
             ));
         }
     }
@@ -312,7 +320,11 @@ impl Walk<'_, '_> {
                                 " (`{b}` of type {} is required)",
                                 expected_text(t)
                             ));
-                            Diagnostic::error(codes::UNKNOWN_OBJECT_KEY, (self.span)(k.range), summary)
+                            Diagnostic::error(
+                                codes::UNKNOWN_OBJECT_KEY,
+                                (self.span)(k.range),
+                                summary,
+                            )
                         }
                         None => Diagnostic::new(
                             Severity::Warning,
@@ -349,11 +361,11 @@ impl Walk<'_, '_> {
                 let what = format!("missing required key `{name}` of type {}", expected_text(t));
                 with_place(place.as_deref(), &what)
             };
-            self.out.push(Diagnostic::error(
-                self.subject.mismatch,
-                (self.span)(v.range),
-                summary,
-            ));
+            let label = format!("`{name}` is not set");
+            self.out.push(
+                Diagnostic::error(self.subject.mismatch, (self.span)(v.range), summary)
+                    .with_detail(label),
+            );
         }
         true
     }

@@ -12,7 +12,7 @@
 //!   the internal input unions: `string | output(string)` prints `string`,
 //!   `list(output(string) | string) | output(list(string))` prints
 //!   `list(string)`, and an optional `T` prints `T` (leaving it out is
-//!   allowed anyway).
+//!   allowed anyway; optional parts inside it keep their `?`).
 //! * [`found_text`] describes the type of the value found: a literal's
 //!   singleton type is its kind and value (`number 80`, `string "abc"`,
 //!   `bool true`), a list literal is `a list of 2 strings`, and object
@@ -139,7 +139,9 @@ impl Walk {
                     Mode::Faithful => u.elements().iter().collect(),
                     Mode::Expected | Mode::Found => plain_members(u.elements()),
                 };
-                let optional = mode == Mode::Faithful && u.has_none();
+                // A message leaves out the `none` of an optional value it
+                // expects or finds, but not of an optional part of it.
+                let optional = u.has_none() && (mode == Mode::Faithful || depth > 0);
                 let shown: Vec<&Type> = members
                     .into_iter()
                     .filter(|m| !(optional && m.is_none()))

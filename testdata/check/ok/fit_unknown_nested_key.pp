@@ -1,0 +1,8 @@
+# An unknown key inside a nested object whose schema type is known is a
+# warning (the reference ignores it): the value still converts.
+resource sg "messages:index:SecurityGroup" {
+  name = "web"
+  ingress = [{ fromPort = 80, toPort = 80, protocl = "tcp" }]
+}
+
+ami = invoke("messages:index:getAmi", { owners = ["self"], mostRecnt = true })
