@@ -26,8 +26,8 @@ use std::collections::HashSet;
 
 use pcl_diagnostics::{Code, Diagnostic, Severity, Span, TextRange};
 use pcl_types::{
-    codes, conversion_from, expected_text, explain_conversion, found_text, ConversionKind,
-    PathSegment, Type, TypeKind,
+    codes, conversion_from, expected_text, explain_conversion, found_text, ConversionError,
+    ConversionKind, MismatchReason, PathSegment, Type, TypeKind,
 };
 
 use crate::bound::{BoundExpr, BoundExprKind};
@@ -87,7 +87,7 @@ fn whole_mismatch(
         Some(e) => {
             let at = value.sub_expression(&e.path);
             let place = place(subject, &e.path_string());
-            mismatch(subject.mismatch, span(at.range), place, e.expected_found())
+            mismatch(subject.mismatch, span(at.range), place, what(&e, at))
         }
         None => mismatch(
             subject.mismatch,
@@ -99,6 +99,20 @@ fn whole_mismatch(
                 found_text(&value.ty)
             ),
         ),
+    }
+}
+
+/// What was expected and found; a string found where the value is a
+/// string literal (a template of one literal part, typed `string`) shows
+/// the literal, as the type of a literal would.
+fn what(e: &ConversionError, at: &BoundExpr) -> String {
+    match (at.literal_string(), e.found.kind(), &e.reason) {
+        (Some(s), TypeKind::String, MismatchReason::NotConvertible) => format!(
+            "expected {}, found {}",
+            expected_text(&e.expected),
+            found_text(&Type::literal(pcl_types::Value::string(s)))
+        ),
+        _ => e.expected_found(),
     }
 }
 
@@ -230,11 +244,10 @@ impl Walk<'_, '_> {
         if conversion_from(dest, &v.ty) == ConversionKind::None {
             let prefix = path_string(path);
             let (at, inner, what) = match explain_conversion(dest, &v.ty) {
-                Some(e) => (
-                    v.sub_expression(&e.path),
-                    e.path_string(),
-                    e.expected_found(),
-                ),
+                Some(e) => {
+                    let at = v.sub_expression(&e.path);
+                    (at, e.path_string(), what(&e, at))
+                }
                 None => (
                     v,
                     String::new(),
@@ -368,5 +381,189 @@ impl Walk<'_, '_> {
             );
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::{bind_expr, BindContext, EmptyEnvironment, ExprOptions, Scope};
+    use pcl_diagnostics::{FileId, SourceMap};
+    use pcl_types::{input_type, ObjectOptions};
+
+    fn named(token: &str, props: Vec<(&str, Type)>) -> Type {
+        Type::object_with(
+            props,
+            ObjectOptions {
+                name: Some(token.into()),
+                ..ObjectOptions::default()
+            },
+        )
+    }
+
+    fn ingress() -> Type {
+        named(
+            "aws:ec2:Ingress",
+            vec![
+                ("fromPort", Type::int()),
+                ("toPort", Type::int()),
+                ("protocol", Type::optional(Type::string())),
+            ],
+        )
+    }
+
+    /// Binds `text` and fits it to `InputType(dest)` as property `name`.
+    fn fit(text: &str, dest: &Type, name: &str) -> Vec<Diagnostic> {
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", text);
+        let parsed = pcl_syntax::parse_expr(file, text);
+        assert!(!parsed.has_errors(), "{text}");
+        let options = ExprOptions::default();
+        let mut cx = BindContext::new(file, &EmptyEnvironment, &options);
+        let value = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
+        assert!(cx.take_diagnostics().is_empty());
+        fit_diagnostics(
+            &input_type(dest),
+            &value,
+            Subject {
+                noun: "property",
+                name,
+                mismatch: codes::TYPE_NOT_CONVERTIBLE,
+            },
+            &|r| Span::new(FileId(0), r),
+        )
+    }
+
+    fn summaries(ds: &[Diagnostic]) -> Vec<String> {
+        ds.iter()
+            .map(|d| format!("{}: {}", d.severity, d.summary))
+            .collect()
+    }
+
+    #[test]
+    fn each_offending_key_has_its_own_diagnostic() {
+        let dest = Type::list(ingress());
+        let text =
+            "[{ fromPort = 1, toPort = [2] }, { fromPort = \"x\", toPort = {}, protcol = 1 }]";
+        let ds = fit(text, &dest, "ingress");
+        assert_eq!(
+            summaries(&ds),
+            [
+                "error: property `ingress[0].toPort`: expected int, found a list of 1 number",
+                "error: property `ingress[1].toPort`: expected int, found {}",
+                "warning: unknown key `protcol` in property `ingress[1]`, did you mean `protocol`?",
+            ]
+        );
+        // Each at its own value, the unknown key at the key, with a fix.
+        let at = |d: &Diagnostic| text.get(d.span.range.start as usize..d.span.range.end as usize);
+        assert_eq!(at(&ds[0]), Some("[2]"));
+        assert_eq!(at(&ds[1]), Some("{}"));
+        assert_eq!(at(&ds[2]), Some("protcol"));
+        assert_eq!(ds[2].fixes.len(), 1);
+        assert_eq!(ds[2].fixes[0].replacement, "protocol");
+        assert_eq!(ds[2].fixes[0].span, ds[2].span);
+    }
+
+    #[test]
+    fn a_misspelt_required_key_is_one_error() {
+        let ds = fit(
+            "[{ fromPrt = 1, toPort = 2 }]",
+            &Type::list(ingress()),
+            "ingress",
+        );
+        assert_eq!(
+            summaries(&ds),
+            ["error: unknown key `fromPrt` in property `ingress[0]`, did you mean `fromPort`? (`fromPort` of type int is required)"]
+        );
+        assert_eq!(ds[0].fixes[0].replacement, "fromPort");
+        // A quoted key is replaced by a quoted key.
+        let ds = fit(
+            "[{ \"fromPrt\" = 1, toPort = 2 }]",
+            &Type::list(ingress()),
+            "ingress",
+        );
+        assert_eq!(ds[0].fixes[0].replacement, "\"fromPort\"");
+        // A key that is simply missing is named as missing.
+        let ds = fit("[{ toPort = 2 }]", &Type::list(ingress()), "ingress");
+        assert_eq!(
+            summaries(&ds),
+            ["error: property `ingress[0]`: missing required key `fromPort` of type int"]
+        );
+    }
+
+    #[test]
+    fn the_verdict_is_the_conversions() {
+        // Converts: only warnings.
+        let ds = fit(
+            "[{ fromPort = 1, toPort = 2, extra = 3 }]",
+            &Type::list(ingress()),
+            "i",
+        );
+        assert!(ds.iter().all(|d| !d.is_error()), "{ds:?}");
+        assert_eq!(ds.len(), 1);
+        // Does not convert and is not a construction: one error, whole.
+        let ds = fit("\"x\"", &Type::list(Type::string()), "names");
+        assert_eq!(
+            summaries(&ds),
+            ["error: property `names`: expected list(string), found string \"x\""]
+        );
+        // A union destination is judged whole by the conversion.
+        let u = Type::union([Type::list(Type::int()), Type::map(Type::int())]);
+        let ds = fit("true", &u, "u");
+        assert_eq!(ds.len(), 1);
+        assert!(ds[0].is_error());
+    }
+
+    #[test]
+    fn deep_values_stop_at_the_limit() {
+        // 300 nested lists of strings against 300 nested list types, wrong
+        // at the bottom: the walk stops at MAX_FIT_DEPTH and the conversion
+        // judges the rest; one error, no overflow.
+        let depth = 300;
+        let mut dest = Type::string();
+        for _ in 0..depth {
+            dest = Type::list(dest);
+        }
+        let text = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", text.as_str());
+        let parsed = pcl_syntax::parse_expr(file, &text);
+        let options = ExprOptions::default();
+        let mut cx = BindContext::new(file, &EmptyEnvironment, &options);
+        let value = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
+        let ds = fit_diagnostics(
+            &dest,
+            &value,
+            Subject {
+                noun: "property",
+                name: "p",
+                mismatch: codes::TYPE_NOT_CONVERTIBLE,
+            },
+            &|r| Span::new(FileId(0), r),
+        );
+        assert!(ds.len() <= 1, "{}", ds.len());
+    }
+
+    #[test]
+    fn many_problems_are_linear() {
+        // 20,000 elements each with a misspelt key: one warning each, and
+        // the time grows with the count, not its square.
+        let time = |n: usize| {
+            let items: Vec<String> = (0..n)
+                .map(|i| format!("{{ fromPort = {i}, toPort = 1, protcol = \"tcp\" }}"))
+                .collect();
+            let text = format!("[{}]", items.join(", "));
+            let start = std::time::Instant::now();
+            let ds = fit(&text, &Type::list(ingress()), "ingress");
+            assert_eq!(ds.len(), n);
+            start.elapsed()
+        };
+        let small = time(1_250);
+        let big = time(20_000);
+        assert!(
+            big < small * 40 + std::time::Duration::from_millis(200),
+            "16x the input took {big:?} against {small:?}"
+        );
     }
 }

@@ -877,7 +877,7 @@ mod golden {
         let got = golden("join(\",\", [s, {a = [1]}])", &[("s", "string")]);
         assert_eq!(
             got,
-            "main.pp:1:15: error[type-not-convertible]: argument `strings[1]`: expected string, found { a: list(number) }\n  help: usage: join(separator: string, strings: list(string))\n"
+            "main.pp:1:15: error[type-not-convertible]: argument `strings[1]`: expected string, found { a: list(number) }\n  detail: expected string, found { a: list(number) }\n  help: usage: join(separator: string, strings: list(string))\n"
         );
         // No trailing separator anywhere (fixes trailing-colon-space).
         assert!(!got.lines().any(|l| l.ends_with(": ") || l.ends_with(':')));

@@ -171,6 +171,8 @@ fn capped_printing() {
     }
     // The message form is capped at 120 characters per printed type, and
     // costs the cap, not the 700 KB the type prints to uncapped.
+    let quoted = pcl_types::print::display_string_capped(&big, MAX_TYPE_CHARS);
+    assert_eq!(quoted.chars().count(), MAX_TYPE_CHARS, "{quoted}");
     let shown = big.display_capped(MAX_TYPE_CHARS);
     assert_eq!(shown.chars().count(), MAX_TYPE_CHARS, "{shown}");
     out.push_str(&format!(
