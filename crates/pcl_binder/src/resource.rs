@@ -345,8 +345,7 @@ impl ProgramBinder<'_, '_> {
                         // written: this diagnostic says so, and the
                         // property is not reported missing as well.
                         let stands_for = hits.first().copied().filter(|b| {
-                            !set_names.contains(b)
-                                && props.get(*b).is_some_and(|t| required_input(t))
+                            !set_names.contains(b) && props.get(*b).is_some_and(required_input)
                         });
                         if let Some(b) = stands_for {
                             d = d.with_help(format!(

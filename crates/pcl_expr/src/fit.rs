@@ -203,21 +203,21 @@ impl Walk<'_, '_> {
         if depth < MAX_FIT_DEPTH {
             if let Some(d) = plain_dest(dest) {
                 match (&v.kind, d.kind()) {
-                    (BoundExprKind::Object(items), TypeKind::Object(_)) => {
-                        if self.object(&d, v, items, path, depth) {
-                            return;
-                        }
+                    (BoundExprKind::Object(items), TypeKind::Object(_))
+                        if self.object(&d, v, items, path, depth) =>
+                    {
+                        return;
                     }
-                    (BoundExprKind::Object(items), TypeKind::Map(e)) => {
-                        if items.iter().all(|(k, _)| literal_key(k).is_some()) {
-                            for (k, val) in items {
-                                let key = literal_key(k).map(|(s, _)| s).unwrap_or_default();
-                                path.push(PathSegment::Key(key.into()));
-                                self.value(e, val, path, depth + 1);
-                                path.pop();
-                            }
-                            return;
+                    (BoundExprKind::Object(items), TypeKind::Map(e))
+                        if items.iter().all(|(k, _)| literal_key(k).is_some()) =>
+                    {
+                        for (k, val) in items {
+                            let key = literal_key(k).map(|(s, _)| s).unwrap_or_default();
+                            path.push(PathSegment::Key(key.into()));
+                            self.value(e, val, path, depth + 1);
+                            path.pop();
                         }
+                        return;
                     }
                     (BoundExprKind::Tuple(items), TypeKind::List(e) | TypeKind::Set(e)) => {
                         for (i, item) in items.iter().enumerate() {
