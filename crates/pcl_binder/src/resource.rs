@@ -389,7 +389,10 @@ impl ProgramBinder<'_, '_> {
                         Span::new(file, block.open_brace_range),
                         format!("missing required attribute '{prop}'"),
                     )
-                    .with_help(format!("resource '{name}' ({token}) requires '{prop}'")),
+                    .with_detail(format!(
+                        "resource '{name}' ({token}) requires `{prop}` of type {}",
+                        pcl_types::expected_text(ty)
+                    )),
                 );
             }
         }

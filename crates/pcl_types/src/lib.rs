@@ -1,8 +1,10 @@
 //! The PCL type system: every type kind, the normalising constructors,
 //! conversion (Safe / Unsafe / None) with explanations, assignability,
 //! unification, traversal, the eventual (output/promise) helpers, the input /
-//! output / plain shapes, the two printed forms, the test-vector notation and
-//! config/output type labels.
+//! output / plain shapes, the two printed forms, the message form of types
+//! for diagnostics ([`message`]: expected and found types in the user's
+//! terms, capped in length), the test-vector notation and config/output type
+//! labels.
 //!
 //! # What this crate owns, and what it must not touch
 //!
