@@ -405,13 +405,14 @@ fn list_literal_text(es: &[Type]) -> String {
     if n == 0 {
         return "an empty list".into();
     }
+    let plural = if n == 1 { "" } else { "s" };
     match shared_kind(es) {
+        Some(w) if w == "dynamic" => format!("a list of {n} value{plural}"),
         Some(w) if w.chars().all(|c| c.is_ascii_alphabetic()) => {
-            let plural = if n == 1 { "" } else { "s" };
             format!("a list of {n} {w}{plural}")
         }
-        Some(w) => format!("a list of {n} elements of type {w}"),
-        None => format!("a list of {n} values"),
+        Some(w) => format!("a list of {n} element{plural} of type {w}"),
+        None => format!("a list of {n} value{plural}"),
     }
 }
 
@@ -442,6 +443,14 @@ mod tests {
         ]);
         assert_eq!(found_text(&mixed), "a list of 2 values");
         assert_eq!(found_text(&Type::tuple([])), "an empty list");
+        assert_eq!(
+            found_text(&Type::tuple([Type::dynamic()])),
+            "a list of 1 value"
+        );
+        assert_eq!(
+            found_text(&Type::tuple([Type::list(Type::int()), Type::list(Type::int())])),
+            "a list of 2 elements of type list(int)"
+        );
         let obj = Type::object([
             ("owners", Type::literal(Value::string("x"))),
             ("mostRecnt", Type::literal(Value::Bool(true))),

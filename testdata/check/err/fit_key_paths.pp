@@ -1,5 +1,8 @@
 # Values that do not fit their schema type are explained key by key, each
-# problem at its own range (pcl_expr::fit).
+# problem at its own range (pcl_expr::fit). Deliberate difference: the
+# reference reports one `cannot assign expression of type X to location of
+# type Y: ` at the whole value (Y the whole input union), ignores unknown keys
+# below the top level, and reports a misspelt required key as missing.
 resource sg "messages:index:SecurityGroup" {
   name = "web"
   ingress = [
