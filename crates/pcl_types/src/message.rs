@@ -135,33 +135,30 @@ impl Walk {
                 self.buf.push(")");
             }
             TypeKind::Union(u) => {
-                let members: Vec<&Type> = match mode {
-                    Mode::Faithful => u.elements().iter().collect(),
-                    Mode::Expected | Mode::Found => plain_members(u.elements()),
-                };
                 // A message leaves out the `none` of an optional value it
-                // expects or finds, but not of an optional part of it.
-                let optional = u.has_none() && (mode == Mode::Faithful || depth > 0);
-                let shown: Vec<&Type> = members
-                    .into_iter()
-                    .filter(|m| !(optional && m.is_none()))
-                    .collect();
-                match shown.as_slice() {
-                    [] if optional => self.buf.push("none"),
-                    [] => self.buf.push("union()"),
-                    _ => {
-                        for (i, m) in shown.iter().enumerate() {
-                            if self.buf.full {
-                                return;
-                            }
-                            if i > 0 {
-                                self.buf.push(" | ");
-                            }
-                            self.ty(m, inner, depth + 1);
-                        }
+                // expects or finds, but not of an optional part of it
+                // (`T?`). Members are visited lazily and `none` is noticed
+                // on the way, so printing stops with the buffer.
+                let question = mode == Mode::Faithful || depth > 0;
+                let plain_only = mode != Mode::Faithful;
+                let (mut saw_none, mut first) = (false, true);
+                for m in shown_members(u.elements(), plain_only) {
+                    if self.buf.full {
+                        return;
                     }
+                    if m.is_none() {
+                        saw_none = true;
+                        continue;
+                    }
+                    if !first {
+                        self.buf.push(" | ");
+                    }
+                    first = false;
+                    self.ty(m, inner, depth + 1);
                 }
-                if optional {
+                if first {
+                    self.buf.push(if saw_none { "none" } else { "union()" });
+                } else if saw_none && question {
                     self.buf.push("?");
                 }
             }
@@ -252,25 +249,17 @@ impl Walk {
     }
 }
 
-/// The members of a union worth showing in a message: when the union has
-/// members that are not eventual (`output(…)`, `promise(…)`), those alone
-/// (the eventual ones are the input union's other forms); `none` is left
-/// out unless it is all there is.
-fn plain_members(members: &[Type]) -> Vec<&Type> {
+/// The members of a union a message shows, `none` included (the caller
+/// prints it as `?`). All of them in the faithful form; otherwise, when the
+/// union has members that are not eventual (`output(…)`, `promise(…)`),
+/// those alone: the eventual ones are the input union's other forms. Lazy:
+/// the scan for a plain member stops at the first one.
+fn shown_members(members: &[Type], plain_only: bool) -> Box<dyn Iterator<Item = &Type> + '_> {
     let eventual = |t: &Type| matches!(t.kind(), TypeKind::Output(_) | TypeKind::Promise(_));
-    let plain: Vec<&Type> = members
-        .iter()
-        .filter(|t| !eventual(t) && !t.is_none())
-        .collect();
-    if !plain.is_empty() {
-        return plain;
+    if plain_only && members.iter().any(|t| !eventual(t) && !t.is_none()) {
+        return Box::new(members.iter().filter(move |t| !eventual(t)));
     }
-    let eventuals: Vec<&Type> = members.iter().filter(|t| !t.is_none()).collect();
-    if eventuals.is_empty() {
-        members.iter().collect()
-    } else {
-        eventuals
-    }
+    Box::new(members.iter())
 }
 
 /// The kind a literal stands for in a message: `number` for every number
@@ -448,7 +437,10 @@ mod tests {
             "a list of 1 value"
         );
         assert_eq!(
-            found_text(&Type::tuple([Type::list(Type::int()), Type::list(Type::int())])),
+            found_text(&Type::tuple([
+                Type::list(Type::int()),
+                Type::list(Type::int())
+            ])),
             "a list of 2 elements of type list(int)"
         );
         let obj = Type::object([
