@@ -97,8 +97,12 @@ impl ConversionError {
     /// terms: `expected string, found a list of 1 string`.
     pub fn expected_found(&self) -> String {
         match self.reason {
-            MismatchReason::TupleLengths { expected, found } => {
-                format!("expected a list of {expected} elements, found {found}")
+            MismatchReason::TupleLengths { expected, .. } => {
+                let plural = if expected == 1 { "" } else { "s" };
+                format!(
+                    "expected a list of {expected} element{plural}, found {}",
+                    found_text(&self.found)
+                )
             }
             MismatchReason::NotConvertible if self.is_missing_property() => {
                 format!("missing, expected {}", expected_text(&self.expected))

@@ -6,3 +6,11 @@ resource sg "messages:index:SecurityGroup" {
 }
 
 ami = invoke("messages:index:getAmi", { owners = ["self"], mostRecnt = true })
+
+# The same for an option's object.
+resource sg2 "messages:index:SecurityGroup" {
+  name = "web2"
+  options {
+    customTimeouts = { creat = "5m" }
+  }
+}
