@@ -123,6 +123,10 @@ impl ProgramBinder<'_, '_> {
                     if let Some(h) = help_line(&refs) {
                         d = d.with_help(h);
                     }
+                    if let Some(best) = refs.first() {
+                        // The label is written quoted; so is its replacement.
+                        d = d.with_fix(span, format!("\"{best}\""));
+                    }
                     diags.push(d);
                 }
                 return None;
@@ -485,8 +489,12 @@ impl ProgramBinder<'_, '_> {
                         Span::new(file, attr.name_range()),
                         format!("unsupported attribute '{}'", attr.name()),
                     );
-                    if let Some(h) = suggest::help(attr.name(), known.iter().copied()) {
+                    let hits = suggest::candidates(attr.name(), known.iter().copied());
+                    if let Some(h) = help_line(&hits) {
                         d = d.with_help(h);
+                    }
+                    if let Some(best) = hits.first() {
+                        d = d.with_fix(Span::new(file, attr.name_range()), *best);
                     }
                     diags.push(d);
                     out.attributes
@@ -561,8 +569,18 @@ impl ProgramBinder<'_, '_> {
                     Span::new(file, item.key.range),
                     format!("unknown hook name '{key}'"),
                 );
-                if let Some(h) = suggest::help(key, HOOK_NAMES.iter().copied()) {
+                let hits = suggest::candidates(key, HOOK_NAMES.iter().copied());
+                if let Some(h) = help_line(&hits) {
                     d = d.with_help(h);
+                }
+                if let Some(best) = hits.first() {
+                    // A quoted key is replaced by a quoted name.
+                    let replacement = if item.bare_key().is_some() {
+                        best.to_string()
+                    } else {
+                        format!("\"{best}\"")
+                    };
+                    d = d.with_fix(Span::new(file, item.key.range), replacement);
                 }
                 diags.push(d);
                 continue;
@@ -697,4 +715,84 @@ fn build_option_type(name: &str) -> Option<Type> {
 /// constant, not `dynamic`.
 fn required_input(ty: &Type) -> bool {
     !(is_optional(ty) || matches!(ty.kind(), TypeKind::Const(_)) || ty.is_dynamic())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use pcl_diagnostics::Diagnostic;
+    use pcl_schema::DirLoader;
+
+    use crate::{check_program, BindPolicy};
+
+    /// The diagnostics of a one-file program against the fixture schemas.
+    fn check(text: &str) -> Vec<Diagnostic> {
+        let schemas =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/schemas");
+        let loader = DirLoader::new([schemas]);
+        let sources = vec![("main.pp".to_string(), text.to_string())];
+        check_program(&sources, &loader, &BindPolicy::strict())
+            .diagnostics()
+            .to_vec()
+    }
+
+    /// `(code, replaced text, replacement)` of every fix.
+    fn fixes<'a>(text: &'a str, ds: &'a [Diagnostic]) -> Vec<(&'a str, &'a str, &'a str)> {
+        ds.iter()
+            .flat_map(|d| {
+                d.fixes.iter().map(move |f| {
+                    let r = f.span.range;
+                    (
+                        d.code.as_str(),
+                        text.get(r.start as usize..r.end as usize).unwrap_or("?"),
+                        f.replacement.as_str(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn did_you_means_carry_fixes() {
+        let text = r#"resource w "tiny:index:Widgte" {}
+resource g "tiny:index:Widget" {
+  nmae = "x"
+  kind = "widget"
+  options {
+    protekt = true
+  }
+}
+hook resource h {
+  command = ["true"]
+}
+resource k "tiny:index:Widget" {
+  name = "k"
+  kind = "widget"
+  options {
+    hooks = { beforeCreat = [h], "afterCreat" = [h] }
+  }
+}
+"#;
+        let ds = check(text);
+        let got = fixes(text, &ds);
+        for want in [
+            (
+                "unknown-resource-type",
+                "\"tiny:index:Widgte\"",
+                "\"tiny::Widget\"",
+            ),
+            ("unsupported-attribute", "nmae", "name"),
+            ("unsupported-attribute", "protekt", "protect"),
+            ("unknown-hook-name", "beforeCreat", "beforeCreate"),
+            ("unknown-hook-name", "\"afterCreat\"", "\"afterCreate\""),
+        ] {
+            assert!(got.contains(&want), "no fix {want:?} in {got:?}");
+        }
+        // `nmae` stands for the required `name`: one diagnostic, not two.
+        assert!(
+            !ds.iter()
+                .any(|d| d.summary == "missing required attribute 'name'"),
+            "{ds:?}"
+        );
+    }
 }
