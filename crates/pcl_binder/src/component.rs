@@ -243,8 +243,15 @@ impl ProgramBinder<'_, '_> {
                                         .with_detail(format!(
                                             "component '{name}' has no config '{input}'"
                                         ));
-                                        if let Some(h) = help_line(&did_you_mean(input, names)) {
+                                        let hits = did_you_mean(input, names);
+                                        if let Some(h) = help_line(&hits) {
                                             d = d.with_help(h);
+                                        }
+                                        if let Some(best) = hits.first() {
+                                            d = d.with_fix(
+                                                Span::new(file, attr.name_range()),
+                                                *best,
+                                            );
                                         }
                                         diags.push(d);
                                     }

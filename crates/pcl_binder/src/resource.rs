@@ -772,6 +772,9 @@ resource k "tiny:index:Widget" {
     hooks = { beforeCreat = [h], "afterCreat" = [h] }
   }
 }
+got = invoke("tiny:index:getWidgte", { name = "x" })
+n = lenght([1])
+d = call(k, "describ", {})
 "#;
         let ds = check(text);
         let got = fixes(text, &ds);
@@ -785,6 +788,13 @@ resource k "tiny:index:Widget" {
             ("unsupported-attribute", "protekt", "protect"),
             ("unknown-hook-name", "beforeCreat", "beforeCreate"),
             ("unknown-hook-name", "\"afterCreat\"", "\"afterCreate\""),
+            ("unknown-function", "lenght", "length"),
+            (
+                "unknown-function",
+                "\"tiny:index:getWidgte\"",
+                "\"tiny::getWidget\"",
+            ),
+            ("unknown-method", "\"describ\"", "\"describe\""),
         ] {
             assert!(got.contains(&want), "no fix {want:?} in {got:?}");
         }

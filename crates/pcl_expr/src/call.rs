@@ -82,8 +82,12 @@ pub(crate) fn bind_call(
             span,
             format!("unknown function '{name}'"),
         );
-        if let Some(help) = suggest::help(name, scope.visible_functions()) {
+        let hits = suggest::candidates(name, scope.visible_functions());
+        if let Some(help) = pcl_diagnostics::suggest::help_line(&hits) {
             d = d.with_help(help);
+        }
+        if let Some(best) = hits.first() {
+            d = d.with_fix(span, *best);
         }
         cx.report(d);
         return BoundExpr {
@@ -767,6 +771,10 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
                 if let Some(help) = help {
                     d = d.with_help(help);
                 }
+                if let Some(best) = list.first() {
+                    // The token is a string literal; so is its replacement.
+                    d = d.with_fix(span, format!("\"{best}\""));
+                }
                 cx.report(d);
             }
             return zero();
@@ -929,6 +937,10 @@ fn call_signature(
             let list: Vec<&str> = candidates.iter().map(String::as_str).collect();
             if let Some(help) = pcl_diagnostics::suggest::help_line(&list) {
                 d = d.with_help(help);
+            }
+            if let Some(best) = list.first() {
+                // The method is a string literal; so is its replacement.
+                d = d.with_fix(span, format!("\"{best}\""));
             }
             cx.report(d);
             return call_zero_signature();
