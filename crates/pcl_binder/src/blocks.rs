@@ -262,8 +262,12 @@ fn unknown_hook_property(
         Span::new(file, range),
         format!("unknown property '{name}' among [{}]", valid.join(" ")),
     );
-    if let Some(help) = pcl_expr::suggest::help(name, valid.iter().copied()) {
+    let hits = pcl_expr::suggest::candidates(name, valid.iter().copied());
+    if let Some(help) = pcl_diagnostics::suggest::help_line(&hits) {
         d = d.with_help(help);
+    }
+    if let Some(best) = hits.first() {
+        d = d.with_fix(Span::new(file, range), *best);
     }
     d
 }

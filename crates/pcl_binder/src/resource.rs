@@ -775,6 +775,12 @@ resource k "tiny:index:Widget" {
 got = invoke("tiny:index:getWidgte", { name = "x" })
 n = lenght([1])
 d = call(k, "describ", {})
+v = k.arnn
+v2 = k["nmae"]
+hook resource h2 {
+  command = ["true"]
+  comand = ["true"]
+}
 "#;
         let ds = check(text);
         let got = fixes(text, &ds);
@@ -795,6 +801,9 @@ d = call(k, "describ", {})
                 "\"tiny::getWidget\"",
             ),
             ("unknown-method", "\"describ\"", "\"describe\""),
+            ("unknown-property", ".arnn", ".arn"),
+            ("unknown-property", "[\"nmae\"]", "[\"name\"]"),
+            ("unknown-hook-attribute", "comand", "command"),
         ] {
             assert!(got.contains(&want), "no fix {want:?} in {got:?}");
         }

@@ -830,7 +830,15 @@ fn unknown_property(
         BoundStepKind::Index(_) => None,
     };
     let members = property_names(receiver);
-    let help = name.and_then(|n| suggest::help(n, members.iter().map(String::as_str)));
+    let hits: Vec<&str> = name
+        .map(|n| suggest::candidates(n, members.iter().map(String::as_str)))
+        .unwrap_or_default();
+    let help = pcl_diagnostics::suggest::help_line(&hits);
+    // The step's range covers `.name` or `["name"]`; the fix rewrites it.
+    let fix = hits.first().map(|best| match step {
+        BoundStepKind::Attr(_) => format!(".{best}"),
+        _ => format!("[{}]", pcl_types::value::go_quote(best)),
+    });
     if let Some(n) = name {
         if members.len() > suggest::MAX_SUGGESTIONS {
             d.summary = format!("unknown property '{n}'");
@@ -851,6 +859,9 @@ fn unknown_property(
     let mut out = d.into_diagnostic(span);
     if let Some(h) = help {
         out = out.with_help(h);
+    }
+    if let Some(f) = fix {
+        out = out.with_fix(span, f);
     }
     out
 }
