@@ -30,6 +30,9 @@ use pcl_types::{
     ConversionKind, MismatchReason, PathSegment, Type, TypeKind,
 };
 
+use pcl_types::print::is_hcl_identifier;
+use pcl_types::value::go_quote;
+
 use crate::bound::{BoundExpr, BoundExprKind};
 use crate::suggest;
 
@@ -138,6 +141,18 @@ fn place(subject: Subject<'_>, path: &str) -> Option<String> {
     }
     let full = pcl_diagnostics::elide_quoted(&full).into_owned();
     Some(format!("{} `{full}`", subject.noun))
+}
+
+/// A key as a message shows it: an identifier as it is, anything else
+/// quoted with escapes (no control character reaches a terminal), cut at
+/// the usual length.
+fn shown_key(key: &str) -> String {
+    let cut = pcl_diagnostics::elide_quoted(key);
+    if is_hcl_identifier(key) {
+        cut.into_owned()
+    } else {
+        go_quote(&cut)
+    }
 }
 
 fn with_place(place: Option<&str>, what: &str) -> String {
@@ -315,7 +330,7 @@ impl Walk<'_, '_> {
                     let best = suggest::candidates(key, names).first().copied();
                     let required = best.and_then(|b| required_missing(b).map(|t| (b, t)));
                     let top = path.is_empty() && self.subject.name.is_empty();
-                    let key_text = pcl_diagnostics::elide_quoted(key);
+                    let key_text = shown_key(key);
                     let mut summary = if top {
                         format!("unknown {} `{key_text}`", self.subject.noun)
                     } else {
@@ -324,13 +339,14 @@ impl Walk<'_, '_> {
                         format!("unknown key `{key_text}` in {place}")
                     };
                     if let Some(b) = best {
-                        summary.push_str(&format!(", did you mean `{b}`?"));
+                        summary.push_str(&format!(", did you mean `{}`?", shown_key(b)));
                     }
                     let mut d = match &required {
                         Some((b, t)) => {
                             accounted.insert(b.to_string());
                             summary.push_str(&format!(
-                                " (`{b}` of type {} is required)",
+                                " (`{}` of type {} is required)",
+                                shown_key(b),
                                 expected_text(t)
                             ));
                             Diagnostic::error(
@@ -347,8 +363,10 @@ impl Walk<'_, '_> {
                         ),
                     };
                     if let Some(b) = best {
-                        let replacement = if *quoted {
-                            format!("\"{b}\"")
+                        // A quoted key, or a name that is no identifier,
+                        // is written as a string.
+                        let replacement = if *quoted || !is_hcl_identifier(b) {
+                            go_quote(b)
                         } else {
                             b.to_string()
                         };
@@ -490,6 +508,18 @@ mod tests {
             summaries(&ds),
             ["error: property `ingress[0]`: missing required key `fromPort` of type int"]
         );
+    }
+
+    #[test]
+    fn keys_from_the_input_are_escaped() {
+        let ds = fit(
+            "[{ fromPort = 1, toPort = 2, \"\\u001b[31mred\" = 3 }]",
+            &Type::list(ingress()),
+            "i",
+        );
+        assert_eq!(ds.len(), 1, "{ds:?}");
+        assert!(!ds[0].summary.contains('\u{1b}'), "{}", ds[0].summary);
+        assert!(ds[0].summary.contains("\\x1b[31mred"), "{}", ds[0].summary);
     }
 
     #[test]
