@@ -26,11 +26,12 @@ fn goldens(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| matches!(x, "diag" | "expect" | "txt" | "out"))
-            {
+            } else if p.extension().and_then(|x| x.to_str()).is_some_and(|x| {
+                matches!(
+                    x,
+                    "diag" | "expect" | "txt" | "out" | "golden" | "stderr" | "stdout"
+                )
+            }) {
                 out.push(p);
             }
         }
@@ -66,6 +67,13 @@ fn problem(line: &str) -> Option<String> {
             || rest.starts_with("tuple(");
         if literal {
             return Some("prints a literal's singleton type".into());
+        }
+        // `… of type T` ends the line with the type (quotes aside).
+        if rest.chars().count() > MAX_TYPE_CHARS + 2 {
+            return Some(format!(
+                "prints a type of {} characters",
+                rest.chars().count()
+            ));
         }
     }
     if line.contains("found tuple(") || line.contains("value of type tuple(") {
@@ -130,6 +138,10 @@ fn the_scan_catches_each_kind_of_problem() {
         "cannot assign value of type \"abc\" to config 'p' of type int",
         "expected string, found tuple(string, string)",
         &format!("expected {}, found string", "x".repeat(MAX_TYPE_CHARS + 1)),
+        &format!(
+            "cannot traverse value of type {}",
+            "x".repeat(MAX_TYPE_CHARS + 3)
+        ),
     ] {
         assert!(problem(line).is_some(), "not caught: {line}");
     }
