@@ -345,6 +345,17 @@ fn pcl_error(
     cx.report(Diagnostic::error(code, span, summary.clone()).with_detail(summary));
 }
 
+/// A builtin's argument of the wrong kind: the summary says what the
+/// argument must be (the reference's text), the label at the argument what
+/// was found.
+fn argument_error(cx: &mut BindContext<'_>, range: TextRange, summary: String, found: &Type) {
+    let span = cx.span(range);
+    cx.report(
+        Diagnostic::error(codes::BUILTIN_ARGUMENT, span, summary)
+            .with_detail(format!("found {}", pcl_types::found_text(found))),
+    );
+}
+
 /// A plain error at `range`.
 fn error(cx: &mut BindContext<'_>, code: pcl_diagnostics::Code, range: TextRange, summary: String) {
     let span = cx.span(range);
@@ -376,11 +387,11 @@ fn builtin_signature(
                     TypeKind::Tuple(es) => (t0.clone(), unify_types_unsafe(es)),
                     _ => {
                         if !cx.options().skip_range_typecheck {
-                            pcl_error(
+                            argument_error(
                                 cx,
-                                codes::BUILTIN_ARGUMENT,
                                 r0,
                                 "the first argument to 'element' must be a list or tuple".into(),
+                                &t0,
                             );
                         }
                         (Type::dynamic(), Type::dynamic())
@@ -426,12 +437,7 @@ fn builtin_signature(
                     TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
                 ) || conversion_from(&string(), &resolved).exists();
                 if !ok {
-                    pcl_error(
-                        cx,
-                        codes::BUILTIN_ARGUMENT,
-                        r0,
-                        "the first argument to 'length' must be a list, map, object, tuple, or string".into(),
-                    );
+                    argument_error(cx, r0, "the first argument to 'length' must be a list, map, object, tuple, or string".into(), &t0);
                 }
             }
             fixed(
@@ -460,11 +466,11 @@ fn builtin_signature(
                         // in lenient programs).
                         TypeKind::Dynamic => (Type::dynamic(), Type::dynamic()),
                         _ => {
-                            pcl_error(
+                            argument_error(
                                 cx,
-                                codes::BUILTIN_ARGUMENT,
                                 r0,
                                 "the first argument to 'lookup' must be a map".into(),
+                                &t0,
                             );
                             (Type::dynamic(), Type::dynamic())
                         }
@@ -537,11 +543,11 @@ fn builtin_signature(
                 TypeKind::Tuple(es) => es.first().cloned().unwrap_or_else(Type::dynamic),
                 TypeKind::Dynamic => Type::dynamic(),
                 _ => {
-                    pcl_error(
+                    argument_error(
                         cx,
-                        codes::BUILTIN_ARGUMENT,
                         r0,
                         "the first argument to 'singleOrNone' must be a list or tuple".into(),
+                        &t0,
                     );
                     Type::dynamic()
                 }
@@ -613,11 +619,11 @@ fn builtin_signature(
                 );
             }
             if arg0.is_some() && !matches!(t0.kind(), TypeKind::Output(_)) {
-                pcl_error(
+                argument_error(
                     cx,
-                    codes::BUILTIN_ARGUMENT,
                     r0,
                     "the first argument to 'recover' must be an output".into(),
+                    &t0,
                 );
             }
             let t1 = args.get(1).map_or_else(Type::dynamic, |a| a.ty.clone());
@@ -650,11 +656,11 @@ fn builtin_signature(
                 return fixed(Vec::new(), Type::dynamic());
             }
             if !is_resource(&t0) {
-                pcl_error(
+                argument_error(
                     cx,
-                    codes::BUILTIN_ARGUMENT,
                     r0,
                     format!("{name} argument must be a single resource"),
+                    &t0,
                 );
             }
             fixed(vec![p("resource", t0.clone())], string())
