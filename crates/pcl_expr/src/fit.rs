@@ -362,6 +362,18 @@ impl Walk<'_, '_> {
                             summary,
                         ),
                     };
+                    // The label names the type that has no such key.
+                    d = d.with_detail(match o.name() {
+                        Some(token) => format!(
+                            "{} has no key `{}`",
+                            pcl_diagnostics::elide_quoted(token),
+                            shown_key(key)
+                        ),
+                        None if top => {
+                            format!("no {} is called `{}`", self.subject.noun, shown_key(key))
+                        }
+                        None => format!("the object type has no key `{}`", shown_key(key)),
+                    });
                     if let Some(b) = best {
                         // A quoted key, or a name that is no identifier,
                         // is written as a string.
