@@ -774,6 +774,8 @@ resource k "tiny:index:Widget" {
 }
 got = invoke("tiny:index:getWidgte", { name = "x" })
 n = lenght([1])
+m = lenght(regoin)
+region = "x"
 d = call(k, "describ", {})
 v = k.arnn
 v2 = k["nmae"]
@@ -795,6 +797,7 @@ hook resource h2 {
             ("unknown-hook-name", "beforeCreat", "beforeCreate"),
             ("unknown-hook-name", "\"afterCreat\"", "\"afterCreate\""),
             ("unknown-function", "lenght", "length"),
+            ("undefined-variable", "regoin", "region"),
             (
                 "unknown-function",
                 "\"tiny:index:getWidgte\"",

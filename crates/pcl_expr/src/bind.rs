@@ -1057,8 +1057,12 @@ fn bind_scope_traversal(
                 span,
                 format!("undefined variable {name}"),
             );
-            if let Some(help) = suggest::help(name, scope.visible_names()) {
+            let hits = suggest::candidates(name, scope.visible_names());
+            if let Some(help) = pcl_diagnostics::suggest::help_line(&hits) {
                 d = d.with_help(help);
+            }
+            if let Some(best) = hits.first() {
+                d = d.with_fix(span, *best);
             }
             cx.report(d);
             let steps = literal_run
