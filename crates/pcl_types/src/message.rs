@@ -108,7 +108,7 @@ impl Walk {
             TypeKind::String => self.buf.push("string"),
             TypeKind::Id => self.buf.push("id"),
             TypeKind::Dynamic => self.buf.push("dynamic"),
-            TypeKind::Opaque(name) => self.buf.push(&elide(name, MAX_QUOTED_CHARS)),
+            TypeKind::Opaque(name) => self.buf.push(&name_text(name)),
             TypeKind::List(e) => self.wrap("list(", e, inner, depth),
             TypeKind::Map(e) => self.wrap("map(", e, inner, depth),
             TypeKind::Set(e) => self.wrap("set(", e, inner, depth),
@@ -164,7 +164,7 @@ impl Walk {
             }
             TypeKind::Object(o) => {
                 if let Some(name) = o.name() {
-                    self.buf.push(&elide(name, MAX_QUOTED_CHARS));
+                    self.buf.push(&name_text(name));
                     return;
                 }
                 if self.stack.contains(&t.addr()) {
@@ -214,7 +214,7 @@ impl Walk {
                     self.buf.push(")");
                 } else {
                     // A schema enum: its token, then its values.
-                    self.buf.push(&elide(e.token(), MAX_QUOTED_CHARS));
+                    self.buf.push(&name_text(e.token()));
                     self.buf.push(" (");
                     for (i, v) in e.values().iter().enumerate() {
                         if self.buf.full {
@@ -260,6 +260,18 @@ fn shown_members(members: &[Type], plain_only: bool) -> Box<dyn Iterator<Item = 
         return Box::new(members.iter().filter(move |t| !eventual(t)));
     }
     Box::new(members.iter())
+}
+
+/// A type's name (an opaque type, a schema token), cut at the usual
+/// length; quoted with escapes if it holds a control character, so that
+/// nothing from a schema file reaches a terminal raw.
+fn name_text(name: &str) -> String {
+    let cut = elide(name, MAX_QUOTED_CHARS);
+    if cut.chars().any(char::is_control) {
+        go_quote(&cut)
+    } else {
+        cut.into_owned()
+    }
 }
 
 /// The kind a literal stands for in a message: `number` for every number
@@ -492,6 +504,9 @@ mod tests {
         let t = Type::list(Type::string());
         assert_eq!(t.display_capped(12), "list(string)");
         assert_eq!(t.display_capped(11), "list(strin…");
+        // A name with a control character is quoted with escapes.
+        let odd = Type::opaque("bad\u{1b}[2Jname");
+        assert_eq!(odd.display_capped(100), "\"bad\\x1b[2Jname\"");
         // A long string literal is quoted, escaped and cut.
         let long = Type::literal(Value::string("\u{1b}[31m".repeat(1000)));
         let f = found_text(&long);
