@@ -15,9 +15,7 @@ use pcl_diagnostics::suggest::did_you_mean;
 use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use pcl_expr::Definition;
 use pcl_syntax::ast::{Block, BodyItem};
-use pcl_types::{
-    collection_types, conversion_from, explain_conversion, pretty_capped, ConversionKind, Type,
-};
+use pcl_types::{collection_types, conversion_from, ConversionKind, Type};
 
 use crate::blocks::bound_attribute;
 use crate::codes;
@@ -254,29 +252,16 @@ impl ProgramBinder<'_, '_> {
                                     }
                                     Some(i) => {
                                         let dest = self.input_type(&i.ty);
-                                        if conversion_from(&dest, &value.ty) == ConversionKind::None
-                                        {
-                                            let (path, exp, found) =
-                                                match explain_conversion(&dest, &value.ty) {
-                                                    Some(e) => {
-                                                        (e.path_string(), e.expected, e.found)
-                                                    }
-                                                    None => (
-                                                        String::new(),
-                                                        dest.clone(),
-                                                        value.ty.clone(),
-                                                    ),
-                                                };
-                                            checks.push(Diagnostic::error(
-                                                codes::ATTRIBUTE_TYPE_MISMATCH,
-                                                Span::new(file, value.range),
-                                                format!(
-                                                    "cannot assign value of type {} to input '{input}{path}' of type {}",
-                                                    pretty_capped(&found),
-                                                    pretty_capped(&pcl_types::resolve_outputs(&exp))
-                                                ),
-                                            ).with_detail(format!("component '{name}'")));
-                                        }
+                                        diags.extend(pcl_expr::fit::fit_diagnostics(
+                                            &dest,
+                                            &value,
+                                            pcl_expr::fit::Subject {
+                                                noun: "input",
+                                                name: input,
+                                                mismatch: codes::ATTRIBUTE_TYPE_MISMATCH,
+                                            },
+                                            &|r| Span::new(file, r),
+                                        ));
                                         expected = Some(dest);
                                     }
                                 }

@@ -22,9 +22,7 @@ use pcl_expr::{
     Scope,
 };
 use pcl_syntax::ast::{self, Block, BodyItem};
-use pcl_types::{
-    explain_conversion, pretty_capped, resolve_outputs, InputTypeMemo, MismatchReason, Type,
-};
+use pcl_types::{InputTypeMemo, Type};
 
 use crate::codes;
 use crate::deps;
@@ -780,11 +778,9 @@ impl ProgramBinder<'_, '_> {
 
     /// Checks a value assigned to a declared type (a config default, an
     /// output value, a resource option): `value` must convert to
-    /// `InputType(declared)`. Failures are `type-not-convertible` at the
-    /// offending element, naming `kind` and `name` (`option 'aliases'`) with
-    /// the first
-    /// mismatching path and compact types (outputs resolved, so the
-    /// `T | output(T)` alternatives are not spelled out).
+    /// `InputType(declared)`. Failures are `type-not-convertible` at each
+    /// offending element, naming `kind` and `name` (``option `aliases` ``)
+    /// with the key path and plain types (see `pcl_expr::fit`).
     pub fn check_assignment(
         &self,
         file: FileId,
@@ -794,35 +790,22 @@ impl ProgramBinder<'_, '_> {
         name: &str,
     ) -> Vec<Diagnostic> {
         let dest = self.input_type(declared);
-        let Some(err) = explain_conversion(&dest, &value.ty) else {
-            return never_converts(file, value, declared, kind, name)
-                .into_iter()
-                .collect();
-        };
-        let at = value.sub_expression(&err.path);
-        let expected = pretty_capped(&resolve_outputs(&err.expected));
-        let found = crate::resource::found_type(&err.found);
-        let path = err.path_string();
-        let summary = match err.reason {
-            MismatchReason::TupleLengths { expected: n, found: m } => format!(
-                "cannot assign a tuple of {m} elements to {kind} '{name}{path}', a tuple of {n} elements"
-            ),
-            MismatchReason::NotConvertible => {
-                format!(
-                    "cannot assign value of type {found} to {kind} '{name}{path}' of type {expected}"
-                )
-            }
-        };
-        let detail = match err.reason {
-            MismatchReason::TupleLengths { .. } => format!("found {found}"),
-            MismatchReason::NotConvertible => format!("expected {expected}, found {found}"),
-        };
-        vec![Diagnostic::error(
-            pcl_expr::codes::TYPE_NOT_CONVERTIBLE,
-            Span::new(file, at.range),
-            summary,
-        )
-        .with_detail(detail)]
+        let mut out = pcl_expr::fit::fit_diagnostics(
+            &dest,
+            value,
+            pcl_expr::fit::Subject {
+                noun: kind,
+                name,
+                mismatch: pcl_expr::codes::TYPE_NOT_CONVERTIBLE,
+            },
+            &|r| Span::new(file, r),
+        );
+        // A value that converts (perhaps unsafely) may still be a constant
+        // that never can: that is a warning of its own.
+        if !out.iter().any(Diagnostic::is_error) {
+            out.extend(never_converts(file, value, declared, kind, name));
+        }
+        out
     }
 
     /// Whether `span` lies in an item with a syntax error.

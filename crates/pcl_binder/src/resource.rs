@@ -11,13 +11,14 @@
 use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use pcl_expr::fit::{fit_diagnostics, Subject};
 use pcl_expr::{suggest, BoundExpr, Definition, Scope};
 use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
 use pcl_syntax::ast::{Attribute, Block, BodyItem};
 use pcl_types::{
-    collection_types, conversion_from, explain_conversion, is_optional, pretty_capped,
-    resolve_outputs, unwrap_option, wrap_iterable_result_type, ConversionKind, Type, TypeKind,
+    collection_types, conversion_from, is_optional, resolve_outputs, unwrap_option,
+    wrap_iterable_result_type, ConversionKind, Type, TypeKind,
 };
 
 use crate::blocks::bound_attribute;
@@ -316,6 +317,9 @@ impl ProgramBinder<'_, '_> {
         let mut checks = Vec::new();
         let mut bound_inputs = Vec::new();
         let props = input_type_.as_object().map(|o| o.properties());
+        let set_names: Vec<&str> = inputs.iter().map(|(a, _)| a.name()).collect();
+        // Required properties an unsupported attribute stands for.
+        let mut accounted: Vec<String> = Vec::new();
         for (attr, value) in inputs {
             let mut expected = None;
             if let Some(props) = &props {
@@ -333,18 +337,37 @@ impl ProgramBinder<'_, '_> {
                                 attr.name()
                             ));
                         }
-                        d = suggest::attach(
-                            d,
-                            Span::new(file, attr.name_range()),
-                            &suggest::candidates(attr.name(), names),
-                        );
+                        let hits = suggest::candidates(attr.name(), names.iter().copied());
+                        // A misspelling of a required property that is not
+                        // written: this diagnostic says so, and the
+                        // property is not reported missing as well.
+                        let stands_for = hits.first().copied().filter(|b| {
+                            !set_names.contains(b) && props.get(*b).is_some_and(required_input)
+                        });
+                        if let Some(b) = stands_for {
+                            d = d.with_help(format!(
+                                "did you mean `{b}`? `{b}` is required and not set"
+                            ));
+                            accounted.push(b.to_string());
+                            for hit in &hits {
+                                d = d.with_fix(Span::new(file, attr.name_range()), *hit);
+                            }
+                        } else {
+                            d = suggest::attach(d, Span::new(file, attr.name_range()), &hits);
+                        }
                         checks.push(d);
                     }
                     Some(prop_ty) => {
-                        if let Some(d) = mismatch(file, name, &token, attr.name(), prop_ty, &value)
-                        {
-                            checks.push(d);
-                        }
+                        checks.extend(fit_diagnostics(
+                            prop_ty,
+                            &value,
+                            Subject {
+                                noun: "property",
+                                name: attr.name(),
+                                mismatch: codes::ATTRIBUTE_TYPE_MISMATCH,
+                            },
+                            &|r| Span::new(file, r),
+                        ));
                         expected = Some(prop_ty.clone());
                     }
                 }
@@ -354,11 +377,7 @@ impl ProgramBinder<'_, '_> {
         if let Some(props) = props {
             for (prop, ty) in props {
                 let provided = bound_inputs.iter().any(|a| a.name == prop.as_ref());
-                if provided
-                    || is_optional(ty)
-                    || matches!(ty.kind(), TypeKind::Const(_))
-                    || ty.is_dynamic()
-                {
+                if provided || !required_input(ty) || accounted.iter().any(|a| a == prop.as_ref()) {
                     continue;
                 }
                 checks.push(
@@ -367,7 +386,10 @@ impl ProgramBinder<'_, '_> {
                         Span::new(file, block.open_brace_range),
                         format!("missing required attribute '{prop}'"),
                     )
-                    .with_help(format!("resource '{name}' ({token}) requires '{prop}'")),
+                    .with_detail(format!(
+                        "resource '{name}' ({token}) requires `{prop}` of type {}",
+                        pcl_types::expected_text(ty)
+                    )),
                 );
             }
         }
@@ -679,53 +701,110 @@ fn build_option_type(name: &str) -> Option<Type> {
     })
 }
 
-/// A failed assignment of `value` to input `prop` of type `dest`.
-fn mismatch(
-    file: FileId,
-    resource: &str,
-    token: &str,
-    prop: &str,
-    dest: &Type,
-    value: &BoundExpr,
-) -> Option<Diagnostic> {
-    if conversion_from(dest, &value.ty) != ConversionKind::None {
-        return None;
-    }
-    let (path, expected, found, at) = match explain_conversion(dest, &value.ty) {
-        Some(e) => {
-            let at = value.sub_expression(&e.path);
-            (e.path_string(), e.expected, e.found, at)
-        }
-        None => (String::new(), dest.clone(), value.ty.clone(), value),
-    };
-    let expected = pretty_capped(&resolve_outputs(&expected));
-    Some(
-        Diagnostic::error(
-            codes::ATTRIBUTE_TYPE_MISMATCH,
-            Span::new(file, at.range),
-            if matches!(found.kind(), TypeKind::None) && !path.is_empty() {
-                // The literal leaves out a required nested property.
-                format!("missing required property '{prop}{path}' of type {expected}")
-            } else {
-                format!(
-                    "cannot assign value of type {} to property '{prop}{path}' of type {expected}",
-                    found_type(&found)
-                )
-            },
-        )
-        .with_detail(format!("resource '{resource}' has type '{token}'")),
-    )
+/// True for an input property a resource must set: not optional, not a
+/// constant, not `dynamic`.
+fn required_input(ty: &Type) -> bool {
+    !(is_optional(ty) || matches!(ty.kind(), TypeKind::Const(_)) || ty.is_dynamic())
 }
 
-/// The found side of a mismatch, compact: a tuple (the type of a `[…]`
-/// literal) is spelled `tuple(…)` so that a one-element tuple does not read
-/// as a parenthesised type (`(string)`).
-pub(crate) fn found_type(t: &Type) -> String {
-    match t.kind() {
-        TypeKind::Tuple(elements) => {
-            let parts: Vec<String> = elements.iter().map(pretty_capped).collect();
-            format!("tuple({})", parts.join(", "))
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use pcl_diagnostics::Diagnostic;
+    use pcl_schema::DirLoader;
+
+    use crate::{check_program, BindPolicy};
+
+    /// The diagnostics of a one-file program against the fixture schemas.
+    fn check(text: &str) -> Vec<Diagnostic> {
+        let schemas =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/schemas");
+        let loader = DirLoader::new([schemas]);
+        let sources = vec![("main.pp".to_string(), text.to_string())];
+        check_program(&sources, &loader, &BindPolicy::strict())
+            .diagnostics()
+            .to_vec()
+    }
+
+    /// `(code, replaced text, replacement)` of every fix.
+    fn fixes<'a>(text: &'a str, ds: &'a [Diagnostic]) -> Vec<(&'a str, &'a str, &'a str)> {
+        ds.iter()
+            .flat_map(|d| {
+                d.fixes.iter().map(move |f| {
+                    let r = f.span.range;
+                    (
+                        d.code.as_str(),
+                        text.get(r.start as usize..r.end as usize).unwrap_or("?"),
+                        f.replacement.as_str(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn did_you_means_carry_fixes() {
+        let text = r#"resource w "tiny:index:Widgte" {}
+resource g "tiny:index:Widget" {
+  nmae = "x"
+  kind = "widget"
+  options {
+    protekt = true
+  }
+}
+hook resource h {
+  command = ["true"]
+}
+resource k "tiny:index:Widget" {
+  name = "k"
+  kind = "widget"
+  options {
+    hooks = { beforeCreat = [h], "afterCreat" = [h] }
+  }
+}
+got = invoke("tiny:index:getWidgte", { name = "x" })
+n = lenght([1])
+m = lenght(regoin)
+region = "x"
+d = call(k, "describ", {})
+v = k.arnn
+v2 = k["nmae"]
+hook resource h2 {
+  command = ["true"]
+  comand = ["true"]
+}
+"#;
+        let ds = check(text);
+        let got = fixes(text, &ds);
+        for want in [
+            (
+                "unknown-resource-type",
+                "\"tiny:index:Widgte\"",
+                "\"tiny::Widget\"",
+            ),
+            ("unsupported-attribute", "nmae", "name"),
+            ("unsupported-attribute", "protekt", "protect"),
+            ("unknown-hook-name", "beforeCreat", "beforeCreate"),
+            ("unknown-hook-name", "\"afterCreat\"", "\"afterCreate\""),
+            ("unknown-function", "lenght", "length"),
+            ("undefined-variable", "regoin", "region"),
+            (
+                "unknown-function",
+                "\"tiny:index:getWidgte\"",
+                "\"tiny::getWidget\"",
+            ),
+            ("unknown-method", "\"describ\"", "\"describe\""),
+            ("unknown-property", "arnn", "arn"),
+            ("unknown-property", "[\"nmae\"]", "[\"name\"]"),
+            ("unknown-hook-attribute", "comand", "command"),
+        ] {
+            assert!(got.contains(&want), "no fix {want:?} in {got:?}");
         }
-        _ => pretty_capped(t),
+        // `nmae` stands for the required `name`: one diagnostic, not two.
+        assert!(
+            !ds.iter()
+                .any(|d| d.summary == "missing required attribute 'name'"),
+            "{ds:?}"
+        );
     }
 }

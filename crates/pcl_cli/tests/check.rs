@@ -189,7 +189,7 @@ fn github_format_prints_escaped_workflow_commands() {
     assert_eq!(lines.len(), 8, "one line per diagnostic:\n{text}");
     assert!(lines[0].starts_with(
         "::error file=examples/mistakes/main.pp,line=10,col=13,endLine=10,endColumn=15,\
-         title=type-not-convertible::cannot assign"
+         title=type-not-convertible::config `ports`: expected list(int), found number 80"
     ));
     let bukcet = lines
         .iter()

@@ -249,7 +249,7 @@ fn check_mistakes_example_reports_each_mistake() {
         "[unsupported-attribute] Error: unsupported attribute 'bukcet'",
         "did you mean `bucket`?",
         "[attribute-type-mismatch] Error",
-        "property 'tags[\"Team\"]'",
+        "property `tags[\"Team\"]`",
         "[missing-required-attribute] Error: missing required attribute 'ami'",
         "[undefined-variable] Error: undefined variable regoin",
         "did you mean `region`?",
@@ -257,7 +257,7 @@ fn check_mistakes_example_reports_each_mistake() {
         "[circular-reference] Error",
         "[unknown-property] Error: unknown property 'publicIpAddress'",
         "did you mean `publicIp`?",
-        "cannot assign value of type tuple(string) to property 'tags[\"Team\"]'",
+        "property `tags[\"Team\"]`: expected string, found a list of 1 string",
         "examples/mistakes/main.pp:18:12",
     ] {
         assert!(err.contains(expected), "missing {expected:?} in:\n{err}");
@@ -287,8 +287,8 @@ fn check_short_format_prints_lines_on_stdout_sorted_by_path() {
     assert_eq!(lines.len(), 8, "{text}");
     assert_eq!(
         lines[0],
-        "examples/mistakes/main.pp:10:13: error[type-not-convertible]: cannot assign value \
-         of type 80 to config 'ports' of type list(int)"
+        "examples/mistakes/main.pp:10:13: error[type-not-convertible]: config `ports`: \
+         expected list(int), found number 80"
     );
     assert!(lines
         .iter()

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
 use pcl_types::{
-    collection_types, conversion_from, display_string, expr_not_convertible, lift_operation_type,
-    operators, pretty_capped, traverse, unify_types_safe, unwrap_iterable_source_type,
-    wrap_iterable_result_type, Number, Traverser, Type, TypeKind, Value,
+    collection_types, conversion_from, expr_not_convertible, lift_operation_type, operators,
+    traverse, unify_types_safe, unwrap_iterable_source_type, wrap_iterable_result_type, Number,
+    Traverser, Type, TypeKind, Value,
 };
 
 use crate::bound::{BoundExpr, BoundExprKind, BoundFor, BoundStep, BoundStepKind};
@@ -601,16 +601,6 @@ fn literal_key(key: &BoundExpr) -> Option<Arc<str>> {
     }
 }
 
-/// A type as the object-key message prints it: `String()` form, except
-/// consts, whose `String()` is a cty value (`null` reads better).
-fn key_type_string(t: &Type) -> String {
-    if t.as_const().is_some() {
-        pretty_capped(t)
-    } else {
-        display_string(t)
-    }
-}
-
 fn bind_object(
     items: &[ast::ObjectItem],
     range: TextRange,
@@ -635,8 +625,8 @@ fn bind_object(
                 codes::OBJECT_KEY_NOT_CONVERTIBLE,
                 span,
                 format!(
-                    "object keys must be strings: cannot assign expression of type {} to location of type string",
-                    key_type_string(&key.ty)
+                    "object keys must be strings: expected string, found {}",
+                    pcl_types::found_text(&key.ty)
                 ),
             ));
         }

@@ -137,4 +137,64 @@ impl Builtin {
     pub fn from_name(name: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.name() == name)
     }
+
+    /// How the function is called, as a diagnostic shows it when the
+    /// arguments do not fit (`join(separator: string, strings:
+    /// list(string))`). Arguments whose type depends on the call are
+    /// spelled by what they accept; `?` marks an optional parameter.
+    pub fn usage(self) -> &'static str {
+        match self {
+            Builtin::Element => "element(list: list or tuple, index: int)",
+            Builtin::Entries => "entries(collection: list, map or object)",
+            Builtin::FileArchive => "fileArchive(path: string)",
+            Builtin::RemoteArchive => "remoteArchive(uri: string)",
+            Builtin::AssetArchive => "assetArchive(assets: map(Asset | Archive))",
+            Builtin::FileAsset => "fileAsset(path: string)",
+            Builtin::StringAsset => "stringAsset(value: string)",
+            Builtin::RemoteAsset => "remoteAsset(uri: string)",
+            Builtin::Join => "join(separator: string, strings: list(string))",
+            Builtin::Length => "length(value: list, map, object, tuple or string)",
+            Builtin::Lookup => "lookup(map: map or object, key: string, default?: element type)",
+            Builtin::Range => "range(fromOrTo: int, to?: int)",
+            Builtin::ReadFile => "readFile(path: string)",
+            Builtin::Filebase64 => "filebase64(path: string)",
+            Builtin::Filebase64sha256 => "filebase64sha256(path: string)",
+            Builtin::Sha1 => "sha1(input: string)",
+            Builtin::ToBase64 => "toBase64(value: string)",
+            Builtin::FromBase64 => "fromBase64(value: string)",
+            Builtin::Split => "split(separator: string, string: string)",
+            Builtin::Secret => "secret(value: any)",
+            Builtin::Unsecret => "unsecret(value: any)",
+            Builtin::ToJson => "toJSON(value: any)",
+            Builtin::Stack => "stack()",
+            Builtin::Project => "project()",
+            Builtin::Organization => "organization()",
+            Builtin::Cwd => "cwd()",
+            Builtin::RootDirectory => "rootDirectory()",
+            Builtin::NotImplemented => "notImplemented(errorMessage: string)",
+            Builtin::SingleOrNone => "singleOrNone(value: list or tuple)",
+            Builtin::GetOutput => "getOutput(stackReference: StackReference, outputName: string)",
+            Builtin::Try => "try(value: any, ...fallbacks: any)",
+            Builtin::Can => "can(value: any)",
+            Builtin::Recover => "recover(value: output, recovery: any)",
+            Builtin::Max => "max(first: number, ...rest: number)",
+            Builtin::Min => "min(first: number, ...rest: number)",
+            Builtin::PulumiResourceType => "pulumiResourceType(resource: a resource)",
+            Builtin::PulumiResourceName => "pulumiResourceName(resource: a resource)",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_usage_names_its_function() {
+        for b in Builtin::ALL {
+            let u = b.usage();
+            assert!(u.starts_with(&format!("{}(", b.name())), "{u}");
+            assert!(u.ends_with(')'), "{u}");
+        }
+    }
 }

@@ -18,6 +18,7 @@ use crate::builtins::Builtin;
 use crate::codes;
 use crate::context::BindContext;
 use crate::env::{InvokeLookup, MethodLookup, ResourceAnnotation};
+use crate::fit::{fit_diagnostics, Subject};
 use crate::scope::{Definition, Function, Scope};
 use crate::signature::{Param, Signature};
 
@@ -26,6 +27,9 @@ use crate::signature::{Param, Signature};
 pub(crate) struct Arg {
     pub ty: Type,
     pub range: TextRange,
+    /// The index of the bound argument this is (`None` for an element of
+    /// an expanded final argument).
+    pub source: Option<usize>,
 }
 
 /// What signature computation produced besides the signature.
@@ -106,7 +110,21 @@ pub(crate) fn bind_call(
         Function::Invoke => invoke_signature(&args, &effective, cx),
         Function::Call => call_signature(&args, &effective, range, cx).into(),
     };
-    let ty = typecheck_args(&computed.signature, &effective, range, cx);
+    let invoke = matches!(function, Function::Invoke);
+    let ty = typecheck_args(&computed.signature, &effective, &args, invoke, range, cx);
+    if let Function::Builtin(b) = &function {
+        // A builtin called with arguments that do not fit: show how it is
+        // called.
+        let usage = format!("usage: {}", b.usage());
+        for d in cx.split_off(mark) {
+            let d = if d.is_error() && !d.help.contains(&usage) {
+                d.with_help(usage.clone())
+            } else {
+                d
+            };
+            cx.report(d);
+        }
+    }
     // One problem, one diagnostic: what the signature and the argument
     // checks say about an argument that already reported an error, or
     // about an argument list with a syntax error, only repeats that error.
@@ -139,9 +157,11 @@ pub(crate) fn bind_call(
 fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
     let mut out: Vec<Arg> = args
         .iter()
-        .map(|a| Arg {
+        .enumerate()
+        .map(|(i, a)| Arg {
             ty: a.ty.clone(),
             range: a.range,
+            source: Some(i),
         })
         .collect();
     if !expand_final {
@@ -161,6 +181,7 @@ fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
         out.extend(types.into_iter().map(|ty| Arg {
             ty,
             range: last.range,
+            source: None,
         }));
     }
     out
@@ -171,6 +192,8 @@ fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
 fn typecheck_args(
     sig: &Signature,
     args: &[Arg],
+    bound: &[BoundExpr],
+    invoke: bool,
     call_range: TextRange,
     cx: &mut BindContext<'_>,
 ) -> Type {
@@ -189,7 +212,13 @@ fn typecheck_args(
             }
             Some(arg) => {
                 let dest = cx.input_type(&param.ty);
-                check_type(cx, &arg.ty, arg.range, &dest);
+                // `invoke`'s argument object: its keys are the arguments.
+                let name = if invoke && param.name == "args" {
+                    ""
+                } else {
+                    param.name.as_str()
+                };
+                check_arg(cx, arg, bound, &dest, name);
                 lift |= !assignable_from(&param.ty, &arg.ty);
             }
         }
@@ -211,7 +240,7 @@ fn typecheck_args(
             Some(v) => {
                 for arg in args.iter().skip(sig.params.len()) {
                     let dest = cx.input_type(&v.ty);
-                    check_type(cx, &arg.ty, arg.range, &dest);
+                    check_arg(cx, arg, bound, &dest, &v.name);
                     lift |= !assignable_from(&v.ty, &arg.ty);
                 }
             }
@@ -221,6 +250,30 @@ fn typecheck_args(
         lift_operation_type(&sig.result, args.iter().map(|a| &a.ty))
     } else {
         sig.result.clone()
+    }
+}
+
+/// Checks one argument against its parameter's input type: a bound
+/// argument by [`fit_diagnostics`] (one diagnostic per offending key or
+/// element), an element of an expanded argument by its type alone.
+fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: &[BoundExpr], dest: &Type, name: &str) {
+    let Some(expr) = arg.source.and_then(|i| bound.get(i)) else {
+        check_type(cx, &arg.ty, arg.range, dest);
+        return;
+    };
+    let file = cx.span(arg.range).file;
+    let diags = fit_diagnostics(
+        dest,
+        expr,
+        Subject {
+            noun: "argument",
+            name,
+            mismatch: codes::TYPE_NOT_CONVERTIBLE,
+        },
+        &|r| pcl_diagnostics::Span::new(file, r),
+    );
+    for d in diags {
+        cx.report(d);
     }
 }
 
@@ -290,6 +343,17 @@ fn pcl_error(
     cx.report(Diagnostic::error(code, span, summary.clone()).with_detail(summary));
 }
 
+/// A builtin's argument of the wrong kind: the summary says what the
+/// argument must be (the reference's text), the label at the argument what
+/// was found.
+fn argument_error(cx: &mut BindContext<'_>, range: TextRange, summary: String, found: &Type) {
+    let span = cx.span(range);
+    cx.report(
+        Diagnostic::error(codes::BUILTIN_ARGUMENT, span, summary)
+            .with_detail(format!("found {}", pcl_types::found_text(found))),
+    );
+}
+
 /// A plain error at `range`.
 fn error(cx: &mut BindContext<'_>, code: pcl_diagnostics::Code, range: TextRange, summary: String) {
     let span = cx.span(range);
@@ -321,11 +385,11 @@ fn builtin_signature(
                     TypeKind::Tuple(es) => (t0.clone(), unify_types_unsafe(es)),
                     _ => {
                         if !cx.options().skip_range_typecheck {
-                            pcl_error(
+                            argument_error(
                                 cx,
-                                codes::BUILTIN_ARGUMENT,
                                 r0,
                                 "the first argument to 'element' must be a list or tuple".into(),
+                                &t0,
                             );
                         }
                         (Type::dynamic(), Type::dynamic())
@@ -371,12 +435,7 @@ fn builtin_signature(
                     TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
                 ) || conversion_from(&string(), &resolved).exists();
                 if !ok {
-                    pcl_error(
-                        cx,
-                        codes::BUILTIN_ARGUMENT,
-                        r0,
-                        "the first argument to 'length' must be a list, map, object, tuple, or string".into(),
-                    );
+                    argument_error(cx, r0, "the first argument to 'length' must be a list, map, object, tuple, or string".into(), &t0);
                 }
             }
             fixed(
@@ -405,11 +464,11 @@ fn builtin_signature(
                         // in lenient programs).
                         TypeKind::Dynamic => (Type::dynamic(), Type::dynamic()),
                         _ => {
-                            pcl_error(
+                            argument_error(
                                 cx,
-                                codes::BUILTIN_ARGUMENT,
                                 r0,
                                 "the first argument to 'lookup' must be a map".into(),
+                                &t0,
                             );
                             (Type::dynamic(), Type::dynamic())
                         }
@@ -482,11 +541,11 @@ fn builtin_signature(
                 TypeKind::Tuple(es) => es.first().cloned().unwrap_or_else(Type::dynamic),
                 TypeKind::Dynamic => Type::dynamic(),
                 _ => {
-                    pcl_error(
+                    argument_error(
                         cx,
-                        codes::BUILTIN_ARGUMENT,
                         r0,
                         "the first argument to 'singleOrNone' must be a list or tuple".into(),
+                        &t0,
                     );
                     Type::dynamic()
                 }
@@ -558,11 +617,11 @@ fn builtin_signature(
                 );
             }
             if arg0.is_some() && !matches!(t0.kind(), TypeKind::Output(_)) {
-                pcl_error(
+                argument_error(
                     cx,
-                    codes::BUILTIN_ARGUMENT,
                     r0,
                     "the first argument to 'recover' must be an output".into(),
+                    &t0,
                 );
             }
             let t1 = args.get(1).map_or_else(Type::dynamic, |a| a.ty.clone());
@@ -595,11 +654,11 @@ fn builtin_signature(
                 return fixed(Vec::new(), Type::dynamic());
             }
             if !is_resource(&t0) {
-                pcl_error(
+                argument_error(
                     cx,
-                    codes::BUILTIN_ARGUMENT,
                     r0,
                     format!("{name} argument must be a single resource"),
+                    &t0,
                 );
             }
             fixed(vec![p("resource", t0.clone())], string())

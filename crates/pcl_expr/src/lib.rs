@@ -12,7 +12,11 @@
 //!   [`ExprOptions`], the expression-level bind options of §7;
 //! - the expression-level diagnostics of §8.1–8.2 ([`codes`]);
 //! - [`suggest`], the one "did you mean" mechanism every unknown name uses
-//!   (here and in `pcl_binder`).
+//!   (here and in `pcl_binder`);
+//! - [`fit`], which explains how a value does not fit its type key by key
+//!   (one diagnostic per offending key or element, unknown nested keys with
+//!   a did-you-mean fix), for arguments here and for property, input,
+//!   config, output and option values in `pcl_binder`.
 //!
 //! It must not touch schemas, program blocks or files: whole programs are
 //! the program binder's (`pcl_binder`), types are `pcl_types`', syntax is
@@ -41,6 +45,7 @@ mod call;
 pub mod codes;
 mod context;
 pub mod env;
+pub mod fit;
 pub mod scope;
 pub mod signature;
 pub mod suggest;

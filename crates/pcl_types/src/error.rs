@@ -55,6 +55,11 @@ pub mod codes {
     // Diagnostic: object-key-type — a key in an object type is not a string.
     pub const OBJECT_KEY_TYPE: Code = Code("object-key-type");
 
+    // Diagnostic: unknown-object-key — a key of an object value that its schema object type does not
+    // declare, below the top level (a warning: conversion ignores it; an error when it stands for a
+    // missing required key).
+    pub const UNKNOWN_OBJECT_KEY: Code = Code("unknown-object-key");
+
     /// Every code, for documentation and tidy tests.
     pub const ALL: &[Code] = &[
         CANNOT_TRAVERSE,
@@ -78,6 +83,7 @@ pub mod codes {
         TUPLE_TYPE_ARGUMENT,
         OPTIONAL_ARITY,
         OBJECT_KEY_TYPE,
+        UNKNOWN_OBJECT_KEY,
     ];
 }
 

@@ -589,7 +589,10 @@ pub fn collection_types(t: &Type, strict: bool) -> CollectionTypes {
             diagnostics: vec![TypeDiagnostic::error_if(
                 strict,
                 codes::CANNOT_ITERATE,
-                format!("cannot iterate over a value of type {src}"),
+                format!(
+                    "cannot iterate over a value of type {}",
+                    crate::print::display_string_capped(&src, crate::message::MAX_TYPE_CHARS)
+                ),
             )],
         },
     }

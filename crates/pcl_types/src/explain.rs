@@ -14,6 +14,7 @@ use std::sync::Arc;
 use crate::conversion::{conversion_from, ConversionKind};
 use crate::error::{codes, TypeDiagnostic};
 use crate::eventual::resolve_outputs;
+use crate::message::{expected_text, found_text};
 use crate::pretty::pretty_capped;
 use crate::print::is_hcl_identifier;
 use crate::ty::{Type, TypeKind};
@@ -82,23 +83,53 @@ impl ConversionError {
         }
     }
 
-    /// `.tags["a"]: expected string, found list(int)`.
-    pub fn message(&self) -> String {
-        let what = match self.reason {
-            MismatchReason::TupleLengths { expected, found } => {
-                format!("expected a tuple of {expected} elements, found {found}")
+    /// The path without its leading `.`, as a message names it:
+    /// `tags["a"]`, `ingress[0].fromPort`, `[1]`.
+    pub fn key_path(&self) -> String {
+        let p = self.path_string();
+        match p.strip_prefix('.') {
+            Some(rest) => rest.to_string(),
+            None => p,
+        }
+    }
+
+    /// What was expected and found at the innermost pair, in the user's
+    /// terms: `expected string, found a list of 1 string`.
+    pub fn expected_found(&self) -> String {
+        match self.reason {
+            MismatchReason::TupleLengths { expected, .. } => {
+                let plural = if expected == 1 { "" } else { "s" };
+                format!(
+                    "expected a list of {expected} element{plural}, found {}",
+                    found_text(&self.found)
+                )
+            }
+            MismatchReason::NotConvertible if self.is_missing_property() => {
+                format!("missing, expected {}", expected_text(&self.expected))
             }
             MismatchReason::NotConvertible => format!(
                 "expected {}, found {}",
-                pretty_capped(&self.expected),
-                pretty_capped(&self.found)
+                expected_text(&self.expected),
+                found_text(&self.found)
             ),
-        };
-        let path = self.path_string();
+        }
+    }
+
+    /// True when the innermost pair is an object property the value leaves
+    /// out (found `none` at a property).
+    pub fn is_missing_property(&self) -> bool {
+        self.found.is_none() && matches!(self.path.last(), Some(PathSegment::Property(_)))
+    }
+
+    /// `tags["a"]: expected string, found list(int)`: the path (when there
+    /// is one) and [`ConversionError::expected_found`].
+    pub fn message(&self) -> String {
+        let what = self.expected_found();
+        let path = self.key_path();
         if path.is_empty() {
             what
         } else {
-            format!("{path}: {what}")
+            format!("`{path}`: {what}")
         }
     }
 }
@@ -252,14 +283,18 @@ fn explain_in(
 /// The binder's `ExprNotConvertible(dest, expression of type src)`: `None`
 /// unless the conversion is `None` (defect
 /// `exprnotconvertible-unsafe-panic` avoided by construction).
+///
+/// The reference says `cannot assign expression of type S to location of
+/// type D`, printing both types whole (the destination as its internal
+/// input union). pcl says what was expected and what was found at the
+/// first mismatching path, in the user's terms (see [`crate::message`]):
+/// `` `[1]`: expected string, found { a: number } ``.
 pub fn expr_not_convertible(dest: &Type, src: &Type) -> Option<TypeDiagnostic> {
     let err = explain_conversion(dest, src)?;
-    let summary = format!(
-        "cannot assign expression of type {} to location of type {}",
-        pretty_capped(src),
-        pretty_capped(dest)
-    );
-    Some(TypeDiagnostic::error(codes::TYPE_NOT_CONVERTIBLE, summary).with_detail(err.message()))
+    Some(TypeDiagnostic::error(
+        codes::TYPE_NOT_CONVERTIBLE,
+        err.message(),
+    ))
 }
 
 #[cfg(test)]
@@ -273,7 +308,7 @@ mod tests {
         let e = explain_conversion(&dest, &src).unwrap();
         assert_eq!(
             e.message(),
-            ".tags[\"a\"]: expected string, found list(int)"
+            "`tags[\"a\"]`: expected string, found list(int)"
         );
         assert_eq!(
             e.summary(),
@@ -286,10 +321,12 @@ mod tests {
         let dest = crate::eventual::input_type(&Type::object([("a", Type::string())]));
         let src = Type::object([("a", Type::list(Type::int()))]);
         let e = explain_conversion(&dest, &src).unwrap();
-        assert_eq!(e.message(), ".a: expected string, found list(int)");
+        assert_eq!(e.message(), "`a`: expected string, found list(int)");
         let u = Type::union([Type::int(), Type::bool()]);
         let e = explain_conversion(&u, &Type::list(Type::int())).unwrap();
         assert_eq!(e.message(), "expected bool | int, found list(int)");
+        let d = expr_not_convertible(&dest, &Type::literal(crate::Value::int(80))).unwrap();
+        assert_eq!(d.summary, "expected { a: string }, found number 80");
         assert!(expr_not_convertible(&Type::int(), &Type::string()).is_none());
     }
 

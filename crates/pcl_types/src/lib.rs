@@ -1,8 +1,10 @@
 //! The PCL type system: every type kind, the normalising constructors,
 //! conversion (Safe / Unsafe / None) with explanations, assignability,
 //! unification, traversal, the eventual (output/promise) helpers, the input /
-//! output / plain shapes, the two printed forms, the test-vector notation and
-//! config/output type labels.
+//! output / plain shapes, the two printed forms, the message form of types
+//! for diagnostics ([`message`]: expected and found types in the user's
+//! terms, capped in length), the test-vector notation and config/output type
+//! labels.
 //!
 //! # What this crate owns, and what it must not touch
 //!
@@ -65,6 +67,7 @@ pub mod error;
 pub mod eventual;
 pub mod explain;
 pub mod label;
+pub mod message;
 pub mod notation;
 pub mod object;
 pub mod operators;
@@ -92,6 +95,7 @@ pub use explain::{
     explain_conversion, expr_not_convertible, ConversionError, MismatchReason, PathSegment,
 };
 pub use label::{bind_type_label, LabelResult};
+pub use message::{expected_text, found_text, MAX_TYPE_CHARS};
 pub use notation::{parse_type, to_notation, NotationError};
 pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties};
 pub use pretty::{pretty, pretty_capped, pretty_width, PrettyOptions};

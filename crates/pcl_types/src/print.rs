@@ -29,6 +29,17 @@ pub(crate) fn display_prefix(t: &Type, limit: usize) -> String {
     out
 }
 
+/// The `String()` form cut at `max_chars` characters with `…`, for
+/// messages that quote the reference's form (`cannot traverse value of type
+/// set(string)`). The printing stops near the cut, so a type whose whole
+/// form is hundreds of kilobytes costs about `max_chars`.
+pub fn display_string_capped(t: &Type, max_chars: usize) -> String {
+    // `display_prefix` stops after about `limit` bytes; a character is at
+    // most four.
+    let prefix = display_prefix(t, max_chars.saturating_mul(4));
+    pcl_diagnostics::elide(&prefix, max_chars).into_owned()
+}
+
 /// The start of `t`'s `String()` form that can be named without printing
 /// its elements, and whether that start is the whole form. Every
 /// [`display_prefix`] of `t` (with any limit) begins with it, so two types

@@ -91,7 +91,10 @@ impl Traversal {
 fn cannot_traverse(t: &Type) -> TypeDiagnostic {
     TypeDiagnostic::error(
         codes::CANNOT_TRAVERSE,
-        format!("cannot traverse value of type {t}"),
+        format!(
+            "cannot traverse value of type {}",
+            crate::print::display_string_capped(t, crate::message::MAX_TYPE_CHARS)
+        ),
     )
 }
 

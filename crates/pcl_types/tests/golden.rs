@@ -164,10 +164,19 @@ fn capped_printing() {
     out.push_str(&format!(
         "uncapped String(): {full_len} bytes\n\n-- capped --\n{capped}\n\n-- diagnostic --\n"
     ));
+    out.push_str(&diag.summary);
+    out.push('\n');
+    if let Some(detail) = &diag.detail {
+        out.push_str(&format!("  = {detail}\n"));
+    }
+    // The message form is capped at 120 characters per printed type, and
+    // costs the cap, not the 700 KB the type prints to uncapped.
+    let quoted = pcl_types::print::display_string_capped(&big, MAX_TYPE_CHARS);
+    assert_eq!(quoted.chars().count(), MAX_TYPE_CHARS, "{quoted}");
+    let shown = big.display_capped(MAX_TYPE_CHARS);
+    assert_eq!(shown.chars().count(), MAX_TYPE_CHARS, "{shown}");
     out.push_str(&format!(
-        "{}\n  = {}\n",
-        diag.summary,
-        diag.detail.unwrap_or_default()
+        "\n-- display_capped({MAX_TYPE_CHARS}) --\n{shown}\n"
     ));
     check("capped-union.txt", &out);
 }

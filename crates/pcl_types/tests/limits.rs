@@ -87,7 +87,7 @@ fn recursive_schema_types_convert_and_unify() {
     assert!(explain_conversion(&a, &b)
         .unwrap()
         .message()
-        .starts_with(".x: expected int, found none"));
+        .starts_with("`x`: missing, expected int"));
 }
 
 /// Runs `f` on a thread with a 2 MiB stack.

@@ -1,8 +1,8 @@
 // Values assigned to declared types: config defaults, typed outputs, options.
-// The message names the declaration, the first mismatching path and compact
-// types, and points at the offending element. (Deliberate difference: the
-// reference prints `cannot assign expression of type X to location of type Y: `
-// with Y the whole `T | output(T)` union, at the whole value.)
+// The message names the declaration and the first mismatching path and says
+// what was expected and found in plain types, at the offending element.
+// (Deliberate difference: the reference prints `cannot assign expression of
+// type X to location of type Y: ` with Y the whole `T | output(T)` union.)
 config ports "list(int)" {
   default = 80
 }

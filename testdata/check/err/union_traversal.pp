@@ -10,3 +10,16 @@ config maybe "object({b = string})" {
 
 one = maybe.nope
 two = maybe.b
+
+// An optional value that cannot be traversed: one error, the member's.
+config maybeName "string" {
+  default = null
+}
+three = maybeName.foo
+
+// An optional list indexed: the result is optional, no diagnostic (as the
+// reference).
+config maybeList "list(string)" {
+  default = null
+}
+four = maybeList[0]

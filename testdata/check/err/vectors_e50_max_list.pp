@@ -6,4 +6,5 @@ output "result" {
 }
 
 # Deliberate difference: the reference's message ends in ": " (trailing-colon-space)
-# and has no detail; pcl drops the separator and explains the mismatch in the detail.
+# and has no detail; pcl drops the separator and names the argument and what was
+# expected and found, in plain types (`int`, not the input union `int | output(int)`).
