@@ -254,9 +254,55 @@ struct SchemaFile {
 
 /// Reads `<name>-<version>.json` / `<name>.json` files from directories.
 /// Directory listings are read once, on the first request.
+///
+/// A schema file is opened only when it is a regular file (after symbolic
+/// links are resolved): a FIFO, a device or a directory named
+/// `<name>-<version>.json` is a [`LoadError::Io`], never opened, so it can
+/// neither block the check nor feed it endless bytes. A file larger than
+/// [`MAX_SCHEMA_BYTES`] is refused the same way (its size is checked before
+/// reading, and reading stops at the limit should it grow meanwhile).
 pub struct DirLoader {
     dirs: Vec<PathBuf>,
     listing: OnceLock<Vec<(PathBuf, Vec<String>)>>,
+    max_bytes: u64,
+}
+
+/// The largest schema file a [`DirLoader`] reads: 512 MiB, far above the
+/// largest real schema (azure-native's is about 60 MB).
+pub const MAX_SCHEMA_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Reads a schema file if it is a regular file of at most `limit` bytes;
+/// the error is the message of a [`LoadError::Io`].
+fn read_schema_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let too_big = |size: u64| {
+        format!("the file is {size} bytes, more than the limit of {limit} bytes for a schema")
+    };
+    // `metadata` follows symbolic links: what is checked is what `open`
+    // would open.
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // The entry may have been replaced between the check and the open.
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    let capacity = usize::try_from(meta.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > limit {
+        return Err(too_big(read));
+    }
+    Ok(bytes)
 }
 
 impl DirLoader {
@@ -264,7 +310,15 @@ impl DirLoader {
         DirLoader {
             dirs: dirs.into_iter().map(Into::into).collect(),
             listing: OnceLock::new(),
+            max_bytes: MAX_SCHEMA_BYTES,
         }
+    }
+
+    /// Sets the largest schema file this loader reads (default
+    /// [`MAX_SCHEMA_BYTES`]).
+    pub fn with_max_bytes(mut self, max_bytes: u64) -> Self {
+        self.max_bytes = max_bytes;
+        self
     }
 
     pub fn dirs(&self) -> &[PathBuf] {
@@ -357,11 +411,12 @@ impl SchemaLoader for DirLoader {
                 searched: self.dirs.clone(),
             });
         };
-        let bytes = std::fs::read(&file.path).map_err(|e| LoadError::Io {
-            name: name.to_owned(),
-            path: file.path.clone(),
-            message: e.to_string(),
-        })?;
+        let bytes =
+            read_schema_file(&file.path, self.max_bytes).map_err(|message| LoadError::Io {
+                name: name.to_owned(),
+                path: file.path.clone(),
+                message,
+            })?;
         let mut pkg = Package::parse_bytes(bytes, name, Some(&file.path))?;
         let file_version = candidates
             .iter()
