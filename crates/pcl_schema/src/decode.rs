@@ -503,10 +503,14 @@ pub(crate) fn resource(token: &str, raw: RawResource, is_provider: bool) -> Reso
     );
     if is_provider {
         // The reference keeps only string-typed provider outputs (non-string
-        // provider configuration is JSON-serialised and not readable back).
+        // provider configuration is JSON-serialised and not readable back):
+        // strings, string enums and token types whose underlying type is
+        // string. What a type reference names is known only once it is
+        // resolved: the package keeps those that name string enums or
+        // string token types ([`crate::Package::provider`]).
         outputs.retain(|_, p| match &p.ty.kind {
             SchemaTypeKind::Primitive(Primitive::String) => true,
-            SchemaTypeKind::Ref(r) => r.type_hint.as_deref() == Some("string"),
+            SchemaTypeKind::Ref(r) => r.kind == RefKind::Type,
             _ => false,
         });
     }

@@ -513,8 +513,37 @@ impl Package {
             Section::Provider,
             &token,
             &self.provider,
-            |raw: RawResource| Ok(decode::resource(&token, raw, true)),
+            |raw: RawResource| {
+                let mut provider = decode::resource(&token, raw, true);
+                provider
+                    .properties
+                    .retain(|_, p| self.is_string_provider_output(&p.ty));
+                Ok(provider)
+            },
         )
+    }
+
+    /// Whether a provider output the decoder kept is string-typed: a
+    /// string, a reference to a string enum of this package, or a token
+    /// type (a reference to a type this package does not define, or one in
+    /// another package) with a `"type": "string"` hint.
+    fn is_string_provider_output(&self, ty: &crate::model::SchemaType) -> bool {
+        let crate::model::SchemaTypeKind::Ref(r) = &ty.kind else {
+            return true;
+        };
+        let hinted = r.type_hint.as_deref() == Some("string");
+        let local = r.package.as_ref().is_none_or(|p| p.name == self.name);
+        if !local {
+            return hinted;
+        }
+        match self.type_def(&r.token) {
+            Some(Ok(def)) => matches!(
+                def.as_ref(),
+                TypeDef::Enum(e) if e.element_type == crate::model::Primitive::String
+            ),
+            Some(Err(_)) => false,
+            None => hinted,
+        }
     }
 
     /// Provider configuration variables.
