@@ -933,6 +933,16 @@ impl<'a> Schemas<'a> {
         }
         let found = pkg.lookup_resource(token)?;
         if let Some(found) = &found {
+            // What the schema gets wrong in the types the resource names
+            // (the lookup checked the resource itself): converting it
+            // decodes them and loads the packages it names anyway.
+            let problems = pkg.resource_problems(&found.item, Some(&self.reach().loader));
+            if !problems.is_empty() {
+                return Err(LookupError::Invalid {
+                    token: found.schema_token.clone(),
+                    problems,
+                });
+            }
             self.conv
                 .found_resources
                 .borrow_mut()

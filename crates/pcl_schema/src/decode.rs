@@ -62,8 +62,17 @@ impl Path<'_> {
 pub(crate) fn type_spec(path: &Path<'_>, raw: RawTypeSpec, problems: &mut Problems) -> SchemaType {
     let plain = raw.plain;
     let kind = type_kind(path, raw, problems);
-    if let SchemaTypeKind::Invalid(problem) = &kind {
-        problems.push_at(path, problem.to_string());
+    // The reference's paths and wording (`bindTypeSpec`).
+    match &kind {
+        SchemaTypeKind::Invalid(TypeProblem::UnknownPrimitive(name)) => problems.push_at(
+            &Path::Child(path, "type"),
+            format!("unknown type kind {name}"),
+        ),
+        SchemaTypeKind::Invalid(TypeProblem::BadRef { reason, .. }) => {
+            problems.push_at(&Path::Child(path, "$ref"), reason.clone());
+        }
+        SchemaTypeKind::Invalid(problem) => problems.push_at(path, problem.to_string()),
+        _ => {}
     }
     SchemaType { kind, plain }
 }
@@ -192,10 +201,10 @@ pub(crate) fn parse_ref(reference: &str, type_hint: Option<String>) -> Result<Ty
                     .unwrap_or_default(),
             )
         }
-        "provider" => return Err("invalid provider reference".to_owned()),
+        "provider" => return Err(format!("invalid provider reference '{reference}'")),
         "types" => (RefKind::Type, percent_decode(token)?),
         "resources" => (RefKind::Resource, percent_decode(token)?),
-        _ => return Err("expected #/types/<token>, #/resources/<token> or #/provider".to_owned()),
+        _ => return Err(format!("invalid type reference '{reference}'")),
     };
     if token.is_empty() && kind != RefKind::Provider {
         return Err("missing token".to_owned());
@@ -804,9 +813,9 @@ mod tests {
         let paths: Vec<&str> = obj.problems.iter().map(|p| p.path.as_str()).collect();
         let base = "#/types/p:index:T";
         for want in [
-            format!("{base}/properties/a/items"),
+            format!("{base}/properties/a/items/type"),
             format!("{base}/properties/m/additionalProperties"),
-            format!("{base}/properties/u/oneOf/1"),
+            format!("{base}/properties/u/oneOf/1/type"),
             format!("{base}/properties/c/const"),
             format!("{base}/properties/d/defaultInfo"),
             format!("{base}/required/0"),

@@ -22,10 +22,10 @@
 //! is a total preorder, whatever the pair.
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::object::{Annotations, ObjectDef};
+use crate::object::Annotations;
 use crate::print::{cty_go_string, cty_type_name, display_head};
 use crate::ty::{ConstType, Type, TypeKind};
 use crate::value::{go_escape, GoEscaped, Value};
@@ -130,51 +130,81 @@ pub(crate) fn compare_keys(a: &Type, b: &Type) -> Ordering {
 }
 
 /// Defines the lazy objects among the elements (through wrappers, not
-/// inside other objects) before they are ordered, when two elements hold
-/// such objects (only objects are compared by their entries): comparing
-/// keys never defines an object (a pending one has a key of its own), so
-/// that no object changes while a sort compares it, and a union of one
-/// lazy object and other types (`optional(T)`) leaves it undefined.
+/// inside other objects) before they are ordered, where two elements
+/// could be compared by those objects' entries (the same wrappers around
+/// an object): comparing keys never defines an object (a pending one has
+/// a key of its own), so that no object changes while a sort compares it,
+/// and a union whose elements differ before any object is reached
+/// (`optional(T)`, `union(T, output(T))`) leaves its objects undefined.
 fn define_members(elements: &[Type]) {
-    fn pending<'t>(t: &'t Type, depth: usize, out: &mut Vec<&'t ObjectDef>) {
+    /// The wrappers around the objects an element holds (`None` for
+    /// none), tuples and unions as one shape: only elements of the same
+    /// shape reach their objects in a comparison.
+    fn shape(t: &Type, depth: usize, out: &mut Vec<u8>) -> bool {
+        if depth > KEY_BUDGET {
+            return false;
+        }
+        let (tag, inner) = match t.kind() {
+            TypeKind::Object(_) => return true,
+            TypeKind::List(e) => (1, e),
+            TypeKind::Map(e) => (2, e),
+            TypeKind::Set(e) => (3, e),
+            TypeKind::Promise(e) => (4, e),
+            TypeKind::Output(e) => (5, e),
+            TypeKind::Tuple(es) => {
+                out.push(6);
+                return es.iter().any(|e| shape(e, depth + 1, &mut Vec::new()));
+            }
+            TypeKind::Union(u) => {
+                out.push(6);
+                return u
+                    .elements()
+                    .iter()
+                    .any(|e| shape(e, depth + 1, &mut Vec::new()));
+            }
+            _ => return false,
+        };
+        out.push(tag);
+        shape(inner, depth + 1, out)
+    }
+    fn define(t: &Type, depth: usize) {
         if depth > KEY_BUDGET {
             return;
         }
         match t.kind() {
-            TypeKind::Object(o) if o.is_pending() => out.push(o),
+            TypeKind::Object(o) => {
+                o.properties();
+            }
             TypeKind::List(e)
             | TypeKind::Map(e)
             | TypeKind::Set(e)
             | TypeKind::Promise(e)
-            | TypeKind::Output(e) => pending(e, depth + 1, out),
-            TypeKind::Tuple(es) => es.iter().for_each(|e| pending(e, depth + 1, out)),
-            TypeKind::Union(u) => u.elements().iter().for_each(|e| pending(e, depth + 1, out)),
+            | TypeKind::Output(e) => define(e, depth + 1),
+            TypeKind::Tuple(es) => es.iter().for_each(|e| define(e, depth + 1)),
+            TypeKind::Union(u) => u.elements().iter().for_each(|e| define(e, depth + 1)),
             _ => {}
         }
     }
-    fn has_object(t: &Type, depth: usize) -> bool {
-        depth <= KEY_BUDGET
-            && match t.kind() {
-                TypeKind::Object(_) => true,
-                TypeKind::List(e)
-                | TypeKind::Map(e)
-                | TypeKind::Set(e)
-                | TypeKind::Promise(e)
-                | TypeKind::Output(e) => has_object(e, depth + 1),
-                TypeKind::Tuple(es) => es.iter().any(|e| has_object(e, depth + 1)),
-                TypeKind::Union(u) => u.elements().iter().any(|e| has_object(e, depth + 1)),
-                _ => false,
-            }
-    }
-    let mut objects = Vec::new();
-    for e in elements {
-        pending(e, 0, &mut objects);
-    }
-    if objects.is_empty() || elements.iter().filter(|e| has_object(e, 0)).count() < 2 {
+    let shapes: Vec<Option<Vec<u8>>> = elements
+        .iter()
+        .map(|e| {
+            let mut out = Vec::new();
+            shape(e, 0, &mut out).then_some(out)
+        })
+        .collect();
+    if shapes.iter().flatten().count() < 2 {
         return;
     }
-    for o in objects {
-        o.properties();
+    let mut counts: HashMap<&[u8], usize> = HashMap::new();
+    for s in shapes.iter().flatten() {
+        *counts.entry(s.as_slice()).or_default() += 1;
+    }
+    for (e, s) in elements.iter().zip(&shapes) {
+        if s.as_ref()
+            .is_some_and(|s| counts.get(s.as_slice()).is_some_and(|n| *n > 1))
+        {
+            define(e, 0);
+        }
     }
 }
 
