@@ -265,6 +265,8 @@ pub struct DirLoader {
     dirs: Vec<PathBuf>,
     listing: OnceLock<Vec<(PathBuf, Vec<String>)>>,
     max_bytes: u64,
+    /// Every file this loader opened (or refused to open), in order.
+    opened: Mutex<Vec<PathBuf>>,
 }
 
 /// The largest schema file a [`DirLoader`] reads: 512 MiB, far above the
@@ -311,6 +313,17 @@ impl DirLoader {
             dirs: dirs.into_iter().map(Into::into).collect(),
             listing: OnceLock::new(),
             max_bytes: MAX_SCHEMA_BYTES,
+            opened: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Every schema file this loader has opened or tried to open, in
+    /// order: the files of its directories it picked for a request, and
+    /// nothing else (what a `$ref` says is never a path).
+    pub fn opened(&self) -> Vec<PathBuf> {
+        match self.opened.lock() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
         }
     }
 
@@ -411,6 +424,10 @@ impl SchemaLoader for DirLoader {
                 searched: self.dirs.clone(),
             });
         };
+        match self.opened.lock() {
+            Ok(mut guard) => guard.push(file.path.clone()),
+            Err(poisoned) => poisoned.into_inner().push(file.path.clone()),
+        }
         let bytes =
             read_schema_file(&file.path, self.max_bytes).map_err(|message| LoadError::Io {
                 name: name.to_owned(),
