@@ -901,6 +901,12 @@ impl<'a> Schemas<'a> {
         }
     }
 
+    /// Packages the loader has (schema directories, cache, built-ins) one
+    /// edit from `name`, for an unknown package's did-you-mean.
+    pub(crate) fn suggest_packages(&self, name: &str) -> Vec<String> {
+        pcl_schema::suggest::suggest_packages(name, &self.loader.package_names())
+    }
+
     /// Packages loaded (or attempted) so far, in first-use order.
     pub fn used_packages(&self) -> Vec<PackageUse> {
         self.used.borrow().values().cloned().collect()

@@ -108,6 +108,13 @@ pub trait SchemaLoader: Send + Sync {
     /// Loads the package a descriptor names.
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError>;
 
+    /// The names of the packages this loader can serve, as far as it
+    /// knows them without loading anything (for did-you-mean on an unknown
+    /// package); empty when it cannot tell.
+    fn package_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Shorthand for a plain (unparameterized) request.
     fn load_package(
         &self,
@@ -122,11 +129,19 @@ impl<L: SchemaLoader + ?Sized> SchemaLoader for Arc<L> {
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         (**self).load(request)
     }
+
+    fn package_names(&self) -> Vec<String> {
+        (**self).package_names()
+    }
 }
 
 impl<L: SchemaLoader + ?Sized> SchemaLoader for &L {
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         (**self).load(request)
+    }
+
+    fn package_names(&self) -> Vec<String> {
+        (**self).package_names()
     }
 }
 
@@ -224,6 +239,12 @@ impl MemoryLoader {
 }
 
 impl SchemaLoader for MemoryLoader {
+    fn package_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.packages.keys().cloned().collect();
+        names.sort();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let name = request.package_name();
         let version = request.package_version();
@@ -411,7 +432,31 @@ pub fn parse_file_name(file: &str, name: &str) -> Option<(Option<semver::Version
         .map(|v| (Some(v), suffixed))
 }
 
+/// The package name a schema file name gives (`<name>[-<version>…].json`):
+/// the shortest prefix ending before a `-` that the rest parses as a
+/// version after, else the whole stem.
+fn package_of_file(file: &str) -> Option<&str> {
+    let stem = file.strip_suffix(".json")?;
+    let versioned = stem
+        .match_indices('-')
+        .filter_map(|(i, _)| stem.get(..i))
+        .find(|name| !name.is_empty() && parse_file_name(file, name).is_some());
+    Some(versioned.unwrap_or(stem)).filter(|n| !n.is_empty())
+}
+
 impl SchemaLoader for DirLoader {
+    fn package_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .listing()
+            .iter()
+            .flat_map(|(_, files)| files.iter().filter_map(|f| package_of_file(f)))
+            .map(str::to_owned)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let name = request.package_name();
         let version = request.package_version();
@@ -469,6 +514,17 @@ impl ChainLoader {
 }
 
 impl SchemaLoader for ChainLoader {
+    fn package_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .loaders
+            .iter()
+            .flat_map(|l| l.package_names())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let mut versions = Vec::new();
         let mut searched = Vec::new();
@@ -539,6 +595,16 @@ impl<L: SchemaLoader> CachingLoader<L> {
 }
 
 impl<L: SchemaLoader> SchemaLoader for CachingLoader<L> {
+    fn package_names(&self) -> Vec<String> {
+        let mut names = self.inner.package_names();
+        if self.builtins {
+            names.push("pulumi".to_owned());
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let name = request.package_name().to_owned();
         let key = (name.clone(), request.package_version().cloned());
@@ -601,6 +667,22 @@ mod tests {
         );
         assert_eq!(parse_file_name("simple-invoke-10.0.0.json", "simple"), None);
         assert_eq!(parse_file_name("x-notaversion.json", "x"), None);
+    }
+
+    #[test]
+    fn package_names_from_file_names() {
+        for (file, want) in [
+            ("aws-5.4.0.json", Some("aws")),
+            ("aws.json", Some("aws")),
+            ("azure-native-2.41.0.json", Some("azure-native")),
+            ("tls-4.10.0-0123456789ab-ba9876543210.json", Some("tls")),
+            ("awsx-1.0.0-beta.5.json", Some("awsx")),
+            ("simple-invoke.json", Some("simple-invoke")),
+            (".json", None),
+            ("x.txt", None),
+        ] {
+            assert_eq!(package_of_file(file), want, "{file}");
+        }
     }
 
     #[test]
