@@ -6,7 +6,9 @@
 // one into another package asks the loader for that package by name
 // (`noPackage`: a package the schema directories do not have is not an
 // error, its types are `dynamic`: pcl cannot tell it from a schema not
-// downloaded, which the reference would fetch).
+// downloaded, which the reference would fetch). Deliberate differences:
+// that, and only the member and the types it names directly are checked
+// (the reference binds the member's whole type closure).
 resource good "invalid:index:Good" {
   value = { name = "x" }
 }
