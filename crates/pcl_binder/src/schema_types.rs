@@ -957,6 +957,26 @@ impl<'a> Schemas<'a> {
         Ok(found)
     }
 
+    /// `Package::lookup_function`, with the problems of the types the
+    /// function names (see [`Schemas::lookup_resource`]).
+    pub(crate) fn lookup_function(
+        &self,
+        pkg: &Arc<Package>,
+        token: &str,
+    ) -> Result<Option<Found<Function>>, LookupError> {
+        let found = pkg.lookup_function(token)?;
+        if let Some(found) = &found {
+            let problems = pkg.function_problems(&found.item, Some(&self.reach().loader));
+            if !problems.is_empty() {
+                return Err(LookupError::Invalid {
+                    token: found.schema_token.clone(),
+                    problems,
+                });
+            }
+        }
+        Ok(found)
+    }
+
     /// The input and output object types of a resource, converted once per
     /// check.
     pub(crate) fn resource_types(

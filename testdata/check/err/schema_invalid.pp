@@ -24,3 +24,4 @@ resource notAList "invalid:index:NotAList" {}
 resource badEnumValue "invalid:index:BadEnumValue" {}
 
 nonsense = invoke("invalid:index:getNonsense", {})
+badEnum = invoke("invalid:index:getBadEnum", { x = "x" })
