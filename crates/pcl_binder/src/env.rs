@@ -81,7 +81,7 @@ impl EnvView<'_, '_> {
                 };
             }
         };
-        match pkg.lookup_function(token) {
+        match self.schemas.lookup_function(&pkg, token) {
             Ok(Some(found)) => {
                 let types = self.schemas.function_types(&pkg, &found.item);
                 InvokeLookup::Found(InvokeFunction {

@@ -100,9 +100,31 @@ impl ProgramBinder<'_, '_> {
                     format!("unknown package '{package_name}'"),
                 )
                 .with_detail(e.to_string());
-                let d = match e.help() {
-                    Some(h) => d.with_help(h),
-                    None => d,
+                let suggestions = self.shared.schemas.suggest_packages(package_name);
+                let d = match (suggestions.as_slice(), e.help()) {
+                    ([first, ..], _) => {
+                        let list: Vec<String> =
+                            suggestions.iter().map(|s| format!("'{s}'")).collect();
+                        let d = d.with_help(format!("did you mean {}?", list.join(" or ")));
+                        // The package's place in the token, when the label
+                        // is the token as written, quoted.
+                        let offset = if is_provider {
+                            "pulumi:providers:".len()
+                        } else {
+                            0
+                        };
+                        let verbatim =
+                            usize::try_from(token_range.len()).is_ok_and(|n| n == token.len() + 2);
+                        if verbatim {
+                            let start = token_range.start as usize + 1 + offset;
+                            let range = TextRange::from_usize(start..start + package_name.len());
+                            d.with_fix(Span::new(file, range), first.clone())
+                        } else {
+                            d
+                        }
+                    }
+                    ([], Some(h)) => d.with_help(h),
+                    ([], None) => d,
                 };
                 diags.push(d);
                 return None;

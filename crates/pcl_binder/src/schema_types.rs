@@ -901,6 +901,12 @@ impl<'a> Schemas<'a> {
         }
     }
 
+    /// Packages the loader has (schema directories, cache, built-ins) one
+    /// edit from `name`, for an unknown package's did-you-mean.
+    pub(crate) fn suggest_packages(&self, name: &str) -> Vec<String> {
+        pcl_schema::suggest::suggest_packages(name, &self.loader.package_names())
+    }
+
     /// Packages loaded (or attempted) so far, in first-use order.
     pub fn used_packages(&self) -> Vec<PackageUse> {
         self.used.borrow().values().cloned().collect()
@@ -933,10 +939,40 @@ impl<'a> Schemas<'a> {
         }
         let found = pkg.lookup_resource(token)?;
         if let Some(found) = &found {
+            // What the schema gets wrong in the types the resource names
+            // (the lookup checked the resource itself): converting it
+            // decodes them and loads the packages it names anyway.
+            let problems = pkg.resource_problems(&found.item, Some(&self.reach().loader));
+            if !problems.is_empty() {
+                return Err(LookupError::Invalid {
+                    token: found.schema_token.clone(),
+                    problems,
+                });
+            }
             self.conv
                 .found_resources
                 .borrow_mut()
                 .insert(key, found.clone());
+        }
+        Ok(found)
+    }
+
+    /// `Package::lookup_function`, with the problems of the types the
+    /// function names (see [`Schemas::lookup_resource`]).
+    pub(crate) fn lookup_function(
+        &self,
+        pkg: &Arc<Package>,
+        token: &str,
+    ) -> Result<Option<Found<Function>>, LookupError> {
+        let found = pkg.lookup_function(token)?;
+        if let Some(found) = &found {
+            let problems = pkg.function_problems(&found.item, Some(&self.reach().loader));
+            if !problems.is_empty() {
+                return Err(LookupError::Invalid {
+                    token: found.schema_token.clone(),
+                    problems,
+                });
+            }
         }
         Ok(found)
     }

@@ -62,8 +62,17 @@ impl Path<'_> {
 pub(crate) fn type_spec(path: &Path<'_>, raw: RawTypeSpec, problems: &mut Problems) -> SchemaType {
     let plain = raw.plain;
     let kind = type_kind(path, raw, problems);
-    if let SchemaTypeKind::Invalid(problem) = &kind {
-        problems.push_at(path, problem.to_string());
+    // The reference's paths and wording (`bindTypeSpec`).
+    match &kind {
+        SchemaTypeKind::Invalid(TypeProblem::UnknownPrimitive(name)) => problems.push_at(
+            &Path::Child(path, "type"),
+            format!("unknown type kind {name}"),
+        ),
+        SchemaTypeKind::Invalid(TypeProblem::BadRef { reason, .. }) => {
+            problems.push_at(&Path::Child(path, "$ref"), reason.clone());
+        }
+        SchemaTypeKind::Invalid(problem) => problems.push_at(path, problem.to_string()),
+        _ => {}
     }
     SchemaType { kind, plain }
 }
@@ -192,10 +201,10 @@ pub(crate) fn parse_ref(reference: &str, type_hint: Option<String>) -> Result<Ty
                     .unwrap_or_default(),
             )
         }
-        "provider" => return Err("invalid provider reference".to_owned()),
+        "provider" => return Err(format!("invalid provider reference '{reference}'")),
         "types" => (RefKind::Type, percent_decode(token)?),
         "resources" => (RefKind::Resource, percent_decode(token)?),
-        _ => return Err("expected #/types/<token>, #/resources/<token> or #/provider".to_owned()),
+        _ => return Err(format!("invalid type reference '{reference}'")),
     };
     if token.is_empty() && kind != RefKind::Provider {
         return Err("missing token".to_owned());
@@ -503,10 +512,14 @@ pub(crate) fn resource(token: &str, raw: RawResource, is_provider: bool) -> Reso
     );
     if is_provider {
         // The reference keeps only string-typed provider outputs (non-string
-        // provider configuration is JSON-serialised and not readable back).
+        // provider configuration is JSON-serialised and not readable back):
+        // strings, string enums and token types whose underlying type is
+        // string. What a type reference names is known only once it is
+        // resolved: the package keeps those that name string enums or
+        // string token types ([`crate::Package::provider`]).
         outputs.retain(|_, p| match &p.ty.kind {
             SchemaTypeKind::Primitive(Primitive::String) => true,
-            SchemaTypeKind::Ref(r) => r.type_hint.as_deref() == Some("string"),
+            SchemaTypeKind::Ref(r) => r.kind == RefKind::Type,
             _ => false,
         });
     }
@@ -800,9 +813,9 @@ mod tests {
         let paths: Vec<&str> = obj.problems.iter().map(|p| p.path.as_str()).collect();
         let base = "#/types/p:index:T";
         for want in [
-            format!("{base}/properties/a/items"),
+            format!("{base}/properties/a/items/type"),
             format!("{base}/properties/m/additionalProperties"),
-            format!("{base}/properties/u/oneOf/1"),
+            format!("{base}/properties/u/oneOf/1/type"),
             format!("{base}/properties/c/const"),
             format!("{base}/properties/d/defaultInfo"),
             format!("{base}/required/0"),

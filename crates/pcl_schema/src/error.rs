@@ -202,6 +202,13 @@ impl std::error::Error for DecodeError {}
 pub enum LookupError {
     /// The member exists but does not decode.
     Decode(DecodeError),
+    /// The member decodes but the schema gets something wrong in it or in
+    /// a type it names (see [`crate::Package::lookup_resource`]): the
+    /// problems, in the order found.
+    Invalid {
+        token: String,
+        problems: Vec<crate::model::SchemaProblem>,
+    },
     /// The token's canonical form names several schema tokens (possible
     /// with module formats that drop a path segment); the reference picks
     /// one arbitrarily, we refuse.
@@ -215,6 +222,19 @@ impl fmt::Display for LookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LookupError::Decode(e) => e.fmt(f),
+            // As the reference prints the diagnostics of a member that
+            // does not bind: the first, and how many others.
+            LookupError::Invalid { token, problems } => match problems.split_first() {
+                None => write!(f, "invalid schema member '{token}'"),
+                Some((first, [])) => write!(f, "{}: {}", first.path, first.message),
+                Some((first, rest)) => write!(
+                    f,
+                    "{}: {}, and {} other diagnostic(s)",
+                    first.path,
+                    first.message,
+                    rest.len()
+                ),
+            },
             LookupError::Ambiguous { token, candidates } => write!(
                 f,
                 "token '{token}' is ambiguous: it matches {}",

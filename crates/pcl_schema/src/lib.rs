@@ -82,7 +82,7 @@ pub mod token;
 pub use error::{DecodeError, LoadError, LookupError, ResolveError, Section};
 pub use loader::{
     CachingLoader, ChainLoader, DirLoader, MemoryLoader, PackageDescriptor, Parameterization,
-    SchemaLoader,
+    SchemaLoader, MAX_SCHEMA_BYTES,
 };
 pub use model::{
     Alias, BaseProvider, Builtin, Config, DefaultInfo, Dependency, Discriminator, EnumType,

@@ -108,6 +108,13 @@ pub trait SchemaLoader: Send + Sync {
     /// Loads the package a descriptor names.
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError>;
 
+    /// The names of the packages this loader can serve, as far as it
+    /// knows them without loading anything (for did-you-mean on an unknown
+    /// package); empty when it cannot tell.
+    fn package_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Shorthand for a plain (unparameterized) request.
     fn load_package(
         &self,
@@ -122,11 +129,19 @@ impl<L: SchemaLoader + ?Sized> SchemaLoader for Arc<L> {
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         (**self).load(request)
     }
+
+    fn package_names(&self) -> Vec<String> {
+        (**self).package_names()
+    }
 }
 
 impl<L: SchemaLoader + ?Sized> SchemaLoader for &L {
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         (**self).load(request)
+    }
+
+    fn package_names(&self) -> Vec<String> {
+        (**self).package_names()
     }
 }
 
@@ -224,6 +239,12 @@ impl MemoryLoader {
 }
 
 impl SchemaLoader for MemoryLoader {
+    fn package_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.packages.keys().cloned().collect();
+        names.sort();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let name = request.package_name();
         let version = request.package_version();
@@ -254,9 +275,57 @@ struct SchemaFile {
 
 /// Reads `<name>-<version>.json` / `<name>.json` files from directories.
 /// Directory listings are read once, on the first request.
+///
+/// A schema file is opened only when it is a regular file (after symbolic
+/// links are resolved): a FIFO, a device or a directory named
+/// `<name>-<version>.json` is a [`LoadError::Io`], never opened, so it can
+/// neither block the check nor feed it endless bytes. A file larger than
+/// [`MAX_SCHEMA_BYTES`] is refused the same way (its size is checked before
+/// reading, and reading stops at the limit should it grow meanwhile).
 pub struct DirLoader {
     dirs: Vec<PathBuf>,
     listing: OnceLock<Vec<(PathBuf, Vec<String>)>>,
+    max_bytes: u64,
+    /// Every file this loader opened (or refused to open), in order.
+    opened: Mutex<Vec<PathBuf>>,
+}
+
+/// The largest schema file a [`DirLoader`] reads: 512 MiB, far above the
+/// largest real schema (azure-native's is about 60 MB).
+pub const MAX_SCHEMA_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Reads a schema file if it is a regular file of at most `limit` bytes;
+/// the error is the message of a [`LoadError::Io`].
+fn read_schema_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let too_big = |size: u64| {
+        format!("the file is {size} bytes, more than the limit of {limit} bytes for a schema")
+    };
+    // `metadata` follows symbolic links: what is checked is what `open`
+    // would open.
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // The entry may have been replaced between the check and the open.
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    let capacity = usize::try_from(meta.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > limit {
+        return Err(too_big(read));
+    }
+    Ok(bytes)
 }
 
 impl DirLoader {
@@ -264,7 +333,26 @@ impl DirLoader {
         DirLoader {
             dirs: dirs.into_iter().map(Into::into).collect(),
             listing: OnceLock::new(),
+            max_bytes: MAX_SCHEMA_BYTES,
+            opened: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Every schema file this loader has opened or tried to open, in
+    /// order: the files of its directories it picked for a request, and
+    /// nothing else (what a `$ref` says is never a path).
+    pub fn opened(&self) -> Vec<PathBuf> {
+        match self.opened.lock() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Sets the largest schema file this loader reads (default
+    /// [`MAX_SCHEMA_BYTES`]).
+    pub fn with_max_bytes(mut self, max_bytes: u64) -> Self {
+        self.max_bytes = max_bytes;
+        self
     }
 
     pub fn dirs(&self) -> &[PathBuf] {
@@ -344,7 +432,31 @@ pub fn parse_file_name(file: &str, name: &str) -> Option<(Option<semver::Version
         .map(|v| (Some(v), suffixed))
 }
 
+/// The package name a schema file name gives (`<name>[-<version>…].json`):
+/// the shortest prefix ending before a `-` that the rest parses as a
+/// version after, else the whole stem.
+fn package_of_file(file: &str) -> Option<&str> {
+    let stem = file.strip_suffix(".json")?;
+    let versioned = stem
+        .match_indices('-')
+        .filter_map(|(i, _)| stem.get(..i))
+        .find(|name| !name.is_empty() && parse_file_name(file, name).is_some());
+    Some(versioned.unwrap_or(stem)).filter(|n| !n.is_empty())
+}
+
 impl SchemaLoader for DirLoader {
+    fn package_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .listing()
+            .iter()
+            .flat_map(|(_, files)| files.iter().filter_map(|f| package_of_file(f)))
+            .map(str::to_owned)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let name = request.package_name();
         let version = request.package_version();
@@ -357,11 +469,16 @@ impl SchemaLoader for DirLoader {
                 searched: self.dirs.clone(),
             });
         };
-        let bytes = std::fs::read(&file.path).map_err(|e| LoadError::Io {
-            name: name.to_owned(),
-            path: file.path.clone(),
-            message: e.to_string(),
-        })?;
+        match self.opened.lock() {
+            Ok(mut guard) => guard.push(file.path.clone()),
+            Err(poisoned) => poisoned.into_inner().push(file.path.clone()),
+        }
+        let bytes =
+            read_schema_file(&file.path, self.max_bytes).map_err(|message| LoadError::Io {
+                name: name.to_owned(),
+                path: file.path.clone(),
+                message,
+            })?;
         let mut pkg = Package::parse_bytes(bytes, name, Some(&file.path))?;
         let file_version = candidates
             .iter()
@@ -397,6 +514,17 @@ impl ChainLoader {
 }
 
 impl SchemaLoader for ChainLoader {
+    fn package_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .loaders
+            .iter()
+            .flat_map(|l| l.package_names())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let mut versions = Vec::new();
         let mut searched = Vec::new();
@@ -467,6 +595,16 @@ impl<L: SchemaLoader> CachingLoader<L> {
 }
 
 impl<L: SchemaLoader> SchemaLoader for CachingLoader<L> {
+    fn package_names(&self) -> Vec<String> {
+        let mut names = self.inner.package_names();
+        if self.builtins {
+            names.push("pulumi".to_owned());
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
     fn load(&self, request: &PackageDescriptor) -> Result<Arc<Package>, LoadError> {
         let name = request.package_name().to_owned();
         let key = (name.clone(), request.package_version().cloned());
@@ -529,6 +667,22 @@ mod tests {
         );
         assert_eq!(parse_file_name("simple-invoke-10.0.0.json", "simple"), None);
         assert_eq!(parse_file_name("x-notaversion.json", "x"), None);
+    }
+
+    #[test]
+    fn package_names_from_file_names() {
+        for (file, want) in [
+            ("aws-5.4.0.json", Some("aws")),
+            ("aws.json", Some("aws")),
+            ("azure-native-2.41.0.json", Some("azure-native")),
+            ("tls-4.10.0-0123456789ab-ba9876543210.json", Some("tls")),
+            ("awsx-1.0.0-beta.5.json", Some("awsx")),
+            ("simple-invoke.json", Some("simple-invoke")),
+            (".json", None),
+            ("x.txt", None),
+        ] {
+            assert_eq!(package_of_file(file), want, "{file}");
+        }
     }
 
     #[test]

@@ -513,8 +513,37 @@ impl Package {
             Section::Provider,
             &token,
             &self.provider,
-            |raw: RawResource| Ok(decode::resource(&token, raw, true)),
+            |raw: RawResource| {
+                let mut provider = decode::resource(&token, raw, true);
+                provider
+                    .properties
+                    .retain(|_, p| self.is_string_provider_output(&p.ty));
+                Ok(provider)
+            },
         )
+    }
+
+    /// Whether a provider output the decoder kept is string-typed: a
+    /// string, a reference to a string enum of this package, or a token
+    /// type (a reference to a type this package does not define, or one in
+    /// another package) with a `"type": "string"` hint.
+    fn is_string_provider_output(&self, ty: &crate::model::SchemaType) -> bool {
+        let crate::model::SchemaTypeKind::Ref(r) = &ty.kind else {
+            return true;
+        };
+        let hinted = r.type_hint.as_deref() == Some("string");
+        let local = r.package.as_ref().is_none_or(|p| p.name == self.name);
+        if !local {
+            return hinted;
+        }
+        match self.type_def(&r.token) {
+            Some(Ok(def)) => matches!(
+                def.as_ref(),
+                TypeDef::Enum(e) if e.element_type == crate::model::Primitive::String
+            ),
+            Some(Err(_)) => false,
+            None => hinted,
+        }
     }
 
     /// Provider configuration variables.
@@ -636,27 +665,120 @@ impl Package {
 
     /// Resolves a resource token as written in a program (binder.md
     /// §5.6.1), including `pulumi:providers:<name>`.
+    ///
+    /// A resource the schema gets wrong is a [`LookupError::Invalid`], as
+    /// in the reference (which binds the member when it is looked up): a
+    /// problem in the resource's own definition (an unknown type kind, an
+    /// array without `items`, a `$ref` that cannot be parsed, a bad
+    /// constant …), a `$ref` to a type or resource of this package that it
+    /// does not define (a type reference with a `"type"` hint is a token
+    /// type, not a problem), or a problem in a type its properties name
+    /// (an object or enum type that does not decode, an enum value of the
+    /// wrong type …), or a `$ref` into another package that does not
+    /// resolve (a package that is malformed or lacks the type; one that
+    /// cannot be found is not a problem: its types are `dynamic`); these
+    /// two only with [`Package::resource_problems`] given a
+    /// loader, which decodes the types named and loads the packages: a
+    /// lookup alone decodes only the resource. Only the types the resource names directly are checked:
+    /// loading stays lazy, and a type further away is checked when a
+    /// member the program uses names it.
     pub fn lookup_resource(&self, token: &str) -> Result<Option<Found<Resource>>, LookupError> {
-        if token == self.provider_token() {
+        let found = if token == self.provider_token() {
             let item = self.provider()?;
-            return Ok(Some(self.found(token, item)));
+            Some(self.found(token, item))
+        } else {
+            self.lookup_in(
+                token,
+                &self.resources,
+                Package::resources,
+                Package::decode_resource,
+            )?
+        };
+        if let Some(found) = &found {
+            let problems = self.resource_problems(&found.item, None);
+            if !problems.is_empty() {
+                return Err(LookupError::Invalid {
+                    token: found.schema_token.clone(),
+                    problems,
+                });
+            }
         }
-        self.lookup_in(
-            token,
-            &self.resources,
-            Package::resources,
-            Package::decode_resource,
-        )
+        Ok(found)
     }
 
-    /// Resolves a function token as written in an `invoke`.
+    /// Resolves a function token as written in an `invoke`; a function the
+    /// schema gets wrong is a [`LookupError::Invalid`] (see
+    /// [`Package::lookup_resource`]).
     pub fn lookup_function(&self, token: &str) -> Result<Option<Found<Function>>, LookupError> {
-        self.lookup_in(
+        let found = self.lookup_in(
             token,
             &self.functions,
             Package::functions,
             Package::decode_function,
-        )
+        )?;
+        if let Some(found) = &found {
+            let problems = self.function_problems(&found.item, None);
+            if !problems.is_empty() {
+                return Err(LookupError::Invalid {
+                    token: found.schema_token.clone(),
+                    problems,
+                });
+            }
+        }
+        Ok(found)
+    }
+
+    /// What the schema gets wrong in a resource and, given a loader, in
+    /// the types it names, which are then decoded, and the references to
+    /// other packages, which are then loaded through it (see
+    /// [`Package::lookup_resource`]).
+    pub fn resource_problems(
+        &self,
+        res: &Resource,
+        named_types: Option<&dyn SchemaLoader>,
+    ) -> Vec<SchemaProblem> {
+        let mut check = MemberCheck::new(self, res.problems.clone(), named_types);
+        let base = if res.is_provider {
+            "#/provider".to_owned()
+        } else {
+            format!("#/resources/{}", res.token)
+        };
+        for (section, props) in [
+            ("inputProperties", &res.input_properties),
+            ("properties", &res.properties),
+        ] {
+            for p in props.values() {
+                check.ty(&format!("{base}/{section}/{}", p.name), &p.ty);
+            }
+        }
+        if let Some(state) = &res.state_inputs {
+            check.object(&format!("{base}/stateInputs"), state);
+        }
+        check.problems
+    }
+
+    /// What the schema gets wrong in a function and, given a loader, in
+    /// the types it names (see [`Package::resource_problems`]).
+    pub fn function_problems(
+        &self,
+        f: &Function,
+        named_types: Option<&dyn SchemaLoader>,
+    ) -> Vec<SchemaProblem> {
+        let mut check = MemberCheck::new(self, f.problems.clone(), named_types);
+        let base = format!("#/functions/{}", f.token);
+        if let Some(inputs) = &f.inputs {
+            check.problems.extend(inputs.problems.iter().cloned());
+            check.object(&format!("{base}/inputs"), inputs);
+        }
+        match &f.return_type {
+            Some(crate::model::ReturnType::Object { object, .. }) => {
+                check.problems.extend(object.problems.iter().cloned());
+                check.object(&format!("{base}/outputs"), object);
+            }
+            Some(crate::model::ReturnType::Type(t)) => check.ty(&format!("{base}/outputs"), t),
+            None => {}
+        }
+        check.problems
     }
 
     /// Resolves a type token with the same canonicalisation.
@@ -1501,6 +1623,159 @@ impl TopLevel<'_> {
 impl ObjectType {
     pub fn has_property(&self, name: &str) -> bool {
         self.properties.contains_key(name)
+    }
+}
+
+/// The checks of [`Package::resource_problems`]: the `$ref`s in a
+/// member's property types, each type named checked once.
+struct MemberCheck<'p> {
+    pkg: &'p Package,
+    problems: Vec<SchemaProblem>,
+    seen: std::collections::HashSet<String>,
+    /// Decode the types named and report their problems, and resolve
+    /// references to other packages through this loader (else only check
+    /// that the types of this package exist).
+    named_types: Option<&'p dyn SchemaLoader>,
+}
+
+impl<'p> MemberCheck<'p> {
+    fn new(
+        pkg: &'p Package,
+        problems: Vec<SchemaProblem>,
+        named_types: Option<&'p dyn SchemaLoader>,
+    ) -> Self {
+        MemberCheck {
+            pkg,
+            problems,
+            seen: std::collections::HashSet::new(),
+            named_types,
+        }
+    }
+
+    fn problem(&mut self, path: String, message: String) {
+        self.problems.push(SchemaProblem { path, message });
+    }
+
+    fn object(&mut self, path: &str, o: &ObjectType) {
+        for p in o.properties.values() {
+            self.ty(&format!("{path}/properties/{}", p.name), &p.ty);
+        }
+    }
+
+    /// The references in a type spec (through arrays, maps and unions,
+    /// which nest as deep as the schema text, so the walk keeps its own
+    /// stack).
+    fn ty(&mut self, path: &str, ty: &crate::model::SchemaType) {
+        use crate::model::SchemaTypeKind as K;
+        let mut stack = vec![(path.to_owned(), ty)];
+        while let Some((path, ty)) = stack.pop() {
+            match &ty.kind {
+                K::Array(e) => stack.push((format!("{path}/items"), e)),
+                K::Map(e) => stack.push((format!("{path}/additionalProperties"), e)),
+                K::Union(u) => {
+                    for (i, m) in u.members.iter().enumerate().rev() {
+                        stack.push((format!("{path}/oneOf/{i}"), m));
+                    }
+                }
+                K::Ref(r) => self.reference(&path, r),
+                K::Primitive(_) | K::Builtin(_) | K::Invalid(_) => {}
+            }
+        }
+    }
+
+    fn reference(&mut self, path: &str, r: &TypeRef) {
+        if let Some(other) = r.package.as_ref().filter(|p| p.name != self.pkg.name) {
+            let Some(loader) = self.named_types else {
+                return;
+            };
+            if !self.seen.insert(r.raw.clone()) {
+                return;
+            }
+            // As `resolve_ref`: the exact version, else the default one.
+            let request =
+                PackageDescriptor::new(&other.name).with_version(Some(other.version.clone()));
+            let loaded = match loader.load(&request) {
+                Err(LoadError::NotFound { available, .. }) if !available.is_empty() => {
+                    loader.load(&PackageDescriptor::new(&other.name))
+                }
+                other => other,
+            };
+            match loaded {
+                // Not in the schema directories or the cache: pcl cannot
+                // tell a package that does not exist from one not
+                // downloaded (the reference would fetch it), so its types
+                // are `dynamic`, as for a package the program names.
+                Err(LoadError::NotFound { .. }) => {}
+                Err(e) => self.problem(
+                    format!("{path}/$ref"),
+                    format!("resolving package {}: {e}", r.raw),
+                ),
+                Ok(pkg) => {
+                    let found = match r.kind {
+                        RefKind::Type => pkg.type_def(&r.token).is_some() || r.type_hint.is_some(),
+                        RefKind::Resource => pkg.resource(&r.token).is_some(),
+                        RefKind::Provider => true,
+                    };
+                    if !found {
+                        let what = if r.kind == RefKind::Type {
+                            "type"
+                        } else {
+                            "resource type"
+                        };
+                        self.problem(
+                            format!("{path}/$ref"),
+                            format!("{what} {} not found in package {}", r.token, other.name),
+                        );
+                    }
+                }
+            }
+            return;
+        }
+        let name = self.pkg.name.clone();
+        match r.kind {
+            RefKind::Type => {
+                if !self.seen.insert(r.token.clone()) {
+                    return;
+                }
+                if self.named_types.is_none() {
+                    let exists = self
+                        .pkg
+                        .entry(&self.pkg.types, |d| &d.types, &r.token)
+                        .is_some();
+                    if !exists && r.type_hint.is_none() {
+                        self.problem(
+                            format!("{path}/$ref"),
+                            format!("type {} not found in package {name}", r.token),
+                        );
+                    }
+                    return;
+                }
+                match self.pkg.type_def(&r.token) {
+                    None if r.type_hint.is_some() => {}
+                    None => self.problem(
+                        format!("{path}/$ref"),
+                        format!("type {} not found in package {name}", r.token),
+                    ),
+                    Some(Err(e)) => self.problem(format!("#/types/{}", r.token), e.message),
+                    Some(Ok(def)) => {
+                        let own = match def.as_ref() {
+                            TypeDef::Object(o) => &o.problems,
+                            TypeDef::Enum(e) => &e.problems,
+                        };
+                        self.problems.extend(own.iter().cloned());
+                    }
+                }
+            }
+            RefKind::Resource => {
+                if self.pkg.resource(&r.token).is_none() {
+                    self.problem(
+                        format!("{path}/$ref"),
+                        format!("resource type {} not found in package {name}", r.token),
+                    );
+                }
+            }
+            RefKind::Provider => {}
+        }
     }
 }
 

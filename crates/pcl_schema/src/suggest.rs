@@ -77,6 +77,48 @@ fn suggest_tokens(
     out
 }
 
+/// The packages one edit (an insertion, a deletion, a substitution or a
+/// swap of adjacent characters) from `written` among `available` (the
+/// packages of the schema directories and cache), in name order.
+pub fn suggest_packages(written: &str, available: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = available
+        .iter()
+        .filter(|a| a.as_str() != written && one_edit_apart(written, a))
+        .cloned()
+        .collect();
+    out.sort();
+    out.dedup();
+    out.truncate(MAX_SUGGESTIONS);
+    out
+}
+
+/// Whether `a` becomes `b` by one insertion, deletion, substitution or
+/// swap of adjacent characters (linear in their lengths).
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (la, lb) = (a.len(), b.len());
+    // The common suffix, not overlapping the common prefix.
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+        .min(la.min(lb) - prefix);
+    match (la - prefix - suffix, lb - prefix - suffix) {
+        (0, 1) | (1, 0) | (1, 1) => true,
+        (2, 2) => {
+            // A swap: `ab` for `ba` at the first difference.
+            matches!(
+                (a.get(prefix), a.get(prefix + 1), b.get(prefix), b.get(prefix + 1)),
+                (Some(w), Some(x), Some(y), Some(z)) if w == z && x == y
+            )
+        }
+        _ => false,
+    }
+}
+
 /// Property names close to `name` among `candidates`, with the `…Output`
 /// twin (either direction) first.
 pub fn suggest_properties<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
@@ -111,6 +153,35 @@ mod tests {
             suggest_properties("vpcIdOutput", &["vpcId", "subnetId"]),
             vec!["vpcId"]
         );
+    }
+
+    #[test]
+    fn packages_one_edit_away() {
+        let available: Vec<String> = ["aws", "awsx", "azure", "gcp", "random", "tls"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(suggest_packages("awss", &available), vec!["aws", "awsx"]);
+        assert_eq!(suggest_packages("aws", &available), vec!["awsx"]);
+        assert_eq!(suggest_packages("rnadom", &available), vec!["random"]);
+        assert_eq!(suggest_packages("randm", &available), vec!["random"]);
+        assert_eq!(suggest_packages("gcq", &available), vec!["gcp"]);
+        assert!(suggest_packages("kubernetes", &available).is_empty());
+        assert!(suggest_packages("azureee", &available).is_empty());
+        assert!(suggest_packages("", &available).is_empty());
+        for (a, b, want) in [
+            ("ab", "ba", true),
+            ("abc", "acb", true),
+            ("abc", "cba", false),
+            ("aa", "aaa", true),
+            ("aa", "aaaa", false),
+            ("abc", "abd", true),
+            ("abc", "xbd", false),
+            ("é", "e", true),
+        ] {
+            assert_eq!(one_edit_apart(a, b), want, "{a} {b}");
+            assert_eq!(one_edit_apart(b, a), want, "{b} {a}");
+        }
     }
 
     #[test]
