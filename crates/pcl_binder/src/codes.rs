@@ -48,7 +48,7 @@ pub const MISSING_HOOK_COMMAND: Code = Code("missing-hook-command");
 pub const UNKNOWN_HOOK_ATTRIBUTE: Code = Code("unknown-hook-attribute");
 // Diagnostic: component-error — a component source cannot be bound.
 pub const COMPONENT_ERROR: Code = Code("component-error");
-// Diagnostic: component-outside-root — a component source leaves the program directory.
+// Diagnostic: component-outside-root — a component directory, or a `.pp` file a program directory lists, lies outside the root (symbolic links resolved).
 pub const COMPONENT_OUTSIDE_ROOT: Code = Code("component-outside-root");
 // Diagnostic: component-cycle — a component includes itself.
 pub const COMPONENT_CYCLE: Code = Code("component-cycle");
@@ -66,6 +66,10 @@ pub const DUPLICATE_PACKAGE: Code = Code("duplicate-package");
 pub const INVALID_TYPE_LABEL: Code = Code("invalid-type-label");
 // Diagnostic: no-source-files — a program (or component) has no `.pp` files.
 pub const NO_SOURCE_FILES: Code = Code("no-source-files");
+// Diagnostic: invalid-utf8 — a program or component file is not UTF-8 (the rest is checked).
+pub const INVALID_UTF8: Code = Code("invalid-utf8");
+// Diagnostic: unreadable-file — a `.pp` entry is no readable regular file (never opened).
+pub const UNREADABLE_FILE: Code = Code("unreadable-file");
 
 /// Every code above, for documentation and tidy tests.
 pub const ALL: &[Code] = &[
@@ -99,4 +103,6 @@ pub const ALL: &[Code] = &[
     DUPLICATE_PACKAGE,
     INVALID_TYPE_LABEL,
     NO_SOURCE_FILES,
+    INVALID_UTF8,
+    UNREADABLE_FILE,
 ];

@@ -54,7 +54,7 @@ mod resource;
 pub mod schema_types;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -84,8 +84,8 @@ pub fn check_program(
     check_program_with_files(sources, loader, policy, &NoFiles)
 }
 
-/// Checks a program whose components are read from `files` (paths relative
-/// to the program root, which is the directory of `sources`).
+/// Checks a program whose components are read from `files` (which says
+/// where the program's directory lies under the root, see [`files`]).
 pub fn check_program_with_files(
     sources: &[(String, String)],
     loader: &dyn SchemaLoader,
@@ -138,7 +138,10 @@ fn check_with(
         invokes: RefCell::new(HashMap::new()),
     };
     let mut map = SourceMap::new();
-    let (program, mut diags) = program::bind_program(&shared, &mut map, sources, "", 0);
+    let dir = files.program_dir();
+    let (mut program, mut diags) = program::bind_program(&shared, &mut map, sources, &dir, 0);
+    // The program's own directory, relative to itself.
+    program.directory = String::new();
     widen_empty_ranges(&mut diags, &map);
     let diags = finish_diagnostics(diags, policy);
     let conv = shared.schemas.into_conversions();
@@ -213,16 +216,31 @@ impl<L: SchemaLoader> SchemaLoader for SchemaCache<L> {
 }
 
 /// Checks the program in directory `dir` (every `*.pp` file directly in
-/// it; components from its sub-directories). Files are named
-/// `<dir>/<file>` in diagnostics. Fails only when `dir` cannot be read.
+/// it; components from its sub-directories), with `dir` as the root.
+/// Files are named `<dir>/<file>` in diagnostics; a file that is not UTF-8,
+/// not a readable regular file or outside the root is reported as in a
+/// component ([`files::FileProblem`]). Fails only when `dir` cannot be read.
 pub fn check_directory(
     dir: &Path,
     loader: &dyn SchemaLoader,
     policy: &BindPolicy,
 ) -> Result<Checked<Program>, String> {
     let files = FsFiles::new(dir);
-    let sources = files.read_dir("")?;
-    Ok(check_program_with_files(&sources, loader, policy, &files))
+    let listing = files.list_dir("")?;
+    let checked = check_program_with_files(&listing.files, loader, policy, &files);
+    if listing.problems.is_empty() {
+        return Ok(checked);
+    }
+    let (program, map, mut diags) = checked.into_parts();
+    let ids: HashMap<&str, pcl_diagnostics::FileId> =
+        map.iter().map(|(id, f)| (f.name(), id)).collect();
+    for problem in &listing.problems {
+        if let Some(id) = ids.get(problem.name.as_str()) {
+            diags.push(problem.diagnostic(*id));
+        }
+    }
+    pcl_diagnostics::sort_and_dedup(&mut diags);
+    Ok(Checked::new(program, map, diags))
 }
 
 /// Gives every diagnostic (and related label) in a non-empty file a
@@ -269,16 +287,7 @@ fn finish_diagnostics(mut diags: Vec<Diagnostic>, policy: &BindPolicy) -> Vec<Di
         }
     }
     pcl_diagnostics::sort_and_dedup(&mut diags);
-    let mut seen_packages: Vec<String> = Vec::new();
-    diags.retain(|d| {
-        if d.code != codes::UNKNOWN_PACKAGE {
-            return true;
-        }
-        if seen_packages.contains(&d.summary) {
-            return false;
-        }
-        seen_packages.push(d.summary.clone());
-        true
-    });
+    let mut seen_packages: HashSet<String> = HashSet::new();
+    diags.retain(|d| d.code != codes::UNKNOWN_PACKAGE || seen_packages.insert(d.summary.clone()));
     diags
 }

@@ -451,7 +451,10 @@ impl ProgramBinder<'_, '_> {
         let mut all = Vec::with_capacity(self.decls.len());
         let mut names: Vec<(u32, &str)> = Vec::new();
         let mut walk = deps::Walk::default();
-        for decl in &self.decls {
+        // `added[id]` is 1 + the index of the last declaration that took
+        // node `id` as a dependency: de-duplication in constant time.
+        let mut added: Vec<usize> = vec![0; self.decls.len()];
+        for (at, decl) in self.decls.iter().enumerate() {
             names.clear();
             if let Some(item) = files
                 .get(decl.file_idx)
@@ -470,8 +473,11 @@ impl ProgramBinder<'_, '_> {
             for &(_, name) in &names {
                 if let Some(Definition::Node(id)) = self.scope.lookup(name) {
                     let id = id.0 as usize;
-                    if !deps.contains(&id) {
-                        deps.push(id);
+                    if let Some(mark) = added.get_mut(id) {
+                        if *mark != at + 1 {
+                            *mark = at + 1;
+                            deps.push(id);
+                        }
                     }
                 }
             }
@@ -486,6 +492,14 @@ impl ProgramBinder<'_, '_> {
         let mut state = vec![0u8; n]; // 0 unvisited, 1 on stack, 2 done
         let mut order = Vec::with_capacity(n);
         let mut reported: Vec<bool> = vec![false; n];
+        // Whether a node depends on itself, and where each node on the
+        // stack is (with the stack's nodes alone in `path`): a back edge
+        // then costs constant time, and a cycle is a slice of `path`.
+        let self_refs: Vec<bool> = (0..n)
+            .map(|i| self.deps.get(i).is_some_and(|d| d.contains(&i)))
+            .collect();
+        let mut at_depth: Vec<usize> = vec![0; n];
+        let mut path: Vec<usize> = Vec::new();
         // The walk's stack, shared by every start.
         let mut stack: Vec<(usize, usize)> = Vec::new();
         for start in 0..n {
@@ -493,7 +507,9 @@ impl ProgramBinder<'_, '_> {
                 continue;
             }
             stack.clear();
+            path.clear();
             stack.push((start, 0));
+            path.push(start);
             if let Some(s) = state.get_mut(start) {
                 *s = 1;
             }
@@ -507,10 +523,14 @@ impl ProgramBinder<'_, '_> {
                                 if let Some(s) = state.get_mut(dep) {
                                     *s = 1;
                                 }
+                                if let Some(d) = at_depth.get_mut(dep) {
+                                    *d = path.len();
+                                }
                                 stack.push((dep, 0));
+                                path.push(dep);
                             }
                             Some(1) => {
-                                let self_ref = self.deps.get(dep).is_some_and(|d| d.contains(&dep));
+                                let self_ref = self_refs.get(dep).copied().unwrap_or(false);
                                 let is_component = self
                                     .decls
                                     .get(dep)
@@ -522,14 +542,13 @@ impl ProgramBinder<'_, '_> {
                                     if let Some(r) = reported.get_mut(dep) {
                                         *r = true;
                                     }
-                                    let cycle: Vec<usize> =
-                                        match stack.iter().position(|(x, _)| *x == dep) {
-                                            Some(pos) => {
-                                                stack.iter().skip(pos).map(|(x, _)| *x).collect()
-                                            }
-                                            None => vec![dep],
-                                        };
-                                    self.report_cycle(dep, &cycle);
+                                    let pos = at_depth.get(dep).copied().unwrap_or(0);
+                                    match path.get(pos..) {
+                                        Some(cycle) if cycle.first() == Some(&dep) => {
+                                            self.report_cycle(dep, cycle)
+                                        }
+                                        _ => self.report_cycle(dep, &[dep]),
+                                    }
                                 }
                             }
                             _ => {}
@@ -537,6 +556,7 @@ impl ProgramBinder<'_, '_> {
                     }
                     None => {
                         stack.pop();
+                        path.pop();
                         if let Some(s) = state.get_mut(node) {
                             *s = 2;
                         }

@@ -310,6 +310,14 @@ fn golden() {
 /// that covers it instead.
 const NOT_IN_GOLDENS: &[(&str, &str)] = &[
     (
+        "invalid-utf8",
+        "goldens are read as text; a file's bytes on disk: pcl_cli tests/paths.rs and tests/check.rs",
+    ),
+    (
+        "unreadable-file",
+        "a FIFO, device or dangling link on disk: pcl_cli tests/paths.rs and tests/robustness.rs",
+    ),
+    (
         "list-index-not-number",
         "every literal key converts to number (strings, bools, null); pcl_types traversal vectors",
     ),

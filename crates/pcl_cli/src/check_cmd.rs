@@ -12,11 +12,11 @@
 //! Human reports and the summary go to stderr; the machine formats write
 //! to stdout only. `--emit model` prints the bound programs on stdout.
 
+use std::collections::{HashMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use pcl_binder::{check_program_cached, BindPolicy, SchemaCache};
-use pcl_diagnostics::SourceMap;
 use pcl_schema::{CachingLoader, ChainLoader, DirLoader, SchemaLoader};
 use rayon::prelude::*;
 
@@ -117,12 +117,19 @@ pub fn schema_cache_dir() -> Option<PathBuf> {
 }
 
 /// Reads every PATH; unreadable ones are reported on stderr and make the
-/// status 2.
+/// status 2. A PATH given again, however spelt (`./x` and `x`, a link to
+/// it), is checked once.
 fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Status) {
     let mut status = Status::Success;
     let mut stdin: Option<Vec<u8>> = None;
     let mut read = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let root = args.root.as_deref();
     for path in &args.paths {
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if !seen.insert(same) {
+            continue;
+        }
         let result = if path.as_os_str() == "-" {
             let text = match &stdin {
                 Some(text) => text,
@@ -136,9 +143,9 @@ fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Stat
                 },
             };
             let name = args.stdin_filename.as_deref();
-            inputs::read_program(Source::Stdin { text, name }, cwd)
+            inputs::read_program_in(Source::Stdin { text, name }, cwd, root)
         } else {
-            inputs::read_program(Source::Path(path), cwd)
+            inputs::read_program_in(Source::Path(path), cwd, root)
         };
         match result {
             Ok(input) => read.push(input),
@@ -182,14 +189,13 @@ fn bind_one(
 ) -> ProgramResult {
     let checked = check_program_cached(&input.sources, loader, policy, &input.files);
     let (program, sources, mut diagnostics) = checked.into_parts();
-    for (name, offset) in &input.bad_utf8 {
-        if let Some(file) = file_id(&sources, name) {
-            diagnostics.push(inputs::invalid_utf8_diagnostic(file, *offset));
-        }
-    }
-    for (name, reason) in &input.unreadable {
-        if let Some(file) = file_id(&sources, name) {
-            diagnostics.push(inputs::unreadable_file_diagnostic(file, name, reason));
+    if !input.problems.is_empty() {
+        let ids: HashMap<&str, pcl_diagnostics::FileId> =
+            sources.iter().map(|(id, f)| (f.name(), id)).collect();
+        for problem in &input.problems {
+            if let Some(file) = ids.get(problem.name.as_str()) {
+                diagnostics.push(problem.diagnostic(*file));
+            }
         }
     }
     pcl_diagnostics::sort_and_dedup(&mut diagnostics);
@@ -199,13 +205,6 @@ fn bind_one(
         sources,
         diagnostics,
     }
-}
-
-fn file_id(sources: &SourceMap, name: &str) -> Option<pcl_diagnostics::FileId> {
-    sources
-        .iter()
-        .find(|(_, f)| f.name() == name)
-        .map(|(id, _)| id)
 }
 
 fn write_human(report: &Report, color: Color) -> io::Result<()> {

@@ -171,9 +171,9 @@ fn run_library(case: &Path, cwd: &Path, lenient: bool) -> LibraryRun {
     };
     let checked = check_program_with_files(&input.sources, &loader(), &policy, &input.files);
     let (_, sources, mut diags) = checked.into_parts();
-    for (name, offset) in &input.bad_utf8 {
-        if let Some((file, _)) = sources.iter().find(|(_, f)| f.name() == name) {
-            diags.push(inputs::invalid_utf8_diagnostic(file, *offset));
+    for problem in &input.problems {
+        if let Some((file, _)) = sources.iter().find(|(_, f)| f.name() == problem.name) {
+            diags.push(problem.diagnostic(file));
         }
     }
     pcl_diagnostics::sort_and_dedup(&mut diags);
