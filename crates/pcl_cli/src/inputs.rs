@@ -273,8 +273,15 @@ fn one_file(
         Some(p) => p.display().to_string(),
         None => String::new(),
     };
-    let files =
-        program_files(dir, prefix, root).map_err(|e| format!("cannot check `{shown}`: {e}"))?;
+    let files = match program_files(dir, prefix.clone(), root) {
+        Ok(files) => files,
+        // Standard input named into a directory that does not exist: no
+        // component can be read, but the text is checked.
+        Err(_) if fs::symlink_metadata(dir).is_err() => {
+            FsFiles::new(dir).with_display_prefix(prefix)
+        }
+        Err(e) => return Err(format!("cannot check `{shown}`: {e}")),
+    };
     let decoded = decode(bytes);
     let problems = decoded
         .first_bad_byte

@@ -602,7 +602,8 @@ fn pcl_with_deadline(args: &[&str], cwd: &Path) -> Output {
 /// Class 41: unreadable `*.pp` entries (a dangling symlink, a symlink loop,
 /// a directory, a FIFO) are `unreadable-file` errors and the rest of the
 /// program is checked; a FIFO named on the command line is refused without
-/// being opened; directory symlink loops under components terminate.
+/// being opened; directory symlink loops under components terminate, each
+/// found once.
 #[cfg(unix)]
 #[test]
 fn file_system_hazards() {
@@ -656,9 +657,14 @@ fn file_system_hazards() {
         stdout.contains("prog/linked.pp:1:5: error[undefined-variable]"),
         "{stdout}"
     );
-    // `here` leads back into the program itself: bounded by the component
-    // depth (the path grows, here/here/…, so it is not seen as a cycle).
-    assert!(stdout.contains("error[component-too-deep]"), "{stdout}");
+    // `here` leads back into the program itself: components are keyed by
+    // their canonical directory, so it is one cycle (issue 18, finding 1;
+    // it was 16 levels of here/here/… and `component-too-deep`).
+    assert!(
+        stdout.contains("prog/main.pp:2:1: error[component-cycle]"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("component-too-deep"), "{stdout}");
     // `spin` is a symlink to itself: a component error, not a hang.
     assert!(
         stdout.contains("prog/main.pp:3:1: error[component-error]"),
