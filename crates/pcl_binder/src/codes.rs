@@ -70,6 +70,8 @@ pub const NO_SOURCE_FILES: Code = Code("no-source-files");
 pub const INVALID_UTF8: Code = Code("invalid-utf8");
 // Diagnostic: unreadable-file — a `.pp` entry is no readable regular file (never opened).
 pub const UNREADABLE_FILE: Code = Code("unreadable-file");
+// Diagnostic: declared-in-sibling — a file checked alone uses names another `.pp` file of its directory declares (a note, once per declaring file).
+pub const DECLARED_IN_SIBLING: Code = Code("declared-in-sibling");
 
 /// Every code above, for documentation and tidy tests.
 pub const ALL: &[Code] = &[
@@ -105,4 +107,5 @@ pub const ALL: &[Code] = &[
     NO_SOURCE_FILES,
     INVALID_UTF8,
     UNREADABLE_FILE,
+    DECLARED_IN_SIBLING,
 ];

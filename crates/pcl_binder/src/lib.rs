@@ -52,6 +52,7 @@ pub mod policy;
 mod program;
 mod resource;
 pub mod schema_types;
+pub mod siblings;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -70,6 +71,7 @@ pub use model::{
 pub use pcl_expr::{BoundExpr, BoundExprKind, Definition, NodeId};
 pub use policy::{BindPolicy, CheckOptions};
 pub use schema_types::{SchemaObjectAnnotation, SchemaResourceAnnotation};
+pub use siblings::{DeclaredNames, Siblings};
 
 use schema_types::Conversions;
 
@@ -92,7 +94,29 @@ pub fn check_program_with_files(
     policy: &BindPolicy,
     files: &dyn FileProvider,
 ) -> Checked<Program> {
-    check_with(sources, loader, policy, files, Conversions::default()).0
+    check_with(sources, loader, policy, files, None, Conversions::default()).0
+}
+
+/// Checks one file of a multi-file program alone (`sources` is that
+/// file): names that `siblings` (the other files of its directory)
+/// declare are `dynamic` and, instead of `undefined-variable` errors, one
+/// `declared-in-sibling` note per declaring file says so.
+pub fn check_file_with_files(
+    sources: &[(String, String)],
+    loader: &dyn SchemaLoader,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    siblings: &Siblings,
+) -> Checked<Program> {
+    check_with(
+        sources,
+        loader,
+        policy,
+        files,
+        Some(siblings),
+        Conversions::default(),
+    )
+    .0
 }
 
 /// [`check_program_with_files`] with the schemas of `cache`: packages are
@@ -106,6 +130,28 @@ pub fn check_program_cached<L: SchemaLoader>(
     policy: &BindPolicy,
     files: &dyn FileProvider,
 ) -> Checked<Program> {
+    check_cached(sources, cache, policy, files, None)
+}
+
+/// [`check_file_with_files`] with the schemas of `cache` (see
+/// [`check_program_cached`]).
+pub fn check_file_cached<L: SchemaLoader>(
+    sources: &[(String, String)],
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    siblings: &Siblings,
+) -> Checked<Program> {
+    check_cached(sources, cache, policy, files, Some(siblings))
+}
+
+fn check_cached<L: SchemaLoader>(
+    sources: &[(String, String)],
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    siblings: Option<&Siblings>,
+) -> Checked<Program> {
     let key = ConversionKey::of(policy);
     let kept = cache.take(key);
     let (checked, conv) = check_with(
@@ -113,6 +159,7 @@ pub fn check_program_cached<L: SchemaLoader>(
         &cache.loader,
         policy,
         files,
+        siblings,
         kept.unwrap_or_default(),
     );
     // A conversion depends only on what is converted (see
@@ -126,6 +173,7 @@ fn check_with(
     loader: &dyn SchemaLoader,
     policy: &BindPolicy,
     files: &dyn FileProvider,
+    siblings: Option<&Siblings>,
     conv: Conversions,
 ) -> (Checked<Program>, Conversions) {
     let shared = program::Shared {
@@ -136,12 +184,15 @@ fn check_with(
         stack: RefCell::new(Vec::new()),
         input_types: RefCell::new(pcl_types::InputTypeMemo::new()),
         invokes: RefCell::new(HashMap::new()),
+        siblings: siblings.filter(|s| !s.is_empty()),
+        sibling_uses: siblings::SiblingUses::default(),
     };
     let mut map = SourceMap::new();
     let dir = files.program_dir();
     let (mut program, mut diags) = program::bind_program(&shared, &mut map, sources, &dir, 0);
     // The program's own directory, relative to itself.
     program.directory = String::new();
+    diags.extend(shared.sibling_uses.into_diagnostics());
     widen_empty_ranges(&mut diags, &map);
     let diags = finish_diagnostics(diags, policy);
     let conv = shared.schemas.into_conversions();

@@ -53,6 +53,10 @@ pub(crate) struct Shared<'s> {
     pub input_types: RefCell<InputTypeMemo>,
     /// Schema function lookups of `invoke` by token, for the whole check.
     pub invokes: RefCell<HashMap<String, pcl_expr::InvokeLookup>>,
+    /// The names sibling files declare, when one file is checked alone
+    /// (the checked program only, not its components), and their uses.
+    pub siblings: Option<&'s crate::siblings::Siblings>,
+    pub sibling_uses: crate::siblings::SiblingUses,
 }
 
 pub(crate) struct ParsedFile {
@@ -620,6 +624,11 @@ impl ProgramBinder<'_, '_> {
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
             invokes: &self.shared.invokes,
+            siblings: self
+                .shared
+                .siblings
+                .filter(|_| self.depth == 0)
+                .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         let bound = bind_expr(expr, scope, &mut cx);
@@ -633,6 +642,11 @@ impl ProgramBinder<'_, '_> {
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
             invokes: &self.shared.invokes,
+            siblings: self
+                .shared
+                .siblings
+                .filter(|_| self.depth == 0)
+                .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         check_convertible(&mut cx, expr, dest);

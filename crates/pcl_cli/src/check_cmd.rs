@@ -16,7 +16,12 @@ use std::collections::{HashMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use pcl_binder::{check_program_cached, BindPolicy, SchemaCache};
+use std::sync::Arc;
+
+use pcl_binder::{
+    check_file_cached, check_program_cached, BindPolicy, DeclaredNames, FileProvider, SchemaCache,
+    Siblings,
+};
 use pcl_schema::{CachingLoader, ChainLoader, DirLoader, SchemaLoader};
 use rayon::prelude::*;
 
@@ -68,6 +73,7 @@ pub fn run(args: &CheckArgs) -> Status {
 
     let (read, read_status) = read_inputs(args, cwd.as_deref());
     status = status.max(read_status);
+    let read = with_siblings(read);
     // One cache for all programs: each package is loaded, and each schema
     // type converted, once per run (per thread at worst).
     let loader = SchemaCache::new(loader);
@@ -158,19 +164,43 @@ fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Stat
     (read, status)
 }
 
+/// Each input that is one file checked alone, with what the other `.pp`
+/// files of its directory declare (read and parsed once per directory).
+fn with_siblings(read: Vec<ProgramInput>) -> Vec<(ProgramInput, Option<Siblings>)> {
+    let mut by_dir: HashMap<(PathBuf, String), Arc<DeclaredNames>> = HashMap::new();
+    read.into_iter()
+        .map(|input| {
+            if !input.alone {
+                return (input, None);
+            }
+            let dir = input.files.program_dir();
+            let names = by_dir
+                .entry((input.files.root().to_path_buf(), dir.clone()))
+                .or_insert_with(|| {
+                    let files = input.files.list_dir(&dir).map(|l| l.files);
+                    Arc::new(DeclaredNames::from_files(&files.unwrap_or_default()))
+                })
+                .clone();
+            let checked = input.sources.first().map(|f| f.0.clone());
+            let siblings = checked.map(|c| Siblings::new(names, c));
+            (input, siblings)
+        })
+        .collect()
+}
+
 /// Binds every program, `jobs` at a time.
 fn bind_all(
-    read: Vec<ProgramInput>,
+    read: Vec<(ProgramInput, Option<Siblings>)>,
     loader: &SchemaCache<CachingLoader<ChainLoader>>,
     policy: &BindPolicy,
     jobs: Option<usize>,
 ) -> Vec<ProgramResult> {
     let test_panic = std::env::var_os(TEST_PANIC_ENV).is_some_and(|v| v == "1");
-    let bind = |input: ProgramInput| {
+    let bind = |(input, siblings): (ProgramInput, Option<Siblings>)| {
         if test_panic {
             panic!("{TEST_PANIC_ENV} is set");
         }
-        bind_one(input, loader, policy)
+        bind_one(input, siblings.as_ref(), loader, policy)
     };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = jobs {
@@ -184,10 +214,14 @@ fn bind_all(
 
 fn bind_one(
     input: ProgramInput,
+    siblings: Option<&Siblings>,
     loader: &SchemaCache<CachingLoader<ChainLoader>>,
     policy: &BindPolicy,
 ) -> ProgramResult {
-    let checked = check_program_cached(&input.sources, loader, policy, &input.files);
+    let checked = match siblings {
+        Some(s) => check_file_cached(&input.sources, loader, policy, &input.files, s),
+        None => check_program_cached(&input.sources, loader, policy, &input.files),
+    };
     let (program, sources, mut diagnostics) = checked.into_parts();
     if !input.problems.is_empty() {
         let ids: HashMap<&str, pcl_diagnostics::FileId> =

@@ -160,6 +160,10 @@ pub struct ProgramInput {
     pub problems: Vec<FileProblem>,
     /// Where components are read from.
     pub files: FsFiles,
+    /// Whether this is one file checked alone (a file PATH, or `-` with
+    /// `--stdin-filename`): the other `.pp` files of its directory are then
+    /// its siblings (`pcl_binder::siblings`).
+    pub alone: bool,
 }
 
 /// What an argument of `pcl check` stands for.
@@ -202,7 +206,9 @@ pub fn read_program_in(
                 .and_then(|n| Path::new(n).parent())
                 .filter(|p| !p.as_os_str().is_empty())
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            one_file(shown, text.to_vec(), &dir, root)
+            let mut input = one_file(shown, text.to_vec(), &dir, root)?;
+            input.alone = name.is_some();
+            Ok(input)
         }
         Source::Path(path) => read_path(path, cwd, root),
     }
@@ -243,6 +249,7 @@ fn read_path(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<Pro
         sources: listing.files,
         problems: listing.problems,
         files,
+        alone: false,
     })
 }
 
@@ -296,6 +303,7 @@ fn one_file(
         sources: vec![(shown, decoded.text)],
         problems,
         files,
+        alone: true,
     })
 }
 

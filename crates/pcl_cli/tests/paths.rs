@@ -327,3 +327,62 @@ fn a_path_given_twice_is_checked_once() {
     assert_eq!(code, Some(1), "{lines:?}");
     assert_eq!(lines.len(), 2, "{lines:?}");
 }
+
+/// `pcl check main.pp` of a multi-file program (issue 13 §2): the names
+/// the other files declare give one note per declaring file and the check
+/// passes; a name nobody declares is still an error; the directory checked
+/// whole needs no note.
+#[test]
+fn one_file_of_a_multi_file_program() {
+    let root = temp_dir("alone");
+    write(&root.join("pcl.toml"), "");
+    write(
+        &root.join("config.pp"),
+        "config siteName string {}\nconfig port int {}\n",
+    );
+    write(&root.join("locals.pp"), "helper = siteName\n");
+    write(
+        &root.join("main.pp"),
+        "output a { value = siteName }\noutput b { value = \"${siteName}:${port}\" }\noutput c { value = helper }\n",
+    );
+    let (code, lines) = check_short(&["main.pp"], &root);
+    assert_eq!(code, Some(0), "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "main.pp:1:20: note[declared-in-sibling]: `port` and `siteName` are declared in `config.pp`; check the directory to check the whole program",
+            "main.pp:3:20: note[declared-in-sibling]: `helper` is declared in `locals.pp`; check the directory to check the whole program",
+        ]
+    );
+    // Notes do not fail a check, even with `--deny warnings`.
+    let (code, _) = check_short(&["--deny", "warnings", "main.pp"], &root);
+    assert_eq!(code, Some(0));
+    // An editor's buffer on standard input, named into the directory.
+    let out = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args([
+            "check",
+            "--format",
+            "short",
+            "--stdin-filename",
+            "main.pp",
+            "-",
+        ])
+        .current_dir(&root)
+        .env("PULUMI_HOME", root.join("no-such-pulumi-home"))
+        .stdin(std::fs::File::open(root.join("main.pp")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out).lines().count(), 2, "{}", stdout(&out));
+    // A name no file declares is still an error, with no note.
+    write(&root.join("main.pp"), "output a { value = sightName }\n");
+    let (code, lines) = check_short(&["main.pp"], &root);
+    assert_eq!(code, Some(1), "{lines:?}");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("error[undefined-variable]"), "{lines:?}");
+    // The directory is one program: nothing to say.
+    write(&root.join("main.pp"), "output a { value = siteName }\n");
+    let (code, lines) = check_short(&["."], &root);
+    assert_eq!(code, Some(0), "{lines:?}");
+    assert!(lines.is_empty(), "{lines:?}");
+}

@@ -1059,7 +1059,10 @@ fn bind_scope_traversal(
             if let Some(help) = suggest::help(name, scope.visible_names()) {
                 d = d.with_help(help);
             }
-            cx.report(d);
+            // A name a sibling file declares is the host's to report.
+            if !cx.env().declared_elsewhere(name, span) {
+                cx.report(d);
+            }
             let steps = literal_run
                 .into_iter()
                 .map(|(kind, range)| BoundStep {
