@@ -13,7 +13,7 @@
 //! that are not UTF-8, not readable regular files or outside the root are
 //! reported as in the main program, and the rest is checked.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use pcl_diagnostics::suggest::{did_you_mean, help_line};
@@ -239,6 +239,12 @@ impl ProgramBinder<'_, '_> {
             options: None,
             range: range_kind,
         };
+        // The component's configs by name (the first of a name), so each
+        // attribute is found in constant time.
+        let mut input_index: HashMap<&str, usize> = HashMap::new();
+        for (at, i) in inputs.iter().flatten().enumerate() {
+            input_index.entry(i.name.as_str()).or_insert(at);
+        }
         let mut logical_name = None;
         let mut options_block = None;
         let mut checks = Vec::new();
@@ -272,7 +278,7 @@ impl ProgramBinder<'_, '_> {
                         input => {
                             let mut expected = None;
                             if let Some(inputs) = &inputs {
-                                match inputs.iter().find(|i| i.name == input) {
+                                match input_index.get(input).and_then(|at| inputs.get(*at)) {
                                     None => {
                                         let names: Vec<&str> =
                                             inputs.iter().map(|i| i.name.as_str()).collect();
@@ -346,8 +352,9 @@ impl ProgramBinder<'_, '_> {
         }
         diags.extend(checks);
         if let Some(inputs) = &inputs {
+            let set: HashSet<&str> = node.inputs.iter().map(|a| a.name.as_str()).collect();
             for i in inputs.iter().filter(|i| i.required) {
-                if !node.inputs.iter().any(|a| a.name == i.name) {
+                if !set.contains(i.name.as_str()) {
                     diags.push(
                         Diagnostic::error(
                             codes::MISSING_REQUIRED_ATTRIBUTE,
