@@ -389,12 +389,13 @@ impl FileProvider for FsFiles {
         let joined = self.dir_path(base).join(source);
         match std::fs::canonicalize(&joined) {
             Ok(canonical) => {
+                let key = key_under(&self.root, &canonical).ok_or(ResolveError::OutsideRoot)?;
                 if !canonical.is_dir() {
                     return Err(ResolveError::Unreadable(format!(
                         "component source '{source}' is not a directory"
                     )));
                 }
-                key_under(&self.root, &canonical).ok_or(ResolveError::OutsideRoot)
+                Ok(key)
             }
             // A directory that does not exist: outside the root if its
             // spelling already leaves it.
@@ -491,6 +492,41 @@ mod tests {
         assert_eq!(join_relative("a", "../..").as_deref(), None);
         assert_eq!(join_relative("", "/etc").as_deref(), None);
         assert_eq!(join_relative("a/b", "..").as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn relative_keys_and_display_names() {
+        assert_eq!(relative_key("", ""), "");
+        assert_eq!(relative_key("", "a/b"), "a/b");
+        assert_eq!(relative_key("envs/dev", "outer_mod"), "../../outer_mod");
+        assert_eq!(relative_key("envs/dev", "envs/dev/c"), "c");
+        assert_eq!(relative_key("a/b", "a/c"), "../c");
+        assert_eq!(normalize_display("x/a/b/../../outer/m.pp"), "x/outer/m.pp");
+        assert_eq!(normalize_display("./../m.pp"), "../m.pp");
+        assert_eq!(normalize_display("../../m.pp"), "../../m.pp");
+        assert_eq!(normalize_display("/abs/p/../m.pp"), "/abs/m.pp");
+        let files = FsFiles::new("envs").with_display_prefix("proj/envs");
+        assert_eq!(files.display_name("../mod/m.pp"), "proj/mod/m.pp");
+        assert_eq!(
+            FsFiles::new(".")
+                .with_display_prefix(".")
+                .display_name("c/m.pp"),
+            "c/m.pp"
+        );
+    }
+
+    #[test]
+    fn memory_program_dirs_resolve_lexically() {
+        let files = MemoryFiles::new().with_program_dir("./envs/dev/");
+        assert_eq!(files.program_dir(), "envs/dev");
+        assert_eq!(
+            files.resolve("envs/dev", "../../mod"),
+            Ok("mod".to_string())
+        );
+        assert_eq!(
+            files.resolve("envs/dev", "../../../x"),
+            Err(ResolveError::OutsideRoot)
+        );
     }
 
     #[test]

@@ -491,3 +491,93 @@ fn many_component_inputs_are_linear() {
     );
     eprintln!("20,000 component inputs: {took:?}");
 }
+
+/// The inputs issue 18 (finding 6) found quadratic in the binder's program
+/// level, grown 1×, 4×, 16×: a table, and each must grow at most about
+/// linearly (16× the input in at most 20× the time). Ignored by default
+/// (timing); run with
+/// `cargo test -p pcl_binder --release --test api -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn program_level_scaling() {
+    type Make = fn(usize) -> (Vec<(String, String)>, MemoryFiles);
+    // One one-line file per node, each using the next.
+    let files: Make = |n| {
+        let sources = (0..n)
+            .map(|i| {
+                let value = if i + 1 < n {
+                    format!("a{}", i + 1)
+                } else {
+                    "1".to_string()
+                };
+                src(&format!("f{i:06}.pp"), &format!("a{i} = {value}\n"))
+            })
+            .collect();
+        (sources, MemoryFiles::new())
+    };
+    // One local using every other node, twice.
+    let fan_in: Make = |n| {
+        let mut text = String::new();
+        let mut uses = Vec::new();
+        for i in 0..n {
+            text.push_str(&format!("v{i} = {i}\n"));
+            uses.push(format!("v{i}"));
+        }
+        let list = uses.join(", ");
+        text.push_str(&format!("all = [{list}, {list}]\n"));
+        (vec![src("main.pp", &text)], MemoryFiles::new())
+    };
+    // A component with n configs, every one set.
+    let inputs: Make = |n| {
+        let mut module = String::new();
+        let mut set = String::new();
+        for i in 0..n {
+            module.push_str(&format!("config c{i} int {{}}\n"));
+            set.push_str(&format!("  c{i} = {i}\n"));
+        }
+        let files = MemoryFiles::new().with("m/main.pp", module);
+        (
+            vec![src(
+                "main.pp",
+                &format!("component m \"./m\" {{\n{set}}}\n"),
+            )],
+            files,
+        )
+    };
+    let rows: [(&str, Make, usize); 3] = [
+        ("one-line files", files, 2_000),
+        ("dependencies of one node", fan_in, 2_000),
+        ("component inputs", inputs, 1_250),
+    ];
+    println!("| input | 1× | 4× | 16× | 16×/1× |");
+    println!("|---|---|---|---|---|");
+    let mut slow = Vec::new();
+    for (name, make, base) in rows {
+        let mut times = Vec::new();
+        for factor in [1, 4, 16] {
+            let (sources, memory) = make(base * factor);
+            let started = std::time::Instant::now();
+            let checked = check_program_with_files(
+                &sources,
+                &MemoryLoader::new(),
+                &BindPolicy::strict(),
+                &memory,
+            );
+            times.push(started.elapsed().as_secs_f64());
+            assert!(!checked.has_errors(), "{name}: {:?}", checked.diagnostics());
+        }
+        let ratio = times[2] / times[0].max(1e-9);
+        println!(
+            "| {name} ({base}, {}, {}) | {:.3} s | {:.3} s | {:.3} s | {ratio:.1} |",
+            base * 4,
+            base * 16,
+            times[0],
+            times[1],
+            times[2]
+        );
+        if ratio > 20.0 {
+            slow.push(name);
+        }
+    }
+    assert!(slow.is_empty(), "more than linear: {slow:?}");
+}
