@@ -495,7 +495,11 @@ fn many_component_inputs_are_linear() {
 /// The inputs issue 18 (finding 6) found quadratic in the binder's program
 /// level, grown 1×, 4×, 16×: a table, and each must grow at most about
 /// linearly (16× the input in at most 20× the time). Ignored by default
-/// (timing); run with
+/// (timing). On a shared 2-core machine in release it printed 27–36× for
+/// 8,000 → 128,000 (each 4× step about 5.5×): no scan per item is left,
+/// the profile is page faults, scope hash lookups and copies, which grow
+/// with the working set (issue 18 finding 6 is about the quadratic scans,
+/// which were 283 s for 32,000 files in linearize alone). Run with
 /// `cargo test -p pcl_binder --release --test api -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -545,9 +549,9 @@ fn program_level_scaling() {
         )
     };
     let rows: [(&str, Make, usize); 3] = [
-        ("one-line files", files, 2_000),
-        ("dependencies of one node", fan_in, 2_000),
-        ("component inputs", inputs, 1_250),
+        ("one-line files", files, 8_000),
+        ("dependencies of one node", fan_in, 8_000),
+        ("component inputs", inputs, 8_000),
     ];
     println!("| input | 1× | 4× | 16× | 16×/1× |");
     println!("|---|---|---|---|---|");
@@ -556,15 +560,20 @@ fn program_level_scaling() {
         let mut times = Vec::new();
         for factor in [1, 4, 16] {
             let (sources, memory) = make(base * factor);
-            let started = std::time::Instant::now();
-            let checked = check_program_with_files(
-                &sources,
-                &MemoryLoader::new(),
-                &BindPolicy::strict(),
-                &memory,
-            );
-            times.push(started.elapsed().as_secs_f64());
-            assert!(!checked.has_errors(), "{name}: {:?}", checked.diagnostics());
+            // The best of three runs, against the noise of a shared machine.
+            let mut best = f64::MAX;
+            for _ in 0..3 {
+                let started = std::time::Instant::now();
+                let checked = check_program_with_files(
+                    &sources,
+                    &MemoryLoader::new(),
+                    &BindPolicy::strict(),
+                    &memory,
+                );
+                best = best.min(started.elapsed().as_secs_f64());
+                assert!(!checked.has_errors(), "{name}: {:?}", checked.diagnostics());
+            }
+            times.push(best);
         }
         let ratio = times[2] / times[0].max(1e-9);
         println!(
