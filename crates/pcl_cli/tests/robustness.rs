@@ -304,11 +304,20 @@ fn catalogue() {
             .unwrap_or(&program)
             .display()
             .to_string();
+        // A one-file case is a program of its own: the CLI checks it from a
+        // directory of its own, or the other cases would be its siblings
+        // (names they declare are `declared-in-sibling` notes for a file
+        // checked beside them).
+        let mut cli_dir = dir.clone();
+        if program.is_file() {
+            cli_dir = scratch(&format!("alone-{name}"));
+            std::fs::copy(&program, cli_dir.join(&rel)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
         let mut args: Vec<&str> = vec!["check", "--format", "short", "--no-schema-cache"];
         args.extend(schema_args.iter().map(String::as_str));
         args.extend(expectation.args.iter().map(String::as_str));
         args.push(&rel);
-        let out = pcl(&args, &dir);
+        let out = pcl(&args, &cli_dir);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let cli = short_prefixes(&stdout);
         let cli: Vec<String> = cli
@@ -342,7 +351,7 @@ fn catalogue() {
                 &[rel.as_str()],
             ]
             .concat(),
-            &dir,
+            &cli_dir,
         );
         let bad = control_chars(&String::from_utf8_lossy(&human.stderr));
         if !bad.is_empty() {
