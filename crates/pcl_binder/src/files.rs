@@ -22,8 +22,9 @@
 
 use std::path::{Path, PathBuf};
 
-use indexmap::IndexMap;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use std::collections::BTreeMap;
+use std::ops::Bound;
 
 use crate::codes;
 
@@ -174,7 +175,7 @@ impl FileProvider for NoFiles {
 /// [`MemoryFiles::with_program_dir`] puts the program below it.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryFiles {
-    files: IndexMap<String, String>,
+    files: BTreeMap<String, String>,
     program_dir: String,
 }
 
@@ -209,16 +210,18 @@ impl FileProvider for MemoryFiles {
         } else {
             format!("{dir}/")
         };
-        let mut out: Vec<(String, String)> = self
+        // The paths under `dir` are one range of the sorted map: a listing
+        // costs the directory's subtree, not every file held.
+        let out: Vec<(String, String)> = self
             .files
-            .iter()
+            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
+            .take_while(|(path, _)| path.starts_with(&prefix))
             .filter(|(path, _)| {
                 path.strip_prefix(&prefix)
                     .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".pp"))
             })
             .map(|(p, t)| (p.clone(), t.clone()))
             .collect();
-        out.sort();
         Ok(out)
     }
 
