@@ -48,7 +48,7 @@ pub const MISSING_HOOK_COMMAND: Code = Code("missing-hook-command");
 pub const UNKNOWN_HOOK_ATTRIBUTE: Code = Code("unknown-hook-attribute");
 // Diagnostic: component-error — a component source cannot be bound.
 pub const COMPONENT_ERROR: Code = Code("component-error");
-// Diagnostic: component-outside-root — a component source leaves the program directory.
+// Diagnostic: component-outside-root — a component directory, or a `.pp` file a program directory lists, lies outside the root (symbolic links resolved).
 pub const COMPONENT_OUTSIDE_ROOT: Code = Code("component-outside-root");
 // Diagnostic: component-cycle — a component includes itself.
 pub const COMPONENT_CYCLE: Code = Code("component-cycle");
@@ -74,6 +74,12 @@ pub const UNKNOWN_BLOCK_ATTRIBUTE: Code = Code("unknown-block-attribute");
 pub const CONSTANT_NEVER_CONVERTS: Code = Code("constant-never-converts");
 // Diagnostic: unknown-type — a config or output type label names a type that does not exist, such as `numbr`.
 pub const UNKNOWN_TYPE: Code = Code("unknown-type");
+// Diagnostic: invalid-utf8 — a program or component file is not UTF-8 (the rest is checked).
+pub const INVALID_UTF8: Code = Code("invalid-utf8");
+// Diagnostic: unreadable-file — a `.pp` entry is no readable regular file (never opened).
+pub const UNREADABLE_FILE: Code = Code("unreadable-file");
+// Diagnostic: declared-in-sibling — a file checked alone uses names another `.pp` file of its directory declares (a note, once per declaring file).
+pub const DECLARED_IN_SIBLING: Code = Code("declared-in-sibling");
 
 /// Every code above, for documentation and tidy tests.
 pub const ALL: &[Code] = &[
@@ -111,4 +117,7 @@ pub const ALL: &[Code] = &[
     UNKNOWN_BLOCK_ATTRIBUTE,
     CONSTANT_NEVER_CONVERTS,
     UNKNOWN_TYPE,
+    INVALID_UTF8,
+    UNREADABLE_FILE,
+    DECLARED_IN_SIBLING,
 ];

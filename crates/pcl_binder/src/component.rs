@@ -2,13 +2,18 @@
 //! directory, bound with the same policy and schema cache, whose configs
 //! are the component's inputs and whose outputs are its attributes.
 //!
-//! Component sources must stay within the program root (leaving it is a
-//! `component-outside-root` error); a component whose source is its own
-//! program's directory, or one of the directories being bound, is a
-//! `component-cycle` error instead of an endless recursion; nesting is
-//! limited by `BindPolicy::max_component_depth`. Each directory is bound
-//! once per check and shared between the components that use it.
+//! Component sources are resolved by the [`crate::FileProvider`] to a
+//! directory key (symbolic links resolved on disk) and must stay within the
+//! root (leaving it is a `component-outside-root` error); a component whose
+//! source is its own program's directory, or one of the directories being
+//! bound, is a `component-cycle` error instead of an endless recursion;
+//! nesting is limited by `BindPolicy::max_component_depth`. Each directory
+//! is bound once per check, by key, and shared between the components that
+//! use it, however they spell it. The `.pp` files of a component directory
+//! that are not UTF-8, not readable regular files or outside the root are
+//! reported as in the main program, and the rest is checked.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use pcl_diagnostics::suggest::did_you_mean;
@@ -19,7 +24,7 @@ use pcl_types::{collection_types, conversion_from, ConversionKind, Type};
 
 use crate::blocks::bound_attribute;
 use crate::codes;
-use crate::files::join_relative;
+use crate::files::{relative_key, ResolveError, ROOT_RULE};
 use crate::model::{ComponentNode, NodeKind, Program, RangeKind};
 use crate::packages::string_literal;
 use crate::program::{bind_program, downgrade, ProgramBinder};
@@ -54,8 +59,10 @@ fn component_interface(program: &Program) -> (Vec<ComponentInput>, Type) {
 }
 
 impl ProgramBinder<'_, '_> {
-    /// Binds (or fetches) the program in `dir`; `Err` is the message of a
-    /// component error.
+    /// Binds (or fetches) the program in the directory with key `dir`
+    /// (see [`crate::files`]: symbolic links resolved, so every spelling of
+    /// one directory shares one key and one binding); `Err` is the code and
+    /// message of a component error.
     fn component_program(
         &mut self,
         sources: &mut SourceMap,
@@ -64,10 +71,21 @@ impl ProgramBinder<'_, '_> {
         if let Some(p) = self.shared.components.borrow().get(dir) {
             return Ok(p.clone());
         }
+        let shown = || {
+            let rel = relative_key(&self.shared.files.program_dir(), dir);
+            if rel.is_empty() {
+                ".".to_string()
+            } else {
+                rel
+            }
+        };
         if dir == self.dir || self.shared.stack.borrow().iter().any(|d| d == dir) {
             return Err((
                 codes::COMPONENT_CYCLE,
-                format!("component source '{dir}' is a program that is already being bound (a component cycle)"),
+                format!(
+                    "component source '{}' is a program that is already being bound (a component cycle)",
+                    shown()
+                ),
             ));
         }
         if self.depth + 1 > self.policy().max_component_depth {
@@ -79,21 +97,35 @@ impl ProgramBinder<'_, '_> {
                 ),
             ));
         }
-        let files = self
+        let listing = self
             .shared
             .files
-            .read_dir(dir)
+            .list_dir(dir)
             .map_err(|e| (codes::COMPONENT_ERROR, e))?;
-        if files.is_empty() {
+        if listing.files.is_empty() {
             return Err((
                 codes::COMPONENT_ERROR,
-                format!("no files found in component directory '{dir}'"),
+                format!("no files found in component directory '{}'", shown()),
             ));
         }
         self.shared.stack.borrow_mut().push(self.dir.clone());
-        let (program, diags) = bind_program(self.shared, sources, &files, dir, self.depth + 1);
+        let (mut program, diags) =
+            bind_program(self.shared, sources, &listing.files, dir, self.depth + 1);
         self.shared.stack.borrow_mut().pop();
         self.diags.extend(diags);
+        if !listing.problems.is_empty() {
+            let ids: HashMap<&str, FileId> = program
+                .files()
+                .iter()
+                .map(|f| (f.name.as_str(), f.id))
+                .collect();
+            for problem in &listing.problems {
+                if let Some(id) = ids.get(problem.name.as_str()) {
+                    self.diags.push(problem.diagnostic(*id));
+                }
+            }
+        }
+        program.directory = relative_key(&self.shared.files.program_dir(), dir);
         let program = Arc::new(program);
         self.shared
             .components
@@ -120,17 +152,24 @@ impl ProgramBinder<'_, '_> {
         let mut directory = None;
         let mut program = None;
         if let Some(src) = &source {
-            match join_relative(&self.dir, src) {
-                None => diags.push(Diagnostic::error(
-                    codes::COMPONENT_OUTSIDE_ROOT,
-                    block
-                        .labels
-                        .get(1)
-                        .map_or(span, |l| Span::new(file, l.range)),
-                    format!("component source '{src}' is outside the program directory"),
-                )),
-                Some(dir) => {
-                    directory = Some(dir.clone());
+            let label_span = block
+                .labels
+                .get(1)
+                .map_or(span, |l| Span::new(file, l.range));
+            match self.shared.files.resolve(&self.dir, src) {
+                Err(ResolveError::OutsideRoot) => diags.push(
+                    Diagnostic::error(
+                        codes::COMPONENT_OUTSIDE_ROOT,
+                        label_span,
+                        format!("component source '{src}' is outside the program root"),
+                    )
+                    .with_help(ROOT_RULE),
+                ),
+                Err(ResolveError::Unreadable(message)) => {
+                    diags.push(Diagnostic::error(codes::COMPONENT_ERROR, span, message))
+                }
+                Ok(dir) => {
+                    directory = Some(relative_key(&self.shared.files.program_dir(), &dir));
                     match self.component_program(sources, &dir) {
                         Ok(p) => program = Some(p),
                         Err((code, message)) => diags.push(Diagnostic::error(code, span, message)),
@@ -198,6 +237,12 @@ impl ProgramBinder<'_, '_> {
             options: None,
             range: range_kind,
         };
+        // The component's configs by name (the first of a name), so each
+        // attribute is found in constant time.
+        let mut input_index: HashMap<&str, usize> = HashMap::new();
+        for (at, i) in inputs.iter().flatten().enumerate() {
+            input_index.entry(i.name.as_str()).or_insert(at);
+        }
         let mut logical_name = None;
         let mut options_block = None;
         let mut checks = Vec::new();
@@ -231,7 +276,7 @@ impl ProgramBinder<'_, '_> {
                         input => {
                             let mut expected = None;
                             if let Some(inputs) = &inputs {
-                                match inputs.iter().find(|i| i.name == input) {
+                                match input_index.get(input).and_then(|at| inputs.get(*at)) {
                                     None => {
                                         let names: Vec<&str> =
                                             inputs.iter().map(|i| i.name.as_str()).collect();
@@ -294,8 +339,9 @@ impl ProgramBinder<'_, '_> {
         }
         diags.extend(checks);
         if let Some(inputs) = &inputs {
+            let set: HashSet<&str> = node.inputs.iter().map(|a| a.name.as_str()).collect();
             for i in inputs.iter().filter(|i| i.required) {
-                if !node.inputs.iter().any(|a| a.name == i.name) {
+                if !set.contains(i.name.as_str()) {
                     diags.push(
                         Diagnostic::error(
                             codes::MISSING_REQUIRED_ATTRIBUTE,

@@ -21,6 +21,12 @@ pub(crate) struct EnvView<'b, 's> {
     /// Answers of [`Environment::invoke_signature`] by token, for the whole
     /// check (the schema lookup of a function is the same every time).
     pub invokes: &'b RefCell<HashMap<String, InvokeLookup>>,
+    /// The names sibling files declare and where their uses are recorded
+    /// (a file checked alone, see `crate::siblings`).
+    pub siblings: Option<(
+        &'b crate::siblings::Siblings,
+        &'b crate::siblings::SiblingUses,
+    )>,
 }
 
 impl Environment for EnvView<'_, '_> {
@@ -49,6 +55,11 @@ impl Environment for EnvView<'_, '_> {
             .borrow_mut()
             .insert(token.to_string(), found.clone());
         found
+    }
+
+    fn declared_elsewhere(&self, name: &str, span: Span) -> bool {
+        self.siblings
+            .is_some_and(|(siblings, uses)| uses.record(siblings, name, span))
     }
 
     fn input_type(&self, t: &Type) -> Type {

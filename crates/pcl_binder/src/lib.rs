@@ -52,9 +52,10 @@ pub mod policy;
 mod program;
 mod resource;
 pub mod schema_types;
+pub mod siblings;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -70,6 +71,7 @@ pub use model::{
 pub use pcl_expr::{BoundExpr, BoundExprKind, Definition, NodeId};
 pub use policy::{BindPolicy, CheckOptions};
 pub use schema_types::{SchemaObjectAnnotation, SchemaResourceAnnotation};
+pub use siblings::{DeclaredNames, Siblings};
 
 use schema_types::Conversions;
 
@@ -84,15 +86,37 @@ pub fn check_program(
     check_program_with_files(sources, loader, policy, &NoFiles)
 }
 
-/// Checks a program whose components are read from `files` (paths relative
-/// to the program root, which is the directory of `sources`).
+/// Checks a program whose components are read from `files` (which says
+/// where the program's directory lies under the root, see [`files`]).
 pub fn check_program_with_files(
     sources: &[(String, String)],
     loader: &dyn SchemaLoader,
     policy: &BindPolicy,
     files: &dyn FileProvider,
 ) -> Checked<Program> {
-    check_with(sources, loader, policy, files, Conversions::default()).0
+    check_with(sources, loader, policy, files, None, Conversions::default()).0
+}
+
+/// Checks one file of a multi-file program alone (`sources` is that
+/// file): names that `siblings` (the other files of its directory)
+/// declare are `dynamic` and, instead of `undefined-variable` errors, one
+/// `declared-in-sibling` note per declaring file says so.
+pub fn check_file_with_files(
+    sources: &[(String, String)],
+    loader: &dyn SchemaLoader,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    siblings: &Siblings,
+) -> Checked<Program> {
+    check_with(
+        sources,
+        loader,
+        policy,
+        files,
+        Some(siblings),
+        Conversions::default(),
+    )
+    .0
 }
 
 /// [`check_program_with_files`] with the schemas of `cache`: packages are
@@ -106,6 +130,28 @@ pub fn check_program_cached<L: SchemaLoader>(
     policy: &BindPolicy,
     files: &dyn FileProvider,
 ) -> Checked<Program> {
+    check_cached(sources, cache, policy, files, None)
+}
+
+/// [`check_file_with_files`] with the schemas of `cache` (see
+/// [`check_program_cached`]).
+pub fn check_file_cached<L: SchemaLoader>(
+    sources: &[(String, String)],
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    siblings: &Siblings,
+) -> Checked<Program> {
+    check_cached(sources, cache, policy, files, Some(siblings))
+}
+
+fn check_cached<L: SchemaLoader>(
+    sources: &[(String, String)],
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    siblings: Option<&Siblings>,
+) -> Checked<Program> {
     let key = ConversionKey::of(policy);
     let kept = cache.take(key);
     let (checked, conv) = check_with(
@@ -113,6 +159,7 @@ pub fn check_program_cached<L: SchemaLoader>(
         &cache.loader,
         policy,
         files,
+        siblings,
         kept.unwrap_or_default(),
     );
     // A conversion depends only on what is converted (see
@@ -126,6 +173,7 @@ fn check_with(
     loader: &dyn SchemaLoader,
     policy: &BindPolicy,
     files: &dyn FileProvider,
+    siblings: Option<&Siblings>,
     conv: Conversions,
 ) -> (Checked<Program>, Conversions) {
     let shared = program::Shared {
@@ -136,9 +184,15 @@ fn check_with(
         stack: RefCell::new(Vec::new()),
         input_types: RefCell::new(pcl_types::InputTypeMemo::new()),
         invokes: RefCell::new(HashMap::new()),
+        siblings: siblings.filter(|s| !s.is_empty()),
+        sibling_uses: siblings::SiblingUses::default(),
     };
     let mut map = SourceMap::new();
-    let (program, mut diags) = program::bind_program(&shared, &mut map, sources, "", 0);
+    let dir = files.program_dir();
+    let (mut program, mut diags) = program::bind_program(&shared, &mut map, sources, &dir, 0);
+    // The program's own directory, relative to itself.
+    program.directory = String::new();
+    diags.extend(shared.sibling_uses.into_diagnostics());
     widen_empty_ranges(&mut diags, &map);
     let diags = finish_diagnostics(diags, policy);
     let conv = shared.schemas.into_conversions();
@@ -213,16 +267,31 @@ impl<L: SchemaLoader> SchemaLoader for SchemaCache<L> {
 }
 
 /// Checks the program in directory `dir` (every `*.pp` file directly in
-/// it; components from its sub-directories). Files are named
-/// `<dir>/<file>` in diagnostics. Fails only when `dir` cannot be read.
+/// it; components from its sub-directories), with `dir` as the root.
+/// Files are named `<dir>/<file>` in diagnostics; a file that is not UTF-8,
+/// not a readable regular file or outside the root is reported as in a
+/// component ([`files::FileProblem`]). Fails only when `dir` cannot be read.
 pub fn check_directory(
     dir: &Path,
     loader: &dyn SchemaLoader,
     policy: &BindPolicy,
 ) -> Result<Checked<Program>, String> {
     let files = FsFiles::new(dir);
-    let sources = files.read_dir("")?;
-    Ok(check_program_with_files(&sources, loader, policy, &files))
+    let listing = files.list_dir("")?;
+    let checked = check_program_with_files(&listing.files, loader, policy, &files);
+    if listing.problems.is_empty() {
+        return Ok(checked);
+    }
+    let (program, map, mut diags) = checked.into_parts();
+    let ids: HashMap<&str, pcl_diagnostics::FileId> =
+        map.iter().map(|(id, f)| (f.name(), id)).collect();
+    for problem in &listing.problems {
+        if let Some(id) = ids.get(problem.name.as_str()) {
+            diags.push(problem.diagnostic(*id));
+        }
+    }
+    pcl_diagnostics::sort_and_dedup(&mut diags);
+    Ok(Checked::new(program, map, diags))
 }
 
 /// Gives every diagnostic (and related label) in a non-empty file a
@@ -269,16 +338,7 @@ fn finish_diagnostics(mut diags: Vec<Diagnostic>, policy: &BindPolicy) -> Vec<Di
         }
     }
     pcl_diagnostics::sort_and_dedup(&mut diags);
-    let mut seen_packages: Vec<String> = Vec::new();
-    diags.retain(|d| {
-        if d.code != codes::UNKNOWN_PACKAGE {
-            return true;
-        }
-        if seen_packages.contains(&d.summary) {
-            return false;
-        }
-        seen_packages.push(d.summary.clone());
-        true
-    });
+    let mut seen_packages: HashSet<String> = HashSet::new();
+    diags.retain(|d| d.code != codes::UNKNOWN_PACKAGE || seen_packages.insert(d.summary.clone()));
     diags
 }

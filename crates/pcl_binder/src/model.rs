@@ -109,7 +109,9 @@ impl Program {
         &self.files
     }
 
-    /// The program's directory relative to the root (`""` for the root).
+    /// The program's directory (symbolic links followed) relative to the
+    /// checked program's directory (`""` for the checked program itself,
+    /// `../x` for a sibling component).
     pub fn directory(&self) -> &str {
         &self.directory
     }
@@ -294,7 +296,8 @@ impl ResourceOptions {
 pub struct ComponentNode {
     /// The source directory as written.
     pub source: Option<String>,
-    /// The resolved directory relative to the program root.
+    /// The resolved directory (symbolic links followed) relative to the
+    /// checked program's directory (`../x` for a sibling).
     pub directory: Option<String>,
     /// `token = "…"` of a sourceless component.
     pub token: Option<String>,

@@ -51,6 +51,10 @@ pub(crate) struct Shared<'s> {
     pub input_types: RefCell<InputTypeMemo>,
     /// Schema function lookups of `invoke` by token, for the whole check.
     pub invokes: RefCell<HashMap<String, pcl_expr::InvokeLookup>>,
+    /// The names sibling files declare, when one file is checked alone
+    /// (the checked program only, not its components), and their uses.
+    pub siblings: Option<&'s crate::siblings::Siblings>,
+    pub sibling_uses: crate::siblings::SiblingUses,
 }
 
 pub(crate) struct ParsedFile {
@@ -556,7 +560,10 @@ impl ProgramBinder<'_, '_> {
         let mut names: Vec<(u32, &str)> = Vec::new();
         let mut walk = deps::Walk::default();
         let mut used: Vec<usize> = Vec::new();
-        for decl in &self.decls {
+        // `added[id]` is 1 + the index of the last declaration that took
+        // node `id` as a dependency: de-duplication in constant time.
+        let mut added: Vec<usize> = vec![0; self.decls.len()];
+        for (decl_at, decl) in self.decls.iter().enumerate() {
             names.clear();
             if let Some(item) = files
                 .get(decl.file_idx)
@@ -576,8 +583,11 @@ impl ProgramBinder<'_, '_> {
                 match self.scope.lookup(name) {
                     Some(Definition::Node(id)) => {
                         let id = id.0 as usize;
-                        if !deps.contains(&id) {
-                            deps.push(id);
+                        if let Some(mark) = added.get_mut(id) {
+                            if *mark != decl_at + 1 {
+                                *mark = decl_at + 1;
+                                deps.push(id);
+                            }
                         }
                     }
                     Some(Definition::Variable {
@@ -612,6 +622,14 @@ impl ProgramBinder<'_, '_> {
         let mut state = vec![0u8; n]; // 0 unvisited, 1 on stack, 2 done
         let mut order = Vec::with_capacity(n);
         let mut reported: Vec<bool> = vec![false; n];
+        // Whether a node depends on itself, and where each node on the
+        // stack is (with the stack's nodes alone in `path`): a back edge
+        // then costs constant time, and a cycle is a slice of `path`.
+        let self_refs: Vec<bool> = (0..n)
+            .map(|i| self.deps.get(i).is_some_and(|d| d.contains(&i)))
+            .collect();
+        let mut at_depth: Vec<usize> = vec![0; n];
+        let mut path: Vec<usize> = Vec::new();
         // The walk's stack, shared by every start.
         let mut stack: Vec<(usize, usize)> = Vec::new();
         for start in 0..n {
@@ -619,7 +637,9 @@ impl ProgramBinder<'_, '_> {
                 continue;
             }
             stack.clear();
+            path.clear();
             stack.push((start, 0));
+            path.push(start);
             if let Some(s) = state.get_mut(start) {
                 *s = 1;
             }
@@ -633,10 +653,14 @@ impl ProgramBinder<'_, '_> {
                                 if let Some(s) = state.get_mut(dep) {
                                     *s = 1;
                                 }
+                                if let Some(d) = at_depth.get_mut(dep) {
+                                    *d = path.len();
+                                }
                                 stack.push((dep, 0));
+                                path.push(dep);
                             }
                             Some(1) => {
-                                let self_ref = self.deps.get(dep).is_some_and(|d| d.contains(&dep));
+                                let self_ref = self_refs.get(dep).copied().unwrap_or(false);
                                 let is_component = self
                                     .decls
                                     .get(dep)
@@ -648,14 +672,13 @@ impl ProgramBinder<'_, '_> {
                                     if let Some(r) = reported.get_mut(dep) {
                                         *r = true;
                                     }
-                                    let cycle: Vec<usize> =
-                                        match stack.iter().position(|(x, _)| *x == dep) {
-                                            Some(pos) => {
-                                                stack.iter().skip(pos).map(|(x, _)| *x).collect()
-                                            }
-                                            None => vec![dep],
-                                        };
-                                    self.report_cycle(dep, &cycle);
+                                    let pos = at_depth.get(dep).copied().unwrap_or(0);
+                                    match path.get(pos..) {
+                                        Some(cycle) if cycle.first() == Some(&dep) => {
+                                            self.report_cycle(dep, cycle)
+                                        }
+                                        _ => self.report_cycle(dep, &[dep]),
+                                    }
                                 }
                             }
                             _ => {}
@@ -663,6 +686,7 @@ impl ProgramBinder<'_, '_> {
                     }
                     None => {
                         stack.pop();
+                        path.pop();
                         if let Some(s) = state.get_mut(node) {
                             *s = 2;
                         }
@@ -748,6 +772,11 @@ impl ProgramBinder<'_, '_> {
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
             invokes: &self.shared.invokes,
+            siblings: self
+                .shared
+                .siblings
+                .filter(|_| self.depth == 0)
+                .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         let bound = bind_expr(expr, scope, &mut cx);
@@ -761,6 +790,11 @@ impl ProgramBinder<'_, '_> {
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
             invokes: &self.shared.invokes,
+            siblings: self
+                .shared
+                .siblings
+                .filter(|_| self.depth == 0)
+                .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
         check_convertible(&mut cx, expr, dest);

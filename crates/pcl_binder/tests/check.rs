@@ -12,14 +12,16 @@
 //! bound a second time with its files in reverse order, which must give
 //! identical output, and through one [`SchemaCache`] shared by all cases
 //! (in order, then again in reverse order), which must give the output of
-//! the check of its own. Two more tests keep the goldens complete: every
-//! diagnostic code and every builtin function has one.
+//! the check of its own. A case directory named `NAME.alone` checks its
+//! `main.pp` alone, its other files being the siblings a user did not
+//! check (`declared-in-sibling`). Two more tests keep the goldens
+//! complete: every diagnostic code and every builtin function has one.
 
 use std::path::{Path, PathBuf};
 
 use pcl_binder::{
-    check_program_cached, check_program_with_files, BindPolicy, Checked, MemoryFiles, Program,
-    SchemaCache,
+    check_file_cached, check_file_with_files, check_program_cached, check_program_with_files,
+    BindPolicy, Checked, DeclaredNames, MemoryFiles, Program, SchemaCache, Siblings,
 };
 use pcl_diagnostics::{render, RenderOptions};
 use pcl_schema::{CachingLoader, DirLoader};
@@ -216,6 +218,27 @@ fn run_case(
         .filter(|(p, _)| !p.contains('/'))
         .cloned()
         .collect();
+    // A directory `NAME.alone` checks its `main.pp` alone, the other files
+    // being its siblings (a file of a multi-file program checked on its own).
+    if path.is_dir() && path.extension().is_some_and(|e| e == "alone") {
+        let names = std::sync::Arc::new(DeclaredNames::from_files(&roots));
+        let siblings = Siblings::new(names, "main.pp");
+        let main: Vec<(String, String)> = roots
+            .iter()
+            .filter(|(p, _)| p == "main.pp")
+            .cloned()
+            .collect();
+        let checked = check_file_with_files(&main, loader, &policy, &memory, &siblings);
+        let text = output(&checked);
+        let cached = check_file_cached(&main, cache, &policy, &memory, &siblings);
+        assert_eq!(
+            text,
+            output(&cached),
+            "{}: a check with cached schema types differs",
+            path.display()
+        );
+        return (text, checked.has_errors());
+    }
     let checked = check_program_with_files(&roots, loader, &policy, &memory);
     let mut reversed = roots.clone();
     reversed.reverse();
@@ -309,6 +332,14 @@ fn golden() {
 /// Codes no golden program can show, each with the reason and the test
 /// that covers it instead.
 const NOT_IN_GOLDENS: &[(&str, &str)] = &[
+    (
+        "invalid-utf8",
+        "goldens are read as text; a file's bytes on disk: pcl_cli tests/paths.rs and tests/check.rs",
+    ),
+    (
+        "unreadable-file",
+        "a FIFO, device or dangling link on disk: pcl_cli tests/paths.rs and tests/robustness.rs",
+    ),
     (
         "list-index-not-number",
         "every literal key converts to number (strings, bools, null); pcl_types traversal vectors",

@@ -50,6 +50,10 @@ check options:
   --max-diagnostics N  print at most N diagnostics (the rest are counted)
   --jobs N             check up to N programs in parallel (default: CPUs)
   --stdin-filename NAME  the file name used for `-` (standard input)
+  --root DIR           the directory no program file or component may leave
+                       (default: the nearest directory at or above each
+                       program holding pcl.toml, Pulumi.yaml or .git, else
+                       the program's own directory)
   --emit model         print the bound programs as JSON on stdout (see
                        docs/model.md); diagnostics go to stderr
   PATH                 a .pp file (a one-file program), a directory whose
@@ -153,6 +157,9 @@ pub struct CheckArgs {
     pub jobs: Option<usize>,
     pub stdin_filename: Option<String>,
     pub emit: CheckEmit,
+    /// `--root DIR`: the directory no program file or component may leave
+    /// (default: found from each program, see `inputs::find_root`).
+    pub root: Option<PathBuf>,
     pub paths: Vec<PathBuf>,
 }
 
@@ -249,6 +256,7 @@ fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
         jobs: None,
         stdin_filename: None,
         emit: CheckEmit::default(),
+        root: None,
         paths: Vec::new(),
     };
     let (mut format_seen, mut color_seen, mut emit_seen) = (false, false, false);
@@ -341,6 +349,15 @@ fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
                 match v.parse::<usize>() {
                     Ok(n) if n >= 1 => out.jobs = Some(n),
                     _ => return Err(format!("`--jobs` needs a number of at least 1, not `{v}`")),
+                }
+            }
+            "--root" => {
+                let dir = value("a directory")?;
+                if dir.is_empty() {
+                    return Err("`--root` needs a non-empty directory".to_string());
+                }
+                if out.root.replace(PathBuf::from(dir)).is_some() {
+                    return Err("`--root` given more than once".to_string());
                 }
             }
             "--stdin-filename" => {

@@ -12,11 +12,16 @@
 //! Human reports and the summary go to stderr; the machine formats write
 //! to stdout only. `--emit model` prints the bound programs on stdout.
 
+use std::collections::{HashMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use pcl_binder::{check_program_cached, BindPolicy, SchemaCache};
-use pcl_diagnostics::SourceMap;
+use std::sync::Arc;
+
+use pcl_binder::{
+    check_file_cached, check_program_cached, BindPolicy, DeclaredNames, FileProvider, SchemaCache,
+    Siblings,
+};
 use pcl_schema::{CachingLoader, ChainLoader, DirLoader, SchemaLoader};
 use rayon::prelude::*;
 
@@ -68,6 +73,7 @@ pub fn run(args: &CheckArgs) -> Status {
 
     let (read, read_status) = read_inputs(args, cwd.as_deref());
     status = status.max(read_status);
+    let read = with_siblings(read);
     // One cache for all programs: each package is loaded, and each schema
     // type converted, once per run (per thread at worst).
     let loader = SchemaCache::new(loader);
@@ -117,12 +123,19 @@ pub fn schema_cache_dir() -> Option<PathBuf> {
 }
 
 /// Reads every PATH; unreadable ones are reported on stderr and make the
-/// status 2.
+/// status 2. A PATH given again, however spelt (`./x` and `x`, a link to
+/// it), is checked once.
 fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Status) {
     let mut status = Status::Success;
     let mut stdin: Option<Vec<u8>> = None;
     let mut read = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let root = args.root.as_deref();
     for path in &args.paths {
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if !seen.insert(same) {
+            continue;
+        }
         let result = if path.as_os_str() == "-" {
             let text = match &stdin {
                 Some(text) => text,
@@ -136,9 +149,9 @@ fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Stat
                 },
             };
             let name = args.stdin_filename.as_deref();
-            inputs::read_program(Source::Stdin { text, name }, cwd)
+            inputs::read_program_in(Source::Stdin { text, name }, cwd, root)
         } else {
-            inputs::read_program(Source::Path(path), cwd)
+            inputs::read_program_in(Source::Path(path), cwd, root)
         };
         match result {
             Ok(input) => read.push(input),
@@ -151,19 +164,43 @@ fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Stat
     (read, status)
 }
 
+/// Each input that is one file checked alone, with what the other `.pp`
+/// files of its directory declare (read and parsed once per directory).
+fn with_siblings(read: Vec<ProgramInput>) -> Vec<(ProgramInput, Option<Siblings>)> {
+    let mut by_dir: HashMap<(PathBuf, String), Arc<DeclaredNames>> = HashMap::new();
+    read.into_iter()
+        .map(|input| {
+            if !input.alone {
+                return (input, None);
+            }
+            let dir = input.files.program_dir();
+            let names = by_dir
+                .entry((input.files.root().to_path_buf(), dir.clone()))
+                .or_insert_with(|| {
+                    let files = input.files.list_dir(&dir).map(|l| l.files);
+                    Arc::new(DeclaredNames::from_files(&files.unwrap_or_default()))
+                })
+                .clone();
+            let checked = input.sources.first().map(|f| f.0.clone());
+            let siblings = checked.map(|c| Siblings::new(names, c));
+            (input, siblings)
+        })
+        .collect()
+}
+
 /// Binds every program, `jobs` at a time.
 fn bind_all(
-    read: Vec<ProgramInput>,
+    read: Vec<(ProgramInput, Option<Siblings>)>,
     loader: &SchemaCache<CachingLoader<ChainLoader>>,
     policy: &BindPolicy,
     jobs: Option<usize>,
 ) -> Vec<ProgramResult> {
     let test_panic = std::env::var_os(TEST_PANIC_ENV).is_some_and(|v| v == "1");
-    let bind = |input: ProgramInput| {
+    let bind = |(input, siblings): (ProgramInput, Option<Siblings>)| {
         if test_panic {
             panic!("{TEST_PANIC_ENV} is set");
         }
-        bind_one(input, loader, policy)
+        bind_one(input, siblings.as_ref(), loader, policy)
     };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = jobs {
@@ -177,19 +214,22 @@ fn bind_all(
 
 fn bind_one(
     input: ProgramInput,
+    siblings: Option<&Siblings>,
     loader: &SchemaCache<CachingLoader<ChainLoader>>,
     policy: &BindPolicy,
 ) -> ProgramResult {
-    let checked = check_program_cached(&input.sources, loader, policy, &input.files);
+    let checked = match siblings {
+        Some(s) => check_file_cached(&input.sources, loader, policy, &input.files, s),
+        None => check_program_cached(&input.sources, loader, policy, &input.files),
+    };
     let (program, sources, mut diagnostics) = checked.into_parts();
-    for (name, offset) in &input.bad_utf8 {
-        if let Some(file) = file_id(&sources, name) {
-            diagnostics.push(inputs::invalid_utf8_diagnostic(file, *offset));
-        }
-    }
-    for (name, reason) in &input.unreadable {
-        if let Some(file) = file_id(&sources, name) {
-            diagnostics.push(inputs::unreadable_file_diagnostic(file, name, reason));
+    if !input.problems.is_empty() {
+        let ids: HashMap<&str, pcl_diagnostics::FileId> =
+            sources.iter().map(|(id, f)| (f.name(), id)).collect();
+        for problem in &input.problems {
+            if let Some(file) = ids.get(problem.name.as_str()) {
+                diagnostics.push(problem.diagnostic(*file));
+            }
         }
     }
     pcl_diagnostics::sort_and_dedup(&mut diagnostics);
@@ -199,13 +239,6 @@ fn bind_one(
         sources,
         diagnostics,
     }
-}
-
-fn file_id(sources: &SourceMap, name: &str) -> Option<pcl_diagnostics::FileId> {
-    sources
-        .iter()
-        .find(|(_, f)| f.name() == name)
-        .map(|(id, _)| id)
 }
 
 fn write_human(report: &Report, color: Color) -> io::Result<()> {

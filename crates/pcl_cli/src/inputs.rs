@@ -11,17 +11,28 @@
 //! or looping symbolic link, a directory, a FIFO) is never opened: it is an
 //! `unreadable-file` error and the rest of the program is still checked. A
 //! FIFO or device named on the command line is refused the same way.
+//!
+//! Each program has a **root** ([`find_root`], or `--root DIR`): the
+//! nearest directory at or above the program's directory that holds
+//! `pcl.toml`, `Pulumi.yaml`, `Pulumi.yml` or a `.git` entry, else the
+//! program's own directory. Its files and components are read through
+//! [`FsFiles`] under that root (symbolic links resolved): a `.pp` entry or
+//! a component directory whose real path leaves it is
+//! `component-outside-root`.
 
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
-use pcl_binder::FsFiles;
+use pcl_binder::files::{FileProblem, ProblemKind, NOT_REGULAR};
+use pcl_binder::{FileProvider, FsFiles};
 
-use pcl_diagnostics::{Code, Diagnostic, FileId, Span, TextRange};
+use pcl_diagnostics::Code;
+
+pub use pcl_binder::files::{invalid_utf8_diagnostic, unreadable_file_diagnostic};
 
 /// The diagnostic code for a file that is not valid UTF-8.
-pub const INVALID_UTF8: Code = Code("invalid-utf8");
+pub const INVALID_UTF8: Code = pcl_binder::codes::INVALID_UTF8;
 
 /// Expands the path arguments into the list of files to read. A path that
 /// cannot be inspected is returned as an error with its message.
@@ -48,9 +59,6 @@ pub fn expand_paths(paths: &[PathBuf]) -> Vec<Result<PathBuf, (PathBuf, io::Erro
     }
     files
 }
-
-/// Why a `*.pp` entry that is not a regular file is skipped.
-const NOT_REGULAR: &str = "not a regular file";
 
 /// The `*.pp` entries of a directory.
 struct Listing {
@@ -87,19 +95,7 @@ fn list_pp_files(dir: &Path) -> io::Result<Listing> {
 
 /// The diagnostic code for a `*.pp` entry of a program directory that
 /// cannot be read.
-pub const UNREADABLE_FILE: Code = Code("unreadable-file");
-
-/// The diagnostic for a program file that could not be read (`reason`).
-/// The file takes part in the program as an empty file, so the diagnostic
-/// has a file and the (empty) range at its start.
-pub fn unreadable_file_diagnostic(file: FileId, name: &str, reason: &str) -> Diagnostic {
-    Diagnostic::error(
-        UNREADABLE_FILE,
-        Span::new(file, TextRange::empty(0)),
-        format!("cannot read `{name}`: {reason}"),
-    )
-    .with_detail("The file was skipped; the program is checked without it.")
-}
+pub const UNREADABLE_FILE: Code = pcl_binder::codes::UNREADABLE_FILE;
 
 /// A file's text after lossy decoding, and the byte offset of the first
 /// invalid UTF-8 sequence, if any.
@@ -110,33 +106,45 @@ pub struct Decoded {
 
 /// Decodes `bytes` as UTF-8, replacing bad sequences with U+FFFD.
 pub fn decode(bytes: Vec<u8>) -> Decoded {
-    match String::from_utf8(bytes) {
-        Ok(text) => Decoded {
-            text,
-            first_bad_byte: None,
-        },
-        Err(err) => {
-            let first_bad_byte = err.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
-            Decoded {
-                text,
-                first_bad_byte: Some(first_bad_byte),
-            }
-        }
+    let (text, first_bad_byte) = pcl_binder::files::decode_lossy(bytes);
+    Decoded {
+        text,
+        first_bad_byte,
     }
 }
 
-/// The diagnostic for a file whose first bad byte is at `offset`; the range
-/// covers the replacement character in the decoded text.
-pub fn invalid_utf8_diagnostic(file: FileId, offset: usize) -> Diagnostic {
-    let replacement_len = char::REPLACEMENT_CHARACTER.len_utf8();
-    let range = TextRange::from_usize(offset..offset + replacement_len);
-    Diagnostic::error(
-        INVALID_UTF8,
-        Span::new(file, range),
-        "Invalid character encoding",
-    )
-    .with_detail("All input files must be UTF-8 encoded; invalid bytes were replaced by U+FFFD.")
+/// What marks the root of a project: the first directory at or above a
+/// program holding one of these entries is its root.
+pub const ROOT_MARKERS: [&str; 4] = ["pcl.toml", "Pulumi.yaml", "Pulumi.yml", ".git"];
+
+/// The root of the program in `dir`: the nearest directory at or above it
+/// (symbolic links resolved) holding one of [`ROOT_MARKERS`] (any kind of
+/// entry: a `.git` file of a worktree counts), else `dir` itself.
+pub fn find_root(dir: &Path) -> PathBuf {
+    let start = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    for at in start.ancestors() {
+        if ROOT_MARKERS
+            .iter()
+            .any(|m| fs::symlink_metadata(at.join(m)).is_ok())
+        {
+            return at.to_path_buf();
+        }
+    }
+    start
+}
+
+/// The files of the program in `dir`, shown with `prefix`, under `root`
+/// (or the root found from `dir`).
+fn program_files(dir: &Path, prefix: String, root: Option<&Path>) -> Result<FsFiles, String> {
+    let found;
+    let root = match root {
+        Some(r) => r,
+        None => {
+            found = find_root(dir);
+            &found
+        }
+    };
+    Ok(FsFiles::with_root(dir, root)?.with_display_prefix(prefix))
 }
 
 /// One program to check, read into memory.
@@ -146,13 +154,16 @@ pub struct ProgramInput {
     pub path: String,
     /// `(display name, text)` of each file, sorted by name.
     pub sources: Vec<(String, String)>,
-    /// Files that were not valid UTF-8: display name and first bad byte.
-    pub bad_utf8: Vec<(String, usize)>,
-    /// `*.pp` entries that could not be read: display name and reason.
-    /// Each is also in `sources`, empty.
-    pub unreadable: Vec<(String, String)>,
+    /// Files that were not valid UTF-8 (decoded lossily), `*.pp` entries
+    /// that could not be read or lead outside the root (each also in
+    /// `sources`, empty), by display name.
+    pub problems: Vec<FileProblem>,
     /// Where components are read from.
     pub files: FsFiles,
+    /// Whether this is one file checked alone (a file PATH, or `-` with
+    /// `--stdin-filename`): the other `.pp` files of its directory are then
+    /// its siblings (`pcl_binder::siblings`).
+    pub alone: bool,
 }
 
 /// What an argument of `pcl check` stands for.
@@ -173,9 +184,18 @@ pub fn read_stdin() -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Reads the program `source` stands for; `Err` is a message for an input
-/// that cannot be read at all.
+/// Reads the program `source` stands for, under the root found from it;
+/// `Err` is a message for an input that cannot be read at all.
 pub fn read_program(source: Source<'_>, cwd: Option<&Path>) -> Result<ProgramInput, String> {
+    read_program_in(source, cwd, None)
+}
+
+/// [`read_program`] with the root `root` (`--root`) when given.
+pub fn read_program_in(
+    source: Source<'_>,
+    cwd: Option<&Path>,
+    root: Option<&Path>,
+) -> Result<ProgramInput, String> {
     match source {
         Source::Stdin { text, name } => {
             let shown = match name {
@@ -186,24 +206,26 @@ pub fn read_program(source: Source<'_>, cwd: Option<&Path>) -> Result<ProgramInp
                 .and_then(|n| Path::new(n).parent())
                 .filter(|p| !p.as_os_str().is_empty())
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            Ok(one_file(shown, text.to_vec(), dir))
+            let mut input = one_file(shown, text.to_vec(), &dir, root)?;
+            input.alone = name.is_some();
+            Ok(input)
         }
-        Source::Path(path) => read_path(path, cwd),
+        Source::Path(path) => read_path(path, cwd, root),
     }
 }
 
-fn read_path(path: &Path, cwd: Option<&Path>) -> Result<ProgramInput, String> {
+fn read_path(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<ProgramInput, String> {
     let shown = display_path(path, cwd);
     let meta = fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
     if !meta.is_dir() {
-        return read_file(path, cwd);
+        return read_file(path, cwd, root);
     }
     let program_dir = match project_main(path)? {
         Some(main) => {
             let shown_main = display_path(&main, cwd);
             match fs::metadata(&main) {
                 Ok(m) if m.is_dir() => main,
-                Ok(_) => return read_file(&main, cwd),
+                Ok(_) => return read_file(&main, cwd, root),
                 Err(e) => {
                     return Err(format!(
                         "cannot read `{shown_main}` (the `main` of `{shown}/Pulumi.yaml`): {e}"
@@ -214,53 +236,25 @@ fn read_path(path: &Path, cwd: Option<&Path>) -> Result<ProgramInput, String> {
         None => path.to_path_buf(),
     };
     let shown = display_path(&program_dir, cwd);
-    let files = FsFiles::new(&program_dir).with_display_prefix(shown.clone());
-    let found = list_pp_files(&program_dir).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
-    if found.files.is_empty() && found.skipped.is_empty() {
+    let files = program_files(&program_dir, shown.clone(), root)
+        .map_err(|e| format!("cannot check `{shown}`: {e}"))?;
+    let listing = files
+        .list_dir(&files.program_dir())
+        .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    if listing.files.is_empty() {
         return Err(format!("no .pp files in `{shown}`"));
     }
-    let mut input = ProgramInput {
+    Ok(ProgramInput {
         path: shown,
-        sources: Vec::new(),
-        bad_utf8: Vec::new(),
-        unreadable: Vec::new(),
+        sources: listing.files,
+        problems: listing.problems,
         files,
-    };
-    for (file, reason) in found.skipped {
-        let rel = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let name = input.files.display_name(&rel);
-        input.unreadable.push((name.clone(), reason));
-        input.sources.push((name, String::new()));
-    }
-    for file in found.files {
-        let rel = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let name = input.files.display_name(&rel);
-        let bytes = match fs::read(&file) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                input.unreadable.push((name.clone(), e.to_string()));
-                input.sources.push((name, String::new()));
-                continue;
-            }
-        };
-        let decoded = decode(bytes);
-        if let Some(offset) = decoded.first_bad_byte {
-            input.bad_utf8.push((name.clone(), offset));
-        }
-        input.sources.push((name, decoded.text));
-    }
-    input.sources.sort();
-    Ok(input)
+        alone: false,
+    })
 }
 
 /// A one-file program; its components are read relative to its directory.
-fn read_file(path: &Path, cwd: Option<&Path>) -> Result<ProgramInput, String> {
+fn read_file(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<ProgramInput, String> {
     let shown = display_path(path, cwd);
     // Never open a FIFO or a device: reading it could block forever.
     match fs::metadata(path) {
@@ -273,27 +267,44 @@ fn read_file(path: &Path, cwd: Option<&Path>) -> Result<ProgramInput, String> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    Ok(one_file(shown, bytes, parent))
+    one_file(shown, bytes, &parent, root)
 }
 
-fn one_file(shown: String, bytes: Vec<u8>, dir: PathBuf) -> ProgramInput {
+fn one_file(
+    shown: String,
+    bytes: Vec<u8>,
+    dir: &Path,
+    root: Option<&Path>,
+) -> Result<ProgramInput, String> {
     let prefix = match Path::new(&shown).parent() {
         Some(p) => p.display().to_string(),
         None => String::new(),
     };
+    let files = match program_files(dir, prefix.clone(), root) {
+        Ok(files) => files,
+        // Standard input named into a directory that does not exist: no
+        // component can be read, but the text is checked.
+        Err(_) if fs::symlink_metadata(dir).is_err() => {
+            FsFiles::new(dir).with_display_prefix(prefix)
+        }
+        Err(e) => return Err(format!("cannot check `{shown}`: {e}")),
+    };
     let decoded = decode(bytes);
-    let bad_utf8 = decoded
+    let problems = decoded
         .first_bad_byte
-        .map(|offset| (shown.clone(), offset))
+        .map(|offset| FileProblem {
+            name: shown.clone(),
+            kind: ProblemKind::InvalidUtf8 { offset },
+        })
         .into_iter()
         .collect();
-    ProgramInput {
+    Ok(ProgramInput {
         path: shown.clone(),
         sources: vec![(shown, decoded.text)],
-        bad_utf8,
-        unreadable: Vec::new(),
-        files: FsFiles::new(dir).with_display_prefix(prefix),
-    }
+        problems,
+        files,
+        alone: true,
+    })
 }
 
 /// The program directory named by `dir/Pulumi.yaml` (or `Pulumi.yml`)

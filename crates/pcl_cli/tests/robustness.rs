@@ -171,9 +171,9 @@ fn run_library(case: &Path, cwd: &Path, lenient: bool) -> LibraryRun {
     };
     let checked = check_program_with_files(&input.sources, &loader(), &policy, &input.files);
     let (_, sources, mut diags) = checked.into_parts();
-    for (name, offset) in &input.bad_utf8 {
-        if let Some((file, _)) = sources.iter().find(|(_, f)| f.name() == name) {
-            diags.push(inputs::invalid_utf8_diagnostic(file, *offset));
+    for problem in &input.problems {
+        if let Some((file, _)) = sources.iter().find(|(_, f)| f.name() == problem.name) {
+            diags.push(problem.diagnostic(file));
         }
     }
     pcl_diagnostics::sort_and_dedup(&mut diags);
@@ -304,11 +304,20 @@ fn catalogue() {
             .unwrap_or(&program)
             .display()
             .to_string();
+        // A one-file case is a program of its own: the CLI checks it from a
+        // directory of its own, or the other cases would be its siblings
+        // (names they declare are `declared-in-sibling` notes for a file
+        // checked beside them).
+        let mut cli_dir = dir.clone();
+        if program.is_file() {
+            cli_dir = scratch(&format!("alone-{name}"));
+            std::fs::copy(&program, cli_dir.join(&rel)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
         let mut args: Vec<&str> = vec!["check", "--format", "short", "--no-schema-cache"];
         args.extend(schema_args.iter().map(String::as_str));
         args.extend(expectation.args.iter().map(String::as_str));
         args.push(&rel);
-        let out = pcl(&args, &dir);
+        let out = pcl(&args, &cli_dir);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let cli = short_prefixes(&stdout);
         let cli: Vec<String> = cli
@@ -342,7 +351,7 @@ fn catalogue() {
                 &[rel.as_str()],
             ]
             .concat(),
-            &dir,
+            &cli_dir,
         );
         let bad = control_chars(&String::from_utf8_lossy(&human.stderr));
         if !bad.is_empty() {
@@ -602,7 +611,8 @@ fn pcl_with_deadline(args: &[&str], cwd: &Path) -> Output {
 /// Class 41: unreadable `*.pp` entries (a dangling symlink, a symlink loop,
 /// a directory, a FIFO) are `unreadable-file` errors and the rest of the
 /// program is checked; a FIFO named on the command line is refused without
-/// being opened; directory symlink loops under components terminate.
+/// being opened; directory symlink loops under components terminate, each
+/// found once.
 #[cfg(unix)]
 #[test]
 fn file_system_hazards() {
@@ -656,9 +666,14 @@ fn file_system_hazards() {
         stdout.contains("prog/linked.pp:1:5: error[undefined-variable]"),
         "{stdout}"
     );
-    // `here` leads back into the program itself: bounded by the component
-    // depth (the path grows, here/here/…, so it is not seen as a cycle).
-    assert!(stdout.contains("error[component-too-deep]"), "{stdout}");
+    // `here` leads back into the program itself: components are keyed by
+    // their canonical directory, so it is one cycle (issue 18, finding 1;
+    // it was 16 levels of here/here/… and `component-too-deep`).
+    assert!(
+        stdout.contains("prog/main.pp:2:1: error[component-cycle]"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("component-too-deep"), "{stdout}");
     // `spin` is a symlink to itself: a component error, not a hang.
     assert!(
         stdout.contains("prog/main.pp:3:1: error[component-error]"),

@@ -1099,7 +1099,10 @@ fn bind_scope_traversal(
                 format!("undefined variable {name}"),
             );
             d = suggest::attach(d, span, &scope.suggest_names(name));
-            cx.report(d);
+            // A name a sibling file declares is the host's to report.
+            if !cx.env().declared_elsewhere(name, span) {
+                cx.report(d);
+            }
             let steps = literal_run
                 .into_iter()
                 .map(|(kind, range)| BoundStep {

@@ -130,6 +130,15 @@ pub trait Environment {
     fn input_type(&self, t: &Type) -> Type {
         pcl_types::input_type(t)
     }
+
+    /// Asked about a root name no scope defines, at `span`, before it is
+    /// reported undefined: `true` when the host knows it is declared outside
+    /// what is being checked (a sibling file of a file checked alone) and
+    /// reports that itself; the name is then `dynamic`, without an
+    /// `undefined-variable` diagnostic.
+    fn declared_elsewhere(&self, _name: &str, _span: Span) -> bool {
+        false
+    }
 }
 
 /// An environment with no nodes, no schemas and no methods, for binding

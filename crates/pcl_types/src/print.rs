@@ -23,7 +23,6 @@ pub fn display_string(t: &Type) -> String {
 
 /// The `String()` form cut after about `limit` bytes (union sort keys: two
 /// types that agree on so long a prefix keep their relative order).
-#[cfg(test)]
 pub(crate) fn display_prefix(t: &Type, limit: usize) -> String {
     let mut out = String::new();
     write_display(t, &mut out, &mut Walk::default(), 0, limit);

@@ -1,0 +1,193 @@
+//! Checking one file of a multi-file program (issue 13 §2): the names the
+//! other `.pp` files of its directory declare ([`Siblings`], read from
+//! their top-level items only), so that a use of one of them is not an
+//! `undefined-variable` error with a wrong did-you-mean but, once per
+//! declaring file, a `declared-in-sibling` note at the first use: "`siteName`
+//! is declared in `config.pp`; check the directory to check the whole
+//! program". Such a name is `dynamic` in the checked file, and the file's
+//! verdict does not depend on it (a pre-commit hook that checks the changed
+//! files one by one passes a correct multi-file program).
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use pcl_diagnostics::{Diagnostic, FileId, Severity, Span};
+use pcl_syntax::ast::BodyItem;
+
+use crate::codes;
+
+/// How many names one note lists before it counts the rest.
+const NAMES_SHOWN: usize = 3;
+
+/// The top-level names the `.pp` files of one directory declare, each with
+/// the (display) names of the first two files declaring it: built once per
+/// directory and shared by every file of it checked alone ([`Siblings`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeclaredNames {
+    declared: HashMap<String, (String, Option<String>)>,
+}
+
+impl DeclaredNames {
+    /// The names declared by `files` (`(display name, text)`): locals,
+    /// and the names of `resource`, `read`, `config`, `output`, `component`
+    /// and `hook` blocks. Files are parsed, nothing is bound.
+    pub fn from_files(files: &[(String, String)]) -> DeclaredNames {
+        let mut sorted: Vec<&(String, String)> = files.iter().collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut names = DeclaredNames::default();
+        for (file, text) in sorted {
+            let (body, _) = pcl_syntax::parse(FileId(0), text).into_parts();
+            for item in &body.items {
+                let Some(name) = declared_name(item) else {
+                    continue;
+                };
+                match names.declared.get_mut(name) {
+                    None => {
+                        names
+                            .declared
+                            .insert(name.to_string(), (file.clone(), None));
+                    }
+                    Some((first, second @ None)) if first != file => *second = Some(file.clone()),
+                    Some(_) => {}
+                }
+            }
+        }
+        names
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.declared.is_empty()
+    }
+}
+
+/// What the other files of a file's directory declare, for checking that
+/// file alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Siblings {
+    names: Arc<DeclaredNames>,
+    checked: String,
+}
+
+impl Siblings {
+    /// The names of `names` declared by files other than `checked` (the
+    /// display name of the file checked alone).
+    pub fn new(names: Arc<DeclaredNames>, checked: impl Into<String>) -> Siblings {
+        Siblings {
+            names,
+            checked: checked.into(),
+        }
+    }
+
+    /// The first file other than the checked one declaring `name`.
+    pub fn file_of(&self, name: &str) -> Option<&str> {
+        let (first, second) = self.names.declared.get(name)?;
+        if *first != self.checked {
+            Some(first)
+        } else {
+            second.as_deref()
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// The name a top-level item declares, as the binder declares it.
+fn declared_name(item: &BodyItem) -> Option<&str> {
+    match item {
+        BodyItem::Attribute(attr) => Some(attr.name()),
+        BodyItem::Block(block) => {
+            let label = match block.type_name() {
+                "resource" | "read" | "config" | "output" | "component" => block.labels.first(),
+                "hook" => block.labels.get(1),
+                _ => None,
+            };
+            label.map(|l| l.value())
+        }
+    }
+}
+
+/// The uses of sibling names in one check: per declaring file, the first
+/// use and the distinct names used.
+#[derive(Default)]
+pub(crate) struct SiblingUses {
+    by_file: RefCell<BTreeMap<String, Uses>>,
+}
+
+struct Uses {
+    first: Span,
+    names: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl SiblingUses {
+    /// Records a use of `name` at `span` when a sibling declares it.
+    pub(crate) fn record(&self, siblings: &Siblings, name: &str, span: Span) -> bool {
+        let Some(file) = siblings.file_of(name) else {
+            return false;
+        };
+        let mut by_file = self.by_file.borrow_mut();
+        let uses = by_file.entry(file.to_string()).or_insert_with(|| Uses {
+            first: span,
+            names: Vec::new(),
+            seen: HashSet::new(),
+        });
+        let key = (span.file, span.range.start);
+        if key < (uses.first.file, uses.first.range.start) {
+            uses.first = span;
+        }
+        if uses.seen.insert(name.to_string()) {
+            uses.names.push(name.to_string());
+        }
+        true
+    }
+
+    /// One `declared-in-sibling` note per declaring file, at the first use.
+    pub(crate) fn into_diagnostics(self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for (file, uses) in self.by_file.into_inner() {
+            let mut names: Vec<String> = uses.names;
+            names.sort();
+            let shown: Vec<String> = names
+                .iter()
+                .take(NAMES_SHOWN)
+                .map(|n| format!("`{}`", pcl_diagnostics::elide_quoted(n)))
+                .collect();
+            let rest = names.len().saturating_sub(NAMES_SHOWN);
+            let (list, verb) = match (shown.as_slice(), rest) {
+                ([one], 0) => (one.clone(), "is"),
+                (_, 0) => {
+                    let (last, init) = shown
+                        .split_last()
+                        .map_or(("", &[][..]), |(l, i)| (l.as_str(), i));
+                    (format!("{} and {last}", init.join(", ")), "are")
+                }
+                (_, n) => (
+                    format!(
+                        "{} and {n} more name{}",
+                        shown.join(", "),
+                        if n == 1 { "" } else { "s" }
+                    ),
+                    "are",
+                ),
+            };
+            out.push(
+                Diagnostic::new(
+                    Severity::Note,
+                    codes::DECLARED_IN_SIBLING,
+                    uses.first,
+                    format!(
+                        "{list} {verb} declared in `{}`; check the directory to check the whole program",
+                        pcl_diagnostics::elide_quoted(&file)
+                    ),
+                )
+                .with_detail(
+                    "This file was checked alone: names other files of its directory declare are not checked here.",
+                ),
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,3 @@
+config siteName string {}
+config port int { default = 443 }
+config env string {}
