@@ -10,13 +10,21 @@
 //! --emit model` is [`model`].
 
 pub mod args;
+pub mod catalogue;
 pub mod check_cmd;
+pub mod config;
+pub mod discover;
+pub mod explain;
 pub mod formats;
+pub mod ignore;
 pub mod inputs;
 pub mod model;
 pub mod parse_cmd;
 
-pub use args::{CheckArgs, CheckEmit, Color, Command, Emit, Format, ParseArgs, PolicyFlags};
+pub use args::{
+    CheckArgs, CheckEmit, Cli, CodeLevels, Color, Command, Emit, ExplainArgs, Format, ParseArgs,
+    PolicyFlags,
+};
 
 /// The outcome of a command, ordered from best to worst.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,20 +50,30 @@ impl Status {
 /// Runs the command line `args` (without the program name), writing to
 /// stdout and stderr.
 pub fn run(args: &[String]) -> Status {
-    match args::parse(args) {
-        Ok(Command::Help) => {
-            print!("{}", args::USAGE);
-            Status::Success
+    let cli = match args::Cli::parse_args(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            // `--help` and `--version` print on stdout and succeed; a usage
+            // error is clap's short message, the usage line and a hint.
+            if !err.use_stderr() {
+                let _ = err.print();
+                return Status::Success;
+            }
+            eprint!("{}", args::render_usage_error(&err, args));
+            return Status::Usage;
         }
-        Ok(Command::Version) => {
-            println!("pcl {}", env!("CARGO_PKG_VERSION"));
-            Status::Success
-        }
-        Ok(Command::Parse(parse_args)) => parse_cmd::run(&parse_args),
-        Ok(Command::Check(check_args)) => check_cmd::run(&check_args),
-        Err(message) => {
-            eprintln!("error: {message}\n\n{}", args::USAGE);
-            Status::Usage
+    };
+    match cli.command {
+        Command::Parse(parse_args) => parse_cmd::run(&parse_args),
+        Command::Check(check_args) => check_cmd::run(&check_args),
+        Command::Explain(explain_args) => explain::run(&explain_args),
+        Command::Completions(c) => {
+            let mut out = std::io::stdout().lock();
+            args::write_completions(c.shell, &mut out);
+            match std::io::Write::flush(&mut out) {
+                Ok(()) => Status::Success,
+                Err(_) => Status::Usage,
+            }
         }
     }
 }

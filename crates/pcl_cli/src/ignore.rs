@@ -1,0 +1,233 @@
+//! `# pcl-ignore: code-a, code-b`: silencing diagnostics line by line.
+//!
+//! A comment (`#`, `//` or `/* */`) holding `pcl-ignore:` and a
+//! comma-separated list of codes silences those codes on its own line when
+//! it trails code, and on the next line when it stands alone on its line.
+//! It works after checking, over the diagnostics, like `[codes]`. A code
+//! in such a comment that silences nothing is itself a warning,
+//! `unused-ignore`, so that stale comments do not pile up.
+
+use std::collections::HashMap;
+
+use pcl_diagnostics::{Code, Diagnostic, FileId, SourceMap, Span, TextRange};
+use pcl_syntax::TokenKind;
+
+/// An `pcl-ignore` code that silenced nothing.
+pub const UNUSED_IGNORE: Code = Code("unused-ignore");
+
+/// The marker a comment must hold.
+pub const MARKER: &str = "pcl-ignore:";
+
+/// One `pcl-ignore` comment.
+struct Ignore {
+    file: FileId,
+    /// The comment's range.
+    range: TextRange,
+    /// The 1-based line it silences.
+    line: u32,
+    /// The codes, and whether each silenced something.
+    codes: Vec<(String, bool)>,
+}
+
+/// Drops the diagnostics a `pcl-ignore` comment silences and adds an
+/// `unused-ignore` warning for every code that silenced nothing.
+pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
+    let mut ignores = Vec::new();
+    for (file, source) in sources.iter() {
+        if source.text().contains(MARKER) {
+            collect(file, source.text(), &mut ignores);
+        }
+    }
+    if ignores.is_empty() {
+        return;
+    }
+    let mut by_line: HashMap<(FileId, u32), Vec<usize>> = HashMap::new();
+    for (i, ignore) in ignores.iter().enumerate() {
+        by_line
+            .entry((ignore.file, ignore.line))
+            .or_default()
+            .push(i);
+    }
+    diagnostics.retain(|d| {
+        let Some(file) = sources.get(d.span.file) else {
+            return true;
+        };
+        let line = file.position(d.span.range.start).line;
+        let Some(candidates) = by_line.get(&(d.span.file, line)) else {
+            return true;
+        };
+        let mut silenced = false;
+        for &i in candidates {
+            if let Some(ignore) = ignores.get_mut(i) {
+                for (code, used) in &mut ignore.codes {
+                    if code == d.code.as_str() {
+                        *used = true;
+                        silenced = true;
+                    }
+                }
+            }
+        }
+        !silenced
+    });
+    for ignore in &ignores {
+        let span = Span::new(ignore.file, ignore.range);
+        if ignore.codes.is_empty() {
+            diagnostics.push(
+                Diagnostic::warning(UNUSED_IGNORE, span, "`pcl-ignore:` names no code")
+                    .with_help("list the codes to silence: `# pcl-ignore: code-a, code-b`"),
+            );
+        }
+        for (code, _) in ignore.codes.iter().filter(|(_, used)| !used) {
+            let escaped = code.escape_debug().to_string();
+            let shown = pcl_diagnostics::elide_quoted(&escaped);
+            let mut d = Diagnostic::warning(
+                UNUSED_IGNORE,
+                span,
+                format!(
+                    "`pcl-ignore: {shown}` silences nothing on line {}",
+                    ignore.line
+                ),
+            );
+            if !crate::catalogue::is_code(code) {
+                let all = crate::catalogue::all_codes();
+                let suggestions =
+                    pcl_diagnostics::suggest::did_you_mean(code, all.iter().map(|c| c.as_str()));
+                d = d.with_detail(format!("`{shown}` is not a diagnostic code"));
+                if let Some(help) = pcl_diagnostics::suggest::help_line(&suggestions) {
+                    d = d.with_help(help);
+                }
+            } else {
+                d = d.with_help("remove the code from the comment");
+            }
+            diagnostics.push(d);
+        }
+    }
+}
+
+/// The `pcl-ignore` comments of one file, in one pass over its tokens.
+fn collect(file: FileId, text: &str, out: &mut Vec<Ignore>) {
+    let mut line: u32 = 1;
+    let mut code_on_line = false;
+    for token in pcl_syntax::lex(text) {
+        let lexeme = text.get(token.range.to_usize()).unwrap_or("");
+        let is_comment = matches!(
+            token.kind,
+            TokenKind::HashComment | TokenKind::SlashComment | TokenKind::BlockComment
+        );
+        let newlines = u32::try_from(memchr_count(lexeme)).unwrap_or(u32::MAX);
+        if is_comment {
+            if let Some(codes) = codes_in(lexeme) {
+                let content_lines = if lexeme.ends_with('\n') {
+                    newlines.saturating_sub(1)
+                } else {
+                    newlines
+                };
+                let target = if code_on_line {
+                    line
+                } else {
+                    line.saturating_add(content_lines).saturating_add(1)
+                };
+                out.push(Ignore {
+                    file,
+                    range: token.range,
+                    line: target,
+                    codes: codes.into_iter().map(|c| (c, false)).collect(),
+                });
+            }
+        } else if !token.kind.is_trivia() && token.kind != TokenKind::Newline {
+            code_on_line = true;
+        }
+        if newlines > 0 {
+            line = line.saturating_add(newlines);
+            code_on_line = !token.kind.is_trivia() && token.kind != TokenKind::Newline;
+        }
+    }
+}
+
+fn memchr_count(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b'\n').count()
+}
+
+/// The codes of a comment holding the marker; `None` for other comments.
+fn codes_in(comment: &str) -> Option<Vec<String>> {
+    let start = comment.find(MARKER)?;
+    let rest = comment.get(start + MARKER.len()..)?;
+    let rest = rest.trim_end();
+    let rest = rest.strip_suffix("*/").unwrap_or(rest);
+    Some(
+        rest.split(',')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn warning_at(
+        sources: &SourceMap,
+        file: FileId,
+        needle: &str,
+        code: &'static str,
+    ) -> Diagnostic {
+        let text = sources.get(file).map(|f| f.text()).unwrap_or("");
+        let at = u32::try_from(text.find(needle).unwrap_or(0)).unwrap_or(0);
+        Diagnostic::warning(
+            Code(code),
+            Span::new(file, TextRange::new(at, at + 1)),
+            needle.to_string(),
+        )
+    }
+
+    #[test]
+    fn trailing_and_preceding_comments_silence_their_line() {
+        let text = "a = x # pcl-ignore: undefined-variable\n\
+                    # pcl-ignore: unknown-function, undefined-variable\n\
+                    b = y\n\
+                    c = z\n\
+                    d = \"# pcl-ignore: undefined-variable\"\n";
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", text);
+        let mut diagnostics = vec![
+            warning_at(&sources, file, "x #", "undefined-variable"),
+            warning_at(&sources, file, "y\n", "undefined-variable"),
+            warning_at(&sources, file, "z\n", "undefined-variable"),
+        ];
+        apply(&sources, &mut diagnostics);
+        let got: Vec<(String, String)> = diagnostics
+            .iter()
+            .map(|d| (d.code.as_str().to_string(), d.summary.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("undefined-variable".to_string(), "z\n".to_string()),
+                (
+                    "unused-ignore".to_string(),
+                    "`pcl-ignore: unknown-function` silences nothing on line 3".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_codes_and_empty_lists_are_reported() {
+        let text = "// pcl-ignore: undefined-variabel\na = x\n/* pcl-ignore: */\nb = 1\n";
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", text);
+        let mut diagnostics = vec![warning_at(&sources, file, "x\n", "undefined-variable")];
+        apply(&sources, &mut diagnostics);
+        assert_eq!(diagnostics.len(), 3);
+        let unused: Vec<&Diagnostic> = diagnostics
+            .iter()
+            .filter(|d| d.code == UNUSED_IGNORE)
+            .collect();
+        assert_eq!(unused.len(), 2);
+        assert!(unused
+            .iter()
+            .any(|d| d.help.iter().any(|h| h.contains("undefined-variable"))));
+    }
+}
