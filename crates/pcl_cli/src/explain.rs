@@ -39,7 +39,7 @@ pub fn write(entry: &Entry, out: &mut impl Write) -> io::Result<()> {
     if entry.example.is_empty() {
         writeln!(out, "Example: none; {}", entry.trigger)?;
     } else {
-        writeln!(out, "Example:")?;
+        writeln!(out, "Example (packages from testdata/schemas):")?;
         writeln!(out)?;
         for line in entry.example.lines() {
             writeln!(out, "    {line}")?;

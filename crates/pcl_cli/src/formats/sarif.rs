@@ -32,14 +32,7 @@ pub fn document(report: &Report) -> Value {
     let codes: Vec<&str> = codes.into_iter().collect();
     let rules: Vec<Value> = codes
         .iter()
-        .map(|code| {
-            json!({
-                "id": code,
-                "name": code,
-                "shortDescription": {"text": format!("pcl diagnostic `{code}`")},
-                "helpUri": "https://github.com/pulumi/pulumi/tree/master/pkg/codegen/pcl"
-            })
-        })
+        .map(|code| crate::catalogue::sarif_rule(code))
         .collect();
     let results: Vec<Value> = items
         .iter()
