@@ -411,6 +411,25 @@ deny = []
         assert!(parse_at("not toml at all").is_err());
     }
 
+    /// The `toml` parser has its own nesting limit: a file nested 100 000
+    /// levels deep is an error, not a stack overflow.
+    #[test]
+    fn deep_nesting_is_an_error() {
+        for (open, close) in [("[", "]"), ("{x=", "}")] {
+            let text = format!("a = {}{}\n", open.repeat(100_000), close.repeat(100_000));
+            // On a 2 MiB stack, less than a main thread gets.
+            let err = std::thread::Builder::new()
+                .stack_size(2 * 1024 * 1024)
+                .spawn(move || parse_at(&text))
+                .map(|h| h.join())
+                .unwrap_or_else(|e| panic!("{e}"))
+                .unwrap_or_else(|_| panic!("parsing panicked"))
+                .err()
+                .unwrap_or_default();
+            assert!(err.starts_with("proj/pcl.toml:1: "), "{err}");
+        }
+    }
+
     #[test]
     fn command_line_overrides_the_file() {
         let config =

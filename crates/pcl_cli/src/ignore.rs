@@ -25,8 +25,8 @@ struct Ignore {
     range: TextRange,
     /// The 1-based line it silences.
     line: u32,
-    /// The codes, and whether each silenced something.
-    codes: Vec<(String, bool)>,
+    /// The codes, where each is written, and whether it silenced something.
+    codes: Vec<(String, TextRange, bool)>,
 }
 
 /// Drops the diagnostics a `pcl-ignore` comment silences and adds an
@@ -59,7 +59,7 @@ pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
         let mut silenced = false;
         for &i in candidates {
             if let Some(ignore) = ignores.get_mut(i) {
-                for (code, used) in &mut ignore.codes {
+                for (code, _, used) in &mut ignore.codes {
                     if code == d.code.as_str() {
                         *used = true;
                         silenced = true;
@@ -77,7 +77,7 @@ pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
                     .with_help("list the codes to silence: `# pcl-ignore: code-a, code-b`"),
             );
         }
-        for (code, _) in ignore.codes.iter().filter(|(_, used)| !used) {
+        for (code, at, _) in ignore.codes.iter().filter(|(_, _, used)| !used) {
             let escaped = code.escape_debug().to_string();
             let shown = pcl_diagnostics::elide_quoted(&escaped);
             let mut d = Diagnostic::warning(
@@ -95,6 +95,9 @@ pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
                 d = d.with_detail(format!("`{shown}` is not a diagnostic code"));
                 if let Some(help) = pcl_diagnostics::suggest::help_line(&suggestions) {
                     d = d.with_help(help);
+                }
+                for suggestion in suggestions {
+                    d = d.with_fix(Span::new(ignore.file, *at), suggestion);
                 }
             } else {
                 d = d.with_help("remove the code from the comment");
@@ -127,11 +130,19 @@ fn collect(file: FileId, text: &str, out: &mut Vec<Ignore>) {
                 } else {
                     line.saturating_add(content_lines).saturating_add(1)
                 };
+                let start = token.range.start;
                 out.push(Ignore {
                     file,
                     range: token.range,
                     line: target,
-                    codes: codes.into_iter().map(|c| (c, false)).collect(),
+                    codes: codes
+                        .into_iter()
+                        .map(|(code, offset)| {
+                            let from = start.saturating_add(offset);
+                            let len = u32::try_from(code.len()).unwrap_or(u32::MAX);
+                            (code, TextRange::new(from, from.saturating_add(len)), false)
+                        })
+                        .collect(),
                 });
             }
         } else if !token.kind.is_trivia() && token.kind != TokenKind::Newline {
@@ -148,19 +159,25 @@ fn memchr_count(text: &str) -> usize {
     text.bytes().filter(|&b| b == b'\n').count()
 }
 
-/// The codes of a comment holding the marker; `None` for other comments.
-fn codes_in(comment: &str) -> Option<Vec<String>> {
-    let start = comment.find(MARKER)?;
-    let rest = comment.get(start + MARKER.len()..)?;
+/// The codes of a comment holding the marker, each with its byte offset
+/// in the comment; `None` for other comments.
+fn codes_in(comment: &str) -> Option<Vec<(String, u32)>> {
+    let start = comment.find(MARKER)? + MARKER.len();
+    let rest = comment.get(start..)?;
     let rest = rest.trim_end();
     let rest = rest.strip_suffix("*/").unwrap_or(rest);
-    Some(
-        rest.split(',')
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(str::to_string)
-            .collect(),
-    )
+    let mut codes = Vec::new();
+    let mut offset = start;
+    for part in rest.split(',') {
+        let trimmed = part.trim_start();
+        let code = trimmed.trim_end();
+        let at = offset + (part.len() - trimmed.len());
+        if !code.is_empty() {
+            codes.push((code.to_string(), u32::try_from(at).unwrap_or(u32::MAX)));
+        }
+        offset += part.len() + 1;
+    }
+    Some(codes)
 }
 
 #[cfg(test)]
@@ -229,5 +246,18 @@ mod tests {
         assert!(unused
             .iter()
             .any(|d| d.help.iter().any(|h| h.contains("undefined-variable"))));
+        // The did-you-mean is a fix replacing the misspelt code.
+        let fix = unused.iter().flat_map(|d| &d.fixes).next();
+        let fixed = fix.and_then(|f| {
+            let range = f.span.range.to_usize();
+            let mut text = text.to_string();
+            text.get(range.clone())?;
+            text.replace_range(range, &f.replacement);
+            Some(text)
+        });
+        assert_eq!(
+            fixed.as_deref(),
+            Some("// pcl-ignore: undefined-variable\na = x\n/* pcl-ignore: */\nb = 1\n")
+        );
     }
 }
