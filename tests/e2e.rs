@@ -441,9 +441,15 @@ fn recursive_checks_every_program_and_skips_the_rest() {
         ]
     );
     assert_eq!(doc["summary"]["errors"], 1);
-    // Without -r a directory of directories is a run error.
+    // Without -r a directory of directories is a run error, which says
+    // how to check it.
     let out = run(&["check", "testdata/cli/tree"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("add `--recursive`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

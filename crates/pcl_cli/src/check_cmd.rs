@@ -411,12 +411,26 @@ fn read_inputs(
         };
         match result {
             Ok(input) => read.push((*config, input)),
-            Err(message) => {
+            Err(mut message) => {
+                // A tree of programs is not one program.
+                if !args.recursive && message.starts_with("no .pp files") && has_subdirectory(path)
+                {
+                    message.push_str("; to check the programs under it, add `--recursive`");
+                }
                 run_errors.push(RunError::new(inputs::display_path(path, cwd), message))
             }
         }
     }
     read
+}
+
+/// Whether `dir` holds a directory.
+fn has_subdirectory(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+    })
 }
 
 /// Binds every program, `jobs` at a time.

@@ -164,10 +164,12 @@ fn check_code(shown: &str, text: &str, value: &Spanned<String>, key: &str) -> Re
         "`{key}`: unknown diagnostic code `{}`",
         pcl_diagnostics::elide_quoted(&escaped)
     );
-    let suggestions = pcl_diagnostics::suggest::did_you_mean(
-        code,
-        crate::catalogue::all_codes().iter().map(|c| c.as_str()),
-    );
+    let all = crate::catalogue::all_codes();
+    let mut candidates: Vec<&str> = all.iter().map(|c| c.as_str()).collect();
+    if key == "[check] deny" {
+        candidates.push("warnings");
+    }
+    let suggestions = pcl_diagnostics::suggest::did_you_mean(code, candidates);
     if let Some(help) = pcl_diagnostics::suggest::help_line(&suggestions) {
         message.push_str("; ");
         message.push_str(&help);
@@ -408,6 +410,7 @@ deny = []
             .err()
             .unwrap_or_default();
         assert!(err.starts_with("proj/pcl.toml:2:"), "{err}");
+        assert!(err.contains("did you mean `warnings`?"), "{err}");
         assert!(parse_at("not toml at all").is_err());
     }
 
