@@ -8,6 +8,9 @@
 //! constant list ([`all_codes`]); a test fails when one has no entry here,
 //! and another checks that each example really triggers its code.
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 use pcl_diagnostics::{Code, Severity};
 
 /// One code's entry.
@@ -30,24 +33,27 @@ pub struct Entry {
     pub reference: &'static str,
 }
 
-/// Every diagnostic code, from each crate's own list, without repeats.
-pub fn all_codes() -> Vec<Code> {
-    let lists: [&[Code]; 7] = [
-        pcl_syntax::codes::ALL,
-        pcl_types::codes::ALL,
-        pcl_expr::codes::ALL,
-        pcl_binder::codes::ALL,
-        pcl_schema::error::ALL,
-        CLI_CODES,
-        &[],
-    ];
-    let mut out: Vec<Code> = Vec::new();
-    for code in lists.into_iter().flatten() {
-        if !out.contains(code) {
-            out.push(*code);
-        }
-    }
-    out
+/// Every diagnostic code, from each crate's own list, without repeats, in
+/// the order the crates list them. Computed once.
+pub fn all_codes() -> &'static [Code] {
+    static ALL: OnceLock<Vec<Code>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let lists: [&[Code]; 6] = [
+            pcl_syntax::codes::ALL,
+            pcl_types::codes::ALL,
+            pcl_expr::codes::ALL,
+            pcl_binder::codes::ALL,
+            pcl_schema::error::ALL,
+            CLI_CODES,
+        ];
+        let mut seen = HashSet::new();
+        lists
+            .into_iter()
+            .flatten()
+            .filter(|c| seen.insert(c.as_str()))
+            .copied()
+            .collect()
+    })
 }
 
 /// The codes the command line itself reports.
@@ -57,9 +63,12 @@ pub const CLI_CODES: &[Code] = &[
     crate::ignore::UNUSED_IGNORE,
 ];
 
-/// Whether `code` is a diagnostic code.
+/// Whether `code` is a diagnostic code (a hash lookup).
 pub fn is_code(code: &str) -> bool {
-    all_codes().iter().any(|c| c.as_str() == code)
+    static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| all_codes().iter().map(|c| c.as_str()).collect())
+        .contains(code)
 }
 
 /// The entry for `code`.
