@@ -29,6 +29,10 @@ struct Ignore {
     codes: Vec<(String, TextRange, bool)>,
 }
 
+/// The (comment, code) pairs one (file, line, code) matches, and whether
+/// they have been marked used.
+type Matches = (Vec<(usize, usize)>, bool);
+
 /// Drops the diagnostics a `pcl-ignore` comment silences and adds an
 /// `unused-ignore` warning for every code that silenced nothing.
 pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
@@ -44,7 +48,7 @@ pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
     // (file, line, code) -> the comments' codes it matches, and whether
     // they are already marked used: each is marked once, so N diagnostics
     // and M comments on one line cost N + M, not N × M.
-    let mut by_code: HashMap<(FileId, u32, &str), (Vec<(usize, usize)>, bool)> = HashMap::new();
+    let mut by_code: HashMap<(FileId, u32, &str), Matches> = HashMap::new();
     for (i, ignore) in ignores.iter().enumerate() {
         for (j, (code, _, _)) in ignore.codes.iter().enumerate() {
             by_code
