@@ -502,3 +502,46 @@ fn exit_statuses() {
         assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// On a terminal (a pseudo-terminal from util-linux `script`), a human run
+/// of more than 50 programs shows a progress bar on stderr; a machine
+/// format, or a small run, does not. Skipped where `script` is missing.
+#[test]
+fn progress_bar_only_on_a_terminal_for_big_human_runs() {
+    let has_script = cfg!(target_os = "linux")
+        && std::process::Command::new("script")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if !has_script {
+        eprintln!("skipped: no util-linux `script` to make a terminal");
+        return;
+    }
+    let dir = scratch("progress");
+    for i in 0..60 {
+        write(
+            &dir,
+            &format!("p{i}/main.pp"),
+            "output o {\n  value = 1\n}\n",
+        );
+    }
+    write(&dir, "small/one/main.pp", "output o {\n  value = 1\n}\n");
+    let on_terminal = |args: &str| -> String {
+        let command = format!("'{}' {args}", pcl_tests::pcl_binary().display());
+        let out = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .current_dir(&dir)
+            .env("TERM", "xterm")
+            .env("PULUMI_HOME", dir.join("no-pulumi-home"))
+            .output()
+            .unwrap_or_else(|e| panic!("script: {e}"));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let big = on_terminal("check -r .");
+    assert!(big.contains("/61 programs"), "{big:?}");
+    assert!(big.contains("no problems found in 61 programs"), "{big:?}");
+    let machine = on_terminal("check -r --format short .");
+    assert!(!machine.contains("programs"), "{machine:?}");
+    let small = on_terminal("check -r small");
+    assert!(!small.contains("/1 programs"), "{small:?}");
+}
