@@ -20,6 +20,7 @@ fn every_command_has_its_own_help() {
         (&["help", "check"][..], "Usage: pcl check"),
         (&["parse", "--help"][..], "Usage: pcl parse"),
         (&["help", "parse"][..], "Usage: pcl parse"),
+        (&["fmt", "--help"][..], "Usage: pcl fmt"),
         (&["explain", "--help"][..], "Usage: pcl explain"),
         (&["completions", "--help"][..], "Usage: pcl completions"),
         (&["--help"][..], "Usage: pcl <COMMAND>"),

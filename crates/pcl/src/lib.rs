@@ -13,6 +13,10 @@
 //! | expressions | [`expr`] (`pcl_expr`) | scopes and the typing of every expression into a [`BoundExpr`] |
 //! | programs | [`binder`] (`pcl_binder`) | whole programs: blocks, dependency order, resources and components checked against schemas, the bound [`Program`] |
 //!
+//! Beside them, [`fmt`] (`pcl_fmt`, built on the syntax layer only) is
+//! `pcl fmt`'s formatter: [`fmt::format`] a file, [`fmt::format_range`]
+//! part of one.
+//!
 //! The usual entry points are [`check_program`] (sources in memory),
 //! [`check_program_with_files`] (components read through a
 //! [`FileProvider`]) and [`check_directory`] (a program on disk);
@@ -93,6 +97,7 @@
 pub use pcl_binder as binder;
 pub use pcl_diagnostics as diagnostics;
 pub use pcl_expr as expr;
+pub use pcl_fmt as fmt;
 pub use pcl_schema as schema;
 pub use pcl_syntax as syntax;
 pub use pcl_types as types;

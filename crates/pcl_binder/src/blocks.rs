@@ -29,6 +29,53 @@ pub(crate) fn bound_attribute(
     }
 }
 
+/// The attributes of `config` blocks.
+pub(crate) const CONFIG_ATTRIBUTES: &[&str] = &[
+    "default",
+    "description",
+    "nullable",
+    "secret",
+    "__logicalName",
+];
+/// The attributes of `output` blocks.
+pub(crate) const OUTPUT_ATTRIBUTES: &[&str] = &["value", "__logicalName"];
+/// The attributes of the `pulumi` block.
+pub(crate) const PULUMI_ATTRIBUTES: &[&str] = &["requiredVersionRange"];
+
+/// Warns about every attribute of `body` that a `what` block does not have
+/// (`unknown-block-attribute`, with did-you-mean and fixes): the reference
+/// ignores them, so a misspelt `vaule` would silently leave an output
+/// without a value. The attribute is still bound.
+pub(crate) fn unknown_attributes(
+    file: FileId,
+    body: &pcl_syntax::ast::Body,
+    what: &str,
+    known: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) {
+    for attr in body.attributes() {
+        if known.contains(&attr.name()) {
+            continue;
+        }
+        let span = Span::new(file, attr.name_range());
+        let d = Diagnostic::warning(
+            codes::UNKNOWN_BLOCK_ATTRIBUTE,
+            span,
+            format!("unknown attribute '{}' in {what} block", attr.name()),
+        )
+        .with_detail(format!(
+            "{what} blocks have {}; this attribute is ignored",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let found = pcl_expr::suggest::candidates(attr.name(), known.iter().copied());
+        diags.push(pcl_expr::suggest::attach(d, span, &found));
+    }
+}
+
 fn bool_literal(attr: &Attribute) -> Option<bool> {
     match &attr.expr.kind {
         ExprKind::Literal(Literal::Bool(b)) => Some(*b),
@@ -58,6 +105,7 @@ impl ProgramBinder<'_, '_> {
         };
         let mut logical_name = None;
         let mut later: Vec<Diagnostic> = Vec::new();
+        unknown_attributes(file, &block.body, "config", CONFIG_ATTRIBUTES, &mut later);
         for attr in block.body.attributes() {
             let (value, diags) = self.bind(file, &attr.expr, &scope);
             self.diags.extend(diags);
@@ -116,6 +164,7 @@ impl ProgramBinder<'_, '_> {
         let mut value_expr = None;
         let mut logical_name = None;
         let mut later = Vec::new();
+        unknown_attributes(file, &block.body, "output", OUTPUT_ATTRIBUTES, &mut later);
         for attr in block.body.attributes() {
             let (value, diags) = self.bind(file, &attr.expr, &scope);
             self.diags.extend(diags);
@@ -235,6 +284,13 @@ impl ProgramBinder<'_, '_> {
     pub(crate) fn bind_pulumi(&mut self, idx: usize, file: FileId, block: &Block) {
         let scope = self.scope.clone();
         let mut attributes = Vec::new();
+        unknown_attributes(
+            file,
+            &block.body,
+            "pulumi",
+            PULUMI_ATTRIBUTES,
+            &mut self.diags,
+        );
         for attr in block.body.attributes() {
             let (value, diags) = self.bind(file, &attr.expr, &scope);
             self.diags.extend(diags);
@@ -262,8 +318,7 @@ fn unknown_hook_property(
         Span::new(file, range),
         format!("unknown property '{name}' among [{}]", valid.join(" ")),
     );
-    if let Some(help) = pcl_expr::suggest::help(name, valid.iter().copied()) {
-        d = d.with_help(help);
-    }
+    let found = pcl_expr::suggest::candidates(name, valid.iter().copied());
+    d = pcl_expr::suggest::attach(d, Span::new(file, range), &found);
     d
 }

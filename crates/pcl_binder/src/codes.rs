@@ -66,6 +66,14 @@ pub const DUPLICATE_PACKAGE: Code = Code("duplicate-package");
 pub const INVALID_TYPE_LABEL: Code = Code("invalid-type-label");
 // Diagnostic: no-source-files — a program (or component) has no `.pp` files.
 pub const NO_SOURCE_FILES: Code = Code("no-source-files");
+// Diagnostic: unknown-block-type — a top-level block of a type PCL does not have, such as `resorce` (warning; the reference ignores it).
+pub const UNKNOWN_BLOCK_TYPE: Code = Code("unknown-block-type");
+// Diagnostic: unknown-block-attribute — an attribute a `config`, `output`, `pulumi` or `package` block does not have (warning; the reference ignores it).
+pub const UNKNOWN_BLOCK_ATTRIBUTE: Code = Code("unknown-block-attribute");
+// Diagnostic: constant-never-converts — a constant that converts to its declared or option type only unsafely, and whose value never can (warning).
+pub const CONSTANT_NEVER_CONVERTS: Code = Code("constant-never-converts");
+// Diagnostic: unknown-type — a config or output type label names a type that does not exist, such as `numbr`.
+pub const UNKNOWN_TYPE: Code = Code("unknown-type");
 
 /// Every code above, for documentation and tidy tests.
 pub const ALL: &[Code] = &[
@@ -99,4 +107,8 @@ pub const ALL: &[Code] = &[
     DUPLICATE_PACKAGE,
     INVALID_TYPE_LABEL,
     NO_SOURCE_FILES,
+    UNKNOWN_BLOCK_TYPE,
+    UNKNOWN_BLOCK_ATTRIBUTE,
+    CONSTANT_NEVER_CONVERTS,
+    UNKNOWN_TYPE,
 ];

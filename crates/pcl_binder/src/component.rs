@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use pcl_diagnostics::suggest::{did_you_mean, help_line};
+use pcl_diagnostics::suggest::did_you_mean;
 use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use pcl_expr::Definition;
 use pcl_syntax::ast::{Block, BodyItem};
@@ -245,9 +245,11 @@ impl ProgramBinder<'_, '_> {
                                         .with_detail(format!(
                                             "component '{name}' has no config '{input}'"
                                         ));
-                                        if let Some(h) = help_line(&did_you_mean(input, names)) {
-                                            d = d.with_help(h);
-                                        }
+                                        d = pcl_expr::suggest::attach(
+                                            d,
+                                            Span::new(file, attr.name_range()),
+                                            &did_you_mean(input, names),
+                                        );
                                         diags.push(d);
                                     }
                                     Some(i) => {

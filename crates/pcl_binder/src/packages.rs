@@ -105,6 +105,17 @@ fn read_block(
         }
     }
     let body = &block.body;
+    crate::blocks::unknown_attributes(
+        file,
+        body,
+        "package",
+        &[
+            "baseProviderName",
+            "baseProviderVersion",
+            "baseProviderDownloadUrl",
+        ],
+        diags,
+    );
     let mut name = label_name;
     if let Some(a) = attr(body, "baseProviderName") {
         match string_literal(&a.expr) {

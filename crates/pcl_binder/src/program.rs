@@ -99,6 +99,19 @@ pub(crate) struct ProgramBinder<'a, 's> {
     /// (output labels, then config labels): configs declared with the same
     /// label share one type, so its `InputType` is built once.
     pub label_types: [crate::schema_types::FastMap<String, Type>; 2],
+    /// The top-level items that hold a syntax error (by file, sorted):
+    /// the parser could not read them whole, so what binding them finds
+    /// (undefined names, cycles, missing attributes) only follows from that
+    /// error and is not reported (one mistake, one diagnostic).
+    pub incomplete: Vec<(FileId, TextRange)>,
+    /// How many of `diags` are the files' syntax diagnostics (they come
+    /// first and are always kept).
+    pub syntax_diags: usize,
+    /// The names defined for misspelt declaring blocks (`resorce b …`):
+    /// the label's span and the index of the block's `unknown-block-type`
+    /// warning in `diags`, made an error when the name is used (the
+    /// reference then fails with `undefined variable`; the verdict stays).
+    pub misspelt: HashMap<Span, usize>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -129,6 +142,8 @@ pub(crate) fn bind_program(
             body,
         });
     }
+    let incomplete = incomplete_items(&parsed, &diags);
+    let syntax_diags = diags.len();
     let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
         let descriptors = read_package_blocks(file.id, &file.body, &mut diags);
@@ -161,6 +176,9 @@ pub(crate) fn bind_program(
         diags,
         expr_options: shared.policy.expr_options(),
         label_types: Default::default(),
+        incomplete,
+        syntax_diags,
+        misspelt: HashMap::new(),
     };
     binder.declare_all();
     binder.compute_dependencies();
@@ -202,6 +220,47 @@ impl ProgramBinder<'_, '_> {
                     self.declare_item(file.id, file_idx, item_idx, item);
                 }
             }
+        }
+        for file in files.iter() {
+            for item in &file.body.items {
+                if let BodyItem::Block(block) = item {
+                    if self.is_incomplete(Span::new(file.id, block.range)) {
+                        self.declare_swallowed(file.id, block);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a block whose `}` is missing, the parser reads the blocks that
+    /// follow as nested in it. Their names (resources, configs, outputs, …)
+    /// are defined as `dynamic` variables, so other files using them do not
+    /// get a cascade of undefined variables: the syntax error is the one
+    /// diagnostic. Iterative, so nesting depth is no concern.
+    fn declare_swallowed(&mut self, file: FileId, block: &Block) {
+        let mut stack: Vec<&Block> = block.body.blocks().collect();
+        while let Some(b) = stack.pop() {
+            stack.extend(b.body.blocks());
+            let kind = b.type_name();
+            if !matches!(
+                kind,
+                "resource" | "read" | "config" | "output" | "component"
+            ) {
+                continue;
+            }
+            let Some(label) = b.labels.first() else {
+                continue;
+            };
+            let name = label.value.as_str().to_owned();
+            if self.scope.lookup(&name).is_some() {
+                continue;
+            }
+            let def = Definition::Variable {
+                name: name.clone(),
+                ty: Type::dynamic(),
+                range: Some(Span::new(file, label.range)),
+            };
+            let _ = self.scope.define(name, def, kind == "output");
         }
     }
 
@@ -305,7 +364,11 @@ impl ProgramBinder<'_, '_> {
                         }
                         (DeclKind::Pulumi, "pulumi".to_string(), block.type_range())
                     }
-                    _ => return,
+                    "package" => return,
+                    _ => {
+                        self.unknown_block(file, block);
+                        return;
+                    }
                 }
             }
         };
@@ -397,6 +460,42 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
+    /// Warns about a top-level block of a type PCL does not have (the
+    /// reference ignores it silently, so `resorce b "…" {}` would make a
+    /// resource vanish). When the type is a misspelt declaring block
+    /// (`resorce`, `ouput`, `confg`, …) its first label is defined as a
+    /// `dynamic` variable, so the uses of the name are not a cascade of
+    /// undefined variables: one mistake, one diagnostic.
+    fn unknown_block(&mut self, file: FileId, block: &Block) {
+        let name = block.type_name();
+        let span = Span::new(file, block.type_range());
+        let found = pcl_expr::suggest::candidates(name, BLOCK_TYPES.iter().copied());
+        let d = Diagnostic::warning(
+            codes::UNKNOWN_BLOCK_TYPE,
+            span,
+            format!("unknown block type '{name}'"),
+        )
+        .with_detail("this block is ignored");
+        let warning = self.diags.len();
+        self.diags.push(pcl_expr::suggest::attach(d, span, &found));
+        let declares = found
+            .first()
+            .is_some_and(|t| matches!(*t, "resource" | "read" | "config" | "output" | "component"));
+        if let (true, Some(label)) = (declares, block.labels.first()) {
+            let is_output = found.first() == Some(&"output");
+            let name = label.value.as_str().to_owned();
+            let def = Definition::Variable {
+                name: name.clone(),
+                ty: Type::dynamic(),
+                range: Some(Span::new(file, label.range)),
+            };
+            if self.scope.lookup(&name).is_none() {
+                let _ = self.scope.define(name, def, is_output);
+                self.misspelt.insert(Span::new(file, label.range), warning);
+            }
+        }
+    }
+
     /// The type of a config/output type label (diagnostics at the label).
     fn label_type(&mut self, file: FileId, block: &Block, config: bool) -> Type {
         let Some(label) = block.labels.get(1) else {
@@ -429,6 +528,13 @@ impl ProgramBinder<'_, '_> {
                 .map(|r| TextRange::new(r.start + offset, r.end + offset))
                 .filter(|r| label.range.contains_range(*r) && !r.is_empty())
                 .unwrap_or(label.range);
+            let unknown = (d.code == pcl_expr::codes::UNDEFINED_VARIABLE)
+                .then(|| d.summary.strip_prefix("undefined variable "))
+                .flatten();
+            if let Some(name) = unknown {
+                self.diags.push(unknown_type(Span::new(file, range), name));
+                continue;
+            }
             self.diags.push(d.into_diagnostic(Span::new(file, range)));
         }
         let ty = if config {
@@ -451,6 +557,7 @@ impl ProgramBinder<'_, '_> {
         let mut all = Vec::with_capacity(self.decls.len());
         let mut names: Vec<(u32, &str)> = Vec::new();
         let mut walk = deps::Walk::default();
+        let mut used: Vec<usize> = Vec::new();
         for decl in &self.decls {
             names.clear();
             if let Some(item) = files
@@ -468,16 +575,37 @@ impl ProgramBinder<'_, '_> {
             names.sort_by_key(|(pos, _)| *pos);
             let mut deps: Vec<usize> = Vec::new();
             for &(_, name) in &names {
-                if let Some(Definition::Node(id)) = self.scope.lookup(name) {
-                    let id = id.0 as usize;
-                    if !deps.contains(&id) {
-                        deps.push(id);
+                match self.scope.lookup(name) {
+                    Some(Definition::Node(id)) => {
+                        let id = id.0 as usize;
+                        if !deps.contains(&id) {
+                            deps.push(id);
+                        }
                     }
+                    Some(Definition::Variable {
+                        range: Some(at), ..
+                    }) if !self.misspelt.is_empty() => {
+                        if let Some(&i) = self.misspelt.get(at) {
+                            used.push(i);
+                        }
+                    }
+                    _ => {}
                 }
             }
             all.push(deps);
         }
         self.deps = all;
+        for i in used {
+            if let Some(d) = self.diags.get_mut(i) {
+                if d.severity == Severity::Warning {
+                    d.severity = Severity::Error;
+                    d.detail = Some(
+                        "this block is ignored, so the name it declares is undefined where it is used"
+                            .into(),
+                    );
+                }
+            }
+        }
     }
 
     /// The order nodes are bound in, with `circular reference` diagnostics.
@@ -551,9 +679,31 @@ impl ProgramBinder<'_, '_> {
     /// Reports the cycle `cycle` (declaration indices, in order) at `at`,
     /// with one related label per link, up to [`MAX_CYCLE_LINKS_SHOWN`].
     fn report_cycle(&mut self, at: usize, cycle: &[usize]) {
+        // Until it is bound, a resource in a cycle is seen as `dynamic`, not
+        // as its provisional `{id, urn}`: the cycle is the one problem, not
+        // every property read along it.
+        for i in cycle.iter().chain([&at]) {
+            let is_resource = self
+                .decls
+                .get(*i)
+                .is_some_and(|d| matches!(d.kind, DeclKind::Resource | DeclKind::Read));
+            if is_resource {
+                self.set_type(*i, Type::dynamic());
+            }
+        }
         let Some(decl) = self.decls.get(at) else {
             return;
         };
+        // A cycle through an item the parser could not read whole follows
+        // from the syntax error.
+        let broken = cycle
+            .iter()
+            .chain([&at])
+            .filter_map(|i| self.decls.get(*i))
+            .any(|d| self.is_incomplete(d.span));
+        if broken {
+            return;
+        }
         let mut d = Diagnostic::error(codes::CIRCULAR_REFERENCE, decl.span, "circular reference");
         if cycle.len() <= 1 {
             d = d.with_help(format!("`{}` refers to itself", decl.name));
@@ -645,7 +795,9 @@ impl ProgramBinder<'_, '_> {
     ) -> Vec<Diagnostic> {
         let dest = self.input_type(declared);
         let Some(err) = explain_conversion(&dest, &value.ty) else {
-            return Vec::new();
+            return never_converts(file, value, declared, kind, name)
+                .into_iter()
+                .collect();
         };
         let at = value.sub_expression(&err.path);
         let expected = pretty_capped(&resolve_outputs(&err.expected));
@@ -671,6 +823,11 @@ impl ProgramBinder<'_, '_> {
             summary,
         )
         .with_detail(detail)]
+    }
+
+    /// Whether `span` lies in an item with a syntax error.
+    pub fn is_incomplete(&self, span: Span) -> bool {
+        within(&self.incomplete, span)
     }
 
     pub fn set_type(&mut self, idx: usize, ty: Type) {
@@ -758,8 +915,17 @@ impl ProgramBinder<'_, '_> {
             mut diags,
             dir,
             shared,
+            incomplete,
+            syntax_diags,
             ..
         } = self;
+        if !incomplete.is_empty() {
+            let mut i = 0;
+            diags.retain(|d| {
+                i += 1;
+                i <= syntax_diags || !within(&incomplete, d.span)
+            });
+        }
         let file_names: Vec<&str> = decls
             .iter()
             .map(|d| files.get(d.file_idx).map_or("", |f| f.name.as_str()))
@@ -799,6 +965,187 @@ impl ProgramBinder<'_, '_> {
         };
         diags.retain(|d| d.severity != Severity::Note || !d.summary.is_empty());
         (program, diags)
+    }
+}
+
+/// The top-level items of `files` that hold a syntax error of `diags`,
+/// sorted by file and position. Linear in the items and errors (plus
+/// sorting the errors).
+fn incomplete_items(files: &[ParsedFile], diags: &[Diagnostic]) -> Vec<(FileId, TextRange)> {
+    let mut errors: Vec<(FileId, u32)> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.span.file, d.span.range.start))
+        .collect();
+    if errors.is_empty() {
+        return Vec::new();
+    }
+    errors.sort_unstable();
+    let mut out = Vec::new();
+    for file in files {
+        for item in &file.body.items {
+            let r = item.range();
+            let from = errors.partition_point(|e| *e < (file.id, r.start));
+            if errors
+                .get(from)
+                .is_some_and(|&(f, at)| f == file.id && at <= r.end)
+            {
+                out.push((file.id, r));
+            }
+        }
+    }
+    out.sort_unstable_by_key(|(f, r)| (*f, r.start, r.end));
+    out
+}
+
+/// Whether `span` starts inside one of `items` (sorted, not overlapping).
+fn within(items: &[(FileId, TextRange)], span: Span) -> bool {
+    let at = (span.file, span.range.start);
+    let after = items.partition_point(|(f, r)| (*f, r.start) <= at);
+    after
+        .checked_sub(1)
+        .and_then(|i| items.get(i))
+        .is_some_and(|(f, r)| *f == span.file && span.range.start <= r.end)
+}
+
+/// The block types of a PCL program, for did-you-mean.
+const BLOCK_TYPES: &[&str] = &[
+    "resource",
+    "read",
+    "config",
+    "output",
+    "component",
+    "hook",
+    "pulumi",
+    "package",
+];
+
+/// The type keywords a type label may name.
+const TYPE_KEYWORDS: &[&str] = &[
+    "string", "number", "int", "bool", "any", "list", "map", "set", "object", "tuple",
+];
+
+/// `unknown-type` for the name `name` of a type label, at `span`.
+fn unknown_type(span: Span, name: &str) -> Diagnostic {
+    let d = Diagnostic::error(
+        codes::UNKNOWN_TYPE,
+        span,
+        format!("unknown type '{name}'"),
+    )
+    .with_detail(
+        "a type is `string`, `number`, `int`, `bool` or `any`, or built with `list(…)`, `map(…)`, `set(…)`, `object({…})` or `tuple([…])`",
+    );
+    let found = pcl_expr::suggest::candidates(name, TYPE_KEYWORDS.iter().copied());
+    pcl_expr::suggest::attach(d, span, &found)
+}
+
+/// How deep [`never_converts`] looks into a constant.
+const MAX_CONSTANT_DEPTH: usize = 32;
+
+/// `constant-never-converts` for a constant whose conversion to
+/// `declared` is only unsafe (so no error) but that can never succeed: a
+/// string that is no number where a number is declared (`"three"`), a
+/// string other than `true`/`false` where a bool is (`protect = "yes"`),
+/// at any depth of list, map and object literals. A value that might
+/// convert (`"3"`, a reference, a template with interpolations) is silent.
+fn never_converts(
+    file: FileId,
+    value: &BoundExpr,
+    declared: &Type,
+    kind: &str,
+    name: &str,
+) -> Option<Diagnostic> {
+    let (at, expected, (what, text), path) = constant_mismatch(value, declared, String::new(), 0)?;
+    Some(
+        Diagnostic::warning(
+            codes::CONSTANT_NEVER_CONVERTS,
+            Span::new(file, at),
+            format!("{kind} '{name}{path}' expects {expected}, but {text} can never be one"),
+        )
+        .with_detail(format!("expected {expected}, found {what} {text}")),
+    )
+}
+
+/// A string constant as a message shows it: quoted, cut and escaped.
+fn shown(s: &str) -> (&'static str, String) {
+    let text = pcl_diagnostics::elide_quoted(s).escape_debug().to_string();
+    ("string", format!("\"{text}\""))
+}
+
+/// The literal `value` is, if it is one.
+fn literal(value: &BoundExpr) -> Option<&pcl_types::Value> {
+    match &value.kind {
+        pcl_expr::BoundExprKind::Literal(v) => Some(v),
+        _ => None,
+    }
+}
+
+fn constant_mismatch(
+    value: &BoundExpr,
+    declared: &Type,
+    path: String,
+    depth: usize,
+) -> Option<(TextRange, &'static str, (&'static str, String), String)> {
+    use pcl_expr::BoundExprKind;
+    use pcl_types::TypeKind;
+    if depth > MAX_CONSTANT_DEPTH {
+        return None;
+    }
+    let value = value.strip_parens();
+    match declared.kind() {
+        TypeKind::Union(u) => {
+            // Only `optional(T)`: the one member that is not `none`.
+            let mut members = u.elements().iter().filter(|t| !t.is_none());
+            match (members.next(), members.next()) {
+                (Some(t), None) => constant_mismatch(value, t, path, depth + 1),
+                _ => None,
+            }
+        }
+        TypeKind::Number | TypeKind::Int => {
+            // A bool converts to a number only through its text, which
+            // is never a number.
+            if let Some(pcl_types::Value::Bool(b)) = literal(value) {
+                return Some((value.range, "a number", ("bool", b.to_string()), path));
+            }
+            let s = value.literal_string()?;
+            let t = s.trim();
+            let is_number = t.parse::<f64>().is_ok_and(f64::is_finite);
+            (!is_number).then(|| (value.range, "a number", shown(s), path))
+        }
+        TypeKind::Bool => {
+            // A number converts through its text: only `1` and `0` might.
+            if let Some(pcl_types::Value::Number(n)) = literal(value) {
+                let f = n.to_f64();
+                let ok = f == 0.0 || f == 1.0;
+                let text = pcl_types::Value::Number(n.clone()).pretty();
+                return (!ok).then_some((value.range, "a bool", ("number", text), path));
+            }
+            let s = value.literal_string()?;
+            let ok = matches!(s, "true" | "false" | "1" | "0");
+            (!ok).then(|| (value.range, "a bool", shown(s), path))
+        }
+        TypeKind::List(e) | TypeKind::Set(e) => match &value.kind {
+            BoundExprKind::Tuple(items) => items.iter().enumerate().find_map(|(i, item)| {
+                constant_mismatch(item, e, format!("{path}[{i}]"), depth + 1)
+            }),
+            _ => None,
+        },
+        TypeKind::Map(e) => match &value.kind {
+            BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
+                let key = k.key_string()?;
+                constant_mismatch(v, e, format!("{path}[\"{key}\"]"), depth + 1)
+            }),
+            _ => None,
+        },
+        TypeKind::Object(o) => match &value.kind {
+            BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
+                let key = k.key_string()?;
+                let t = o.properties().get(key.as_str())?;
+                constant_mismatch(v, t, format!("{path}.{key}"), depth + 1)
+            }),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -10,7 +10,6 @@
 
 use std::sync::{Arc, OnceLock};
 
-use pcl_diagnostics::suggest::help_line;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
 use pcl_expr::{suggest, BoundExpr, Definition, Scope};
 use pcl_schema::suggest::suggest_resources;
@@ -119,9 +118,7 @@ impl ProgramBinder<'_, '_> {
                     );
                     let candidates = suggest_resources(&package, token);
                     let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
-                    if let Some(h) = help_line(&refs) {
-                        d = d.with_help(h);
-                    }
+                    d = suggest::attach_quoted(d, span, &refs);
                     diags.push(d);
                 }
                 return None;
@@ -336,9 +333,11 @@ impl ProgramBinder<'_, '_> {
                                 attr.name()
                             ));
                         }
-                        if let Some(h) = suggest::help(attr.name(), names) {
-                            d = d.with_help(h);
-                        }
+                        d = suggest::attach(
+                            d,
+                            Span::new(file, attr.name_range()),
+                            &suggest::candidates(attr.name(), names),
+                        );
                         checks.push(d);
                     }
                     Some(prop_ty) => {
@@ -378,6 +377,11 @@ impl ProgramBinder<'_, '_> {
         diags.extend(checks);
         let options =
             options_block.map(|b| self.bind_options(file, b, Some(&input_type_), &mut diags));
+        if skip {
+            // Every error from binding the block, its `options` and `range`
+            // included, is a warning under SkipResourceTypechecking.
+            downgrade(&mut diags);
+        }
         self.diags.extend(diags);
         let node = ResourceNode {
             read,
@@ -461,9 +465,11 @@ impl ProgramBinder<'_, '_> {
                         Span::new(file, attr.name_range()),
                         format!("unsupported attribute '{}'", attr.name()),
                     );
-                    if let Some(h) = suggest::help(attr.name(), known.iter().copied()) {
-                        d = d.with_help(h);
-                    }
+                    d = suggest::attach(
+                        d,
+                        Span::new(file, attr.name_range()),
+                        &suggest::candidates(attr.name(), known.iter().copied()),
+                    );
                     diags.push(d);
                     out.attributes
                         .push(bound_attribute(file, attr, value, None));
@@ -537,9 +543,13 @@ impl ProgramBinder<'_, '_> {
                     Span::new(file, item.key.range),
                     format!("unknown hook name '{key}'"),
                 );
-                if let Some(h) = suggest::help(key, HOOK_NAMES.iter().copied()) {
-                    d = d.with_help(h);
-                }
+                let found = suggest::candidates(key, HOOK_NAMES.iter().copied());
+                let at = Span::new(file, item.key.range);
+                d = if item.bare_key().is_some() {
+                    suggest::attach(d, at, &found)
+                } else {
+                    suggest::attach_quoted(d, at, &found)
+                };
                 diags.push(d);
                 continue;
             }

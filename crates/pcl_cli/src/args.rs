@@ -36,6 +36,8 @@ pub enum Command {
     Parse(ParseArgs),
     /// Bind programs against their package schemas and report every problem
     Check(CheckArgs),
+    /// Format .pp files in the canonical (hclwrite) layout
+    Fmt(FmtCli),
     /// Explain a diagnostic code: meaning, an example, how to fix it
     Explain(ExplainArgs),
     /// Print a shell completion script on stdout
@@ -246,6 +248,40 @@ pub struct ParseArgs {
     pub paths: Vec<PathBuf>,
 }
 
+/// Arguments of `pcl fmt` as the command line declares them; the command
+/// itself takes [`crate::fmt_cmd::FmtArgs`].
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct FmtCli {
+    /// Change nothing; list the files that would change (exit status 1 if any)
+    #[arg(long)]
+    pub check: bool,
+    /// Change nothing; print a unified diff (exit status 1 if any)
+    #[arg(long)]
+    pub diff: bool,
+    /// Directories include their subdirectories
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+    /// The file name used for `-` in messages
+    #[arg(long, value_name = "NAME", value_parser = non_empty)]
+    pub stdin_filename: Option<String>,
+    /// A file, a directory (its *.pp files) or `-` (standard input to
+    /// standard output); default: `.`
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+impl From<FmtCli> for crate::fmt_cmd::FmtArgs {
+    fn from(cli: FmtCli) -> Self {
+        crate::fmt_cmd::FmtArgs {
+            paths: cli.paths,
+            recursive: cli.recursive,
+            check: cli.check,
+            diff: cli.diff,
+            stdin_filename: cli.stdin_filename,
+        }
+    }
+}
+
 /// Arguments of `pcl explain`.
 #[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct ExplainArgs {
@@ -347,6 +383,21 @@ impl Cli {
                         "`--emit` writes to stdout; it cannot be combined with `--format` \
                          other than human"
                             .to_string(),
+                    ));
+                }
+            }
+            Command::Fmt(fmt) => {
+                let stdin = fmt.paths.iter().filter(|p| p.as_os_str() == "-").count();
+                if stdin > 0 && fmt.paths.len() > 1 {
+                    return Err(usage(
+                        "fmt",
+                        "`-` (standard input) cannot be combined with other PATHs".to_string(),
+                    ));
+                }
+                if fmt.stdin_filename.is_some() && stdin == 0 {
+                    return Err(usage(
+                        "fmt",
+                        "`--stdin-filename` needs `-` as the PATH".to_string(),
                     ));
                 }
             }

@@ -244,6 +244,14 @@ pub static ENTRIES: &[Entry] = &[
         PCL_ONLY,
     ),
     entry(
+        "constant-never-converts",
+        W,
+        "A constant converts to its declared (or option) type only unsafely, and its value never can, such as `\"three\"` for a number.",
+        "config n int {\n  default = \"three\"\n}\n",
+        "Give a value of the declared type (`3`), or change the declared type.",
+        "pcl only: the reference accepts the unsafe conversion and fails at run time.",
+    ),
+    entry(
         "duplicate-attribute",
         E,
         "The same attribute name appears twice in one body.",
@@ -924,6 +932,22 @@ pub static ENTRIES: &[Entry] = &[
         SAME,
     ),
     entry(
+        "unknown-block-attribute",
+        W,
+        "A `config`, `output`, `pulumi` or `package` block sets an attribute that block does not have.",
+        "pulumi {\n  requiredVersionRang = \">=3.0.0\"\n}\n",
+        "Fix the attribute's name (the message suggests close ones, with a fix) or remove it.",
+        "pcl only: the reference ignores unknown attributes of these blocks.",
+    ),
+    entry(
+        "unknown-block-type",
+        W,
+        "A top-level block of a type PCL does not have, such as `resorce`; a warning, or an error when other declarations use its name.",
+        "resorce ghost \"tiny:index:Widget\" {\n}\n",
+        "Fix the block type (the message suggests close ones, with a fix): `resource`, `config`, `output`, `component`, `locals`, `package`, `pulumi`, `hook`, `read`.",
+        "pcl only: the reference ignores blocks of unknown types.",
+    ),
+    entry(
         "unknown-function",
         E,
         "A call to a function that is not a PCL builtin.",
@@ -977,6 +1001,14 @@ pub static ENTRIES: &[Entry] = &[
         "The package's schema has no resource of that type; silent (`dynamic`) under `--skip-resource-typecheck`.",
         "resource r \"tiny:index:Nothing\" {\n}\n",
         "Fix the type token; the message suggests close names.",
+        SAME,
+    ),
+    entry(
+        "unknown-type",
+        E,
+        "A `config` or `output` type label names a type that does not exist, such as `numbr`.",
+        "config port numbr {\n}\n",
+        "Use a PCL type (`string`, `number`, `int`, `bool`, `list(T)`, `map(T)`, `object({…})`…); the message suggests close names.",
         SAME,
     ),
     untriggerable(

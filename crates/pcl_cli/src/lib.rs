@@ -5,9 +5,13 @@
 //! code: 0 when no errors were found, 1 when the input has errors, 2 when
 //! the command itself could not run (a bad argument, an unreadable file, an
 //! internal error). Each subcommand is a [`Command`] variant with its own
-//! module: `parse` ([`parse_cmd`]) and `check` ([`check_cmd`]). Reading
-//! inputs is [`inputs`], printing diagnostics [`formats`], and `check
-//! --emit model` is [`model`].
+//! module: `parse` ([`parse_cmd`]), `check` ([`check_cmd`]), `fmt`
+//! ([`fmt_cmd`], whose 1 means "would change" under `--check`/`--diff` and
+//! 2 also covers syntax errors) and `explain` ([`explain`], from the code
+//! [`catalogue`]). Reading inputs is [`inputs`], finding programs under a
+//! directory [`discover`], `pcl.toml` [`config`], `pcl-ignore` comments
+//! [`ignore`], printing diagnostics [`formats`], and `check --emit model`
+//! is [`model`].
 
 pub mod args;
 pub mod catalogue;
@@ -15,6 +19,7 @@ pub mod check_cmd;
 pub mod config;
 pub mod discover;
 pub mod explain;
+pub mod fmt_cmd;
 pub mod formats;
 pub mod ignore;
 pub mod inputs;
@@ -66,6 +71,7 @@ pub fn run(args: &[String]) -> Status {
     match cli.command {
         Command::Parse(parse_args) => parse_cmd::run(&parse_args),
         Command::Check(check_args) => check_cmd::run(&check_args),
+        Command::Fmt(fmt_args) => fmt_cmd::run(&fmt_args.into()),
         Command::Explain(explain_args) => explain::run(&explain_args),
         Command::Completions(c) => {
             let mut out = std::io::stdout().lock();

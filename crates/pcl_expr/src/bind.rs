@@ -819,6 +819,28 @@ fn report_step(
             cx.report(d);
             continue;
         }
+        if let (true, BoundStepKind::Attr(n)) = (d.code == codes::CASE_INSENSITIVE_PROPERTY, step) {
+            // `Matched name with Name`: the property as the schema spells it.
+            let actual = d
+                .detail
+                .as_deref()
+                .and_then(|t| t.strip_prefix(&format!("Matched {n} with ")))
+                .map(str::to_string);
+            let span = cx.span(range);
+            let start = span
+                .range
+                .end
+                .saturating_sub(n.len() as u32)
+                .max(span.range.start);
+            let name_span =
+                pcl_diagnostics::Span::new(span.file, TextRange::new(start, span.range.end));
+            let mut out = d.into_diagnostic(span);
+            if let Some(actual) = actual {
+                out = suggest::attach(out, name_span, &[actual.as_str()]);
+            }
+            cx.report(out);
+            continue;
+        }
         cx.report_type(d, range);
     }
 }
@@ -840,7 +862,10 @@ fn unknown_property(
         BoundStepKind::Index(_) => None,
     };
     let members = property_names(receiver);
-    let help = name.and_then(|n| suggest::help(n, members.iter().map(String::as_str)));
+    let found: Vec<&str> = name.map_or_else(Vec::new, |n| {
+        suggest::candidates(n, members.iter().map(String::as_str))
+    });
+    let help = pcl_diagnostics::suggest::help_line(&found);
     if let Some(n) = name {
         if members.len() > suggest::MAX_SUGGESTIONS {
             d.summary = format!("unknown property '{n}'");
@@ -858,9 +883,36 @@ fn unknown_property(
             });
         }
     }
-    let mut out = d.into_diagnostic(span);
-    if let Some(h) = help {
-        out = out.with_help(h);
+    let out = d.into_diagnostic(span);
+    // The fix replaces the name after the `.` (or the whole `["…"]` step).
+    let (fix_span, quote) = match step {
+        BoundStepKind::Attr(n) => {
+            let start = span.range.end.saturating_sub(n.len() as u32);
+            let start = start.max(span.range.start);
+            (
+                pcl_diagnostics::Span::new(span.file, TextRange::new(start, span.range.end)),
+                false,
+            )
+        }
+        _ => (span, true),
+    };
+    let replacements: Vec<String> = found
+        .iter()
+        .filter(|c| !quote || !(c.contains("${") || c.contains("%{")))
+        .map(|c| {
+            if quote {
+                format!("[\"{}\"]", c.replace('\\', "\\\\").replace('"', "\\\""))
+            } else {
+                (*c).to_string()
+            }
+        })
+        .collect();
+    let mut out = match help {
+        Some(h) => out.with_help(h),
+        None => out,
+    };
+    for r in replacements {
+        out = out.with_fix(fix_span, r);
     }
     out
 }
@@ -1056,9 +1108,7 @@ fn bind_scope_traversal(
                 span,
                 format!("undefined variable {name}"),
             );
-            if let Some(help) = suggest::help(name, scope.visible_names()) {
-                d = d.with_help(help);
-            }
+            d = suggest::attach(d, span, &scope.suggest_names(name));
             cx.report(d);
             let steps = literal_run
                 .into_iter()

@@ -282,7 +282,7 @@ impl BoundExpr {
 
     /// The string an object key stands for when it is a literal (a string,
     /// number or bool literal, or a template of one literal part).
-    fn key_string(&self) -> Option<String> {
+    pub fn key_string(&self) -> Option<String> {
         match &self.kind {
             BoundExprKind::Literal(v) => v.to_key_string(),
             BoundExprKind::Template(_) => self.literal_string().map(str::to_string),

@@ -78,9 +78,11 @@ pub(crate) fn bind_call(
             span,
             format!("unknown function '{name}'"),
         );
-        if let Some(help) = suggest::help(name, scope.visible_functions()) {
-            d = d.with_help(help);
-        }
+        d = suggest::attach(
+            d,
+            span,
+            &suggest::candidates(name, scope.visible_functions()),
+        );
         cx.report(d);
         return BoundExpr {
             kind: BoundExprKind::Call(Box::new(BoundCall {
@@ -710,10 +712,7 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
                 // The environment already matched the tokens (canonical
                 // forms); list them as they are.
                 let list: Vec<&str> = candidates.iter().map(String::as_str).collect();
-                let help = pcl_diagnostics::suggest::help_line(&list);
-                if let Some(help) = help {
-                    d = d.with_help(help);
-                }
+                d = suggest::attach_quoted(d, span, &list);
                 cx.report(d);
             }
             return zero();
@@ -874,9 +873,7 @@ fn call_signature(
                 format!("resource type \"{resource_token}\" has no method \"{method}\""),
             );
             let list: Vec<&str> = candidates.iter().map(String::as_str).collect();
-            if let Some(help) = pcl_diagnostics::suggest::help_line(&list) {
-                d = d.with_help(help);
-            }
+            d = suggest::attach_quoted(d, span, &list);
             cx.report(d);
             return call_zero_signature();
         }

@@ -10,7 +10,10 @@
 //! them first and then uses the same edit distance and limit.
 
 pub use pcl_diagnostics::suggest::MAX_SUGGESTIONS;
+use std::collections::HashMap;
+
 use pcl_diagnostics::suggest::{did_you_mean, help_line};
+use pcl_diagnostics::{Diagnostic, Span};
 
 /// The names among `candidates` that `name` was probably meant to be,
 /// best first, at most [`MAX_SUGGESTIONS`].
@@ -63,6 +66,318 @@ where
     help_line(&candidates(name, names))
 }
 
+/// The most candidates one lookup in a [`NameIndex`] compares with the
+/// name (edit distances computed plus prefix entries looked at): a program
+/// with 10,000 names and 10,000 undefined ones does at most this many per
+/// error, so suggestions stay linear in the number of errors. Below it (every
+/// real scope), the answer is exactly that of [`candidates`] over all names.
+pub const MAX_COMPARED: usize = 256;
+
+thread_local! {
+    static COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many candidates [`NameIndex`] lookups on this thread have compared
+/// so far (for tests that bound the work done).
+pub fn compared_on_this_thread() -> u64 {
+    COMPARED.with(|c| c.get())
+}
+
+fn count_compared(n: usize) {
+    COMPARED.with(|c| c.set(c.get().saturating_add(n as u64)));
+}
+
+/// The names of one scope level, indexed once for "did you mean": by exact
+/// text (the `…Output` twin), by lower-case text (names that are a prefix of
+/// the written one), sorted by lower-case text (names that have it as a
+/// prefix) and by lower-case length (edit distance). Positions are the
+/// names' insertion order, which ties are broken by.
+#[derive(Debug, Default)]
+pub struct NameIndex {
+    names: Vec<String>,
+    exact: HashMap<String, u32>,
+    lower: HashMap<String, Vec<u32>>,
+    sorted_lower: Vec<(String, u32)>,
+    by_len: HashMap<usize, Vec<u32>>,
+    /// Every lower-case name of at most [`MAX_DELETION_LEN`] characters
+    /// with one character deleted: names one edit from a written name are
+    /// found by a few lookups, however many names there are.
+    deletions: HashMap<String, Vec<u32>>,
+}
+
+/// The longest name [`NameIndex`] indexes by its one-character deletions
+/// (the index holds about the square of the length per name).
+pub const MAX_DELETION_LEN: usize = 32;
+
+/// `s` without its character at byte `at` (a char boundary).
+fn without_char_at(s: &str, at: usize) -> Option<String> {
+    let c = s.get(at..)?.chars().next()?;
+    let mut out = String::with_capacity(s.len());
+    out.push_str(s.get(..at)?);
+    out.push_str(s.get(at + c.len_utf8()..)?);
+    Some(out)
+}
+
+/// One name found by [`NameIndex::lookup`], keyed for merging the answers
+/// of several levels (`level` 0 innermost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hit<'a> {
+    pub stage: u8,
+    pub level: usize,
+    pub pos: u32,
+    pub name: &'a str,
+}
+
+impl NameIndex {
+    /// Indexes `names` (duplicates keep their first position).
+    pub fn new<'a, I: IntoIterator<Item = &'a str>>(names: I) -> NameIndex {
+        let mut index = NameIndex::default();
+        for name in names {
+            if index.exact.contains_key(name) {
+                continue;
+            }
+            let pos = index.names.len() as u32;
+            index.names.push(name.to_string());
+            index.exact.insert(name.to_string(), pos);
+            let lower = name.to_lowercase();
+            index
+                .by_len
+                .entry(lower.chars().count())
+                .or_default()
+                .push(pos);
+            if lower.chars().count() <= MAX_DELETION_LEN {
+                for (at, _) in lower.char_indices() {
+                    if let Some(d) = without_char_at(&lower, at) {
+                        let list = index.deletions.entry(d).or_default();
+                        if list.last() != Some(&pos) {
+                            list.push(pos);
+                        }
+                    }
+                }
+            }
+            index.sorted_lower.push((lower.clone(), pos));
+            index.lower.entry(lower).or_default().push(pos);
+        }
+        index.sorted_lower.sort();
+        index
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    fn name(&self, pos: u32) -> Option<&str> {
+        self.names.get(pos as usize).map(String::as_str)
+    }
+
+    /// The names of this level that [`candidates`] could pick for `name`,
+    /// with the stage that would pick them (0 the `…Output` twin, 1 edit
+    /// distance, 2 prefix), comparing at most [`MAX_COMPARED`] of them.
+    pub fn lookup<'a>(&'a self, name: &str, level: usize, out: &mut Vec<Hit<'a>>) {
+        let hit = |stage: u8, pos: u32| {
+            self.name(pos).map(|n| Hit {
+                stage,
+                level,
+                pos,
+                name: n,
+            })
+        };
+        let with_suffix = format!("{name}Output");
+        let twins = [Some(with_suffix.as_str()), name.strip_suffix("Output")];
+        for twin in twins.into_iter().flatten() {
+            if let Some(&pos) = self.exact.get(twin) {
+                out.extend(hit(0, pos));
+            }
+        }
+        let lower = name.to_lowercase();
+        let len = lower.chars().count();
+        let mut budget = MAX_COMPARED;
+        // One edit away (a deletion, an insertion, a substitution or a
+        // swap of neighbours): found through the deletion index first, so
+        // the likeliest typos are never cut by the budget.
+        if len <= MAX_DELETION_LEN + 1 {
+            let mut keys: Vec<std::borrow::Cow<'_, str>> = vec![lower.as_str().into()];
+            for (at, _) in lower.char_indices() {
+                keys.extend(without_char_at(&lower, at).map(Into::into));
+            }
+            for (i, key) in keys.iter().enumerate() {
+                // The name itself against deleted names, and every
+                // deletion of it against names and deleted names.
+                let maps: [Option<&Vec<u32>>; 2] = [
+                    if i == 0 {
+                        None
+                    } else {
+                        self.lower.get(key.as_ref())
+                    },
+                    self.deletions.get(key.as_ref()),
+                ];
+                for &pos in maps.into_iter().flatten().flatten() {
+                    if budget == 0 {
+                        break;
+                    }
+                    budget -= 1;
+                    out.extend(hit(1, pos));
+                }
+            }
+        }
+        // Edit distance: a candidate's length is within the distance
+        // limit of the name's (at most half its length, see
+        // `did_you_mean`), nearest lengths first.
+        let reach = (len / 2 + 2).max(2);
+        'lengths: for d in 0..=reach {
+            let sides = if d == 0 {
+                [Some(len), None]
+            } else {
+                [len.checked_sub(d), Some(len + d)]
+            };
+            for l in sides.into_iter().flatten() {
+                for &pos in self.by_len.get(&l).into_iter().flatten() {
+                    if budget == 0 {
+                        break 'lengths;
+                    }
+                    budget -= 1;
+                    out.extend(hit(1, pos));
+                }
+            }
+        }
+        // Prefix: names that are a prefix of the name …
+        let mut prefix_budget = MAX_COMPARED;
+        for (i, _) in lower.char_indices().skip(MIN_PREFIX) {
+            if let Some(positions) = lower.get(..i).and_then(|p| self.lower.get(p)) {
+                for &pos in positions.iter().take(prefix_budget) {
+                    prefix_budget -= 1;
+                    out.extend(hit(2, pos));
+                }
+            }
+        }
+        // … and names the name is a prefix of.
+        if len >= MIN_PREFIX {
+            let start = self
+                .sorted_lower
+                .partition_point(|(l, _)| l.as_str() < lower.as_str());
+            for (l, pos) in self.sorted_lower.iter().skip(start).take(prefix_budget) {
+                if !l.starts_with(lower.as_str()) {
+                    break;
+                }
+                prefix_budget -= 1;
+                if l.len() > lower.len() {
+                    out.extend(hit(2, *pos));
+                }
+            }
+        }
+        count_compared(MAX_COMPARED - budget + (MAX_COMPARED - prefix_budget));
+    }
+}
+
+/// [`candidates`] over the names of several levels (innermost first),
+/// through their indexes: the same answer as [`candidates`] over every
+/// name of the levels in order (each name once), with at most
+/// [`MAX_COMPARED`] comparisons per level.
+pub fn candidates_indexed<'a>(name: &str, levels: &[&'a NameIndex]) -> Vec<&'a str> {
+    let mut hits: Vec<Hit<'a>> = Vec::new();
+    for (level, index) in levels.iter().enumerate() {
+        index.lookup(name, level, &mut hits);
+    }
+    hits.sort_by_key(|h| (h.level, h.pos));
+    let mut out: Vec<&'a str> = Vec::new();
+    for h in hits.iter().filter(|h| h.stage == 0) {
+        if !out.contains(&h.name) {
+            out.push(h.name);
+        }
+    }
+    // Each name once, at its innermost place (as `Scope::visible_names`).
+    let mut seen = std::collections::HashSet::new();
+    let lower = name.to_lowercase();
+    let len = name.chars().count();
+    let edit: Vec<&'a str> = hits
+        .iter()
+        .filter(|h| h.stage == 1 && seen.insert(h.name))
+        .map(|h| h.name)
+        .filter(|c| {
+            // The edit-distance limit of `did_you_mean`; the bag distance
+            // is a lower bound of the edit distance, so this only skips
+            // candidates it would reject, cheaply.
+            let limit = (len.max(c.chars().count()) / 3).max(1);
+            bag_distance(&lower, c).is_none_or(|d| d <= limit)
+        })
+        .collect();
+    for hit in did_you_mean(name, edit) {
+        if !out.contains(&hit) {
+            out.push(hit);
+        }
+    }
+    for h in hits.iter().filter(|h| h.stage == 2) {
+        if out.len() >= MAX_SUGGESTIONS {
+            break;
+        }
+        if !out.contains(&h.name) {
+            out.push(h.name);
+        }
+    }
+    out.truncate(MAX_SUGGESTIONS);
+    out
+}
+
+/// The bag distance of `lower` and the lower-case `other` (the larger of
+/// the counts of characters each has and the other lacks), a lower bound of
+/// their Damerau–Levenshtein distance; `None` unless both are ASCII.
+fn bag_distance(lower: &str, other: &str) -> Option<usize> {
+    if !lower.is_ascii() || !other.is_ascii() {
+        return None;
+    }
+    let mut counts = [0i32; 128];
+    for b in lower.bytes() {
+        if let Some(c) = counts.get_mut(usize::from(b)) {
+            *c += 1;
+        }
+    }
+    for b in other.bytes() {
+        if let Some(c) = counts.get_mut(usize::from(b.to_ascii_lowercase())) {
+            *c -= 1;
+        }
+    }
+    let (more, fewer) = counts.iter().fold((0usize, 0usize), |(m, f), &c| {
+        if c > 0 {
+            (m + c as usize, f)
+        } else {
+            (m, f + c.unsigned_abs() as usize)
+        }
+    });
+    Some(more.max(fewer))
+}
+
+/// Adds the did-you-mean help line for `names` to `d`, with one
+/// machine-applicable fix per name (best first) replacing `span`, the
+/// misspelt text.
+pub fn attach(mut d: Diagnostic, span: Span, names: &[&str]) -> Diagnostic {
+    if let Some(h) = help_line(names) {
+        d = d.with_help(h);
+    }
+    for n in names {
+        d = d.with_fix(span, *n);
+    }
+    d
+}
+
+/// [`attach`] for a misspelt string literal (`span` covers its quotes):
+/// each fix writes the name quoted. Names that would need escapes get no
+/// fix (never the case for tokens and property names).
+pub fn attach_quoted(mut d: Diagnostic, span: Span, names: &[&str]) -> Diagnostic {
+    if let Some(h) = help_line(names) {
+        d = d.with_help(h);
+    }
+    for n in names {
+        if !n.contains(['"', '\\']) && !n.contains("${") && !n.contains("%{") {
+            d = d.with_fix(span, format!("\"{n}\""));
+        }
+    }
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +408,75 @@ mod tests {
             help("instance", ["instanceType", "ami"]).as_deref(),
             Some("did you mean `instanceType`?")
         );
+    }
+
+    /// The index answers exactly as the plain scan while no length bucket
+    /// is over the cap.
+    #[test]
+    fn index_agrees_with_the_scan() {
+        let inner = ["vpcIdOutput", "bucket", "publicIp", "x"];
+        let outer = [
+            "bucket",
+            "buckets",
+            "publicDns",
+            "instanceType",
+            "ami",
+            "subnetId",
+        ];
+        let a = NameIndex::new(inner);
+        let b = NameIndex::new(outer);
+        let mut all: Vec<&str> = inner.to_vec();
+        all.extend(outer.iter().filter(|n| !inner.contains(n)));
+        for name in [
+            "vpcId",
+            "bukcet",
+            "publicIpAddress",
+            "instance",
+            "amy",
+            "y",
+            "zzzzzz",
+            "BUCKET",
+            "subnetIdOutput",
+        ] {
+            assert_eq!(
+                candidates_indexed(name, &[&a, &b]),
+                candidates(name, all.iter().copied()),
+                "{name}"
+            );
+        }
+    }
+
+    /// 10,000 undefined names among 10,000 names of one length compare at
+    /// most `MAX_COMPARED` twice (edit distance and prefixes) each.
+    #[test]
+    fn lookups_are_bounded() {
+        let names: Vec<String> = (0..10_000).map(|i| format!("local{i:05}")).collect();
+        let index = NameIndex::new(names.iter().map(String::as_str));
+        let before = compared_on_this_thread();
+        let mut found = 0;
+        for i in 0..10_000 {
+            let typo = format!("locl{i:05}");
+            found += usize::from(!candidates_indexed(&typo, &[&index]).is_empty());
+        }
+        let compared = compared_on_this_thread() - before;
+        assert!(compared <= 10_000 * 2 * MAX_COMPARED as u64, "{compared}");
+        assert!(found > 0);
+    }
+
+    #[test]
+    fn fixes_replace_the_name() {
+        let span = Span::new(
+            pcl_diagnostics::FileId(0),
+            pcl_diagnostics::TextRange::new(3, 9),
+        );
+        let d = Diagnostic::error(pcl_diagnostics::Code("x"), span, "s");
+        let d = attach(d, span, &["bucket", "buckets"]);
+        assert_eq!(d.help, ["did you mean one of `bucket`, `buckets`?"]);
+        let got: Vec<&str> = d.fixes.iter().map(|f| f.replacement.as_str()).collect();
+        assert_eq!(got, ["bucket", "buckets"]);
+        assert!(d.fixes.iter().all(|f| f.span == span));
+        let d = Diagnostic::error(pcl_diagnostics::Code("x"), span, "s");
+        let d = attach_quoted(d, span, &["aws:s3:Bucket"]);
+        assert_eq!(d.fixes[0].replacement, "\"aws:s3:Bucket\"");
     }
 }

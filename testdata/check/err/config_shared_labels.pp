@@ -16,6 +16,8 @@ config settings "object({a = string, b = list(int)})" {
   default = { a = "x" }
 }
 
+# Deliberate difference: `"no"` converts to int only unsafely, so the reference is
+# silent; it can never be a number, so pcl warns (`constant-never-converts`).
 config moreSettings "object({a = string, b = list(int)})" {
   default = { b = ["no"] }
 }

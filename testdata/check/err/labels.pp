@@ -32,5 +32,7 @@ hook banana h2 {
 pulumi extra {
 }
 
+# Deliberate difference: the reference ignores an unknown block type silently;
+# pcl warns (`unknown-block-type`).
 unknownBlock foo {
 }

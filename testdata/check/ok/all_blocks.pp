@@ -19,7 +19,7 @@ resource widget "tiny:index:Widget" {
   name          = "${prefix}-one"
   tags          = { env = "dev" }
   options {
-    protect = true
+    protect       = true
     ignoreChanges = [tags]
   }
 }

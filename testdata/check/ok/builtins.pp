@@ -40,16 +40,16 @@ assetString   = stringAsset("hello")
 assetRemote   = remoteAsset("https://example.com/a.txt")
 
 # Strings and files.
-joined      = join(",", names)
-parts       = split(",", "a,b")
-content     = readFile("a.txt")
-b64         = filebase64("a.bin")
-b64sha      = filebase64sha256("a.bin")
-digest      = sha1("x")
-encoded     = toBase64("x")
-decoded     = fromBase64("eA==")
-json        = toJSON({ a = 1 })
-jsonOfOut   = toJSON(w.arn)
+joined    = join(",", names)
+parts     = split(",", "a,b")
+content   = readFile("a.txt")
+b64       = filebase64("a.bin")
+b64sha    = filebase64sha256("a.bin")
+digest    = sha1("x")
+encoded   = toBase64("x")
+decoded   = fromBase64("eA==")
+json      = toJSON({ a = 1 })
+jsonOfOut = toJSON(w.arn)
 
 # length: int, output(int) for an eventual argument.
 lengthList   = length(names)
@@ -99,7 +99,7 @@ called  = call(w, "describe", {})
 
 # binder-vectors F (functions_test.go).
 config untyped {}
-tryDynamic   = try(1, untyped)
-trySecret    = try(1, 2, secret(3))
-canSecret    = can(secret(1))
-singleThree  = singleOrNone([1, 2, 3])
+tryDynamic  = try(1, untyped)
+trySecret   = try(1, 2, secret(3))
+canSecret   = can(secret(1))
+singleThree = singleOrNone([1, 2, 3])

@@ -3,6 +3,6 @@ resource w "tiny:index:Widget" {
   name = "w"
 }
 
-plain   = invoke("tiny:index:getWidget", { name = "w" })
-lifted  = invoke("tiny:index:getWidget", { name = w.name })
-count   = invoke("tiny:index:getCount", {})
+plain  = invoke("tiny:index:getWidget", { name = "w" })
+lifted = invoke("tiny:index:getWidget", { name = w.name })
+count  = invoke("tiny:index:getCount", {})

@@ -6,7 +6,7 @@ resource c "component:index:Callable" {
 cRes1 = call(c, "identity", {})
 cRes2 = call(c, "prefixed", { prefix = "foo-" })
 
-x = { c = c }
+x     = { c = c }
 cRes3 = call(x.c, "identity", {})
 cRes4 = call(x.c, "prefixed", { prefix = "foo-" })
 

@@ -12,8 +12,8 @@ result52 = invoke("std:index:Abs", { a = rng.result, b = y })
 args     = secret({ a = 1, b = 2 })
 result53 = invoke("std:index:Abs", args)
 
-isOne = invoke("std:index:Abs", { a = 1, b = 1 }).result == 1
-maybe = isOne ? x : null
+isOne  = invoke("std:index:Abs", { a = 1, b = 1 }).result == 1
+maybe  = isOne ? x : null
 either = true ? maybe : try(x, null)
 
 resource stackRef "pulumi:pulumi:StackReference" {

@@ -1,7 +1,7 @@
 // binder-vectors H (binder_hooks_test.go): hooks that bind cleanly.
 hook resource "foo" {
-	command = ["test", args.urn, args.id, args.name, args.type, args.newInputs.first,
-		args.oldInputs.second, args.newOutputs.third, args.oldOutputs.forth]
+  command = ["test", args.urn, args.id, args.name, args.type, args.newInputs.first,
+  args.oldInputs.second, args.newOutputs.third, args.oldOutputs.forth]
 }
 
 hook error "bar" {

@@ -8,7 +8,7 @@ component apps "./app" {
 }
 
 component sourceless {
-  token = "tiny:index:Gadget"
+  token    = "tiny:index:Gadget"
   anything = 1
 }
 

@@ -1,0 +1,3 @@
+output both {
+  value = "${first.result}-${second.result}-${region}"
+}

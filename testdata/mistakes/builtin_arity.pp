@@ -1,0 +1,2 @@
+# mistake: line 2: missing-argument: a builtin called without arguments
+n = length()

@@ -1,0 +1,4 @@
+# mistake: line 2: block-labels: a resource without its name label
+resource "tiny:index:Widget" {
+  name = "w"
+}

@@ -1,0 +1,3 @@
+# mistake: line 3: unknown-function: a misspelt builtin function
+names = ["a", "b"]
+joined = jion(",", names)

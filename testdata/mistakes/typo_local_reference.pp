@@ -1,0 +1,3 @@
+# mistake: line 3: undefined-variable: a misspelt local
+prefix = "app"
+fullName = "${prefx}-web"

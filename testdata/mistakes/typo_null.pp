@@ -1,0 +1,2 @@
+# mistake: line 2: undefined-variable: a misspelt `null`
+nothing = nul

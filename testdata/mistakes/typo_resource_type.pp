@@ -1,0 +1,4 @@
+# mistake: line 2: unknown-resource-type: a misspelt resource type token
+resource w "tiny:index:Widgt" {
+  name = "w"
+}

@@ -1,0 +1,3 @@
+# mistake: line 2: multiline-string: a string without its closing quote
+greeting = "hello
+other = 1
