@@ -1,104 +1,62 @@
-//! Hand-rolled argument parsing.
+//! The command line, declared with clap's derive API.
 //!
-//! The grammar is small enough that a parser library would cost more build
-//! time than it saves: `pcl [--help|--version]`,
-//! `pcl parse [--emit tokens|tree|source] PATH...` and
-//! `pcl check [flags] PATH...`. Options may appear anywhere after the
-//! subcommand; `--` ends option parsing; `--opt=value` and `--opt value`
-//! are the same.
+//! `pcl parse`, `pcl check`, `pcl explain` and `pcl completions`, each with
+//! its own `--help`. Clap does the usage errors (a short message, a "did
+//! you mean" for a misspelt flag or command, the usage line) and the
+//! attached short forms (`-Dwarnings`, `-j2`). What clap cannot express
+//! (`--deny warnings` beside `--deny CODE`, one `-` at most) is checked in
+//! [`Cli::finish`], which reports through clap too, so that every usage
+//! error looks the same.
 
 use std::path::PathBuf;
 
-pub const USAGE: &str = "\
-usage: pcl parse [--emit tokens|tree|source] PATH...
-       pcl check [options] PATH...
-       pcl fmt [--check] [--diff] [-r] [PATH...]
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-commands:
-  parse    parse .pp files and report syntax errors
-  check    bind programs against their package schemas and report errors
-  fmt      format .pp files in the canonical (hclwrite) layout
-
-parse options:
-  --emit tokens   print every token (kind and byte range), one per line
-  --emit tree     print the syntax tree
-  --emit source   print the source rebuilt from the tree
-  PATH            a .pp file, or a directory whose *.pp files are parsed
-
-check options:
-  --schema-dir DIR     read package schemas (<name>-<version>.json or <name>.json)
-                       from DIR; repeatable, earlier directories win
-  --no-schema-cache    do not read Pulumi's schema cache ($PULUMI_HOME/schemas,
-                       default ~/.pulumi/schemas), searched after the --schema-dirs
-  --lenient            all five lenient options below
-  --allow-missing-variables   undefined names are warnings
-  --allow-missing-properties  schema object properties are all optional and
-                              unknown properties are warnings
-  --skip-resource-typecheck   resource problems are warnings; unknown resources
-                              are `dynamic`
-  --skip-invoke-typecheck     invoke problems (unknown packages, functions) are silent
-  --skip-range-typecheck      `cannot iterate over ...` is a warning
-  --prefer-output-versioned-invokes  invoke picks the output-versioned form
-  --format FORMAT      human: ariadne reports on stderr (default)
-                       short: `path:line:col: severity[code]: message` lines
-                       json: one JSON document; sarif: SARIF 2.1.0;
-                       github: GitHub Actions workflow commands
-                       (all but human write to stdout only)
-  --color auto|always|never   colour human reports (auto: stderr is a terminal,
-                              NO_COLOR is unset or empty, TERM is not dumb)
-  --deny warnings      warnings fail the check (exit status 1)
-  --max-diagnostics N  print at most N diagnostics (the rest are counted)
-  --jobs N             check up to N programs in parallel (default: CPUs)
-  --stdin-filename NAME  the file name used for `-` (standard input)
-  --root DIR           the directory no program file or component may leave
-                       (default: the nearest directory at or above each
-                       program holding pcl.toml, Pulumi.yaml or .git, else
-                       the program's own directory)
-  --emit model         print the bound programs as JSON on stdout (see
-                       docs/model.md); diagnostics go to stderr
-  PATH                 a .pp file (a one-file program), a directory whose
-                       *.pp files form one program (a directory whose
-                       Pulumi.yaml says `runtime: pcl` uses its `main`
-                       directory), or `-` for standard input
-
-fmt options:
-  --check              change nothing; list the files that would change
-  --diff               change nothing; print a unified diff
-  --recursive, -r      directories include their subdirectories
-  --stdin-filename NAME  the file name used for `-` in messages
-  PATH                 a file, a directory (its *.pp files) or `-` (standard
-                       input to standard output); default: `.`
-
-exit status: 0 no errors (warnings allowed), 1 errors found (or warnings
-             with --deny warnings), 2 bad arguments, unreadable input or
-             internal error; fmt: 0 nothing to change or all written,
-             1 something would change (--check, --diff), 2 bad arguments,
-             unreadable input or syntax errors
-";
-
-/// A parsed command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Help,
-    Version,
-    Parse(ParseArgs),
-    Check(CheckArgs),
-    Fmt(crate::fmt_cmd::FmtArgs),
+/// The `pcl` command line.
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "pcl",
+    version,
+    about = "Parse and check PCL (Pulumi Configuration Language) programs",
+    after_help = "Exit status: 0 no errors (warnings allowed), 1 errors found (or warnings \
+                  under --deny warnings), 2 bad arguments, unreadable input, bad \
+                  configuration or internal error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
 }
 
-/// How `pcl check` prints diagnostics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// A subcommand.
+#[derive(Clone, Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // one per run; boxing buys nothing
+pub enum Command {
+    /// Parse .pp files and report syntax errors
+    Parse(ParseArgs),
+    /// Bind programs against their package schemas and report every problem
+    Check(CheckArgs),
+    /// Format .pp files in the canonical (hclwrite) layout
+    Fmt(FmtCli),
+    /// Explain a diagnostic code: meaning, an example, how to fix it
+    Explain(ExplainArgs),
+    /// Print a shell completion script on stdout
+    Completions(CompletionsArgs),
+}
+
+/// How diagnostics are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
 pub enum Format {
-    /// ariadne reports on stderr.
+    /// ariadne reports on stderr, then a summary line
     #[default]
     Human,
-    /// `path:line:col: severity[code]: message` lines on stdout.
+    /// `path:line:col: severity[code]: message` lines on stdout
     Short,
-    /// One JSON document on stdout.
+    /// one JSON document on stdout
     Json,
-    /// SARIF 2.1.0 on stdout.
+    /// SARIF 2.1.0 on stdout
     Sarif,
-    /// GitHub Actions workflow commands on stdout.
+    /// GitHub Actions workflow commands on stdout
     Github,
 }
 
@@ -109,20 +67,17 @@ impl Format {
     }
 }
 
-/// What `pcl check` prints besides diagnostics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// What `pcl check --emit` prints besides diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckEmit {
-    /// Only diagnostics.
-    #[default]
-    Diagnostics,
-    /// The bound programs as JSON on stdout.
+    /// the bound programs as JSON on stdout (docs/model.md)
     Model,
 }
 
 /// When human reports are coloured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
 pub enum Color {
-    /// When stderr is a terminal and `NO_COLOR` is unset or empty.
+    /// when stderr is a terminal, NO_COLOR is unset or empty and TERM is not dumb
     #[default]
     Auto,
     Always,
@@ -130,346 +85,399 @@ pub enum Color {
 }
 
 /// The bind options `pcl check` accepts, one field per flag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Args)]
 pub struct PolicyFlags {
+    /// All five lenient options below (Pulumi's NonStrictBindOptions)
+    #[arg(long)]
     pub lenient: bool,
+    /// Undefined names are warnings
+    #[arg(long)]
     pub allow_missing_variables: bool,
+    /// Every schema object property is optional; unknown properties are warnings
+    #[arg(long)]
     pub allow_missing_properties: bool,
+    /// Resource problems are warnings; unknown resource types are `dynamic`
+    #[arg(long)]
     pub skip_resource_typecheck: bool,
+    /// `invoke` problems (unknown packages and functions) are silent
+    #[arg(long)]
     pub skip_invoke_typecheck: bool,
+    /// `cannot iterate over …` is a warning
+    #[arg(long)]
     pub skip_range_typecheck: bool,
+    /// `invoke` picks the output-versioned form when it can
+    #[arg(long)]
     pub prefer_output_versioned_invokes: bool,
 }
 
+/// The `[codes]` choices of the command line: each code's reporting level.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CodeLevels {
+    /// Not reported.
+    pub allow: Vec<String>,
+    /// Reported as warnings.
+    pub warn: Vec<String>,
+    /// Reported as errors.
+    pub deny: Vec<String>,
+}
+
 /// Arguments of `pcl check`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct CheckArgs {
+    /// Read package schemas (<name>-<version>.json or <name>.json) from DIR;
+    /// repeatable, earlier directories win
+    #[arg(long = "schema-dir", value_name = "DIR", value_parser = non_empty_path)]
     pub schema_dirs: Vec<PathBuf>,
-    /// `--no-schema-cache`: skip `$PULUMI_HOME/schemas`.
+    /// Do not read Pulumi's schema cache ($PULUMI_HOME/schemas, default ~/.pulumi/schemas)
+    #[arg(long)]
     pub no_schema_cache: bool,
+    #[command(flatten)]
     pub policy: PolicyFlags,
+    /// How diagnostics are printed (all but human write to stdout only)
+    #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
     pub format: Format,
+    /// Colour the human reports
+    #[arg(
+        long,
+        alias = "colour",
+        value_enum,
+        default_value_t,
+        value_name = "WHEN"
+    )]
     pub color: Color,
-    /// `--deny warnings`.
+    /// `warnings`: warnings fail the check (exit status 1); a CODE: that code
+    /// is reported as an error; repeatable
+    #[arg(
+        short = 'D',
+        long = "deny",
+        value_name = "warnings|CODE",
+        value_parser = non_empty
+    )]
+    pub deny: Vec<String>,
+    /// Report CODE as a warning; repeatable
+    #[arg(long = "warn", value_name = "CODE", value_parser = non_empty)]
+    pub warn: Vec<String>,
+    /// Do not report CODE; repeatable
+    #[arg(long = "allow", value_name = "CODE", value_parser = non_empty)]
+    pub allow: Vec<String>,
+    /// `--deny warnings`, separated from the `--deny CODE`s by [`Cli::finish`].
+    #[arg(skip)]
     pub deny_warnings: bool,
+    /// Print at most the first N diagnostics and say how many were left out
+    #[arg(long, value_name = "N")]
     pub max_diagnostics: Option<usize>,
-    /// `--jobs N`; `None`: one per CPU.
+    /// Check up to N programs at once (default: one per CPU)
+    #[arg(short = 'j', long, value_name = "N", value_parser = at_least_one)]
     pub jobs: Option<usize>,
+    /// The file name shown for `-` (standard input)
+    #[arg(long, value_name = "NAME", value_parser = non_empty)]
     pub stdin_filename: Option<String>,
-    pub emit: CheckEmit,
-    /// `--root DIR`: the directory no program file or component may leave
-    /// (default: found from each program, see `inputs::find_root`).
+    /// Write the bound programs as JSON on stdout (docs/model.md);
+    /// diagnostics go to stderr
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub emit: Option<CheckEmit>,
+    /// Check every program under each PATH: each directory holding .pp files
+    /// and each Pulumi.yaml project with `runtime: pcl`
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+    /// Read settings from FILE instead of the nearest pcl.toml
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config", value_parser = non_empty_path)]
+    pub config: Option<PathBuf>,
+    /// Ignore every pcl.toml
+    #[arg(long)]
+    pub no_config: bool,
+    /// the project root components must stay inside (default: the nearest
+    /// directory holding pcl.toml, Pulumi.yaml or .git)
+    #[arg(long, value_name = "DIR", value_parser = non_empty_path)]
     pub root: Option<PathBuf>,
+    /// A .pp file (a one-file program), a directory whose *.pp files form
+    /// one program (a Pulumi.yaml with `runtime: pcl` uses its `main`
+    /// directory), or `-` for standard input
+    #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 }
 
-/// What `pcl parse` prints on stdout besides diagnostics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+impl CheckArgs {
+    /// The `--allow`, `--warn` and `--deny CODE` choices.
+    pub fn code_levels(&self) -> CodeLevels {
+        CodeLevels {
+            allow: self.allow.clone(),
+            warn: self.warn.clone(),
+            deny: self
+                .deny
+                .iter()
+                .filter(|c| c.as_str() != "warnings")
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// What `pcl parse --emit` prints on stdout besides diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Emit {
-    /// Nothing: only diagnostics on stderr.
-    #[default]
-    Nothing,
+    /// every token (kind, byte range, text), one per line
     Tokens,
+    /// the syntax tree
     Tree,
+    /// the source rebuilt from the tree (byte-identical)
     Source,
 }
 
 /// Arguments of `pcl parse`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct ParseArgs {
-    pub emit: Emit,
+    /// What to print on stdout besides diagnostics
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub emit: Option<Emit>,
+    /// How diagnostics are printed (all but human write to stdout only)
+    #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
+    pub format: Format,
+    /// Colour the human reports
+    #[arg(
+        long,
+        alias = "colour",
+        value_enum,
+        default_value_t,
+        value_name = "WHEN"
+    )]
+    pub color: Color,
+    /// A .pp file, a directory whose *.pp files are parsed (not recursive),
+    /// or `-` for standard input
+    #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 }
 
-/// Parses `args` (without the program name).
-pub fn parse(args: &[String]) -> Result<Command, String> {
-    let mut iter = args.iter();
-    let Some(first) = iter.next() else {
-        return Err("missing command".to_string());
-    };
-    match first.as_str() {
-        "-h" | "--help" | "help" => Ok(Command::Help),
-        "-V" | "--version" => Ok(Command::Version),
-        "parse" => parse_parse(iter.as_slice()).map(Command::Parse),
-        "check" => parse_check(iter.as_slice()).map(Command::Check),
-        "fmt" => crate::fmt_cmd::parse_args(iter.as_slice()).map(Command::Fmt),
-        other if other.starts_with('-') => Err(format!("unknown option `{other}`")),
-        other => Err(format!("unknown command `{other}`")),
+/// Arguments of `pcl fmt` as the command line declares them; the command
+/// itself takes [`crate::fmt_cmd::FmtArgs`].
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct FmtCli {
+    /// Change nothing; list the files that would change (exit status 1 if any)
+    #[arg(long)]
+    pub check: bool,
+    /// Change nothing; print a unified diff (exit status 1 if any)
+    #[arg(long)]
+    pub diff: bool,
+    /// Directories include their subdirectories
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+    /// The file name used for `-` in messages
+    #[arg(long, value_name = "NAME", value_parser = non_empty)]
+    pub stdin_filename: Option<String>,
+    /// A file, a directory (its *.pp files) or `-` (standard input to
+    /// standard output); default: `.`
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+impl From<FmtCli> for crate::fmt_cmd::FmtArgs {
+    fn from(cli: FmtCli) -> Self {
+        crate::fmt_cmd::FmtArgs {
+            paths: cli.paths,
+            recursive: cli.recursive,
+            check: cli.check,
+            diff: cli.diff,
+            stdin_filename: cli.stdin_filename,
+        }
     }
 }
 
-fn parse_parse(args: &[String]) -> Result<ParseArgs, String> {
-    let mut emit = None;
-    let mut paths = Vec::new();
-    let mut iter = args.iter();
-    let mut options_done = false;
-    while let Some(arg) = iter.next() {
-        if options_done || !arg.starts_with('-') || arg == "-" {
-            paths.push(PathBuf::from(arg));
-            continue;
-        }
-        let value = match arg.as_str() {
-            "--" => {
-                options_done = true;
-                continue;
-            }
-            "--emit" => match iter.next() {
-                Some(value) => value.as_str(),
-                None => return Err("`--emit` needs a value: tokens, tree or source".to_string()),
-            },
-            other => match other.strip_prefix("--emit=") {
-                Some(value) => value,
-                None => return Err(format!("unknown option `{other}` for `parse`")),
-            },
-        };
-        if emit.is_some() {
-            return Err("`--emit` given more than once".to_string());
-        }
-        emit = Some(parse_emit(value)?);
-    }
-    if paths.is_empty() {
-        return Err("`parse` needs at least one PATH".to_string());
-    }
-    Ok(ParseArgs {
-        emit: emit.unwrap_or_default(),
-        paths,
-    })
+/// Arguments of `pcl explain`.
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct ExplainArgs {
+    /// A diagnostic code, such as `undefined-variable`
+    #[arg(value_name = "CODE")]
+    pub code: String,
 }
 
-/// Splits `--name=value` into its parts; other arguments are returned whole.
-fn split_value(arg: &str) -> (&str, Option<&str>) {
-    match arg.split_once('=') {
-        Some((name, value)) if name.starts_with("--") => (name, Some(value)),
-        _ => (arg, None),
+/// Arguments of `pcl completions`.
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write a completion script for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+fn non_empty(value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        Err("the value must not be empty".to_string())
+    } else {
+        Ok(value.to_string())
     }
 }
 
-fn parse_check(args: &[String]) -> Result<CheckArgs, String> {
-    let mut out = CheckArgs {
-        schema_dirs: Vec::new(),
-        no_schema_cache: false,
-        policy: PolicyFlags::default(),
-        format: Format::default(),
-        color: Color::default(),
-        deny_warnings: false,
-        max_diagnostics: None,
-        jobs: None,
-        stdin_filename: None,
-        emit: CheckEmit::default(),
-        root: None,
-        paths: Vec::new(),
-    };
-    let (mut format_seen, mut color_seen, mut emit_seen) = (false, false, false);
-    let mut iter = args.iter();
-    let mut options_done = false;
-    while let Some(arg) = iter.next() {
-        if options_done || !arg.starts_with('-') || arg == "-" {
-            out.paths.push(PathBuf::from(arg));
-            continue;
-        }
-        if arg == "--" {
-            options_done = true;
-            continue;
-        }
-        let (name, inline) = split_value(arg);
-        let flag = match name {
-            "--lenient" => Some(&mut out.policy.lenient),
-            "--allow-missing-variables" => Some(&mut out.policy.allow_missing_variables),
-            "--allow-missing-properties" => Some(&mut out.policy.allow_missing_properties),
-            "--skip-resource-typecheck" => Some(&mut out.policy.skip_resource_typecheck),
-            "--skip-invoke-typecheck" => Some(&mut out.policy.skip_invoke_typecheck),
-            "--skip-range-typecheck" => Some(&mut out.policy.skip_range_typecheck),
-            "--prefer-output-versioned-invokes" => {
-                Some(&mut out.policy.prefer_output_versioned_invokes)
-            }
-            "--no-schema-cache" => Some(&mut out.no_schema_cache),
-            _ => None,
-        };
-        if let Some(flag) = flag {
-            if inline.is_some() {
-                return Err(format!("`{name}` takes no value"));
-            }
-            *flag = true;
-            continue;
-        }
-        let mut value = |what: &str| -> Result<String, String> {
-            match inline {
-                Some(v) => Ok(v.to_string()),
-                None => iter
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| format!("`{name}` needs a value: {what}")),
+fn at_least_one(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a number of at least 1".to_string()),
+    }
+}
+
+fn non_empty_path(value: &str) -> Result<PathBuf, String> {
+    non_empty(value).map(PathBuf::from)
+}
+
+impl Cli {
+    /// Parses `args` (without the program name). A usage error, `--help`
+    /// and `--version` come back as clap's error, which knows how to print
+    /// itself and its exit status.
+    pub fn parse_args(args: &[String]) -> Result<Cli, clap::Error> {
+        let argv = std::iter::once("pcl".to_string()).chain(args.iter().cloned());
+        let mut cli = Cli::try_parse_from(argv)?;
+        cli.finish()?;
+        Ok(cli)
+    }
+
+    /// The checks clap's declarations cannot express.
+    fn finish(&mut self) -> Result<(), clap::Error> {
+        let usage = |sub: &str, message: String| {
+            let mut command = Cli::command();
+            command.build();
+            match command.find_subcommand_mut(sub) {
+                Some(c) => c.error(ErrorKind::ArgumentConflict, message),
+                None => Cli::command().error(ErrorKind::ArgumentConflict, message),
             }
         };
-        match name {
-            "--schema-dir" => {
-                let dir = value("a directory")?;
-                if dir.is_empty() {
-                    return Err("`--schema-dir` needs a non-empty directory".to_string());
-                }
-                out.schema_dirs.push(PathBuf::from(dir));
-            }
-            "--format" => {
-                let v = value("human, short, json, sarif or github")?;
-                if std::mem::replace(&mut format_seen, true) {
-                    return Err("`--format` given more than once".to_string());
-                }
-                out.format = match v.as_str() {
-                    "human" => Format::Human,
-                    "short" => Format::Short,
-                    "json" => Format::Json,
-                    "sarif" => Format::Sarif,
-                    "github" => Format::Github,
-                    other => {
-                        return Err(format!(
-                            "unknown `--format` value `{other}`; \
-                             expected human, short, json, sarif or github"
-                        ))
-                    }
-                };
-            }
-            "--deny" | "-D" => {
-                let v = value("warnings")?;
-                if v != "warnings" {
-                    return Err(format!(
-                        "unknown `--deny` value `{v}`; only `warnings` is supported"
+        match &mut self.command {
+            Command::Check(check) => {
+                check.deny_warnings = check.deny.iter().any(|d| d == "warnings");
+                let stdin_count = check.paths.iter().filter(|p| p.as_os_str() == "-").count();
+                if stdin_count > 1 {
+                    return Err(usage(
+                        "check",
+                        "`-` (standard input) given more than once".to_string(),
                     ));
                 }
-                out.deny_warnings = true;
-            }
-            "--max-diagnostics" => {
-                let v = value("a number")?;
-                let n = v
-                    .parse::<usize>()
-                    .map_err(|_| format!("`--max-diagnostics` needs a number, not `{v}`"))?;
-                out.max_diagnostics = Some(n);
-            }
-            "--jobs" | "-j" => {
-                let v = value("a number of at least 1")?;
-                match v.parse::<usize>() {
-                    Ok(n) if n >= 1 => out.jobs = Some(n),
-                    _ => return Err(format!("`--jobs` needs a number of at least 1, not `{v}`")),
+                if check.stdin_filename.is_some() && stdin_count == 0 {
+                    return Err(usage(
+                        "check",
+                        "`--stdin-filename` needs `-` among the PATHs".to_string(),
+                    ));
+                }
+                if check.recursive && stdin_count > 0 {
+                    return Err(usage(
+                        "check",
+                        "`--recursive` walks directories; it cannot read `-`".to_string(),
+                    ));
+                }
+                if check.emit == Some(CheckEmit::Model) && check.format.is_machine() {
+                    return Err(usage(
+                        "check",
+                        "`--emit model` writes to stdout; it cannot be combined with \
+                         `--format` other than human"
+                            .to_string(),
+                    ));
                 }
             }
-            "--root" => {
-                let dir = value("a directory")?;
-                if dir.is_empty() {
-                    return Err("`--root` needs a non-empty directory".to_string());
+            Command::Parse(parse) => {
+                let stdin_count = parse.paths.iter().filter(|p| p.as_os_str() == "-").count();
+                if stdin_count > 1 {
+                    return Err(usage(
+                        "parse",
+                        "`-` (standard input) given more than once".to_string(),
+                    ));
                 }
-                if out.root.replace(PathBuf::from(dir)).is_some() {
-                    return Err("`--root` given more than once".to_string());
+                if parse.emit.is_some() && parse.format.is_machine() {
+                    return Err(usage(
+                        "parse",
+                        "`--emit` writes to stdout; it cannot be combined with `--format` \
+                         other than human"
+                            .to_string(),
+                    ));
                 }
             }
-            "--stdin-filename" => {
-                let v = value("a file name")?;
-                if v.is_empty() {
-                    return Err("`--stdin-filename` needs a non-empty name".to_string());
+            Command::Fmt(fmt) => {
+                let stdin = fmt.paths.iter().filter(|p| p.as_os_str() == "-").count();
+                if stdin > 0 && fmt.paths.len() > 1 {
+                    return Err(usage(
+                        "fmt",
+                        "`-` (standard input) cannot be combined with other PATHs".to_string(),
+                    ));
                 }
-                out.stdin_filename = Some(v);
-            }
-            "--emit" => {
-                let v = value("model")?;
-                if std::mem::replace(&mut emit_seen, true) {
-                    return Err("`--emit` given more than once".to_string());
+                if fmt.stdin_filename.is_some() && stdin == 0 {
+                    return Err(usage(
+                        "fmt",
+                        "`--stdin-filename` needs `-` as the PATH".to_string(),
+                    ));
                 }
-                out.emit = match v.as_str() {
-                    "model" => CheckEmit::Model,
-                    other => {
-                        return Err(format!(
-                            "unknown `--emit` value `{other}` for `check`; expected model"
-                        ))
-                    }
-                };
             }
-            "--color" | "--colour" => {
-                let v = value("auto, always or never")?;
-                if std::mem::replace(&mut color_seen, true) {
-                    return Err("`--color` given more than once".to_string());
-                }
-                out.color = match v.as_str() {
-                    "auto" => Color::Auto,
-                    "always" => Color::Always,
-                    "never" => Color::Never,
-                    other => {
-                        return Err(format!(
-                            "unknown `--color` value `{other}`; expected auto, always or never"
-                        ))
-                    }
-                };
-            }
-            other => return Err(format!("unknown option `{other}` for `check`")),
+            Command::Explain(_) | Command::Completions(_) => {}
         }
+        Ok(())
     }
-    if out.paths.is_empty() {
-        return Err("`check` needs at least one PATH".to_string());
-    }
-    let stdin_count = out.paths.iter().filter(|p| p.as_os_str() == "-").count();
-    if stdin_count > 1 {
-        return Err("`-` (standard input) given more than once".to_string());
-    }
-    if out.stdin_filename.is_some() && stdin_count == 0 {
-        return Err("`--stdin-filename` needs `-` among the PATHs".to_string());
-    }
-    if out.emit == CheckEmit::Model && out.format.is_machine() {
-        return Err(
-            "`--emit model` writes to stdout; it cannot be combined with `--format` \
-             other than human"
-                .to_string(),
-        );
-    }
-    Ok(out)
 }
 
-fn parse_emit(value: &str) -> Result<Emit, String> {
-    match value {
-        "tokens" => Ok(Emit::Tokens),
-        "tree" => Ok(Emit::Tree),
-        "source" => Ok(Emit::Source),
-        other => Err(format!(
-            "unknown `--emit` value `{other}`; expected tokens, tree or source"
-        )),
+/// A usage error as printed: clap's message, then the usage line of the
+/// command it is about when clap left it out (an invalid value), then the
+/// hint to try `--help`.
+pub fn render_usage_error(err: &clap::Error, args: &[String]) -> String {
+    let text = err.render().to_string();
+    if text.contains("Usage:") {
+        return text;
     }
+    let mut command = Cli::command();
+    command.build();
+    let sub = args
+        .iter()
+        .find_map(|a| command.find_subcommand(a).map(|c| c.get_name().to_string()));
+    let usage = match sub.and_then(|name| command.find_subcommand_mut(&name)) {
+        Some(c) => c.render_usage().to_string(),
+        None => command.render_usage().to_string(),
+    };
+    match text.find("\nFor more information") {
+        Some(at) => {
+            let (head, tail) = text.split_at(at);
+            format!("{head}\n{usage}\n{tail}")
+        }
+        None => format!("{text}\n{usage}\n"),
+    }
+}
+
+/// Writes the completion script for `shell` to `out`.
+pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+    clap_complete::generate(shell, &mut Cli::command(), "pcl", out);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn strings(args: &[&str]) -> Vec<String> {
-        args.iter().map(|s| s.to_string()).collect()
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        Cli::parse_args(&args).map(|c| c.command)
+    }
+
+    #[test]
+    fn declarations_are_consistent() {
+        Cli::command().debug_assert();
     }
 
     #[test]
     fn parses_emit_forms() {
-        let expected = Command::Parse(ParseArgs {
-            emit: Emit::Tree,
-            paths: vec![PathBuf::from("a.pp"), PathBuf::from("dir")],
-        });
-        assert_eq!(
-            parse(&strings(&["parse", "--emit", "tree", "a.pp", "dir"])),
-            Ok(expected.clone())
-        );
-        assert_eq!(
-            parse(&strings(&["parse", "a.pp", "--emit=tree", "dir"])),
-            Ok(expected)
-        );
+        for args in [
+            &["parse", "--emit", "tree", "a.pp", "dir"][..],
+            &["parse", "a.pp", "--emit=tree", "dir"][..],
+        ] {
+            let Ok(Command::Parse(p)) = parse(args) else {
+                panic!("{args:?}");
+            };
+            assert_eq!(p.emit, Some(Emit::Tree));
+            assert_eq!(p.paths, [PathBuf::from("a.pp"), PathBuf::from("dir")]);
+        }
     }
 
     #[test]
     fn double_dash_ends_options() {
-        let parsed = parse(&strings(&["parse", "--", "--emit"]));
-        assert_eq!(
-            parsed,
-            Ok(Command::Parse(ParseArgs {
-                emit: Emit::Nothing,
-                paths: vec![PathBuf::from("--emit")],
-            }))
-        );
+        let Ok(Command::Parse(p)) = parse(&["parse", "--", "--emit"]) else {
+            panic!();
+        };
+        assert_eq!(p.emit, None);
+        assert_eq!(p.paths, [PathBuf::from("--emit")]);
     }
 
     #[test]
     fn parses_check_flags() {
-        let parsed = parse(&strings(&[
+        let parsed = parse(&[
             "check",
             "--schema-dir",
             "a",
@@ -481,7 +489,7 @@ mod tests {
             "--color",
             "never",
             "x.pp",
-        ]));
+        ]);
         let Ok(Command::Check(args)) = parsed else {
             panic!("{parsed:?}");
         };
@@ -495,8 +503,35 @@ mod tests {
     }
 
     #[test]
+    fn attached_short_forms_and_code_levels() {
+        let parsed = parse(&[
+            "check",
+            "-Dwarnings",
+            "-j2",
+            "--deny",
+            "unknown-property",
+            "--warn=undefined-variable",
+            "--allow",
+            "a",
+            "--allow",
+            "b",
+            "-r",
+            "x",
+        ]);
+        let Ok(Command::Check(args)) = parsed else {
+            panic!("{parsed:?}");
+        };
+        assert!(args.deny_warnings && args.recursive);
+        assert_eq!(args.jobs, Some(2));
+        let levels = args.code_levels();
+        assert_eq!(levels.deny, ["unknown-property"]);
+        assert_eq!(levels.warn, ["undefined-variable"]);
+        assert_eq!(levels.allow, ["a", "b"]);
+    }
+
+    #[test]
     fn parses_new_check_flags() {
-        let parsed = parse(&strings(&[
+        let parsed = parse(&[
             "check",
             "--format=sarif",
             "--deny",
@@ -507,23 +542,26 @@ mod tests {
             "--no-schema-cache",
             "--stdin-filename",
             "x.pp",
+            "--root",
+            "r",
             "-",
             "dir",
-        ]));
+        ]);
         let Ok(Command::Check(args)) = parsed else {
             panic!("{parsed:?}");
         };
         assert_eq!(args.format, Format::Sarif);
         assert!(args.deny_warnings && args.no_schema_cache);
+        assert!(args.code_levels().deny.is_empty());
         assert_eq!(args.max_diagnostics, Some(3));
         assert_eq!(args.jobs, Some(2));
+        assert_eq!(args.root, Some(PathBuf::from("r")));
         assert_eq!(args.stdin_filename.as_deref(), Some("x.pp"));
         assert_eq!(args.paths, [PathBuf::from("-"), PathBuf::from("dir")]);
-        let parsed = parse(&strings(&["check", "--emit", "model", "a.pp"]));
-        let Ok(Command::Check(args)) = parsed else {
-            panic!("{parsed:?}");
+        let Ok(Command::Check(args)) = parse(&["check", "--emit", "model", "a.pp"]) else {
+            panic!();
         };
-        assert_eq!(args.emit, CheckEmit::Model);
+        assert_eq!(args.emit, Some(CheckEmit::Model));
     }
 
     #[test]
@@ -534,19 +572,21 @@ mod tests {
             &["check", "--schema-dir=", "a.pp"][..],
             &["check", "--lenient=yes", "a.pp"][..],
             &["check", "--format", "xml", "a.pp"][..],
-            &["check", "--deny", "errors", "a.pp"][..],
             &["check", "--jobs", "0", "a.pp"][..],
             &["check", "--max-diagnostics", "-1", "a.pp"][..],
             &["check", "--stdin-filename", "x.pp", "a.pp"][..],
             &["check", "-", "-"][..],
+            &["check", "-r", "-"][..],
             &["check", "--emit", "model", "--format", "json", "a.pp"][..],
             &["check", "--format", "short", "--format", "short", "a.pp"][..],
             &["check", "--color", "sometimes", "a.pp"][..],
             &["check", "--emit", "tree", "a.pp"][..],
+            &["check", "--emit", "diagnostics", "a.pp"][..],
             &["check", "--emit", "model", "--emit", "model", "a.pp"][..],
+            &["check", "--config", "a.toml", "--no-config", "a.pp"][..],
             &["check", "--strict", "a.pp"][..],
         ] {
-            assert!(parse(&strings(args)).is_err(), "{args:?}");
+            assert!(parse(args).is_err(), "{args:?}");
         }
     }
 
@@ -560,9 +600,35 @@ mod tests {
             &["parse", "--emit"][..],
             &["parse", "--emit", "ast", "a.pp"][..],
             &["parse", "--emit", "tree", "--emit", "tree", "a.pp"][..],
+            &["parse", "--emit", "tree", "--format", "json", "a.pp"][..],
             &["parse", "--bogus", "a.pp"][..],
+            &["parse", "-", "-"][..],
+            &["explain"][..],
+            &["completions", "tcsh"][..],
         ] {
-            assert!(parse(&strings(args)).is_err(), "{args:?}");
+            assert!(parse(args).is_err(), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn help_and_version_are_not_failures() {
+        for args in [
+            &["--help"][..],
+            &["check", "--help"][..],
+            &["parse", "-h"][..],
+            &["help", "check"][..],
+            &["--version"][..],
+        ] {
+            let err = parse(args).err();
+            let kind = err.as_ref().map(|e| e.kind());
+            assert!(
+                matches!(
+                    kind,
+                    Some(ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                ),
+                "{args:?}: {kind:?}"
+            );
+            assert_eq!(err.map(|e| e.exit_code()), Some(0));
         }
     }
 }

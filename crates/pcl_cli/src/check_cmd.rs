@@ -12,9 +12,11 @@
 //! Human reports and the summary go to stderr; the machine formats write
 //! to stdout only. `--emit model` prints the bound programs on stdout.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
 
 use std::sync::Arc;
 
@@ -26,7 +28,8 @@ use pcl_schema::{CachingLoader, ChainLoader, DirLoader, SchemaLoader};
 use rayon::prelude::*;
 
 use crate::args::{CheckArgs, CheckEmit, Color, Format, PolicyFlags};
-use crate::formats::{self, ProgramResult, Report};
+use crate::config::{self, Config, Discovery, Level, Settings};
+use crate::formats::{self, ProgramResult, Report, RunError};
 use crate::inputs::{self, ProgramInput, Source};
 use crate::Status;
 
@@ -54,53 +57,308 @@ pub fn policy(flags: &PolicyFlags) -> BindPolicy {
 
 /// Runs `pcl check`.
 pub fn run(args: &CheckArgs) -> Status {
-    let mut status = Status::Success;
+    let cwd = std::env::current_dir().ok();
+    let mut run_errors: Vec<RunError> = Vec::new();
     for dir in &args.schema_dirs {
         if !dir.is_dir() {
-            eprintln!(
-                "error: schema directory `{}` is not a readable directory",
-                dir.display()
-            );
-            status = Status::Usage;
+            run_errors.push(RunError::new(
+                dir.display().to_string(),
+                format!(
+                    "schema directory `{}` is not a readable directory",
+                    dir.display()
+                ),
+            ));
         }
     }
-    if status == Status::Usage {
-        return status;
+    for code in args.allow.iter().chain(&args.warn).chain(&args.deny) {
+        if code != "warnings" && !crate::catalogue::is_code(code) {
+            run_errors.push(RunError::new("", unknown_code_message(code)));
+        }
     }
-    let cwd = std::env::current_dir().ok();
-    let loader = loader(args);
-    let policy = policy(&args.policy);
+    if !run_errors.is_empty() {
+        // Nothing is checked with settings that are wrong.
+        let report = Report::new(Vec::new(), args.max_diagnostics, args.deny_warnings)
+            .with_run_errors(run_errors);
+        return finish(args, &report);
+    }
 
-    let (read, read_status) = read_inputs(args, cwd.as_deref());
-    status = status.max(read_status);
-    let read = with_siblings(read);
-    // One cache for all programs: each package is loaded, and each schema
-    // type converted, once per run (per thread at worst).
-    let loader = SchemaCache::new(loader);
-    let programs = bind_all(read, &loader, &policy, args.jobs);
-    let report = Report::new(programs, args.max_diagnostics, args.deny_warnings);
+    let paths = program_paths(args, cwd.as_deref(), &mut run_errors);
+    let configs = ConfigSet::for_programs(args, &paths, cwd.as_deref(), &mut run_errors);
+    let read = read_inputs(
+        args,
+        &paths,
+        &configs.of_program,
+        cwd.as_deref(),
+        &mut run_errors,
+    );
 
+    // Programs sharing a pcl.toml share settings, a loader and a cache:
+    // each package is loaded, and each schema type converted, once per
+    // group (per thread at worst).
+    let mut groups: BTreeMap<Option<usize>, Vec<ProgramInput>> = BTreeMap::new();
+    for (config, input) in read {
+        groups.entry(config).or_default().push(input);
+    }
+    let total: usize = groups.values().map(Vec::len).sum();
+    let progress = progress_bar(args, total);
+    let mut programs = Vec::new();
+    let mut deny_warnings = args.deny_warnings;
+    for (config, inputs) in groups {
+        let settings = Settings::merge(args, config.and_then(|i| configs.loaded.get(i)));
+        for dir in &settings.schema_dirs {
+            if !dir.is_dir() {
+                run_errors.push(RunError::new(
+                    dir.display().to_string(),
+                    format!(
+                        "schema directory `{}` (from `{}`) is not a readable directory",
+                        dir.display(),
+                        config
+                            .and_then(|i| configs.loaded.get(i))
+                            .map(|c| c.path.display().to_string())
+                            .unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+        let loader = SchemaCache::new(loader(&settings));
+        let policy = policy(&settings.policy);
+        let inputs = with_siblings(inputs);
+        let mut bound = bind_all(inputs, &loader, &policy, args.jobs, progress.as_ref());
+        for program in &mut bound {
+            apply_levels(program, &settings);
+            if settings.deny_warnings
+                && program
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == pcl_diagnostics::Severity::Warning)
+            {
+                deny_warnings = true;
+            }
+        }
+        programs.extend(bound);
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let report =
+        Report::new(programs, args.max_diagnostics, deny_warnings).with_run_errors(run_errors);
+    finish(args, &report)
+}
+
+/// Prints the report (run errors first, on stderr) and turns it into the
+/// exit status: 2 after any run error, else 1 when the check fails.
+fn finish(args: &CheckArgs, report: &Report) -> Status {
+    for e in &report.run_errors {
+        eprintln!("error: {}", e.message);
+    }
     let written = match (args.emit, args.format) {
-        (CheckEmit::Model, _) => crate::model::write(&report.programs, &mut io::stdout().lock())
-            .and_then(|()| write_human(&report, args.color)),
-        (CheckEmit::Diagnostics, Format::Human) => write_human(&report, args.color),
-        (CheckEmit::Diagnostics, format) => write_machine(&report, format),
+        (Some(CheckEmit::Model), _) => {
+            crate::model::write(&report.programs, &mut io::stdout().lock())
+                .and_then(|()| write_human(report, args.color))
+        }
+        (None, Format::Human) => write_human(report, args.color),
+        (None, format) => write_machine(report, format),
     };
-    if written.is_err() {
-        status = status.max(Status::Usage);
-    }
+    let mut status = Status::Success;
     if report.fails() {
-        status = status.max(Status::Errors);
+        status = Status::Errors;
+    }
+    if written.is_err() || !report.run_errors.is_empty() {
+        status = Status::Usage;
     }
     status
 }
 
-/// `--schema-dir`s first, then `$PULUMI_HOME/schemas` when it exists and
-/// `--no-schema-cache` is not given.
-fn loader(args: &CheckArgs) -> CachingLoader<ChainLoader> {
-    let mut loaders: Vec<Box<dyn SchemaLoader>> =
-        vec![Box::new(DirLoader::new(args.schema_dirs.iter().cloned()))];
-    if !args.no_schema_cache {
+/// `unknown diagnostic code `x`; did you mean `y`?`
+fn unknown_code_message(code: &str) -> String {
+    let escaped = code.escape_debug().to_string();
+    let mut message = format!(
+        "unknown diagnostic code `{}`",
+        pcl_diagnostics::elide_quoted(&escaped)
+    );
+    let all = crate::catalogue::all_codes();
+    let suggestions = pcl_diagnostics::suggest::did_you_mean(code, all.iter().map(|c| c.as_str()));
+    if let Some(help) = pcl_diagnostics::suggest::help_line(&suggestions) {
+        message.push_str("; ");
+        message.push_str(&help);
+    }
+    message
+}
+
+/// `pcl-ignore` comments, then `[codes]` and `--allow`/`--warn`/`--deny`.
+fn apply_levels(program: &mut ProgramResult, settings: &Settings) {
+    crate::ignore::apply(&program.sources, &mut program.diagnostics);
+    if !settings.levels.is_empty() {
+        program
+            .diagnostics
+            .retain_mut(|d| match settings.level(d.code.as_str()) {
+                Some(Level::Allow) => false,
+                Some(Level::Warn) => {
+                    d.severity = pcl_diagnostics::Severity::Warning;
+                    true
+                }
+                Some(Level::Deny) => {
+                    d.severity = pcl_diagnostics::Severity::Error;
+                    true
+                }
+                None => true,
+            });
+    }
+    pcl_diagnostics::sort_and_dedup(&mut program.diagnostics);
+}
+
+/// What each PATH stands for: itself, or with `--recursive` every program
+/// under it. A directory under which `--recursive` finds nothing is a run
+/// error.
+fn program_paths(
+    args: &CheckArgs,
+    cwd: Option<&Path>,
+    run_errors: &mut Vec<RunError>,
+) -> Vec<PathBuf> {
+    if !args.recursive {
+        return args.paths.clone();
+    }
+    let mut out = Vec::new();
+    for path in &args.paths {
+        let shown = inputs::display_path(path, cwd);
+        if !path.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let (found, errors) = crate::discover::programs(path);
+        for (dir, message) in errors {
+            let dir = inputs::display_path(&dir, cwd);
+            run_errors.push(RunError::new(
+                dir.clone(),
+                format!("cannot read `{dir}`: {message}"),
+            ));
+        }
+        if found.is_empty() {
+            run_errors.push(RunError::new(
+                shown.clone(),
+                format!("no .pp files under `{shown}`"),
+            ));
+        }
+        out.extend(found);
+    }
+    out
+}
+
+/// The `pcl.toml` of every program, each loaded once.
+struct ConfigSet {
+    /// Valid files, in the order found.
+    loaded: Vec<Config>,
+    /// Per program: `Ok(Some(i))` uses `loaded[i]`, `Ok(None)` no file,
+    /// `Err(())` a file that failed to load (the program is not checked).
+    of_program: Vec<Result<Option<usize>, ()>>,
+}
+
+impl ConfigSet {
+    fn for_programs(
+        args: &CheckArgs,
+        paths: &[PathBuf],
+        cwd: Option<&Path>,
+        run_errors: &mut Vec<RunError>,
+    ) -> ConfigSet {
+        let mut set = ConfigSet {
+            loaded: Vec::new(),
+            of_program: Vec::with_capacity(paths.len()),
+        };
+        if args.no_config {
+            set.of_program = vec![Ok(None); paths.len()];
+            return set;
+        }
+        let mut discovery = Discovery::default();
+        let mut by_file: HashMap<PathBuf, Result<usize, ()>> = HashMap::new();
+        for path in paths {
+            let file = match &args.config {
+                Some(file) => Some(file.clone()),
+                None => discovery.find(&program_dir(path, args, cwd)),
+            };
+            let Some(file) = file else {
+                set.of_program.push(Ok(None));
+                continue;
+            };
+            let index = by_file.entry(file.clone()).or_insert_with(|| {
+                let shown = inputs::display_path(&file, cwd);
+                match config::load(&file) {
+                    Ok(mut loaded) => {
+                        loaded.path = PathBuf::from(&shown);
+                        set.loaded.push(loaded);
+                        Ok(set.loaded.len() - 1)
+                    }
+                    Err(message) => {
+                        let message = message.replacen(&file.display().to_string(), &shown, 1);
+                        run_errors.push(RunError::new(shown, message));
+                        Err(())
+                    }
+                }
+            });
+            set.of_program.push(index.map(Some));
+        }
+        set
+    }
+}
+
+/// The directory a program's `pcl.toml` is searched from: the directory
+/// itself, a file's directory, or for `-` the directory of
+/// `--stdin-filename` (else the current one). Absolute, so that the search
+/// can go up to the filesystem root.
+fn program_dir(path: &Path, args: &CheckArgs, cwd: Option<&Path>) -> PathBuf {
+    let dir = if path.as_os_str() == "-" {
+        args.stdin_filename
+            .as_deref()
+            .and_then(|n| Path::new(n).parent())
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    } else if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir
+    };
+    match dir.canonicalize() {
+        Ok(abs) => abs,
+        Err(_) => match cwd {
+            Some(cwd) => cwd.join(dir),
+            None => dir,
+        },
+    }
+}
+
+/// A progress bar on stderr: only for the human format, on a terminal,
+/// with more than [`PROGRESS_MIN_PROGRAMS`] programs.
+fn progress_bar(args: &CheckArgs, total: usize) -> Option<ProgressBar> {
+    let show = args.format == Format::Human
+        && args.emit.is_none()
+        && total > PROGRESS_MIN_PROGRAMS
+        && io::stderr().is_terminal();
+    show.then(|| {
+        let bar = ProgressBar::with_draw_target(
+            u64::try_from(total).ok(),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) = ProgressStyle::with_template("checking {bar:40} {pos}/{len} programs") {
+            bar.set_style(style);
+        }
+        bar
+    })
+}
+
+/// Runs with more programs than this show a progress bar.
+pub const PROGRESS_MIN_PROGRAMS: usize = 50;
+
+/// The schema directories (`pcl.toml`'s, then `--schema-dir`s), then
+/// `$PULUMI_HOME/schemas` when it exists and the schema cache is not off.
+fn loader(settings: &Settings) -> CachingLoader<ChainLoader> {
+    let mut loaders: Vec<Box<dyn SchemaLoader>> = vec![Box::new(DirLoader::new(
+        settings.schema_dirs.iter().cloned(),
+    ))];
+    if settings.schema_cache {
         if let Some(cache) = schema_cache_dir().filter(|d| d.is_dir()) {
             loaders.push(Box::new(DirLoader::new([cache])));
         }
@@ -122,16 +380,24 @@ pub fn schema_cache_dir() -> Option<PathBuf> {
     Some(home.join("schemas"))
 }
 
-/// Reads every PATH; unreadable ones are reported on stderr and make the
-/// status 2. A PATH given again, however spelt (`./x` and `x`, a link to
-/// it), is checked once.
-fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Status) {
-    let mut status = Status::Success;
+/// Reads every program whose `pcl.toml` loaded; unreadable ones are run
+/// errors. Each comes with its configuration's index. A PATH given again,
+/// however spelt (`./x` and `x`, a link to it), is checked once.
+fn read_inputs(
+    args: &CheckArgs,
+    paths: &[PathBuf],
+    configs: &[Result<Option<usize>, ()>],
+    cwd: Option<&Path>,
+    run_errors: &mut Vec<RunError>,
+) -> Vec<(Option<usize>, ProgramInput)> {
     let mut stdin: Option<Vec<u8>> = None;
     let mut read = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let root = args.root.as_deref();
-    for path in &args.paths {
+    for (path, config) in paths.iter().zip(configs) {
+        let Ok(config) = config else {
+            continue;
+        };
         let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
         if !seen.insert(same) {
             continue;
@@ -142,8 +408,10 @@ fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Stat
                 None => match inputs::read_stdin() {
                     Ok(bytes) => stdin.insert(bytes),
                     Err(e) => {
-                        eprintln!("error: cannot read standard input: {e}");
-                        status = Status::Usage;
+                        run_errors.push(RunError::new(
+                            "-",
+                            format!("cannot read standard input: {e}"),
+                        ));
                         continue;
                     }
                 },
@@ -154,14 +422,27 @@ fn read_inputs(args: &CheckArgs, cwd: Option<&Path>) -> (Vec<ProgramInput>, Stat
             inputs::read_program_in(Source::Path(path), cwd, root)
         };
         match result {
-            Ok(input) => read.push(input),
-            Err(message) => {
-                eprintln!("error: {message}");
-                status = Status::Usage;
+            Ok(input) => read.push((*config, input)),
+            Err(mut message) => {
+                // A tree of programs is not one program.
+                if !args.recursive && message.starts_with("no .pp files") && has_subdirectory(path)
+                {
+                    message.push_str("; to check the programs under it, add `--recursive`");
+                }
+                run_errors.push(RunError::new(inputs::display_path(path, cwd), message))
             }
         }
     }
-    (read, status)
+    read
+}
+
+/// Whether `dir` holds a directory.
+fn has_subdirectory(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+    })
 }
 
 /// Each input that is one file checked alone, with what the other `.pp`
@@ -194,13 +475,18 @@ fn bind_all(
     loader: &SchemaCache<CachingLoader<ChainLoader>>,
     policy: &BindPolicy,
     jobs: Option<usize>,
+    progress: Option<&ProgressBar>,
 ) -> Vec<ProgramResult> {
     let test_panic = std::env::var_os(TEST_PANIC_ENV).is_some_and(|v| v == "1");
     let bind = |(input, siblings): (ProgramInput, Option<Siblings>)| {
         if test_panic {
             panic!("{TEST_PANIC_ENV} is set");
         }
-        bind_one(input, siblings.as_ref(), loader, policy)
+        let result = bind_one(input, siblings.as_ref(), loader, policy);
+        if let Some(bar) = progress {
+            bar.inc(1);
+        }
+        result
     };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = jobs {

@@ -5,20 +5,31 @@
 //! code: 0 when no errors were found, 1 when the input has errors, 2 when
 //! the command itself could not run (a bad argument, an unreadable file, an
 //! internal error). Each subcommand is a [`Command`] variant with its own
-//! module: `parse` ([`parse_cmd`]), `check` ([`check_cmd`]) and `fmt`
+//! module: `parse` ([`parse_cmd`]), `check` ([`check_cmd`]), `fmt`
 //! ([`fmt_cmd`], whose 1 means "would change" under `--check`/`--diff` and
-//! 2 also covers syntax errors). Reading inputs is [`inputs`], printing
-//! diagnostics [`formats`], and `check --emit model` is [`model`].
+//! 2 also covers syntax errors) and `explain` ([`explain`], from the code
+//! [`catalogue`]). Reading inputs is [`inputs`], finding programs under a
+//! directory [`discover`], `pcl.toml` [`config`], `pcl-ignore` comments
+//! [`ignore`], printing diagnostics [`formats`], and `check --emit model`
+//! is [`model`].
 
 pub mod args;
+pub mod catalogue;
 pub mod check_cmd;
+pub mod config;
+pub mod discover;
+pub mod explain;
 pub mod fmt_cmd;
 pub mod formats;
+pub mod ignore;
 pub mod inputs;
 pub mod model;
 pub mod parse_cmd;
 
-pub use args::{CheckArgs, CheckEmit, Color, Command, Emit, Format, ParseArgs, PolicyFlags};
+pub use args::{
+    CheckArgs, CheckEmit, Cli, CodeLevels, Color, Command, Emit, ExplainArgs, Format, ParseArgs,
+    PolicyFlags,
+};
 
 /// The outcome of a command, ordered from best to worst.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -44,21 +55,31 @@ impl Status {
 /// Runs the command line `args` (without the program name), writing to
 /// stdout and stderr.
 pub fn run(args: &[String]) -> Status {
-    match args::parse(args) {
-        Ok(Command::Help) => {
-            print!("{}", args::USAGE);
-            Status::Success
+    let cli = match args::Cli::parse_args(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            // `--help` and `--version` print on stdout and succeed; a usage
+            // error is clap's short message, the usage line and a hint.
+            if !err.use_stderr() {
+                let _ = err.print();
+                return Status::Success;
+            }
+            eprint!("{}", args::render_usage_error(&err, args));
+            return Status::Usage;
         }
-        Ok(Command::Version) => {
-            println!("pcl {}", env!("CARGO_PKG_VERSION"));
-            Status::Success
-        }
-        Ok(Command::Parse(parse_args)) => parse_cmd::run(&parse_args),
-        Ok(Command::Check(check_args)) => check_cmd::run(&check_args),
-        Ok(Command::Fmt(fmt_args)) => fmt_cmd::run(&fmt_args),
-        Err(message) => {
-            eprintln!("error: {message}\n\n{}", args::USAGE);
-            Status::Usage
+    };
+    match cli.command {
+        Command::Parse(parse_args) => parse_cmd::run(&parse_args),
+        Command::Check(check_args) => check_cmd::run(&check_args),
+        Command::Fmt(fmt_args) => fmt_cmd::run(&fmt_args.into()),
+        Command::Explain(explain_args) => explain::run(&explain_args),
+        Command::Completions(c) => {
+            let mut out = std::io::stdout().lock();
+            args::write_completions(c.shell, &mut out);
+            match std::io::Write::flush(&mut out) {
+                Ok(()) => Status::Success,
+                Err(_) => Status::Usage,
+            }
         }
     }
 }

@@ -1,93 +1,108 @@
 //! `pcl parse`: parse files, report syntax errors, optionally print
 //! tokens, the tree, or the source rebuilt from the tree.
 //!
-//! Diagnostics go to stderr (coloured only when stderr is a terminal,
-//! `NO_COLOR` is unset or empty and `TERM` is not `dumb`), emitted text to
-//! stdout. With several files, the `tokens` and `tree` outputs are preceded
-//! by a `==> path <==` header; `source` output is the plain concatenation,
-//! like `cat`.
+//! Emitted text goes to stdout in the order of the PATHs. Diagnostics are
+//! printed after it, sorted by file path then position (as `check` does),
+//! in any of `check`'s formats: `human` on stderr (coloured under the same
+//! rules as `check`'s `--color`), the machine formats on stdout, where each
+//! file counts as one program. `-` is standard input, shown as `<stdin>`.
+//! With several files, the `tokens` and `tree` outputs are preceded by a
+//! `==> path <==` header; `source` output is the plain concatenation, like
+//! `cat`.
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pcl_diagnostics::{render, Diagnostic, RenderOptions, SourceMap};
 
-use crate::args::{Emit, ParseArgs};
+use crate::args::{Emit, Format, ParseArgs};
+use crate::formats::{self, ProgramResult, Report, RunError};
 use crate::inputs::{self as input, Decoded};
 use crate::Status;
 
+/// The name standard input is shown under.
+pub const STDIN_NAME: &str = "<stdin>";
+
 /// Runs `pcl parse`.
 pub fn run(args: &ParseArgs) -> Status {
-    let files = input::expand_paths(&args.paths);
-    let options = RenderOptions {
-        color: crate::check_cmd::use_color(crate::Color::Auto, io::stderr().is_terminal()),
-    };
-    let show_headers = files.len() > 1 && matches!(args.emit, Emit::Tokens | Emit::Tree);
-    let mut sources = SourceMap::new();
-    let mut status = Status::Success;
+    let mut run_errors = Vec::new();
+    let mut files: Vec<(String, Decoded)> = Vec::new();
+    for path in &args.paths {
+        if path.as_os_str() == "-" {
+            match input::read_stdin() {
+                Ok(bytes) => files.push((STDIN_NAME.to_string(), input::decode(bytes))),
+                Err(e) => run_errors.push(RunError::new(
+                    "-",
+                    format!("cannot read standard input: {e}"),
+                )),
+            }
+            continue;
+        }
+        for file in input::expand_paths(std::slice::from_ref(path)) {
+            match file.and_then(|p| read(&p)) {
+                Ok(read) => files.push(read),
+                Err((path, err)) => {
+                    let shown = path.display().to_string();
+                    run_errors.push(RunError::new(
+                        shown.clone(),
+                        format!("cannot read `{shown}`: {err}"),
+                    ));
+                }
+            }
+        }
+    }
+    let show_headers = files.len() > 1 && matches!(args.emit, Some(Emit::Tokens | Emit::Tree));
     let mut stdout = io::stdout().lock();
-    let (mut n_errors, mut n_files_with_errors) = (0usize, 0usize);
-    for file in files {
-        let path = match file {
-            Ok(path) => path,
-            Err((path, err)) => {
-                eprintln!("error: cannot read `{}`: {err}", path.display());
-                status = status.max(Status::Usage);
-                continue;
-            }
-        };
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(err) => {
-                eprintln!("error: cannot read `{}`: {err}", path.display());
-                status = status.max(Status::Usage);
-                continue;
-            }
-        };
-        let decoded = input::decode(bytes);
-        let file_errors = parse_one(
-            &path,
+    let mut results = Vec::with_capacity(files.len());
+    for (name, decoded) in files {
+        results.push(parse_one(
+            name,
             decoded,
             args.emit,
             show_headers,
-            &mut sources,
             &mut stdout,
-            options,
-        );
-        if file_errors > 0 {
-            n_errors += file_errors;
-            n_files_with_errors += 1;
-            status = status.max(Status::Errors);
-        }
+        ));
     }
+    let mut status = Status::Success;
     if stdout.flush().is_err() {
-        status = status.max(Status::Usage);
+        status = Status::Usage;
     }
-    if n_errors > 0 {
-        let errors = if n_errors == 1 { "error" } else { "errors" };
-        let files = if n_files_with_errors == 1 {
-            "file"
-        } else {
-            "files"
-        };
-        eprintln!("{n_errors} syntax {errors} in {n_files_with_errors} {files}");
+    drop(stdout);
+    let report = Report::new(results, None, false).with_run_errors(run_errors);
+    for e in &report.run_errors {
+        eprintln!("error: {}", e.message);
+    }
+    let written = match args.format {
+        Format::Human => write_human(&report, args.color),
+        format => write_machine(&report, format),
+    };
+    if report.errors > 0 {
+        status = status.max(Status::Errors);
+    }
+    if written.is_err() || !report.run_errors.is_empty() {
+        status = Status::Usage;
     }
     status
 }
 
-/// Parses one file, prints what was asked for, renders its diagnostics and
-/// returns how many errors it had.
+fn read(path: &Path) -> Result<(String, Decoded), (PathBuf, io::Error)> {
+    match fs::read(path) {
+        Ok(bytes) => Ok((path.display().to_string(), input::decode(bytes))),
+        Err(err) => Err((path.to_path_buf(), err)),
+    }
+}
+
+/// Parses one file and prints what was asked for; its diagnostics are
+/// returned as a one-file program.
 fn parse_one(
-    path: &Path,
+    name: String,
     decoded: Decoded,
-    emit: Emit,
+    emit: Option<Emit>,
     show_headers: bool,
-    sources: &mut SourceMap,
     stdout: &mut impl Write,
-    options: RenderOptions,
-) -> usize {
-    let name = path.display().to_string();
+) -> ProgramResult {
+    let mut sources = SourceMap::new();
     let file = sources.add(name.clone(), decoded.text.as_str());
     let parse = pcl_syntax::parse(file, &decoded.text);
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
@@ -99,15 +114,65 @@ fn parse_one(
         let _ = writeln!(stdout, "==> {name} <==");
     }
     let _ = match emit {
-        Emit::Nothing => Ok(()),
-        Emit::Source => stdout.write_all(parse.print().as_bytes()),
-        Emit::Tree => stdout.write_all(parse.dump().as_bytes()),
-        Emit::Tokens => write_tokens(stdout, &decoded.text, parse.tokens()),
+        None => Ok(()),
+        Some(Emit::Source) => stdout.write_all(parse.print().as_bytes()),
+        Some(Emit::Tree) => stdout.write_all(parse.dump().as_bytes()),
+        Some(Emit::Tokens) => write_tokens(stdout, &decoded.text, parse.tokens()),
     };
-    for diagnostic in &diagnostics {
-        eprint!("{}", render(diagnostic, sources, options));
+    pcl_diagnostics::sort_and_dedup(&mut diagnostics);
+    ProgramResult {
+        path: name,
+        program: pcl_binder::Program::default(),
+        sources,
+        diagnostics,
     }
-    diagnostics.iter().filter(|d| d.is_error()).count()
+}
+
+/// Every diagnostic in order, then `N syntax errors in M files` when
+/// there are errors.
+fn write_human(report: &Report, color: crate::Color) -> io::Result<()> {
+    let stderr = io::stderr();
+    let options = RenderOptions {
+        color: crate::check_cmd::use_color(color, stderr.is_terminal()),
+    };
+    let mut out = stderr.lock();
+    let mut files_with_errors = std::collections::BTreeSet::new();
+    for item in report.items() {
+        write!(out, "{}", render(item.diagnostic, item.sources, options))?;
+        if item.diagnostic.is_error() {
+            files_with_errors.insert(item.program);
+        }
+    }
+    if report.errors > 0 {
+        let errors = if report.errors == 1 {
+            "error"
+        } else {
+            "errors"
+        };
+        let n_files = files_with_errors.len();
+        let files = if n_files == 1 { "file" } else { "files" };
+        writeln!(
+            out,
+            "{} syntax {errors} in {n_files} {files}",
+            report.errors
+        )?;
+    }
+    if !report.run_errors.is_empty() {
+        writeln!(out, "{}", report.summary())?;
+    }
+    out.flush()
+}
+
+fn write_machine(report: &Report, format: Format) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match format {
+        Format::Short => formats::short::write(report, &mut out)?,
+        Format::Json => formats::json::write(report, &mut out)?,
+        Format::Sarif => formats::sarif::write(report, &mut out)?,
+        Format::Github => formats::github::write(report, &mut out)?,
+        Format::Human => formats::human::write(report, &mut out, false)?,
+    }
+    out.flush()
 }
 
 /// One line per token: kind, byte range and the token's text.

@@ -20,6 +20,14 @@ pub const SCHEMA_IO: Code = Code("schema-io");
 /// One member of a schema (resource, function, type) that does not decode.
 pub const SCHEMA_MEMBER_INVALID: Code = Code("schema-member-invalid");
 
+/// Every code above, for documentation and the code catalogue's tests.
+pub const ALL: &[Code] = &[
+    SCHEMA_NOT_FOUND,
+    SCHEMA_MALFORMED,
+    SCHEMA_IO,
+    SCHEMA_MEMBER_INVALID,
+];
+
 /// Why a package could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadError {

@@ -6,7 +6,8 @@
 //!     {"severity", "code", "summary", "detail"?, "file",
 //!      "range": {"start": {"line", "column", "byte"}, "end": {…}},
 //!      "related"?: [{"message", "file", "range"}], "help"?: ["…"]}]}],
-//!  "summary": {"programs", "errors", "warnings", "omitted"?}}
+//!  "summary": {"programs", "errors", "warnings", "omitted"?},
+//!  "run_errors": [{"path", "message"}]}
 //! ```
 //!
 //! Lines and columns are 1-based (columns in grapheme clusters), bytes
@@ -50,7 +51,21 @@ pub fn document(report: &Report) -> Value {
     if report.omitted() > 0 {
         summary.insert("omitted".into(), json!(report.omitted()));
     }
-    json!({"version": VERSION, "programs": programs, "summary": summary})
+    json!({
+        "version": VERSION,
+        "programs": programs,
+        "summary": summary,
+        "run_errors": run_errors(report),
+    })
+}
+
+/// `[{"path", "message"}]`: the problems of the run itself.
+fn run_errors(report: &Report) -> Value {
+    report
+        .run_errors
+        .iter()
+        .map(|e| json!({"path": e.path, "message": e.message}))
+        .collect()
 }
 
 fn diagnostic(item: &Item<'_>) -> Value {

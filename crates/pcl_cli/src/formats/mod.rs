@@ -25,6 +25,26 @@ pub struct ProgramResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A problem with the run itself rather than with a program: a PATH that
+/// cannot be read, a bad `pcl.toml`, a directory without programs. A run
+/// with one is never a clean run (exit status 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    /// The path the problem is about, as shown (may be empty).
+    pub path: String,
+    /// What went wrong, one line.
+    pub message: String,
+}
+
+impl RunError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        RunError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
 /// A resolved location: file name and start and end positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loc {
@@ -95,6 +115,8 @@ pub struct Report {
     pub errors: usize,
     pub warnings: usize,
     pub deny_warnings: bool,
+    /// Problems of the run itself, in the order they were found.
+    pub run_errors: Vec<RunError>,
 }
 
 impl Report {
@@ -141,7 +163,14 @@ impl Report {
             errors,
             warnings,
             deny_warnings,
+            run_errors: Vec::new(),
         }
+    }
+
+    /// The report with the run's own errors.
+    pub fn with_run_errors(mut self, run_errors: Vec<RunError>) -> Self {
+        self.run_errors = run_errors;
+        self
     }
 
     /// The entries to print, in order.
@@ -175,7 +204,11 @@ impl Report {
 
     /// `2 errors, 1 warning in 3 programs`.
     pub fn summary(&self) -> String {
-        summary(self.errors, self.warnings, self.programs.len())
+        let counts = summary(self.errors, self.warnings, self.programs.len());
+        match self.run_errors.len() {
+            0 => counts,
+            n => run_error_summary(n, self.errors, self.warnings, self.programs.len()),
+        }
     }
 
     /// `N more diagnostics not shown (--max-diagnostics M)`, when some were
@@ -213,6 +246,30 @@ pub fn summary(errors: usize, warnings: usize, programs: usize) -> String {
     )
 }
 
+/// The summary of a run with run errors: never "no problems found".
+/// `1 run error; 0 errors, 0 warnings in 0 programs`.
+pub fn run_error_summary(
+    run_errors: usize,
+    errors: usize,
+    warnings: usize,
+    programs: usize,
+) -> String {
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
+    format!(
+        "{}; {}, {} in {}",
+        plural(run_errors, "run error"),
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(programs, "program")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +280,10 @@ mod tests {
         assert_eq!(summary(0, 0, 1), "no problems found in 1 program");
         assert_eq!(summary(2, 1, 3), "2 errors, 1 warning in 3 programs");
         assert_eq!(summary(0, 2, 1), "0 errors, 2 warnings in 1 program");
+        assert_eq!(
+            run_error_summary(1, 0, 0, 0),
+            "1 run error; 0 errors, 0 warnings in 0 programs"
+        );
     }
 
     /// A program `path` with one file `file` and warnings at `offsets`.

@@ -32,14 +32,7 @@ pub fn document(report: &Report) -> Value {
     let codes: Vec<&str> = codes.into_iter().collect();
     let rules: Vec<Value> = codes
         .iter()
-        .map(|code| {
-            json!({
-                "id": code,
-                "name": code,
-                "shortDescription": {"text": format!("pcl diagnostic `{code}`")},
-                "helpUri": "https://github.com/pulumi/pulumi/tree/master/pkg/codegen/pcl"
-            })
-        })
+        .map(|code| crate::catalogue::sarif_rule(code))
         .collect();
     let results: Vec<Value> = items
         .iter()
@@ -62,6 +55,7 @@ pub fn document(report: &Report) -> Value {
             "rules": rules,
         }}),
     );
+    run.insert("invocations".into(), invocations(report));
     run.insert("columnKind".into(), json!("unicodeCodePoints"));
     run.insert("results".into(), Value::Array(results));
     if report.omitted() > 0 {
@@ -72,6 +66,40 @@ pub fn document(report: &Report) -> Value {
         "version": "2.1.0",
         "runs": [Value::Object(run)],
     })
+}
+
+/// `[{"executionSuccessful", "toolExecutionNotifications"?}]`: a run with
+/// run errors (an unreadable path, a bad `pcl.toml`) did not succeed, and
+/// each run error is a notification.
+fn invocations(report: &Report) -> Value {
+    let notifications: Vec<Value> = report
+        .run_errors
+        .iter()
+        .map(|e| {
+            let mut n = Map::new();
+            n.insert("level".into(), json!("error"));
+            n.insert("message".into(), json!({"text": e.message}));
+            if !e.path.is_empty() {
+                n.insert(
+                    "locations".into(),
+                    json!([{"physicalLocation": {"artifactLocation": {"uri": uri(&e.path)}}}]),
+                );
+            }
+            Value::Object(n)
+        })
+        .collect();
+    let mut invocation = Map::new();
+    invocation.insert(
+        "executionSuccessful".into(),
+        json!(report.run_errors.is_empty()),
+    );
+    if !notifications.is_empty() {
+        invocation.insert(
+            "toolExecutionNotifications".into(),
+            Value::Array(notifications),
+        );
+    }
+    json!([Value::Object(invocation)])
 }
 
 fn result(item: &Item<'_>, rule_index: Option<usize>) -> Value {

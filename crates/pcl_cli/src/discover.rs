@@ -1,0 +1,126 @@
+//! `pcl check --recursive`: every program under a directory.
+//!
+//! A program is each directory holding `.pp` files, and each `Pulumi.yaml`
+//! (or `Pulumi.yml`) project with `runtime: pcl` (checked from its `main`
+//! directory by [`crate::inputs`]; the walk does not descend into such a
+//! project, so its `main` directory is not found a second time). Hidden
+//! directories (a name starting with `.`), `target` and `node_modules` are
+//! skipped, and symbolic links to directories are not followed, so a link
+//! loop cannot make the walk endless. The walk keeps its own stack (no
+//! recursion, whatever the depth of the tree) and returns the programs
+//! sorted by path, so the output does not depend on the file system's
+//! order.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Directory names never walked into.
+pub const SKIPPED: &[&str] = &["target", "node_modules"];
+
+/// The programs under `root`, sorted; `Err` lists directories that could
+/// not be read (the walk goes on past them).
+pub fn programs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                errors.push((dir, e.to_string()));
+                continue;
+            }
+        };
+        let mut subdirs = Vec::new();
+        let mut has_pp = false;
+        let mut has_project = false;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if !name.starts_with('.') && !SKIPPED.contains(&name.as_ref()) {
+                    subdirs.push(entry.path());
+                }
+            } else if name.ends_with(".pp") {
+                has_pp = true;
+            } else if (name == "Pulumi.yaml" || name == "Pulumi.yml")
+                && is_pcl_project(&entry.path())
+            {
+                has_project = true;
+            }
+        }
+        if has_project {
+            found.push(dir);
+            continue;
+        }
+        if has_pp {
+            found.push(dir);
+        }
+        stack.extend(subdirs);
+    }
+    found.sort();
+    errors.sort();
+    (found, errors)
+}
+
+/// Whether the project file says `runtime: pcl`.
+fn is_pcl_project(file: &Path) -> bool {
+    match fs::read_to_string(file) {
+        Ok(text) => crate::inputs::parse_project(&text).runtime.as_deref() == Some("pcl"),
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_programs_and_projects_and_skips_the_rest() {
+        let root = std::env::temp_dir().join(format!("pcl-discover-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+            }
+            fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+        };
+        write("a/main.pp", "");
+        write("a/nested/b/x.pp", "");
+        write("proj/Pulumi.yaml", "runtime: pcl\nmain: src\n");
+        write("proj/src/main.pp", "");
+        write("node/Pulumi.yaml", "runtime: nodejs\n");
+        write("node/index.pp", "");
+        write(".hidden/x.pp", "");
+        write("target/x.pp", "");
+        write("a/node_modules/x.pp", "");
+        write("empty/readme.md", "");
+        let (found, errors) = programs(&root);
+        let rel: Vec<String> = found
+            .iter()
+            .map(|p| p.strip_prefix(&root).unwrap_or(p).display().to_string())
+            .collect();
+        assert_eq!(rel, ["a", "a/nested/b", "node", "proj"]);
+        assert!(errors.is_empty());
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn deep_trees_do_not_recurse() {
+        let root = std::env::temp_dir().join(format!("pcl-discover-deep-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let mut dir = root.clone();
+        for _ in 0..200 {
+            dir = dir.join("d");
+        }
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(dir.join("x.pp"), "").unwrap_or_else(|e| panic!("{e}"));
+        let (found, _) = programs(&root);
+        assert_eq!(found, [dir]);
+        let _ = fs::remove_dir_all(&root);
+    }
+}

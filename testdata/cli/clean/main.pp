@@ -1,0 +1,7 @@
+config size int {
+  default = 2
+}
+
+output doubled {
+  value = size * 2
+}

@@ -1,0 +1,6 @@
+resource w "tiny:index:Widget" {
+}
+
+output o {
+  value = nope
+}

@@ -1,0 +1,5 @@
+settings = { enabled = true }
+
+output o {
+  value = settings.Enabled
+}
