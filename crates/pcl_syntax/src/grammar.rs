@@ -589,6 +589,14 @@ fn number(st: &mut St<'_>, sig: Sig) -> Expr {
             );
             NumberValue::Invalid
         }
+        Err(NumberError::TooLong) => {
+            st.error(
+                codes::NUMBER_TOO_LONG,
+                sig.range,
+                literal::too_long_message(text),
+            );
+            NumberValue::Invalid
+        }
     };
     Expr::leaf(
         ExprKind::Literal(Literal::Number(Box::new(Number {
@@ -831,6 +839,14 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> Step {
     }
     let value = match literal::parse_number(text) {
         Ok(NumberValue::Int(v)) => v,
+        Err(NumberError::TooLong) => {
+            st.error(
+                codes::NUMBER_TOO_LONG,
+                token.range,
+                literal::too_long_message(text),
+            );
+            num_bigint::BigInt::default()
+        }
         _ => num_bigint::BigInt::default(),
     };
     Step {

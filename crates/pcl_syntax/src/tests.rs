@@ -195,9 +195,6 @@ fn recovery_resumes_at_next_item() {
     }
 }
 
-/// Integral numbers written with an exponent or a fraction are numbers
-/// whatever their size (HCL numbers are arbitrary precision); only a plain
-/// integer literal wider than 256 bits is out of range.
 /// Errors at the end of the input still cover a byte: the construct left
 /// open, or what the error comes after.
 #[test]
@@ -271,10 +268,14 @@ fn wide_numbers_with_exponents_are_accepted() {
             parse.dump()
         );
     }
+    // A plain integer of the same size is exact (no diagnostic), up to
+    // the length limit.
     let text = format!("a = 1{}\n", "0".repeat(100));
+    assert!(codes_of(parse(FileId(0), &text).diagnostics()).is_empty());
+    let text = format!("a = 1{}\n", "0".repeat(crate::literal::MAX_NUMBER_LEN));
     assert_eq!(
         codes_of(parse(FileId(0), &text).diagnostics()),
-        vec![codes::NUMBER_OUT_OF_RANGE.as_str()]
+        vec![codes::NUMBER_TOO_LONG.as_str()]
     );
 }
 
@@ -791,4 +792,31 @@ fn literal_values(t: &Template) -> Vec<&str> {
             _ => None,
         })
         .collect()
+}
+
+/// A number literal past the length limit is one `number-too-long` error
+/// whose message cuts the literal; the next item still parses.
+#[test]
+fn overlong_number_literal_is_rejected_and_cut() {
+    let text = format!(
+        "a = {}\nb = 2\nc = x.{}\n",
+        "1".repeat(100_000),
+        "2".repeat(10_001)
+    );
+    let parse = parse(FileId(0), &text);
+    let codes: Vec<&str> = parse
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert_eq!(codes, ["number-too-long", "number-too-long"], "{codes:?}");
+    for diag in parse.diagnostics() {
+        assert!(
+            diag.summary.len() + diag.detail.as_deref().map_or(0, str::len) < 400,
+            "{}",
+            diag.summary
+        );
+    }
+    assert_eq!(parse.body().items.len(), 3);
+    assert_eq!(parse.print(), text);
 }
