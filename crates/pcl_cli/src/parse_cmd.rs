@@ -45,10 +45,15 @@ pub fn run(args: &ParseArgs) -> Status {
                 continue;
             }
         };
+        // `--emit source` writes invalid UTF-8 back as it was read: keep
+        // the bytes of such a file (only then) to restore them.
+        let original = (args.emit == Emit::Source && std::str::from_utf8(&bytes).is_err())
+            .then(|| bytes.clone());
         let decoded = input::decode(bytes);
         let file_errors = parse_one(
             &path,
             decoded,
+            original.as_deref(),
             args.emit,
             show_headers,
             &mut sources,
@@ -78,9 +83,11 @@ pub fn run(args: &ParseArgs) -> Status {
 
 /// Parses one file, prints what was asked for, renders its diagnostics and
 /// returns how many errors it had.
+#[allow(clippy::too_many_arguments)]
 fn parse_one(
     path: &Path,
     decoded: Decoded,
+    original: Option<&[u8]>,
     emit: Emit,
     show_headers: bool,
     sources: &mut SourceMap,
@@ -100,7 +107,13 @@ fn parse_one(
     }
     let _ = match emit {
         Emit::Nothing => Ok(()),
-        Emit::Source => stdout.write_all(parse.print().as_bytes()),
+        Emit::Source => {
+            let printed = parse.print();
+            match original.and_then(|bytes| with_original_bytes(&printed, bytes)) {
+                Some(bytes) => stdout.write_all(&bytes),
+                None => stdout.write_all(printed.as_bytes()),
+            }
+        }
         Emit::Tree => stdout.write_all(parse.dump().as_bytes()),
         Emit::Tokens => write_tokens(stdout, &decoded.text, parse.tokens()),
     };
@@ -117,4 +130,49 @@ fn write_tokens(out: &mut impl Write, text: &str, tokens: &[pcl_syntax::Token]) 
         writeln!(out, "{:?} {} {:?}", token.kind, token.range, lexeme)?;
     }
     Ok(())
+}
+
+/// The source printed from the tree (`printed`, where every invalid UTF-8
+/// sequence of the file became U+FFFD) with those sequences restored from
+/// the file's `original` bytes, so `--emit source` is byte-identical. `None`
+/// if `printed` is not the lossy decoding of `original` (never expected:
+/// printing the tree gives back its input).
+fn with_original_bytes(printed: &str, original: &[u8]) -> Option<Vec<u8>> {
+    let replacement = char::REPLACEMENT_CHARACTER.len_utf8();
+    let mut out = Vec::with_capacity(original.len());
+    let mut pos = 0;
+    for chunk in original.utf8_chunks() {
+        let valid = chunk.valid();
+        let end = pos + valid.len();
+        if printed.get(pos..end)? != valid {
+            return None;
+        }
+        out.extend_from_slice(valid.as_bytes());
+        pos = end;
+        if !chunk.invalid().is_empty() {
+            if printed.get(pos..pos + replacement)? != "\u{FFFD}" {
+                return None;
+            }
+            out.extend_from_slice(chunk.invalid());
+            pos += replacement;
+        }
+    }
+    (pos == printed.len()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_original_bytes;
+
+    #[test]
+    fn invalid_sequences_are_restored() {
+        let original: &[u8] = b"a = \"\xff\xfe x\" # \xc3\n\xe2\x82";
+        let printed = String::from_utf8_lossy(original);
+        assert_eq!(
+            with_original_bytes(&printed, original).as_deref(),
+            Some(original)
+        );
+        assert_eq!(with_original_bytes("a = 2", b"a = 1"), None);
+        assert_eq!(with_original_bytes("a = 1", b"a = 1\xff"), None);
+    }
 }
