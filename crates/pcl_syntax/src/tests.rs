@@ -747,6 +747,30 @@ fn merged_literals_mix_source_slices_and_decoded_text() {
     assert_eq!(values, ["a\nb ", " c\nd\n"]);
 }
 
+/// Quoted literal tokens merged as they are parsed (a string of many
+/// `$${` escapes is one growing literal) keep HCL's strip semantics: `~`
+/// trims only the adjacent token, so whitespace-only tokens are never
+/// merged early.
+#[test]
+fn early_merged_literals_keep_strip_semantics() {
+    let text = "\"x  $${  ${~y} \\n $${ z ${y~}  $$x  $${q\"";
+    let parse = parse_expr(FileId(0), text);
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    let ExprKind::Template(t) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(literal_values(t), ["x  ${", " \n ${ z ", "$$x  ${q"]);
+    // Many escapes: one literal covering them all.
+    let text = format!("\"{}\"", "$${".repeat(1000));
+    let parse = parse_expr(FileId(0), &text);
+    let ExprKind::Template(t) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(t.parts.len(), 1);
+    assert_eq!(t.literal_value(), Some("${".repeat(1000).as_str()));
+    assert_eq!(t.parts[0].range(), TextRange::from_usize(1..text.len() - 1));
+}
+
 /// Postfix chains nested in index steps each keep exactly their own
 /// steps (they share one scratch stack), before and after a splat.
 #[test]
