@@ -63,7 +63,9 @@ pub const SCALING: &[Shape] = &[
     }),
 ];
 
-/// Dense shapes for the memory-per-source-byte rows.
+/// Dense shapes for the memory-per-source-byte rows (used by the bench
+/// only).
+#[allow(dead_code)]
 pub const MEMORY: &[Shape] = &[
     ("`$${` escapes in one string", |n| {
         "a = \"".to_string() + &repeat("$${", n) + "\"\n"
