@@ -602,7 +602,7 @@ const FIRST_ERRORS: &[FirstError] = &[
         1,
         14,
     ),
-    err("integer_too_long", "number-too-long", "", 1, 5),
+    err("integer_too_long", "number-too-long", "", 3, 5),
     err("too_deep_parens", "nesting-too-deep", "", 0, 0),
     err("too_deep_tuples", "nesting-too-deep", "", 0, 0),
     err("too_deep_objects", "nesting-too-deep", "", 0, 0),
