@@ -41,8 +41,10 @@ fn bytes_per_source_byte(text: &str) -> Option<f64> {
     Some(peak.saturating_sub(base) as f64 * 1024.0 / text.len() as f64)
 }
 
-/// The shapes: name, generator, bound in bytes per source byte.
-fn cases() -> Vec<(&'static str, fn() -> String, f64)> {
+/// A shape: name, generator, bound in bytes per source byte.
+type Case = (&'static str, fn() -> String, f64);
+
+fn cases() -> Vec<Case> {
     vec![
         (
             "escapes",
