@@ -27,11 +27,20 @@ pub const STDIN_NAME: &str = "<stdin>";
 /// Runs `pcl parse`.
 pub fn run(args: &ParseArgs) -> Status {
     let mut run_errors = Vec::new();
-    let mut files: Vec<(String, Decoded)> = Vec::new();
+    // `--emit source` writes invalid UTF-8 back as it was read: the bytes
+    // of such a file are kept (only then) to restore them.
+    let keep = |bytes: &[u8]| {
+        (args.emit == Some(Emit::Source) && std::str::from_utf8(bytes).is_err())
+            .then(|| bytes.to_vec())
+    };
+    let mut files: Vec<(String, Decoded, Option<Vec<u8>>)> = Vec::new();
     for path in &args.paths {
         if path.as_os_str() == "-" {
             match input::read_stdin() {
-                Ok(bytes) => files.push((STDIN_NAME.to_string(), input::decode(bytes))),
+                Ok(bytes) => {
+                    let original = keep(&bytes);
+                    files.push((STDIN_NAME.to_string(), input::decode(bytes), original));
+                }
                 Err(e) => run_errors.push(RunError::new(
                     "-",
                     format!("cannot read standard input: {e}"),
@@ -41,7 +50,10 @@ pub fn run(args: &ParseArgs) -> Status {
         }
         for file in input::expand_paths(std::slice::from_ref(path)) {
             match file.and_then(|p| read(&p)) {
-                Ok(read) => files.push(read),
+                Ok((name, bytes)) => {
+                    let original = keep(&bytes);
+                    files.push((name, input::decode(bytes), original));
+                }
                 Err((path, err)) => {
                     let shown = path.display().to_string();
                     run_errors.push(RunError::new(
@@ -55,10 +67,11 @@ pub fn run(args: &ParseArgs) -> Status {
     let show_headers = files.len() > 1 && matches!(args.emit, Some(Emit::Tokens | Emit::Tree));
     let mut stdout = io::stdout().lock();
     let mut results = Vec::with_capacity(files.len());
-    for (name, decoded) in files {
+    for (name, decoded, original) in files {
         results.push(parse_one(
             name,
             decoded,
+            original.as_deref(),
             args.emit,
             show_headers,
             &mut stdout,
@@ -86,9 +99,9 @@ pub fn run(args: &ParseArgs) -> Status {
     status
 }
 
-fn read(path: &Path) -> Result<(String, Decoded), (PathBuf, io::Error)> {
+fn read(path: &Path) -> Result<(String, Vec<u8>), (PathBuf, io::Error)> {
     match fs::read(path) {
-        Ok(bytes) => Ok((path.display().to_string(), input::decode(bytes))),
+        Ok(bytes) => Ok((path.display().to_string(), bytes)),
         Err(err) => Err((path.to_path_buf(), err)),
     }
 }
@@ -98,6 +111,7 @@ fn read(path: &Path) -> Result<(String, Decoded), (PathBuf, io::Error)> {
 fn parse_one(
     name: String,
     decoded: Decoded,
+    original: Option<&[u8]>,
     emit: Option<Emit>,
     show_headers: bool,
     stdout: &mut impl Write,
@@ -115,7 +129,13 @@ fn parse_one(
     }
     let _ = match emit {
         None => Ok(()),
-        Some(Emit::Source) => stdout.write_all(parse.print().as_bytes()),
+        Some(Emit::Source) => {
+            let printed = parse.print();
+            match original.and_then(|bytes| with_original_bytes(&printed, bytes)) {
+                Some(bytes) => stdout.write_all(&bytes),
+                None => stdout.write_all(printed.as_bytes()),
+            }
+        }
         Some(Emit::Tree) => stdout.write_all(parse.dump().as_bytes()),
         Some(Emit::Tokens) => write_tokens(stdout, &decoded.text, parse.tokens()),
     };
@@ -182,4 +202,49 @@ fn write_tokens(out: &mut impl Write, text: &str, tokens: &[pcl_syntax::Token]) 
         writeln!(out, "{:?} {} {:?}", token.kind, token.range, lexeme)?;
     }
     Ok(())
+}
+
+/// The source printed from the tree (`printed`, where every invalid UTF-8
+/// sequence of the file became U+FFFD) with those sequences restored from
+/// the file's `original` bytes, so `--emit source` is byte-identical. `None`
+/// if `printed` is not the lossy decoding of `original` (never expected:
+/// printing the tree gives back its input).
+fn with_original_bytes(printed: &str, original: &[u8]) -> Option<Vec<u8>> {
+    let replacement = char::REPLACEMENT_CHARACTER.len_utf8();
+    let mut out = Vec::with_capacity(original.len());
+    let mut pos = 0;
+    for chunk in original.utf8_chunks() {
+        let valid = chunk.valid();
+        let end = pos + valid.len();
+        if printed.get(pos..end)? != valid {
+            return None;
+        }
+        out.extend_from_slice(valid.as_bytes());
+        pos = end;
+        if !chunk.invalid().is_empty() {
+            if printed.get(pos..pos + replacement)? != "\u{FFFD}" {
+                return None;
+            }
+            out.extend_from_slice(chunk.invalid());
+            pos += replacement;
+        }
+    }
+    (pos == printed.len()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_original_bytes;
+
+    #[test]
+    fn invalid_sequences_are_restored() {
+        let original: &[u8] = b"a = \"\xff\xfe x\" # \xc3\n\xe2\x82";
+        let printed = String::from_utf8_lossy(original);
+        assert_eq!(
+            with_original_bytes(&printed, original).as_deref(),
+            Some(original)
+        );
+        assert_eq!(with_original_bytes("a = 2", b"a = 1"), None);
+        assert_eq!(with_original_bytes("a = 1", b"a = 1\xff"), None);
+    }
 }

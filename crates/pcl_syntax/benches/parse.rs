@@ -27,12 +27,27 @@
 //! pay for page faults and lexing scales linearly (30.1 ms and 62.1 ms on
 //! this machine, ratio 2.06).
 //!
+//! Two more tables cover hostile shapes (`../tests/common/shapes.rs`): the
+//! parse time of each `SCALING` shape at 1×, 4× and 16× its base size (the
+//! 16×/1× ratio is about 16 when linear), and the peak RSS per source byte
+//! of one parse of about 10 MB of each dense `MEMORY` shape (child
+//! process, as above). `--shapes` prints only these two tables. The
+//! wall-clock ratios of the scaling table are distorted by caches, page
+//! faults and machine load (a linear path can show 16× input taking 50×
+//! the time between 1× and 16×); instruction counts are the reliable
+//! check: `valgrind --tool=callgrind <this binary> --rss-child pcl FILE`
+//! on each shape at 10,000 and 160,000 repetitions gave ratios of 12.5 to
+//! 16.2 for every shape after the comment-attachment fix.
+//!
 //! On a loaded machine wall-clock rows are noisy; instruction counts are
 //! not. `--write-generated N PATH` writes a generated program of about N
 //! bytes, and `valgrind --tool=callgrind <this binary> --rss-child pcl PATH`
 //! (or `hcl-edit`, or `lex`) counts the instructions of one parse of PATH
 //! (plus reading it), for comparing optimisations or the two parsers;
 //! `--corpus-once pcl` (or `hcl-edit`, `lex`) parses every corpus file once.
+
+#[path = "../tests/common/shapes.rs"]
+mod shapes;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -68,6 +83,10 @@ fn main() {
         if std::fs::write(&path, generate(bytes, 1)).is_err() {
             println!("error");
         }
+        return;
+    }
+    if args.iter().any(|a| a == "--shapes") {
+        shape_tables();
         return;
     }
     let passes: usize = std::env::var("PCL_BENCH_PASSES")
@@ -161,6 +180,75 @@ fn main() {
                 }
                 None => println!("  {parser}: could not measure (no /proc/self/status?)"),
             }
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+    println!();
+    shape_tables();
+}
+
+/// Base repetition count of the scaling rows (16× is 800,000 lines or
+/// items; large enough that even 1× is past the caches, which otherwise
+/// make a linear path look superlinear between 1× and 4×).
+const SHAPE_BASE: usize = 50_000;
+/// Source size of each memory row.
+const MEMORY_BYTES: usize = 10_000_000;
+
+/// The scaling and memory tables of the hostile shapes.
+fn shape_tables() {
+    println!("Scaling of hostile shapes (best of 3 parses; 16x/1x is about 16 when linear):");
+    println!();
+    println!("| shape | 1x | 4x | 16x | 16x/1x |");
+    println!("|---|---:|---:|---:|---:|");
+    for (name, generate) in shapes::SCALING {
+        let times: Vec<Duration> = [1, 4, 16]
+            .iter()
+            .map(|k| {
+                let text = generate(SHAPE_BASE * k);
+                (0..3)
+                    .map(|_| {
+                        let start = Instant::now();
+                        black_box(pcl_syntax::parse(FileId(0), black_box(&text)));
+                        start.elapsed()
+                    })
+                    .min()
+                    .unwrap_or_default()
+            })
+            .collect();
+        let ms = |d: &Duration| d.as_secs_f64() * 1e3;
+        let (t1, t4, t16) = (&times[0], &times[1], &times[2]);
+        println!(
+            "| {name} | {:.1} ms | {:.1} ms | {:.1} ms | {:.1} |",
+            ms(t1),
+            ms(t4),
+            ms(t16),
+            t16.as_secs_f64() / t1.as_secs_f64().max(1e-9)
+        );
+    }
+    println!();
+    println!("Peak RSS of one parse of about 10 MB of each dense shape (child process):");
+    println!();
+    println!("| shape | source bytes | peak delta MiB | bytes per source byte |");
+    println!("|---|---:|---:|---:|");
+    for (name, generate) in shapes::MEMORY {
+        let unit = generate(1000).len().max(1) / 1000;
+        let text = generate(MEMORY_BYTES / unit.max(1));
+        let path = std::env::temp_dir().join(format!("pcl-bench-shape-{}.pp", std::process::id()));
+        if std::fs::write(&path, &text).is_err() {
+            println!("| {name} | could not write {} |", path.display());
+            continue;
+        }
+        match run_rss_child("pcl", &path) {
+            Some((base, peak)) => {
+                let delta = peak.saturating_sub(base);
+                println!(
+                    "| {name} | {} | {:.1} | {:.1} |",
+                    text.len(),
+                    kib_to_mib(delta),
+                    (delta as f64 * 1024.0) / text.len() as f64
+                );
+            }
+            None => println!("| {name} | {} | could not measure | |", text.len()),
         }
         let _ = std::fs::remove_file(&path);
     }

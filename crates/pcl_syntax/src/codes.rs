@@ -33,8 +33,10 @@ pub const UNBALANCED_TEMPLATE_DIRECTIVE: Code = Code("unbalanced-template-direct
 pub const TEMPLATE_IN_LABEL: Code = Code("template-in-label");
 /// A number lexeme that is not a valid number (`1.2.3`).
 pub const INVALID_NUMBER: Code = Code("invalid-number");
-/// An integer literal wider than 256 bits, or a number whose exponent is out of range.
+/// A number beyond every finite `f64` (`1e999999999`).
 pub const NUMBER_OUT_OF_RANGE: Code = Code("number-out-of-range");
+/// A number literal longer than `literal::MAX_NUMBER_LEN` (10,000) characters.
+pub const NUMBER_TOO_LONG: Code = Code("number-too-long");
 /// A body item that does not start with an identifier, or an identifier not followed by `=` or a block header.
 pub const EXPECTED_ATTRIBUTE_OR_BLOCK: Code = Code("expected-attribute-or-block");
 /// An attribute name written in quotes.
@@ -109,6 +111,7 @@ pub const ALL: &[Code] = &[
     TEMPLATE_IN_LABEL,
     INVALID_NUMBER,
     NUMBER_OUT_OF_RANGE,
+    NUMBER_TOO_LONG,
     EXPECTED_ATTRIBUTE_OR_BLOCK,
     QUOTED_ATTRIBUTE_NAME,
     MISSING_ATTRIBUTE_VALUE,

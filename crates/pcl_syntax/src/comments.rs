@@ -66,6 +66,13 @@ fn follows_code_on_line(tokens: &Tokens, idx: usize) -> bool {
 pub(crate) fn attach(text: &str, tokens: &Tokens, item: &mut BodyItem, first: usize, last: usize) {
     let mut leading = Vec::new();
     let mut newlines = 0;
+    // Whether the line of the comment being looked at has code before it.
+    // Every comment on one line gets the same answer (only whitespace and
+    // block comments can separate them), so it is computed once per line:
+    // a run of block comments on one line costs linear time, not
+    // quadratic. Reset when the scan crosses into an earlier line (a line
+    // break, or a line comment, which ends its line).
+    let mut line_has_code: Option<bool> = None;
     let mut idx = first;
     while idx > 0 {
         idx -= 1;
@@ -75,6 +82,7 @@ pub(crate) fn attach(text: &str, tokens: &Tokens, item: &mut BodyItem, first: us
         match token.kind {
             TokenKind::Whitespace | TokenKind::Bom => {}
             TokenKind::Newline => {
+                line_has_code = None;
                 newlines += 1;
                 if newlines >= 2 {
                     break;
@@ -87,7 +95,10 @@ pub(crate) fn attach(text: &str, tokens: &Tokens, item: &mut BodyItem, first: us
                 if ends_line && newlines >= 1 {
                     break;
                 }
-                if follows_code_on_line(tokens, idx) {
+                if ends_line {
+                    line_has_code = None;
+                }
+                if *line_has_code.get_or_insert_with(|| follows_code_on_line(tokens, idx)) {
                     break;
                 }
                 if let Some(comment) = make_comment(text, token) {
@@ -156,11 +167,14 @@ pub(crate) fn dangling(
     if inside.is_empty() {
         return out;
     }
+    // The start offsets of the attached comments, sorted for binary search
+    // (they come in order already, so the sort is a linear check).
     let mut attached: Vec<u32> = Vec::new();
     for item in items {
         attached.extend(item.leading_comments().iter().map(|c| c.range.start));
         attached.extend(item.trailing_comments().iter().map(|c| c.range.start));
     }
+    attached.sort_unstable();
     // The gaps are the stretches before, between and after the items:
     // gap i runs from the end of item i - 1 (at least the previous gap's
     // start) to the start of item i; the last one to the end of `range`.
@@ -181,7 +195,7 @@ pub(crate) fn dangling(
             next_item += 1;
             end = gap_end(next_item);
         }
-        if start >= gap_start && start < end && !attached.contains(&start) {
+        if start >= gap_start && start < end && attached.binary_search(&start).is_err() {
             out.extend(make_comment(text, token));
         }
     }

@@ -43,7 +43,7 @@ use crate::comments;
 use crate::lexer::ByteSet;
 use crate::literal::{self, NumberError};
 use crate::newlines::{item_starts_after, significant_tokens, Sig};
-use crate::template::{finish_parts, finish_plain, Flat, Sink};
+use crate::template::{finish_parts, finish_plain, Flat, FlatFor, Sink};
 use crate::token::{Token, TokenKind as K, Tokens};
 use crate::MAX_NESTING_DEPTH;
 
@@ -79,6 +79,11 @@ pub(crate) struct St<'s> {
     /// `template_parts` pushes its run above the enclosing template's, and
     /// [`finish`] takes it off (see [`Scratch`]).
     flats: Vec<Flat<'s>>,
+    /// The end offset of the quoted literal at the top of `flats` when
+    /// every literal token merged into it has a non-whitespace character,
+    /// so the next such token can be merged into it at once (see
+    /// [`push_quoted_literal`]).
+    solid_literal_end: Option<u32>,
 }
 
 /// Per-parse scratch stacks. A list being built (a body's items, an
@@ -104,11 +109,23 @@ struct Scratch {
 /// exact-size `Vec`.
 fn take_run<T>(stack: &mut Vec<T>, base: usize) -> Vec<T> {
     let base = base.min(stack.len());
+    if base == 0 && stack.len() >= TAKE_WHOLE_STACK {
+        // A long run that is the whole stack (a list of 100,000 items):
+        // the stack's buffer becomes the list, instead of the list being
+        // a copy while the stack keeps its pages for the rest of the parse.
+        let mut run = std::mem::take(stack);
+        run.shrink_to_fit();
+        return run;
+    }
     stack.drain(base..).collect()
 }
+
+/// The length from which [`take_run`] hands a whole stack over instead of
+/// copying it (shorter runs keep the stack's buffer for reuse).
+const TAKE_WHOLE_STACK: usize = 1024;
 type Ex<'s> = extra::Full<EmptyErr, SimpleState<St<'s>>, ()>;
 type Inp<'s, 'p> = InputRef<'s, 'p, In<'s>, Ex<'s>>;
-type BodyRec<'s> = Recursive<chumsky::recursive::Indirect<'s, 's, In<'s>, Body, Ex<'s>>>;
+type BodyRec<'s> = Recursive<chumsky::recursive::Direct<'s, 's, In<'s>, Body, Ex<'s>>>;
 
 impl<'s> St<'s> {
     fn slice(&self, range: TextRange) -> &'s str {
@@ -589,6 +606,14 @@ fn number(st: &mut St<'_>, sig: Sig) -> Expr {
             );
             NumberValue::Invalid
         }
+        Err(NumberError::TooLong) => {
+            st.error(
+                codes::NUMBER_TOO_LONG,
+                sig.range,
+                literal::too_long_message(text),
+            );
+            NumberValue::Invalid
+        }
     };
     Expr::leaf(
         ExprKind::Literal(Literal::Number(Box::new(Number {
@@ -831,6 +856,14 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> Step {
     }
     let value = match literal::parse_number(text) {
         Ok(NumberValue::Int(v)) => v,
+        Err(NumberError::TooLong) => {
+            st.error(
+                codes::NUMBER_TOO_LONG,
+                token.range,
+                literal::too_long_message(text),
+            );
+            num_bigint::BigInt::default()
+        }
         _ => num_bigint::BigInt::default(),
     };
     Step {
@@ -1956,10 +1989,7 @@ fn template_parts<'s>(
                             err.message,
                         );
                     }
-                    st.flats.push(Flat::Lit {
-                        value,
-                        range: sig.range,
-                    });
+                    push_quoted_literal(st, base, value, sig.range);
                 }
                 K::StringLit => {
                     bump(inp);
@@ -1999,6 +2029,51 @@ fn template_parts<'s>(
         }
         Ok(base)
     })
+}
+
+/// Pushes a quoted literal token's decoded text onto `st.flats`, merged at
+/// once into the literal on top (above `base`) when both have a
+/// non-whitespace character. Merging then is what [`finish`] would do
+/// later anyway, and the strip markers of the neighbouring sequences,
+/// which trim only the adjacent *token*, trim the same text: trimming
+/// stops inside the first or last token either way. A string of many
+/// escapes (`$${` lexes as one token each) thus costs one growing string,
+/// not one flat part per token.
+fn push_quoted_literal<'s>(
+    st: &mut St<'s>,
+    base: usize,
+    value: std::borrow::Cow<'s, str>,
+    range: TextRange,
+) {
+    use std::borrow::Cow;
+    let solid = value.chars().any(|c| !crate::lexer::is_unicode_space(c));
+    let text = st.text;
+    if solid && st.flats.len() > base {
+        if let Some(Flat::Lit {
+            value: prev,
+            range: prev_range,
+        }) = st.flats.last_mut()
+        {
+            if st.solid_literal_end == Some(prev_range.end) {
+                let whole = |v: &Cow<'_, str>, r: TextRange| matches!(v, Cow::Borrowed(s) if s.len() == r.len() as usize);
+                // Two whole tokens that touch: their text is one slice.
+                let joined = (whole(prev, *prev_range)
+                    && whole(&value, range)
+                    && prev_range.end == range.start)
+                    .then(|| text.get(prev_range.start as usize..range.end as usize))
+                    .flatten();
+                match joined {
+                    Some(slice) => *prev = Cow::Borrowed(slice),
+                    None => prev.to_mut().push_str(&value),
+                }
+                *prev_range = prev_range.cover(range);
+                st.solid_literal_end = Some(range.end);
+                return;
+            }
+        }
+    }
+    st.flats.push(Flat::Lit { value, range });
+    st.solid_literal_end = solid.then_some(range.end);
 }
 
 /// Expects the `}` / `~}` closing a sequence; returns its strip flag.
@@ -2161,13 +2236,13 @@ fn directive_head<'s>(
                     Err(message) => return fail(inp, message),
                 };
                 let right = sequence_end(inp, open, quoted, "for directive");
-                Flat::For {
+                Flat::For(Box::new(FlatFor {
                     key_var,
                     value_var,
                     collection,
                     strip: strip(right),
                     range: st(inp).range_from(open.start),
-                }
+                }))
             }
             other => {
                 let suggestion = pcl_diagnostics::suggest::did_you_mean(
@@ -2792,9 +2867,13 @@ impl Cached for Build {
 
     fn make_parser<'s>(self) -> Grammars<'s> {
         let expression = expression();
-        let mut block_body = Recursive::declare();
+        // `recursive` refers to itself through a weak reference: the
+        // grammar is freed with its cache (when a parsing thread ends).
+        // `Recursive::declare` + `define` made a strong reference cycle,
+        // leaked once per thread (the "280-byte leak" LeakSanitizer
+        // reported in the fuzz runs).
+        let block_body = recursive(|block_body| body(block_body, true, expression.clone()));
         let file = body(block_body.clone(), false, expression.clone());
-        block_body.define(body(block_body.clone(), true, expression.clone()));
         Grammars {
             file,
             expr: expression.clone(),
@@ -2830,6 +2909,7 @@ fn new_state<'s>(
         last_end: 0,
         scratch: Scratch::default(),
         flats: Vec::new(),
+        solid_literal_end: None,
     };
     if text.len() > u32::MAX as usize {
         st.recovering = true;

@@ -2,14 +2,20 @@
 //! numbers.
 //!
 //! Numbers keep their exact text (HCL numbers are arbitrary precision).
-//! An integral value (including `1e3` or `2.50e1`) is computed exactly as
-//! a `BigInt` when it fits in 256 bits. A plain integer literal (digits
-//! only) wider than that is `number-out-of-range`; a literal written with
-//! a fraction or an exponent (`1e100`) is accepted with an `f64`
-//! approximation, its exact value being its text. The exponent is read
-//! with saturation and sizes are estimated from digit counts first, so
+//! A plain integer literal (digits only) is computed exactly as a `BigInt`
+//! whatever its width (`2^256`, a 309-digit `f64::MAX` written out, as
+//! converters produce). An integral value written with an exponent or a
+//! fraction (`1e3`, `2.50e1`) is exact when it fits in 256 bits; beyond
+//! that, and for every fraction, the value is an `f64` approximation and
+//! its exact value is the literal's text. The exponent is read with
+//! saturation and sizes are estimated from digit counts first, so
 //! `1e999999999` costs nothing; it is out of range only because its value
 //! exceeds every finite float.
+//!
+//! Against denial of service, a literal longer than [`MAX_NUMBER_LEN`]
+//! characters is `number-too-long` and is never converted (decimal to
+//! binary conversion is quadratic in the digits; bounding the length keeps
+//! the cost per source byte bounded).
 
 use std::borrow::Cow;
 
@@ -19,20 +25,31 @@ use num_traits::{One, Zero};
 use crate::ast::NumberValue;
 use crate::lexer::ByteSet;
 
-/// The widest integer literal accepted, in bits.
-pub const MAX_INT_BITS: u64 = 256;
+/// The widest integral value computed exactly from a literal written with
+/// an exponent or a fraction (`1e77`), in bits. Plain integer literals have
+/// no such bound (only [`MAX_NUMBER_LEN`]).
+pub const MAX_EXPONENT_INT_BITS: u64 = 256;
+
+/// The longest number literal accepted, in characters (digits, `.`,
+/// exponent). Longer literals are `number-too-long`.
+pub const MAX_NUMBER_LEN: usize = 10_000;
 
 /// Why a number literal has no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NumberError {
     /// Not a valid decimal (`1.2.3`).
     Malformed,
-    /// An integer wider than [`MAX_INT_BITS`] or an exponent out of range.
+    /// A value beyond every finite `f64` (`1e999999999`).
     OutOfRange,
+    /// Longer than [`MAX_NUMBER_LEN`] characters (not looked at further).
+    TooLong,
 }
 
 /// Parses a number lexeme.
 pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
+    if text.len() > MAX_NUMBER_LEN {
+        return Err(NumberError::TooLong);
+    }
     // Fast path: a plain integer of at most 19 digits (most literals),
     // which always fits in a `u64`, accumulated in the same pass that
     // checks the digits.
@@ -105,6 +122,13 @@ pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
     let frac_len = i64::try_from(frac_trimmed.len()).unwrap_or(i64::MAX);
     let scale = exp.saturating_sub(frac_len);
     let plain_integer = exponent.is_none() && frac_part.is_empty() && !mantissa.contains('.');
+    if plain_integer {
+        // Digits only, at most `MAX_NUMBER_LEN` of them: exact.
+        return digits
+            .parse::<BigInt>()
+            .map(NumberValue::Int)
+            .map_err(|_| NumberError::Malformed);
+    }
     if scale >= 0 {
         // 10^78 > 2^256: anything with more digits is not a 256-bit integer.
         let n_digits = i64::try_from(digits.len()).unwrap_or(i64::MAX);
@@ -115,12 +139,9 @@ pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
                 factor *= 10;
             }
             let value = mantissa * factor;
-            if value.bits() <= MAX_INT_BITS {
+            if value.bits() <= MAX_EXPONENT_INT_BITS {
                 return Ok(NumberValue::Int(value));
             }
-        }
-        if plain_integer {
-            return Err(NumberError::OutOfRange);
         }
     }
     // A fraction, or an integral value written with an exponent or a
@@ -146,13 +167,23 @@ pub struct EscapeError {
     pub message: String,
 }
 
-/// The message of a `number-out-of-range` diagnostic for `text`.
+/// The message of a `number-out-of-range` diagnostic for `text` (cut
+/// when long).
 pub fn out_of_range_message(text: &str) -> String {
-    if text.bytes().all(|b| b.is_ascii_digit()) {
-        format!("`{text}` cannot be represented: integers may have at most {MAX_INT_BITS} bits")
-    } else {
-        format!("`{text}` cannot be represented: its magnitude is beyond the range of numbers")
-    }
+    format!(
+        "`{}` cannot be represented: its magnitude is beyond the range of numbers",
+        pcl_diagnostics::elide_quoted(text)
+    )
+}
+
+/// The message of a `number-too-long` diagnostic for `text`: the literal is
+/// cut, its length given.
+pub fn too_long_message(text: &str) -> String {
+    format!(
+        "number literal `{}` is {} characters long: at most {MAX_NUMBER_LEN} are accepted",
+        pcl_diagnostics::elide(text, 40),
+        text.len()
+    )
 }
 
 /// Does `raw` contain a backslash, `$` or `%` (which a quoted literal's decoding
@@ -318,13 +349,37 @@ mod tests {
         assert_eq!(parse_number("1E+300"), Ok(NumberValue::Fraction(1e300)));
         assert_eq!(int("1e77"), "1".to_string() + &"0".repeat(77));
         assert_eq!(parse_number("1e-999999999"), Ok(NumberValue::Fraction(0.0)));
-        // 2^256 needs 257 bits.
+        // Plain integers of any width up to the length limit are exact:
+        // 2^256 (257 bits), f64::MAX written out (309 digits).
         let two_256 =
             "115792089237316195423570985008687907853269984665640564039457584007913129639936";
-        assert_eq!(parse_number(two_256), Err(NumberError::OutOfRange));
-        let below =
-            "115792089237316195423570985008687907853269984665640564039457584007913129639935";
-        assert!(matches!(parse_number(below), Ok(NumberValue::Int(_))));
+        assert_eq!(int(two_256), two_256);
+        let max_f64 = format!("{:.0}", f64::MAX);
+        assert_eq!(max_f64.len(), 309);
+        assert_eq!(int(&max_f64), max_f64);
+        let longest = "7".repeat(MAX_NUMBER_LEN);
+        assert_eq!(int(&longest), longest);
+        assert_eq!(
+            parse_number(&"7".repeat(MAX_NUMBER_LEN + 1)),
+            Err(NumberError::TooLong)
+        );
+        assert_eq!(
+            parse_number(&format!("1.{}", "0".repeat(MAX_NUMBER_LEN))),
+            Err(NumberError::TooLong)
+        );
+        // With an exponent, exact only within 256 bits.
+        assert!(matches!(parse_number("1e77"), Ok(NumberValue::Int(_))));
+        assert_eq!(parse_number("1e78"), Ok(NumberValue::Fraction(1e78)));
+    }
+
+    #[test]
+    fn number_messages_cut_the_literal() {
+        let long = "9".repeat(100_000);
+        let message = too_long_message(&long);
+        assert!(message.len() < 200, "{message}");
+        assert!(message.contains("100000 characters"), "{message}");
+        let exponent = format!("1e{}", "9".repeat(5_000));
+        assert!(out_of_range_message(&exponent).len() < 300);
     }
 
     #[test]

@@ -43,13 +43,9 @@ pub(crate) enum Flat<'s> {
         strip: Strip,
         range: TextRange,
     },
-    For {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Expr,
-        strip: Strip,
-        range: TextRange,
-    },
+    /// Boxed: the largest part by far, and rare; inline it would make
+    /// every part (most are literals) twice as large.
+    For(Box<FlatFor>),
     EndFor {
         strip: Strip,
         range: TextRange,
@@ -58,15 +54,24 @@ pub(crate) enum Flat<'s> {
     Broken,
 }
 
+/// The head of a `%{for}` directive.
+pub(crate) struct FlatFor {
+    pub(crate) key_var: Option<Ident>,
+    pub(crate) value_var: Ident,
+    pub(crate) collection: Expr,
+    pub(crate) strip: Strip,
+    pub(crate) range: TextRange,
+}
+
 impl Flat<'_> {
     fn strip(&self) -> Strip {
         match self {
             Flat::Lit { .. } | Flat::Broken => Strip::default(),
             Flat::Interp(interp) => interp.strip,
+            Flat::For(head) => head.strip,
             Flat::If { strip, .. }
             | Flat::Else { strip, .. }
             | Flat::EndIf { strip, .. }
-            | Flat::For { strip, .. }
             | Flat::EndFor { strip, .. } => *strip,
         }
     }
@@ -219,13 +224,18 @@ fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
             }
         }
         // An `if` or `for` past the limit opens nothing.
-        if let Flat::If { range, .. } | Flat::For { range, .. } = &part {
+        let opening = match &part {
+            Flat::If { range, .. } => Some(*range),
+            Flat::For(head) => Some(head.range),
+            _ => None,
+        };
+        if let Some(range) = opening {
             if stack.len() > MAX_NESTING_DEPTH {
                 if !too_deep_reported {
                     too_deep_reported = true;
                     sink.error(
                         codes::NESTING_TOO_DEEP,
-                        *range,
+                        range,
                         format!("template directives nest deeper than {MAX_NESTING_DEPTH} levels"),
                     );
                 }
@@ -259,13 +269,14 @@ fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
                     parts: Vec::new(),
                 });
             }
-            Flat::For {
-                key_var,
-                value_var,
-                collection,
-                strip,
-                range,
-            } => {
+            Flat::For(head) => {
+                let FlatFor {
+                    key_var,
+                    value_var,
+                    collection,
+                    strip,
+                    range,
+                } = *head;
                 stack.push(Frame {
                     head: FrameHead::For {
                         key_var,

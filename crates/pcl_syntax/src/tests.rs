@@ -195,9 +195,6 @@ fn recovery_resumes_at_next_item() {
     }
 }
 
-/// Integral numbers written with an exponent or a fraction are numbers
-/// whatever their size (HCL numbers are arbitrary precision); only a plain
-/// integer literal wider than 256 bits is out of range.
 /// Errors at the end of the input still cover a byte: the construct left
 /// open, or what the error comes after.
 #[test]
@@ -271,10 +268,14 @@ fn wide_numbers_with_exponents_are_accepted() {
             parse.dump()
         );
     }
+    // A plain integer of the same size is exact (no diagnostic), up to
+    // the length limit.
     let text = format!("a = 1{}\n", "0".repeat(100));
+    assert!(codes_of(parse(FileId(0), &text).diagnostics()).is_empty());
+    let text = format!("a = 1{}\n", "0".repeat(crate::literal::MAX_NUMBER_LEN));
     assert_eq!(
         codes_of(parse(FileId(0), &text).diagnostics()),
-        vec![codes::NUMBER_OUT_OF_RANGE.as_str()]
+        vec![codes::NUMBER_TOO_LONG.as_str()]
     );
 }
 
@@ -746,6 +747,30 @@ fn merged_literals_mix_source_slices_and_decoded_text() {
     assert_eq!(values, ["a\nb ", " c\nd\n"]);
 }
 
+/// Quoted literal tokens merged as they are parsed (a string of many
+/// `$${` escapes is one growing literal) keep HCL's strip semantics: `~`
+/// trims only the adjacent token, so whitespace-only tokens are never
+/// merged early.
+#[test]
+fn early_merged_literals_keep_strip_semantics() {
+    let text = "\"x  $${  ${~y} \\n $${ z ${y~}  $$x  $${q\"";
+    let parse = parse_expr(FileId(0), text);
+    assert!(!parse.has_errors(), "{}", parse.dump());
+    let ExprKind::Template(t) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(literal_values(t), ["x  ${", " \n ${ z ", "$$x  ${q"]);
+    // Many escapes: one literal covering them all.
+    let text = format!("\"{}\"", "$${".repeat(1000));
+    let parse = parse_expr(FileId(0), &text);
+    let ExprKind::Template(t) = &parse.expr().kind else {
+        panic!("{}", parse.dump())
+    };
+    assert_eq!(t.parts.len(), 1);
+    assert_eq!(t.literal_value(), Some("${".repeat(1000).as_str()));
+    assert_eq!(t.parts[0].range(), TextRange::from_usize(1..text.len() - 1));
+}
+
 /// Postfix chains nested in index steps each keep exactly their own
 /// steps (they share one scratch stack), before and after a splat.
 #[test]
@@ -791,4 +816,31 @@ fn literal_values(t: &Template) -> Vec<&str> {
             _ => None,
         })
         .collect()
+}
+
+/// A number literal past the length limit is one `number-too-long` error
+/// whose message cuts the literal; the next item still parses.
+#[test]
+fn overlong_number_literal_is_rejected_and_cut() {
+    let text = format!(
+        "a = {}\nb = 2\nc = x.{}\n",
+        "1".repeat(100_000),
+        "2".repeat(10_001)
+    );
+    let parse = parse(FileId(0), &text);
+    let codes: Vec<&str> = parse
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert_eq!(codes, ["number-too-long", "number-too-long"], "{codes:?}");
+    for diag in parse.diagnostics() {
+        assert!(
+            diag.summary.len() + diag.detail.as_deref().map_or(0, str::len) < 400,
+            "{}",
+            diag.summary
+        );
+    }
+    assert_eq!(parse.body().items.len(), 3);
+    assert_eq!(parse.print(), text);
 }

@@ -75,6 +75,10 @@ const HCL_EDIT_REJECTS: &[(&str, &str)] = &[
         "big_integers",
         "integers above u64::MAX: hcl-edit's number type is u64/i64/f64 and rejects them; hclsyntax numbers are arbitrary precision",
     ),
+    (
+        "integer_wide",
+        "integers above u64::MAX (2^256, f64::MAX written out): rejected by hcl-edit 0.9 for the same reason; hclsyntax accepts them",
+    ),
 ];
 
 fn hcl_outline(body: &Body, prefix: &str, out: &mut Vec<String>) {
