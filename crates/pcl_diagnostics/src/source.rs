@@ -149,6 +149,27 @@ impl LineIndex {
         self.line_starts.len()
     }
 
+    /// The 0-based index of the line holding byte `offset` (offsets past
+    /// the end are on the last line). O(log lines).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = u32::try_from(offset).unwrap_or(u32::MAX);
+        match self.line_starts.binary_search(&offset) {
+            Ok(idx) => idx,
+            Err(idx) => idx.saturating_sub(1),
+        }
+    }
+
+    /// The byte range of line `line` (0-based) in a text of `len` bytes,
+    /// its line break included; `None` past the last line.
+    pub fn line_range(&self, line: usize, len: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.line_starts.get(line)? as usize;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(len, |&next| next as usize);
+        Some(start.min(len)..end.min(len))
+    }
+
     /// The position of `offset` in `text` (the text this index was built
     /// from). Offsets past the end are clamped to the end; offsets inside a
     /// UTF-8 sequence are moved back to its first byte.

@@ -25,7 +25,7 @@ pub const VERSION: u32 = 1;
 
 /// Writes the document (pretty-printed, newline-terminated).
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(report))?;
+    super::safe_json::to_writer_pretty(&mut *out, &document(report))?;
     writeln!(out)
 }
 

@@ -21,7 +21,7 @@ pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// Writes the SARIF log.
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(report))?;
+    super::safe_json::to_writer_pretty(&mut *out, &document(report))?;
     writeln!(out)
 }
 

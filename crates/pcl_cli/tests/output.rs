@@ -1,0 +1,97 @@
+//! End-to-end tests of what `pcl check` prints: terminal and CI-log
+//! injection through user text (issue #18, finding 4), structured fixes in
+//! the JSON and SARIF outputs, and output that stays linear in the number
+//! of diagnostics.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use pcl_diagnostics::is_unsafe_char;
+
+fn pcl(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("PULUMI_HOME", cwd.join("no-such-pulumi-home"))
+        .output()
+        .expect("run pcl")
+}
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("output-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The characters of `text` that must not reach a terminal (line feeds
+/// that end lines are fine).
+fn unsafe_chars(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| c != '\n' && is_unsafe_char(c))
+        .collect()
+}
+
+/// A resource label holding ESC, LF, a forged workflow command and a bidi
+/// override, in a file whose name holds ESC and a bidi override too.
+const HOSTILE: &str = "resource r \"\\u001b[31mred\\n::warning file=x.pp,line=1::INJECTED\\u202e\\u2066\" {\n  a = nope\n}\n";
+
+#[cfg(unix)]
+#[test]
+fn user_text_never_reaches_the_terminal_raw() {
+    let dir = scratch("injection");
+    let name = "ev\u{1b}[1mil\u{202e}.pp";
+    std::fs::write(dir.join(name), HOSTILE).unwrap();
+    for format in ["human", "short", "github", "json", "sarif"] {
+        let out = pcl(&["check", "--format", format, "."], &dir);
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        for (stream, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+            assert_eq!(
+                unsafe_chars(text),
+                Vec::<char>::new(),
+                "{format} {stream}: {text:?}"
+            );
+            assert!(
+                !text.lines().any(|l| l.starts_with("::warning file=x.pp")),
+                "{format} {stream}: a forged workflow command: {text}"
+            );
+        }
+        let all = format!("{stdout}{stderr}");
+        assert!(all.contains("INJECTED"), "{format}: {all}");
+        match format {
+            "human" | "short" | "github" => {
+                // The label and the file name, escaped visibly.
+                assert!(
+                    all.contains("\\u{1b}[31mred\\n::warning"),
+                    "{format}: {all}"
+                );
+                assert!(all.contains("\\u{202e}\\u{2066}"), "{format}: {all}");
+                assert!(
+                    all.contains("ev\\u{1b}[1mil\\u{202e}.pp"),
+                    "{format}: {all}"
+                );
+            }
+            _ => {
+                // JSON escapes, and a reader gets the exact text back.
+                let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+                let text = doc.to_string();
+                assert!(text.contains("\\u001b[31mred\\n::warning"), "{text}");
+                assert!(all.contains("\\u202e\\u2066"), "{format}: {all}");
+            }
+        }
+        if format == "github" {
+            for line in stdout.lines() {
+                assert!(
+                    line.starts_with("::error file=ev\\u{1b}[1mil\\u{202e}.pp,"),
+                    "{line}"
+                );
+            }
+        }
+    }
+}
