@@ -95,3 +95,80 @@ fn user_text_never_reaches_the_terminal_raw() {
         }
     }
 }
+
+/// A report of one program with one did-you-mean diagnostic carrying a fix
+/// (the shape the binder gives `bukcet` in `examples/mistakes`).
+fn report_with_a_fix() -> pcl_cli::formats::Report {
+    use pcl_diagnostics::{Code, Diagnostic, SourceMap, Span, TextRange};
+    let text = "resource logs \"aws:s3:Bucket\" {\n  bukcet = \"logs\"\n}\n";
+    let mut sources = SourceMap::new();
+    let file = sources.add("app/main.pp", text);
+    let at = text.find("bukcet").unwrap();
+    let span = Span::new(file, TextRange::from_usize(at..at + 6));
+    let diagnostic = Diagnostic::error(
+        Code("unsupported-attribute"),
+        span,
+        "unsupported attribute 'bukcet'",
+    )
+    .with_help("did you mean `bucket`?")
+    .with_fix(span, "bucket");
+    let program = pcl_cli::formats::ProgramResult {
+        path: "app".to_string(),
+        program: pcl_binder::Program::default(),
+        sources,
+        diagnostics: vec![diagnostic],
+    };
+    pcl_cli::formats::Report::new(vec![program], None, false)
+}
+
+#[test]
+fn json_lists_fixes() {
+    let report = report_with_a_fix();
+    let doc = pcl_cli::formats::json::document(&report);
+    let diagnostic = &doc["programs"][0]["diagnostics"][0];
+    let text = diagnostic.to_string();
+    let want = serde_json::json!([{
+        "message": "replace with `bucket`",
+        "replacement": "bucket",
+        "file": "app/main.pp",
+        "range": {
+            "start": {"line": 2, "column": 3, "byte": 34},
+            "end": {"line": 2, "column": 9, "byte": 40},
+        },
+    }]);
+    assert_eq!(diagnostic["fixes"], want, "{text}");
+    // Left out when there are none.
+    let mut report = report_with_a_fix();
+    report.programs[0].diagnostics[0].fixes.clear();
+    let doc = pcl_cli::formats::json::document(&report);
+    assert!(doc["programs"][0]["diagnostics"][0].get("fixes").is_none());
+}
+
+#[test]
+fn sarif_lists_fixes() {
+    let report = report_with_a_fix();
+    let doc = pcl_cli::formats::sarif::document(&report);
+    let result = &doc["runs"][0]["results"][0];
+    let want = serde_json::json!([{
+        "description": {"text": "replace with `bucket`"},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": "app/main.pp"},
+            "replacements": [{
+                "deletedRegion": {
+                    "startLine": 2,
+                    "startColumn": 3,
+                    "endLine": 2,
+                    "endColumn": 9,
+                    "byteOffset": 34,
+                    "byteLength": 6,
+                },
+                "insertedContent": {"text": "bucket"},
+            }],
+        }],
+    }]);
+    assert_eq!(result["fixes"], want);
+    let mut report = report_with_a_fix();
+    report.programs[0].diagnostics[0].fixes.clear();
+    let doc = pcl_cli::formats::sarif::document(&report);
+    assert!(doc["runs"][0]["results"][0].get("fixes").is_none());
+}

@@ -5,7 +5,8 @@
 //!  "programs": [{"path": …, "diagnostics": [
 //!     {"severity", "code", "summary", "detail"?, "file",
 //!      "range": {"start": {"line", "column", "byte"}, "end": {…}},
-//!      "related"?: [{"message", "file", "range"}], "help"?: ["…"]}]}],
+//!      "related"?: [{"message", "file", "range"}], "help"?: ["…"],
+//!      "fixes"?: [{"message", "replacement", "file", "range"}]}]}],
 //!  "summary": {"programs", "errors", "warnings", "omitted"?}}
 //! ```
 //!
@@ -75,7 +76,32 @@ fn diagnostic(item: &Item<'_>) -> Value {
     if !d.help.is_empty() {
         m.insert("help".into(), json!(d.help));
     }
+    if let Some(fixes) = fixes(item) {
+        m.insert("fixes".into(), fixes);
+    }
     Value::Object(m)
+}
+
+/// `[{"message", "replacement", "file", "range"}]`: the diagnostic's
+/// machine-applicable edits, best first (replace the text at `range` of
+/// `file` with `replacement`; an empty range inserts). `None` when there
+/// are none.
+pub fn fixes(item: &Item<'_>) -> Option<Value> {
+    let fixes = &item.diagnostic.fixes;
+    (!fixes.is_empty()).then(|| {
+        fixes
+            .iter()
+            .map(|f| {
+                let loc = Loc::of(item.sources, f.span);
+                json!({
+                    "message": f.message,
+                    "replacement": f.replacement,
+                    "file": loc.file,
+                    "range": range(&loc),
+                })
+            })
+            .collect()
+    })
 }
 
 /// `{"start": {line, column, byte}, "end": {…}}`.
