@@ -172,3 +172,70 @@ fn sarif_lists_fixes() {
     let doc = pcl_cli::formats::sarif::document(&report);
     assert!(doc["runs"][0]["results"][0].get("fixes").is_none());
 }
+
+/// Reads a JSON document deeper than `serde_json`'s default limit (the
+/// model of 127-deep objects is about 600 levels deep).
+fn read_deep_json(bytes: &[u8]) -> serde_json::Value {
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    reader.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut reader).unwrap()
+}
+
+/// Issue #18, finding 6: `--emit model` printed a nested object's whole
+/// type at every level. Each type string is now printed once, in the
+/// document's `types` table, capped at 120 characters; type fields are
+/// indices into it.
+#[test]
+fn model_prints_each_type_once() {
+    let dir = scratch("model-types");
+    let mut text = String::new();
+    for i in 0..10 {
+        text.push_str(&format!(
+            "a{i} = {}1{}\n",
+            "{a = ".repeat(127),
+            "}".repeat(127)
+        ));
+    }
+    std::fs::write(dir.join("main.pp"), &text).unwrap();
+    let out = pcl(&["check", "--emit", "model", "main.pp"], &dir);
+    assert_eq!(out.status.code(), Some(0));
+    let raw = String::from_utf8(out.stdout.clone()).unwrap();
+    // Every object type string occurs once in the whole document.
+    let objects = raw.matches("object({").count();
+    let first = raw.find("object({").unwrap_or(0);
+    let table = raw.rfind("\"types\": [").unwrap();
+    assert!(first > table, "a type string outside the table");
+    assert!(objects <= 130, "{objects} object type strings");
+    assert!(raw.len() < 4 << 20, "{} bytes", raw.len());
+    let doc = read_deep_json(&out.stdout);
+    assert_eq!(doc["version"], 2);
+    let types = doc["types"].as_array().unwrap();
+    for t in types {
+        assert!(t.as_str().unwrap().chars().count() <= 120, "{t}");
+    }
+    let mut distinct: Vec<&str> = types.iter().map(|t| t.as_str().unwrap()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), types.len(), "a type listed twice");
+    let node = &doc["programs"][0]["nodes"][0];
+    let ty = node["type"].as_u64().unwrap() as usize;
+    assert!(types[ty].as_str().unwrap().ends_with('…'), "{}", types[ty]);
+    assert!(node["value"]["type"].is_u64());
+}
+
+/// The model escapes unsafe characters in strings as JSON `\u` escapes.
+#[test]
+fn model_strings_are_escaped() {
+    let dir = scratch("model-escape");
+    std::fs::write(dir.join("main.pp"), "a = \"x\\u001b[31m\\u202ey\"\n").unwrap();
+    let out = pcl(&["check", "--emit", "model", "main.pp"], &dir);
+    assert_eq!(out.status.code(), Some(0));
+    let raw = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_eq!(unsafe_chars(&raw), Vec::<char>::new(), "{raw}");
+    assert!(raw.contains("\"x\\u001b[31m\\u202ey\""), "{raw}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["programs"][0]["nodes"][0]["value"]["parts"][0]["value"],
+        "x\u{1b}[31m\u{202e}y"
+    );
+}
