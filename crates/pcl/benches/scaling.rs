@@ -14,9 +14,11 @@
 //! and the diagnostic count. The steps are a parse (`pcl::parse`), a check
 //! (`check_program`), or one output of `pcl check` (`--format human`,
 //! `short`, `json`, `sarif`, `github`, or `--emit model`) written to a
-//! counting sink, timed alone after an untimed check. A size whose
-//! previous size took more than [`GROWTH_BUDGET`] is skipped (`skip`): a
-//! quadratic row would otherwise run for hours.
+//! counting sink, timed alone after an untimed check. Each size runs in a
+//! fresh child process (this binary with `--growth-child ROW K`), so its
+//! memory is not hidden by pages an earlier run left mapped. A size is
+//! skipped (`skip`) when the previous one, times 16, would exceed
+//! [`GROWTH_BUDGET`]: a quadratic row would otherwise run for hours.
 //!
 //! Run with `cargo bench -p pcl --bench scaling` (release build). An
 //! argument filters the rows of both tables by name; `SCALING_BASE=K`
@@ -169,8 +171,9 @@ impl Step {
     }
 }
 
-/// A size that took longer than this is not grown further.
-const GROWTH_BUDGET: Duration = Duration::from_secs(20);
+/// The next size of a growth row is skipped when the current one, times
+/// 16 (a quadratic row's growth), would take longer than this.
+const GROWTH_BUDGET: Duration = Duration::from_secs(40);
 
 /// `(name, base n, step, generator)`: the rows grow n 1×, 4× and 16×.
 type GrowthRow = (&'static str, usize, Step, Generator);
@@ -388,8 +391,52 @@ fn growth_once(
     }
 }
 
+/// In a child process (this binary run with `--growth-child ROW K`): runs
+/// growth row `ROW` at K times its base once, for its memory, then (when
+/// that took under 300 ms) three more times, and prints `time_ns peak_bytes
+/// diags out_bytes` (the median time; the first run's memory, `-` when
+/// unknown).
+fn growth_child(row: usize, k: usize, loader: &MemoryLoader) {
+    let Some(&(_, base, step, generate)) = GROWTH.get(row) else {
+        return;
+    };
+    let sources = generate(base * k);
+    let bytes = sources.iter().map(|(_, t)| t.len()).sum::<usize>();
+    let first = growth_once(step, &sources, loader);
+    let time = if first.0 < Duration::from_millis(300) {
+        let mut times: Vec<Duration> = (0..3)
+            .map(|_| growth_once(step, &sources, loader).0)
+            .collect();
+        times.sort();
+        times[1]
+    } else {
+        first.0
+    };
+    let peak = first.1.map_or("-".to_string(), |p| p.to_string());
+    println!("{} {peak} {} {} {bytes}", time.as_nanos(), first.2, first.3);
+}
+
+/// One size of a growth row, measured in a fresh child process (so the
+/// memory figure is not hidden by pages an earlier run left mapped):
+/// `(time, added peak bytes, diagnostics, bytes written, source bytes)`.
+fn growth_sample(row: usize, k: usize) -> Option<(Duration, Option<u64>, usize, usize, usize)> {
+    let exe = std::env::current_exe().ok()?;
+    let out = std::process::Command::new(exe)
+        .args(["--growth-child", &row.to_string(), &k.to_string()])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut fields = text.split_whitespace();
+    let time = Duration::from_nanos(fields.next()?.parse().ok()?);
+    let peak = fields.next()?.parse().ok();
+    let diags = fields.next()?.parse().ok()?;
+    let written = fields.next()?.parse().ok()?;
+    let bytes = fields.next()?.parse().ok()?;
+    Some((time, peak, diags, written, bytes))
+}
+
 /// Prints the growth table.
-fn growth_table(filter: Option<&str>, loader: &MemoryLoader) {
+fn growth_table(filter: Option<&str>) {
     println!();
     println!(
         "{:<30} {:>7} {:>8} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>8}",
@@ -404,46 +451,28 @@ fn growth_table(filter: Option<&str>, loader: &MemoryLoader) {
         "out MB",
         "diags"
     );
-    for &(name, base, step, generate) in GROWTH {
+    for (row, &(name, base, step, generate)) in GROWTH.iter().enumerate() {
         let label = format!("{name} ({})", step.name());
         if filter.is_some_and(|f| !label.contains(f)) {
             continue;
         }
+        if generate(base).is_empty() {
+            println!("{label:<30} skipped: ../shared/peers/gen_large.py or python3 is missing");
+            continue;
+        }
         let mut times: Vec<Option<Duration>> = Vec::new();
         let mut last = None;
-        let mut bytes = 0;
-        let mut missing = false;
         for k in [1, 4, 16] {
             if times
                 .last()
-                .is_some_and(|t| t.is_none_or(|t| t > GROWTH_BUDGET))
+                .is_some_and(|t| t.is_none_or(|t| t * 16 > GROWTH_BUDGET))
             {
                 times.push(None);
                 continue;
             }
-            let sources = generate(base * k);
-            if sources.is_empty() {
-                missing = true;
-                break;
-            }
-            bytes = sources.iter().map(|(_, t)| t.len()).sum::<usize>();
-            let first = growth_once(step, &sources, loader);
-            // Short runs: the median of three more.
-            let sample = if first.0 < Duration::from_millis(300) {
-                let mut runs: Vec<_> = (0..3)
-                    .map(|_| growth_once(step, &sources, loader))
-                    .collect();
-                runs.sort_by_key(|r| r.0);
-                runs.swap_remove(1)
-            } else {
-                first
-            };
-            times.push(Some(sample.0));
-            last = Some(sample);
-        }
-        if missing {
-            println!("{label:<30} skipped: ../shared/peers/gen_large.py or python3 is missing");
-            continue;
+            let sample = growth_sample(row, k);
+            times.push(sample.map(|s| s.0));
+            last = sample;
         }
         let ms = |t: &Option<Duration>| match t {
             Some(t) => format!("{:.1}", t.as_secs_f64() * 1000.0),
@@ -456,10 +485,11 @@ fn growth_table(filter: Option<&str>, loader: &MemoryLoader) {
             _ => "-".to_string(),
         };
         let full = times.get(2).is_some_and(|t| t.is_some());
-        let (per_byte, out, diags) = match &last {
-            Some((_, peak, diags, out)) if full => (
+        let (mb, per_byte, out, diags) = match &last {
+            Some((_, peak, diags, out, bytes)) if full => (
+                *bytes as f64 / 1e6,
                 peak.map_or("-".to_string(), |p| {
-                    format!("{:.1}", p as f64 / bytes.max(1) as f64)
+                    format!("{:.1}", p as f64 / (*bytes).max(1) as f64)
                 }),
                 if *out > 0 {
                     format!("{:.2}", *out as f64 / 1e6)
@@ -468,13 +498,13 @@ fn growth_table(filter: Option<&str>, loader: &MemoryLoader) {
                 },
                 diags.to_string(),
             ),
-            _ => ("-".to_string(), "-".to_string(), "-".to_string()),
+            _ => (0.0, "-".to_string(), "-".to_string(), "-".to_string()),
         };
         println!(
             "{:<30} {:>7} {:>8.2} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>8}",
             label,
             base,
-            if full { bytes as f64 / 1e6 } else { 0.0 },
+            mb,
             ms(times.first().unwrap_or(&None)),
             ms(times.get(1).unwrap_or(&None)),
             ms(times.get(2).unwrap_or(&None)),
@@ -525,6 +555,18 @@ fn measure(
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--growth-child") {
+        let number = |i: usize| args.get(at + i).and_then(|a| a.parse::<usize>().ok());
+        if let (Some(row), Some(k)) = (number(1), number(2)) {
+            let mut loader = MemoryLoader::new();
+            for schema in SCHEMAS {
+                let _ = loader.add(schema);
+            }
+            growth_child(row, k, &loader);
+        }
+        return;
+    }
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let scale: usize = std::env::var("SCALING_BASE")
         .ok()
@@ -589,5 +631,5 @@ fn main() {
             last.2
         );
     }
-    growth_table(filter.as_deref(), &loader);
+    growth_table(filter.as_deref());
 }
