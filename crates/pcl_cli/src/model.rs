@@ -105,6 +105,9 @@ enum Task<'a> {
     Value(Json),
     /// A program's fields (without the braces).
     Program(&'a Program),
+    /// A node of `program`: expanded when reached, so the document is
+    /// streamed node by node rather than built up front.
+    Node(&'a Program, &'a pcl_binder::Node),
     /// An expression of `program`, in `file`.
     Expr(&'a Program, FileId, &'a BoundExpr),
 }
@@ -216,6 +219,11 @@ impl<'a> Writer<'a, '_> {
                     continue;
                 }
                 Task::Program(p) => self.program(p),
+                Task::Node(p, n) => {
+                    let mut t = Tasks::default();
+                    self.node(p, n, &mut t);
+                    t
+                }
                 Task::Expr(program, file, e) => self.expr(program, file, e),
             };
             stack.extend(expanded.0.into_iter().rev());
@@ -242,7 +250,7 @@ impl<'a> Writer<'a, '_> {
         t.push(Task::Key("nodes"));
         t.push(Task::Begin(Container::Array));
         for node in program.nodes() {
-            self.node(program, node, &mut t);
+            t.push(Task::Node(program, node));
         }
         t.push(Task::End);
         t.field("order", json!(order));
