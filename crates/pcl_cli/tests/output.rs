@@ -239,3 +239,77 @@ fn model_strings_are_escaped() {
         "x\u{1b}[31m\u{202e}y"
     );
 }
+
+/// A report of three programs: one with two diagnostics (related
+/// locations, help, a fix, unsafe characters), one clean, one with one.
+fn report_of_three() -> pcl_cli::formats::Report {
+    use pcl_diagnostics::{Code, Diagnostic, SourceMap, Span, TextRange};
+    let program = |path: &str, texts: &[&str]| {
+        let mut sources = SourceMap::new();
+        let mut diagnostics = Vec::new();
+        for (i, text) in texts.iter().enumerate() {
+            let file = sources.add(format!("{path}/f{i}\u{202e}.pp"), *text);
+            let span = Span::new(file, TextRange::new(0, 1));
+            diagnostics.push(
+                Diagnostic::error(Code("c\u{1b}"), span, format!("s{i} \u{1b}[31m\n"))
+                    .with_related(Span::new(file, TextRange::new(2, 3)), "r")
+                    .with_help("h")
+                    .with_fix(span, "x"),
+            );
+            diagnostics.push(Diagnostic::warning(Code("w"), span, "w"));
+        }
+        pcl_cli::formats::ProgramResult {
+            path: path.to_string(),
+            program: pcl_binder::Program::default(),
+            sources,
+            diagnostics,
+        }
+    };
+    let programs = vec![
+        program("a", &["a = 1\n", "b = 2\n"]),
+        program("b", &[]),
+        program("c", &["c = 3\n"]),
+    ];
+    pcl_cli::formats::Report::new(programs, None, false)
+}
+
+/// The JSON and SARIF writers stream their documents, byte for byte what
+/// printing the whole document gives (empty lists included).
+#[test]
+fn streamed_json_and_sarif_match_the_documents() {
+    for report in [report_of_three(), report_with_a_fix()] {
+        let mut streamed = Vec::new();
+        pcl_cli::formats::json::write(&report, &mut streamed).unwrap();
+        let mut whole = Vec::new();
+        pcl_cli::formats::safe_json::to_writer_pretty(
+            &mut whole,
+            &pcl_cli::formats::json::document(&report),
+        )
+        .unwrap();
+        whole.push(b'\n');
+        assert_eq!(
+            String::from_utf8(streamed).unwrap(),
+            String::from_utf8(whole).unwrap()
+        );
+        let mut streamed = Vec::new();
+        pcl_cli::formats::sarif::write(&report, &mut streamed).unwrap();
+        let mut whole = Vec::new();
+        pcl_cli::formats::safe_json::to_writer_pretty(
+            &mut whole,
+            &pcl_cli::formats::sarif::document(&report),
+        )
+        .unwrap();
+        whole.push(b'\n');
+        assert_eq!(
+            String::from_utf8(streamed).unwrap(),
+            String::from_utf8(whole).unwrap()
+        );
+    }
+    // No diagnostics at all: empty lists.
+    let empty = pcl_cli::formats::Report::new(Vec::new(), None, false);
+    let mut streamed = Vec::new();
+    pcl_cli::formats::sarif::write(&empty, &mut streamed).unwrap();
+    assert!(String::from_utf8(streamed)
+        .unwrap()
+        .contains("\"results\": []"));
+}

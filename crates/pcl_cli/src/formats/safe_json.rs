@@ -80,6 +80,69 @@ pub fn to_writer_pretty<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -
     value.serialize(&mut serializer).map_err(io::Error::from)
 }
 
+/// Writes `skeleton` pretty-printed, streaming a list into it: the first
+/// occurrences of the key `"KEY": []` (an empty list under `key`) get the
+/// items `lists[i]` yields instead, each built (as a value) only when it is
+/// written. Byte-identical to printing the skeleton with the lists filled
+/// in, without ever holding a whole list.
+pub fn write_streamed<I>(
+    out: &mut dyn Write,
+    skeleton: &serde_json::Value,
+    key: &str,
+    lists: Vec<I>,
+) -> io::Result<()>
+where
+    I: Iterator<Item = serde_json::Value>,
+{
+    let mut text = Vec::new();
+    to_writer_pretty(&mut text, skeleton)?;
+    let text = String::from_utf8_lossy(&text);
+    let needle = format!("\"{key}\": []");
+    let mut from = 0;
+    for items in lists {
+        let Some(at) = text
+            .get(from..)
+            .and_then(|t| t.find(&needle))
+            .map(|i| from + i)
+        else {
+            break;
+        };
+        let line_start = text
+            .get(..at)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |i| i + 1);
+        let indent = at - line_start;
+        out.write_all(text.get(from..at).unwrap_or("").as_bytes())?;
+        write!(out, "\"{key}\": [")?;
+        let inner = " ".repeat(indent + 2);
+        let mut any = false;
+        for item in items {
+            out.write_all(if any { b",\n" } else { b"\n" })?;
+            any = true;
+            out.write_all(inner.as_bytes())?;
+            let mut value = Vec::new();
+            to_writer_pretty(&mut value, &item)?;
+            let value = String::from_utf8_lossy(&value);
+            let mut lines = value.split('\n');
+            if let Some(first) = lines.next() {
+                out.write_all(first.as_bytes())?;
+            }
+            for line in lines {
+                out.write_all(b"\n")?;
+                out.write_all(inner.as_bytes())?;
+                out.write_all(line.as_bytes())?;
+            }
+        }
+        if any {
+            write!(out, "\n{}]", " ".repeat(indent))?;
+        } else {
+            out.write_all(b"]")?;
+        }
+        from = at + needle.len();
+    }
+    out.write_all(text.get(from..).unwrap_or("").as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,17 +23,40 @@ use super::{Item, Loc, Report};
 /// The SARIF 2.1.0 JSON schema.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// Writes the SARIF log.
+/// Writes the SARIF log, streaming: each result's value is built when it
+/// is written, so memory does not grow with the number of diagnostics.
+/// Byte-identical to printing [`document`].
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    super::safe_json::to_writer_pretty(&mut *out, &document(report))?;
-    writeln!(out)
+    let mut out = io::BufWriter::new(out);
+    let items: Vec<Item<'_>> = report.items().collect();
+    let codes = codes(&items);
+    let skeleton = document_with(report, &items, &codes, false);
+    let results = items.iter().map(|item| {
+        result(
+            item,
+            codes.binary_search(&item.diagnostic.code.as_str()).ok(),
+        )
+    });
+    super::safe_json::write_streamed(&mut out, &skeleton, "results", vec![results])?;
+    writeln!(out)?;
+    out.flush()
 }
 
 /// The SARIF log as a JSON value.
 pub fn document(report: &Report) -> Value {
     let items: Vec<Item<'_>> = report.items().collect();
+    let codes = codes(&items);
+    document_with(report, &items, &codes, true)
+}
+
+/// The codes that occur, sorted: the rules.
+fn codes<'a>(items: &[Item<'a>]) -> Vec<&'a str> {
     let codes: BTreeSet<&str> = items.iter().map(|i| i.diagnostic.code.as_str()).collect();
-    let codes: Vec<&str> = codes.into_iter().collect();
+    codes.into_iter().collect()
+}
+
+/// The log, with an empty `results` unless `results`.
+fn document_with(report: &Report, items: &[Item<'_>], codes: &[&str], results: bool) -> Value {
     let rules: Vec<Value> = codes
         .iter()
         .map(|code| {
@@ -45,17 +68,19 @@ pub fn document(report: &Report) -> Value {
             })
         })
         .collect();
-    let results: Vec<Value> = items
-        .iter()
-        .map(|item| {
-            result(
-                item,
-                codes
-                    .iter()
-                    .position(|c| *c == item.diagnostic.code.as_str()),
-            )
-        })
-        .collect();
+    let results: Vec<Value> = if results {
+        items
+            .iter()
+            .map(|item| {
+                result(
+                    item,
+                    codes.binary_search(&item.diagnostic.code.as_str()).ok(),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut run = Map::new();
     run.insert(
         "tool".into(),
