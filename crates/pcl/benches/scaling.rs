@@ -259,6 +259,11 @@ const GROWTH: &[GrowthRow] = &[
     ("errors", 500, Step::Sarif, full_of_errors),
     ("errors", 500, Step::Github, full_of_errors),
     ("errors", 500, Step::Model, full_of_errors),
+    ("syntax errors", 6_250, Step::Short, syntax_errors),
+    ("syntax errors", 6_250, Step::Json, syntax_errors),
+    ("syntax errors", 6_250, Step::Sarif, syntax_errors),
+    ("syntax errors", 6_250, Step::Github, syntax_errors),
+    ("syntax errors", 6_250, Step::Model, syntax_errors),
     ("`# c` comments", 20_000, Step::Parse, |n| {
         one("# c\n".repeat(n))
     }),
