@@ -120,7 +120,7 @@ pub struct LineIndex {
 
 impl LineIndex {
     /// Lines longer than this (in bytes) get grapheme checkpoints.
-    pub const LONG_LINE: usize = 1024;
+    pub const LONG_LINE: usize = 256;
     /// Graphemes between two checkpoints of a long line.
     pub const CHECKPOINT_EVERY: usize = 64;
 
