@@ -157,8 +157,20 @@ impl View {
         let mut numbers: Vec<usize> = points.iter().map(|&p| index.line_of(p)).collect();
         numbers.sort_unstable();
         numbers.dedup();
-        let first_line = numbers.first().copied().unwrap_or(0);
+        let mut first_line = numbers.first().copied().unwrap_or(0);
         let mut shown = String::new();
+        // Ariadne draws the help and note rows' margin from the source's
+        // first line (a multi-line label starting right after it shows a
+        // bar there): keep that line's relation to the labels. The file's
+        // first line itself when the labels start on the second, else two
+        // empty lines standing for the lines before the first shown one.
+        if first_line == 1 {
+            numbers.insert(0, 0);
+            first_line = 0;
+        } else if first_line >= 2 {
+            shown.push_str("\n\n");
+            first_line -= 2;
+        }
         let mut lines = Vec::with_capacity(numbers.len());
         let mut previous: Option<usize> = None;
         for line in numbers {
@@ -900,6 +912,9 @@ mod tests {
         for l in &diag.related {
             builder = builder.with_label(AriadneLabel::new(range(l.span)).with_message(&l.message));
         }
+        for h in &diag.help {
+            builder = builder.with_help(h);
+        }
         let mut out = Vec::new();
         let mut files = files;
         builder.finish().write(&mut files, &mut out).unwrap();
@@ -926,6 +941,9 @@ mod tests {
         let other = sources.add("other.pp", "x = 1\ny = 2\n");
         let span = |from: usize, to: usize| Span::new(file, TextRange::from_usize(from..to));
         let cases = [
+            (1, 3, vec![]),
+            (2, 4, vec![]),
+            (3, 5, vec![]),
             (9, 10, vec![]),
             (10, 10, vec![(9, 10)]),
             (99, 100, vec![]),
@@ -936,7 +954,8 @@ mod tests {
         for (from, to, related) in cases {
             let start = at(from);
             let end = at(to) + 3;
-            let mut diag = Diagnostic::error(Code("x"), span(start, end), "problem");
+            let mut diag =
+                Diagnostic::error(Code("x"), span(start, end), "problem").with_help("help");
             for (f, t) in &related {
                 diag = diag.with_related(span(at(*f), at(*t) + 2), format!("line {f}"));
             }
