@@ -3,8 +3,12 @@
 //! `docs/model.md`; this module is its only producer.
 //!
 //! Every node has its kind, name, type and range; every expression its
-//! kind (the reference's bound-expression names), its type in the notation
-//! of the type vectors (`pcl_types::to_notation`) and its range; references
+//! kind (the reference's bound-expression names), its type and its range;
+//! types are indices into the document's `types` table, which holds each
+//! distinct type once, in the notation of the type vectors
+//! (`pcl_types::to_notation`), cut at [`MAX_TYPE_CHARS`] characters (a
+//! nested object's type would otherwise be printed again at every level,
+//! quadratic in the depth); references
 //! name the node they resolve to (id and name), and resources, resource
 //! inputs and invokes name their schema tokens.
 //!
@@ -25,11 +29,20 @@ use pcl_expr::{BoundExpr, BoundExprKind, BoundStep, BoundStepKind, Definition, F
 use pcl_types::{to_notation, Type, Value};
 use serde_json::{json, Map, Value as Json};
 
+use std::collections::HashMap;
+
+use pcl_diagnostics::elide;
+
 use crate::formats::json::position as position_json;
+use crate::formats::safe_json::SafeFormatter;
 use crate::formats::ProgramResult;
 
-/// The model's format version.
-pub const VERSION: u32 = 1;
+/// The model's format version (2: types are indices into `types`).
+pub const VERSION: u32 = 2;
+
+/// The longest type string the model prints, in characters; a longer one
+/// is cut, ending in `…`.
+pub const MAX_TYPE_CHARS: usize = 120;
 
 /// Containers nested deeper than this are written on one line (compact
 /// JSON) instead of indented: indenting every level of a 100 000-deep
@@ -38,9 +51,11 @@ pub const VERSION: u32 = 1;
 /// is pretty-printed exactly as `serde_json::to_writer_pretty` does.
 pub const PRETTY_DEPTH: usize = 128;
 
-/// Writes `{"version": 1, "programs": [...]}`.
+/// Writes `{"version": 2, "programs": [...], "types": [...]}`, streaming:
+/// only the table of distinct type strings is kept until the end.
 pub fn write(programs: &[ProgramResult], out: &mut dyn Write) -> io::Result<()> {
     let mut json = JsonWriter::new(io::BufWriter::new(out));
+    let mut types = Types::default();
     json.begin(Container::Object)?;
     json.key("version")?;
     json.value(&json!(VERSION))?;
@@ -49,6 +64,7 @@ pub fn write(programs: &[ProgramResult], out: &mut dyn Write) -> io::Result<()> 
     for p in programs {
         let mut writer = Writer {
             positions: Positions::new(&p.sources),
+            types: &mut types,
         };
         let tasks = vec![
             Task::Begin(Container::Object),
@@ -58,6 +74,12 @@ pub fn write(programs: &[ProgramResult], out: &mut dyn Write) -> io::Result<()> 
             Task::End,
         ];
         writer.run(tasks, &mut json)?;
+    }
+    json.end()?;
+    json.key("types")?;
+    json.begin(Container::Array)?;
+    for t in &types.list {
+        json.string(t)?;
     }
     json.end()?;
     json.end()?;
@@ -83,6 +105,9 @@ enum Task<'a> {
     Value(Json),
     /// A program's fields (without the braces).
     Program(&'a Program),
+    /// A node of `program`: expanded when reached, so the document is
+    /// streamed node by node rather than built up front.
+    Node(&'a Program, &'a pcl_binder::Node),
     /// An expression of `program`, in `file`.
     Expr(&'a Program, FileId, &'a BoundExpr),
 }
@@ -141,11 +166,36 @@ impl<'a> Tasks<'a> {
     }
 }
 
-struct Writer<'a> {
+struct Writer<'a, 't> {
     positions: Positions<'a>,
+    types: &'t mut Types,
 }
 
-impl<'a> Writer<'a> {
+/// The document's `types` table: each distinct type string once, in order
+/// of first use; type fields hold indices into it.
+#[derive(Default)]
+struct Types {
+    index: HashMap<String, usize>,
+    list: Vec<String>,
+}
+
+impl Types {
+    /// The index of `t`'s printed form (capped at [`MAX_TYPE_CHARS`]).
+    /// (`Type`'s hash ignores objects' contents, so types are keyed by
+    /// their printed form.)
+    fn intern(&mut self, t: &Type) -> usize {
+        let text = elide(&to_notation(t), MAX_TYPE_CHARS).into_owned();
+        if let Some(&i) = self.index.get(&text) {
+            return i;
+        }
+        let i = self.list.len();
+        self.list.push(text.clone());
+        self.index.insert(text, i);
+        i
+    }
+}
+
+impl<'a> Writer<'a, '_> {
     /// Writes `tasks` in order, expanding programs and expressions.
     fn run<W: Write>(&mut self, tasks: Vec<Task<'a>>, json: &mut JsonWriter<W>) -> io::Result<()> {
         let mut stack: Vec<Task<'a>> = tasks;
@@ -169,6 +219,11 @@ impl<'a> Writer<'a> {
                     continue;
                 }
                 Task::Program(p) => self.program(p),
+                Task::Node(p, n) => {
+                    let mut t = Tasks::default();
+                    self.node(p, n, &mut t);
+                    t
+                }
                 Task::Expr(program, file, e) => self.expr(program, file, e),
             };
             stack.extend(expanded.0.into_iter().rev());
@@ -195,7 +250,7 @@ impl<'a> Writer<'a> {
         t.push(Task::Key("nodes"));
         t.push(Task::Begin(Container::Array));
         for node in program.nodes() {
-            self.node(program, node, &mut t);
+            t.push(Task::Node(program, node));
         }
         t.push(Task::End);
         t.field("order", json!(order));
@@ -219,7 +274,7 @@ impl<'a> Writer<'a> {
         t.field("kind", json!(node.kind_name()));
         t.field("name", json!(node.name));
         t.field("logicalName", json!(node.logical_name));
-        t.field("type", ty(&node.ty));
+        t.field("type", self.ty(&node.ty));
         t.field("range", self.span(node.span));
         t.field("nameRange", self.span(node.name_span));
         let deps: Vec<u32> = node.dependencies.iter().map(|d| d.0).collect();
@@ -248,7 +303,7 @@ impl<'a> Writer<'a> {
                 self.attributes(program, file, &c.inputs, None, t);
                 t.push(Task::Key("options"));
                 self.options(program, file, c.options.as_ref(), t);
-                t.field("rangeKind", range_kind(c.range.as_ref()));
+                t.field("rangeKind", self.range_kind(c.range.as_ref()));
                 match &c.program {
                     Some(sub) => {
                         t.push(Task::Key("program"));
@@ -296,14 +351,14 @@ impl<'a> Writer<'a> {
             })
         });
         t.field("schema", schema);
-        t.field("inputType", ty(&r.input_type));
-        t.field("outputType", ty(&r.output_type));
+        t.field("inputType", self.ty(&r.input_type));
+        t.field("outputType", self.ty(&r.output_type));
         let schema_token = r.schema.as_ref().map(|s| s.schema_token.as_str());
         t.push(Task::Key("inputs"));
         self.attributes(program, file, &r.inputs, schema_token, t);
         t.push(Task::Key("options"));
         self.options(program, file, r.options.as_ref(), t);
-        t.field("rangeKind", range_kind(r.range.as_ref()));
+        t.field("rangeKind", self.range_kind(r.range.as_ref()));
     }
 
     fn options(
@@ -334,7 +389,8 @@ impl<'a> Writer<'a> {
             t.push(Task::Begin(Container::Object));
             t.field("name", json!(a.name));
             t.field("nameRange", self.span(a.name_span));
-            t.field("expected", a.expected.as_ref().map_or(Json::Null, ty));
+            let expected = a.expected.as_ref().map_or(Json::Null, |e| self.ty(e));
+            t.field("expected", expected);
             if let (Some(token), Some(_)) = (resource, &a.expected) {
                 t.field("property", json!({"resource": token, "name": a.name}));
             }
@@ -349,7 +405,7 @@ impl<'a> Writer<'a> {
         let mut t = Tasks::default();
         t.push(Task::Begin(Container::Object));
         t.field("kind", json!(e.kind_name()));
-        t.field("type", ty(&e.ty));
+        t.field("type", self.ty(&e.ty));
         t.field("range", self.range(file, e.range));
         match &e.kind {
             BoundExprKind::Literal(v) => t.field("value", value(v)),
@@ -439,10 +495,30 @@ impl<'a> Writer<'a> {
         t
     }
 
+    /// A type: its index in the document's `types`.
+    fn ty(&mut self, t: &Type) -> Json {
+        json!(self.types.intern(t))
+    }
+
+    fn range_kind(&mut self, range: Option<&RangeKind>) -> Json {
+        match range {
+            None => Json::Null,
+            Some(RangeKind::Bool) => json!({"kind": "bool"}),
+            Some(RangeKind::Count) => json!({"kind": "count"}),
+            Some(RangeKind::List { key, value }) => {
+                json!({"kind": "list", "key": self.ty(key), "value": self.ty(value)})
+            }
+            Some(RangeKind::Map { key, value }) => {
+                json!({"kind": "map", "key": self.ty(key), "value": self.ty(value)})
+            }
+        }
+    }
+
     fn steps(&mut self, file: FileId, steps: &[BoundStep]) -> Json {
         let list: Vec<Json> = steps
             .iter()
             .map(|s| {
+                let ty = self.ty(&s.ty);
                 let (kind, key, v) = match &s.kind {
                     BoundStepKind::Attr(name) => ("attr", "name", json!(name)),
                     BoundStepKind::Index(v) => ("index", "key", value(v)),
@@ -450,7 +526,7 @@ impl<'a> Writer<'a> {
                 let mut m = Map::new();
                 m.insert("kind".into(), json!(kind));
                 m.insert(key.into(), v);
-                m.insert("type".into(), ty(&s.ty));
+                m.insert("type".into(), ty);
                 m.insert("range".into(), self.range(file, s.range));
                 Json::Object(m)
             })
@@ -548,7 +624,7 @@ impl<W: Write> JsonWriter<W> {
 
     fn key(&mut self, key: &str) -> io::Result<()> {
         self.separator()?;
-        serde_json::to_writer(&mut self.out, key)?;
+        self.scalar(key)?;
         let pretty = self.frames.last().is_some_and(|f| f.pretty);
         self.out.write_all(if pretty { b": " } else { b":" })
     }
@@ -611,11 +687,26 @@ impl<W: Write> JsonWriter<W> {
                 }
                 Step::Value(scalar) => {
                     self.before_value()?;
-                    serde_json::to_writer(&mut self.out, scalar)?;
+                    self.scalar(scalar)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// A string value.
+    fn string(&mut self, text: &str) -> io::Result<()> {
+        self.before_value()?;
+        self.scalar(text)
+    }
+
+    /// A scalar, compact, with unsafe characters escaped.
+    fn scalar<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> io::Result<()> {
+        let mut serializer = serde_json::Serializer::with_formatter(
+            &mut self.out,
+            SafeFormatter(serde_json::ser::CompactFormatter),
+        );
+        serde::Serialize::serialize(value, &mut serializer).map_err(io::Error::from)
     }
 }
 
@@ -639,24 +730,6 @@ fn reference(program: &Program, definition: Option<&Definition>) -> Json {
             json!({"kind": "resourceProperty", "name": name})
         }
     }
-}
-
-fn range_kind(range: Option<&RangeKind>) -> Json {
-    match range {
-        None => Json::Null,
-        Some(RangeKind::Bool) => json!({"kind": "bool"}),
-        Some(RangeKind::Count) => json!({"kind": "count"}),
-        Some(RangeKind::List { key, value }) => {
-            json!({"kind": "list", "key": ty(key), "value": ty(value)})
-        }
-        Some(RangeKind::Map { key, value }) => {
-            json!({"kind": "map", "key": ty(key), "value": ty(value)})
-        }
-    }
-}
-
-fn ty(t: &Type) -> Json {
-    json!(to_notation(t))
 }
 
 /// A literal as JSON: numbers as JSON numbers when they fit (an integer
@@ -778,7 +851,13 @@ mod tests {
         assert_eq!(binary + compact, 99_999);
         assert_eq!(count("\"op\": \"+\"") + count("\"op\":\"+\""), 99_999);
         assert!(text.len() < 64 << 20, "{} bytes", text.len());
-        assert!(text.starts_with("{\n  \"version\": 1,\n  \"programs\": [\n"));
-        assert!(text.ends_with("\n  ]\n}\n"));
+        assert!(text.starts_with("{\n  \"version\": 2,\n  \"programs\": [\n"));
+        let types = text.rfind("\n  ],\n  \"types\": [\n").unwrap();
+        assert!(text[types..].ends_with("\n  ]\n}\n"), "{}", &text[types..]);
+        assert!(
+            text[types..].contains("\n    \"number\""),
+            "{}",
+            &text[types..]
+        );
     }
 }

@@ -493,7 +493,9 @@ fn emit_model_describes_the_bound_program() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let doc = json(&out);
-    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["version"], 2);
+    // Types are indices into the document's table of type strings.
+    let ty = |t: &Value| doc["types"][t.as_u64().unwrap() as usize].as_str().unwrap();
     let program = &doc["programs"][0];
     assert_eq!(program["path"], "examples/webapp");
     assert_eq!(program["packages"][0]["name"], "aws");
@@ -507,7 +509,7 @@ fn emit_model_describes_the_bound_program() {
     }
     let count = nodes.iter().find(|n| n["name"] == "instanceCount").unwrap();
     assert_eq!(count["kind"], "config");
-    assert_eq!(count["type"], "int");
+    assert_eq!(ty(&count["type"]), "int");
     assert_eq!(count["default"]["kind"], "LiteralValueExpression");
     assert_eq!(count["default"]["value"], 2);
     let web = nodes.iter().find(|n| n["name"] == "web").unwrap();
@@ -526,10 +528,7 @@ fn emit_model_describes_the_bound_program() {
     assert_eq!(value["reference"]["kind"], "node");
     let ami_id = value["reference"]["id"].as_u64().unwrap() as usize;
     assert_eq!(nodes[ami_id]["name"], "ami");
-    assert!(
-        value["type"].as_str().unwrap().contains("string"),
-        "{value}"
-    );
+    assert!(ty(&value["type"]).contains("string"), "{value}");
     // An invoke names its function token.
     let invoke = &nodes[ami_id]["value"];
     assert_eq!(invoke["kind"], "FunctionCallExpression");
@@ -598,7 +597,7 @@ fn emit_model_writes_a_long_operator_chain() {
     let out = run(&mut command(&["check", "--emit", "model", "main.pp"], &dir));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.len() < 64 << 20, "{} bytes", out.stdout.len());
-    assert!(out.stdout.starts_with(b"{\n  \"version\": 1,\n"));
+    assert!(out.stdout.starts_with(b"{\n  \"version\": 2,\n"));
     // serde_json reads (and drops) nested values recursively: a big stack.
     let checked = std::thread::Builder::new()
         .stack_size(1 << 30)
@@ -613,11 +612,17 @@ fn emit_model_writes_a_long_operator_chain() {
             assert!(docs.next().is_none(), "one document");
             let node = &doc["programs"][0]["nodes"][0];
             assert_eq!(node["name"], "x");
+            let number = doc["types"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|t| t == "number")
+                .unwrap();
             let mut e = &node["value"];
             let mut depth = 0;
             while e["kind"] == "BinaryOpExpression" {
                 assert_eq!(e["op"], "+");
-                assert_eq!(e["type"], "number");
+                assert_eq!(e["type"], number);
                 let rhs = &e["rhs"];
                 assert_eq!(rhs["kind"], "LiteralValueExpression");
                 assert_eq!(rhs["value"], 1);

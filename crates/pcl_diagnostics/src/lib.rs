@@ -21,5 +21,5 @@ pub mod suggest;
 
 pub use diagnostic::{count, sort_and_dedup, Code, Diagnostic, Fix, Label, Severity};
 pub use elide::{elide, elide_quoted, MAX_QUOTED_CHARS};
-pub use render::{render, render_all, render_short, RenderOptions};
+pub use render::{escape, is_unsafe_char, render, render_all, render_short, RenderOptions};
 pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextRange};

@@ -115,12 +115,12 @@ pub struct Position {
 pub struct LineIndex {
     line_starts: Vec<u32>,
     /// `(line index, checkpoints)` for every long line, by line index.
-    long_lines: Vec<(u32, OnceLock<Vec<u32>>)>,
+    long_lines: Vec<(u32, OnceLock<Vec<Checkpoint>>)>,
 }
 
 impl LineIndex {
     /// Lines longer than this (in bytes) get grapheme checkpoints.
-    pub const LONG_LINE: usize = 1024;
+    pub const LONG_LINE: usize = 256;
     /// Graphemes between two checkpoints of a long line.
     pub const CHECKPOINT_EVERY: usize = 64;
 
@@ -149,6 +149,27 @@ impl LineIndex {
         self.line_starts.len()
     }
 
+    /// The 0-based index of the line holding byte `offset` (offsets past
+    /// the end are on the last line). O(log lines).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = u32::try_from(offset).unwrap_or(u32::MAX);
+        match self.line_starts.binary_search(&offset) {
+            Ok(idx) => idx,
+            Err(idx) => idx.saturating_sub(1),
+        }
+    }
+
+    /// The byte range of line `line` (0-based) in a text of `len` bytes,
+    /// its line break included; `None` past the last line.
+    pub fn line_range(&self, line: usize, len: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.line_starts.get(line)? as usize;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(len, |&next| next as usize);
+        Some(start.min(len)..end.min(len))
+    }
+
     /// The position of `offset` in `text` (the text this index was built
     /// from). Offsets past the end are clamped to the end; offsets inside a
     /// UTF-8 sequence are moved back to its first byte.
@@ -175,35 +196,90 @@ impl LineIndex {
     /// The 1-based grapheme column of `offset` (a char boundary) on the line
     /// `line_idx` that starts at `line_start`.
     fn column(&self, text: &str, line_idx: usize, line_start: usize, offset: usize) -> usize {
-        let long = self
+        match self.checkpoint(text, line_idx, line_start, offset) {
+            None => {
+                let prefix = text.get(line_start..offset).unwrap_or("");
+                prefix.graphemes(true).count() + 1
+            }
+            Some((k, from)) => {
+                let prefix = text.get(from.byte as usize..offset).unwrap_or("");
+                k * LineIndex::CHECKPOINT_EVERY + prefix.graphemes(true).count() + 1
+            }
+        }
+    }
+
+    /// The 1-based column of `offset` in `text` counted in characters
+    /// (Unicode code points), as SARIF's `unicodeCodePoints` counts;
+    /// O(log n + [`LineIndex::CHECKPOINT_EVERY`]) on long lines too.
+    pub fn code_point_column(&self, text: &str, offset: u32) -> u32 {
+        let mut offset = (offset as usize).min(text.len());
+        while offset > 0 && !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line_idx = self.line_of(offset);
+        let line_start = self.line_starts.get(line_idx).copied().unwrap_or(0) as usize;
+        let (from, base) = match self.checkpoint(text, line_idx, line_start, offset) {
+            None => (line_start, 0),
+            Some((_, c)) => (c.byte as usize, c.chars as usize),
+        };
+        let prefix = text.get(from..offset).unwrap_or("");
+        u32::try_from(base + prefix.chars().count() + 1).unwrap_or(u32::MAX)
+    }
+
+    /// On a long line, the index and value of the last checkpoint at or
+    /// before `offset` (the checkpoints are built on first use); `None` on
+    /// a short line.
+    fn checkpoint(
+        &self,
+        text: &str,
+        line_idx: usize,
+        line_start: usize,
+        offset: usize,
+    ) -> Option<(usize, Checkpoint)> {
+        let i = self
             .long_lines
             .binary_search_by_key(&line_number(line_idx), |(line, _)| *line)
-            .ok()
-            .and_then(|i| self.long_lines.get(i));
-        let Some((_, checkpoints)) = long else {
-            let prefix = text.get(line_start..offset).unwrap_or("");
-            return prefix.graphemes(true).count() + 1;
-        };
+            .ok()?;
+        let (_, checkpoints) = self.long_lines.get(i)?;
         let checkpoints = checkpoints.get_or_init(|| {
             let line_end = self
                 .line_starts
                 .get(line_idx + 1)
                 .map_or(text.len(), |&s| s as usize);
             let line = text.get(line_start..line_end).unwrap_or("");
+            let mut chars = 0usize;
+            let mut last = 0usize;
             line.grapheme_indices(true)
                 .step_by(LineIndex::CHECKPOINT_EVERY)
-                .map(|(i, _)| u32::try_from(line_start + i).unwrap_or(u32::MAX))
+                .map(|(i, _)| {
+                    chars += line.get(last..i).map_or(0, |s| s.chars().count());
+                    last = i;
+                    Checkpoint {
+                        byte: u32::try_from(line_start + i).unwrap_or(u32::MAX),
+                        chars: u32::try_from(chars).unwrap_or(u32::MAX),
+                    }
+                })
                 .collect()
         });
         // The last checkpoint at or before `offset`; segmentation restarted
         // at a grapheme boundary finds the same boundaries after it.
         let k = checkpoints
-            .partition_point(|&c| c as usize <= offset)
+            .partition_point(|c| c.byte as usize <= offset)
             .saturating_sub(1);
-        let from = checkpoints.get(k).map_or(line_start, |&c| c as usize);
-        let prefix = text.get(from..offset).unwrap_or("");
-        k * LineIndex::CHECKPOINT_EVERY + prefix.graphemes(true).count() + 1
+        let c = checkpoints.get(k).copied().unwrap_or(Checkpoint {
+            byte: u32::try_from(line_start).unwrap_or(u32::MAX),
+            chars: 0,
+        });
+        Some((k, c))
     }
+}
+
+/// The byte offset of a grapheme boundary on a long line, and the number
+/// of characters (code points) from the line start to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Checkpoint {
+    byte: u32,
+    chars: u32,
 }
 
 fn line_number(line_idx: usize) -> u32 {
@@ -347,9 +423,19 @@ mod tests {
             let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
             text[start..at].graphemes(true).count() + 1
         };
+        let naive_chars = |offset: usize| {
+            let mut at = offset.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            text[start..at].chars().count() + 1
+        };
         for offset in 0..=text.len() + 2 {
             let p = index.position(&text, offset as u32);
             assert_eq!(p.column as usize, naive(offset), "offset {offset}");
+            let c = index.code_point_column(&text, offset as u32);
+            assert_eq!(c as usize, naive_chars(offset), "offset {offset}");
         }
         assert!(index.long_lines.iter().all(|(_, c)| c.get().is_some()));
     }

@@ -2,11 +2,15 @@
 //! `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE::message`
 //! (`::warning` and `::notice` for the other severities). Data is escaped
 //! as the Actions runner expects: `%`, `\r` and `\n` everywhere, and also
-//! `:` and `,` in property values.
+//! `:` and `,` in property values. Before that, every field (file name,
+//! code, summary, detail, help) is [`escape`]d like the other terminal
+//! formats, so ESC and bidi characters from the input never reach the log;
+//! the line breaks between the message's parts are the only ones left for
+//! the runner's `%0A`.
 
 use std::io::{self, Write};
 
-use pcl_diagnostics::Severity;
+use pcl_diagnostics::{escape, Severity};
 
 use super::Report;
 
@@ -19,25 +23,25 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             Severity::Warning => "warning",
             Severity::Note => "notice",
         };
-        let mut message = d.summary.clone();
+        let mut message = escape(&d.summary).into_owned();
         if let Some(detail) = &d.detail {
             message.push('\n');
-            message.push_str(detail);
+            message.push_str(&escape(detail));
         }
         for help in &d.help {
             message.push_str("\nhelp: ");
-            message.push_str(help);
+            message.push_str(&escape(help));
         }
         let loc = item.loc;
         writeln!(
             out,
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(&loc.file.replace('\\', "/")),
+            escape_property(&escape(&loc.file.replace('\\', "/"))),
             loc.start.line,
             loc.start.column,
             loc.end.line,
             loc.end.column,
-            escape_property(d.code.as_str()),
+            escape_property(&escape(d.code.as_str())),
             escape_data(&message)
         )?;
     }

@@ -5,7 +5,8 @@
 //!  "programs": [{"path": …, "diagnostics": [
 //!     {"severity", "code", "summary", "detail"?, "file",
 //!      "range": {"start": {"line", "column", "byte"}, "end": {…}},
-//!      "related"?: [{"message", "file", "range"}], "help"?: ["…"]}]}],
+//!      "related"?: [{"message", "file", "range"}], "help"?: ["…"],
+//!      "fixes"?: [{"message", "replacement", "file", "range"}]}]}],
 //!  "summary": {"programs", "errors", "warnings", "omitted"?},
 //!  "run_errors": [{"path", "message"}]}
 //! ```
@@ -24,25 +25,55 @@ use pcl_diagnostics::Position;
 /// The document's format version.
 pub const VERSION: u32 = 1;
 
-/// Writes the document (pretty-printed, newline-terminated).
+/// Writes the document (pretty-printed, newline-terminated), streaming:
+/// each diagnostic's value is built when it is written, so memory does not
+/// grow with the number of diagnostics. Byte-identical to printing
+/// [`document`].
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(report))?;
-    writeln!(out)
+    let mut out = io::BufWriter::new(out);
+    let skeleton = document_with(report, false);
+    let lists: Vec<_> = per_program(report)
+        .into_iter()
+        .map(|items| items.into_iter().map(|item| diagnostic(&item)))
+        .collect();
+    super::safe_json::write_streamed(&mut out, &skeleton, "diagnostics", lists)?;
+    writeln!(out)?;
+    out.flush()
 }
 
 /// The document as a JSON value.
 pub fn document(report: &Report) -> Value {
-    let mut per_program: Vec<Vec<Value>> = vec![Vec::new(); report.programs.len()];
+    document_with(report, true)
+}
+
+/// The shown items of each program, in order.
+fn per_program(report: &Report) -> Vec<Vec<Item<'_>>> {
+    let mut per_program: Vec<Vec<Item<'_>>> = Vec::new();
+    per_program.resize_with(report.programs.len(), Vec::new);
     for item in report.items() {
         if let Some(list) = per_program.get_mut(item.program) {
-            list.push(diagnostic(&item));
+            list.push(item);
         }
     }
+    per_program
+}
+
+/// The document, with every program's `diagnostics` empty unless
+/// `diagnostics`.
+fn document_with(report: &Report, diagnostics: bool) -> Value {
+    let per_program = per_program(report);
     let programs: Vec<Value> = report
         .programs
         .iter()
         .zip(per_program)
-        .map(|(p, diagnostics)| json!({"path": p.path, "diagnostics": diagnostics}))
+        .map(|(p, items)| {
+            let list: Vec<Value> = if diagnostics {
+                items.iter().map(diagnostic).collect()
+            } else {
+                Vec::new()
+            };
+            json!({"path": p.path, "diagnostics": list})
+        })
         .collect();
     let mut summary = Map::new();
     summary.insert("programs".into(), json!(report.programs.len()));
@@ -90,7 +121,32 @@ fn diagnostic(item: &Item<'_>) -> Value {
     if !d.help.is_empty() {
         m.insert("help".into(), json!(d.help));
     }
+    if let Some(fixes) = fixes(item) {
+        m.insert("fixes".into(), fixes);
+    }
     Value::Object(m)
+}
+
+/// `[{"message", "replacement", "file", "range"}]`: the diagnostic's
+/// machine-applicable edits, best first (replace the text at `range` of
+/// `file` with `replacement`; an empty range inserts). `None` when there
+/// are none.
+pub fn fixes(item: &Item<'_>) -> Option<Value> {
+    let fixes = &item.diagnostic.fixes;
+    (!fixes.is_empty()).then(|| {
+        fixes
+            .iter()
+            .map(|f| {
+                let loc = Loc::of(item.sources, f.span);
+                json!({
+                    "message": f.message,
+                    "replacement": f.replacement,
+                    "file": loc.file,
+                    "range": range(&loc),
+                })
+            })
+            .collect()
+    })
 }
 
 /// `{"start": {line, column, byte}, "end": {…}}`.

@@ -9,6 +9,7 @@
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod safe_json;
 pub mod sarif;
 pub mod short;
 

@@ -6,12 +6,16 @@
 //! locations. Artifact URIs are the file paths relative to the current
 //! directory with forward slashes, percent-encoded. Columns are counted in
 //! Unicode code points (`columnKind: unicodeCodePoints`), and each region
-//! also carries its byte offset and length.
+//! also carries its byte offset and length. A diagnostic's machine-applicable
+//! edits are its result's `fixes` (SARIF `fix` objects: `description.text`,
+//! one `artifactChanges` entry with one `replacements` entry, whose
+//! `deletedRegion` is the text to replace and `insertedContent.text` the new
+//! text).
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
 
-use pcl_diagnostics::{Position, Severity, SourceMap};
+use pcl_diagnostics::{FileId, Position, Severity, SourceMap, Span};
 use serde_json::{json, Map, Value};
 
 use super::{Item, Loc, Report};
@@ -19,32 +23,57 @@ use super::{Item, Loc, Report};
 /// The SARIF 2.1.0 JSON schema.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// Writes the SARIF log.
+/// Writes the SARIF log, streaming: each result's value is built when it
+/// is written, so memory does not grow with the number of diagnostics.
+/// Byte-identical to printing [`document`].
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(report))?;
-    writeln!(out)
+    let mut out = io::BufWriter::new(out);
+    let items: Vec<Item<'_>> = report.items().collect();
+    let codes = codes(&items);
+    let skeleton = document_with(report, &items, &codes, false);
+    let results = items.iter().map(|item| {
+        result(
+            item,
+            codes.binary_search(&item.diagnostic.code.as_str()).ok(),
+        )
+    });
+    super::safe_json::write_streamed(&mut out, &skeleton, "results", vec![results])?;
+    writeln!(out)?;
+    out.flush()
 }
 
 /// The SARIF log as a JSON value.
 pub fn document(report: &Report) -> Value {
     let items: Vec<Item<'_>> = report.items().collect();
+    let codes = codes(&items);
+    document_with(report, &items, &codes, true)
+}
+
+/// The codes that occur, sorted: the rules.
+fn codes<'a>(items: &[Item<'a>]) -> Vec<&'a str> {
     let codes: BTreeSet<&str> = items.iter().map(|i| i.diagnostic.code.as_str()).collect();
-    let codes: Vec<&str> = codes.into_iter().collect();
+    codes.into_iter().collect()
+}
+
+/// The log, with an empty `results` unless `results`.
+fn document_with(report: &Report, items: &[Item<'_>], codes: &[&str], results: bool) -> Value {
     let rules: Vec<Value> = codes
         .iter()
         .map(|code| crate::catalogue::sarif_rule(code))
         .collect();
-    let results: Vec<Value> = items
-        .iter()
-        .map(|item| {
-            result(
-                item,
-                codes
-                    .iter()
-                    .position(|c| *c == item.diagnostic.code.as_str()),
-            )
-        })
-        .collect();
+    let results: Vec<Value> = if results {
+        items
+            .iter()
+            .map(|item| {
+                result(
+                    item,
+                    codes.binary_search(&item.diagnostic.code.as_str()).ok(),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut run = Map::new();
     run.insert(
         "tool".into(),
@@ -127,22 +156,31 @@ fn result(item: &Item<'_>, rule_index: Option<usize>) -> Value {
     r.insert("message".into(), json!({"text": text}));
     r.insert(
         "locations".into(),
-        json!([{"physicalLocation": physical(item.sources, item.loc)}]),
+        json!([{"physicalLocation": physical(item.sources, d.span.file, item.loc)}]),
     );
-    let related: Vec<Value> = item
-        .related()
+    let related: Vec<Value> = d
+        .related
         .iter()
+        .zip(item.related())
         .enumerate()
-        .map(|(id, (loc, message))| {
+        .map(|(id, (label, (loc, message)))| {
             json!({
                 "id": id,
                 "message": {"text": message},
-                "physicalLocation": physical(item.sources, loc),
+                "physicalLocation": physical(item.sources, label.span.file, &loc),
             })
         })
         .collect();
     if !related.is_empty() {
         r.insert("relatedLocations".into(), Value::Array(related));
+    }
+    if !d.fixes.is_empty() {
+        let fixes: Vec<Value> = d
+            .fixes
+            .iter()
+            .map(|f| fix(item.sources, f.span, &f.message, &f.replacement))
+            .collect();
+        r.insert("fixes".into(), Value::Array(fixes));
     }
     r.insert(
         "partialFingerprints".into(),
@@ -151,34 +189,47 @@ fn result(item: &Item<'_>, rule_index: Option<usize>) -> Value {
     Value::Object(r)
 }
 
-fn physical(sources: &SourceMap, loc: &Loc) -> Value {
-    let text = sources
-        .iter()
-        .find(|(_, f)| f.name() == loc.file)
-        .map(|(_, f)| f.text())
-        .unwrap_or("");
+/// A SARIF `fix`: replace `span` with `replacement`.
+fn fix(sources: &SourceMap, span: Span, message: &str, replacement: &str) -> Value {
+    let loc = Loc::of(sources, span);
     json!({
-        "artifactLocation": {"uri": uri(&loc.file)},
-        "region": {
-            "startLine": loc.start.line,
-            "startColumn": code_point_column(text, loc.start),
-            "endLine": loc.end.line,
-            "endColumn": code_point_column(text, loc.end),
-            "byteOffset": loc.start.byte,
-            "byteLength": loc.end.byte.saturating_sub(loc.start.byte),
-        }
+        "description": {"text": message},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": uri(&loc.file)},
+            "replacements": [{
+                "deletedRegion": region(sources, span.file, &loc),
+                "insertedContent": {"text": replacement},
+            }],
+        }],
     })
 }
 
-/// The 1-based code-point column of `pos` in `text`.
-fn code_point_column(text: &str, pos: Position) -> u32 {
-    let byte = (pos.byte as usize).min(text.len());
-    let line_start = text
-        .get(..byte)
-        .and_then(|before| before.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    match text.get(line_start..byte) {
-        Some(prefix) => u32::try_from(prefix.chars().count() + 1).unwrap_or(u32::MAX),
+/// The physical location of `loc`, which is in file `file` of `sources`.
+fn physical(sources: &SourceMap, file: FileId, loc: &Loc) -> Value {
+    json!({
+        "artifactLocation": {"uri": uri(&loc.file)},
+        "region": region(sources, file, loc),
+    })
+}
+
+/// The region of `loc`, which is in file `file` of `sources`.
+fn region(sources: &SourceMap, file: FileId, loc: &Loc) -> Value {
+    let text = sources.get(file).map_or("", |f| f.text());
+    json!({
+        "startLine": loc.start.line,
+        "startColumn": code_point_column(sources, file, text, loc.start),
+        "endLine": loc.end.line,
+        "endColumn": code_point_column(sources, file, text, loc.end),
+        "byteOffset": loc.start.byte,
+        "byteLength": loc.end.byte.saturating_sub(loc.start.byte),
+    })
+}
+
+/// The 1-based code-point column of `pos` in `text`, the text of `file`
+/// (the file's line index keeps this cheap on long lines).
+fn code_point_column(sources: &SourceMap, file: FileId, text: &str, pos: Position) -> u32 {
+    match sources.get(file) {
+        Some(f) => f.line_index().code_point_column(text, pos.byte),
         None => pos.column,
     }
 }
@@ -226,11 +277,13 @@ mod tests {
     #[test]
     fn columns_count_code_points() {
         let text = "x\né = 1\n";
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", text);
         let pos = Position {
             line: 2,
             column: 3,
             byte: 5,
         };
-        assert_eq!(code_point_column(text, pos), 3);
+        assert_eq!(code_point_column(&sources, file, text, pos), 3);
     }
 }

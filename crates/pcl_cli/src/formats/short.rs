@@ -1,7 +1,11 @@
 //! `--format short`: one `path:line:col: severity[code]: message` line per
-//! diagnostic, the form editors, problem matchers and `grep` parse.
+//! diagnostic, the form editors, problem matchers and `grep` parse. The
+//! file name, code and summary are [`escape`]d: one diagnostic is always
+//! one line, and no control or bidi character reaches the terminal.
 
 use std::io::{self, Write};
+
+use pcl_diagnostics::escape;
 
 use super::Report;
 
@@ -12,21 +16,15 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "{}:{}:{}: {}[{}]: {}",
-            item.loc.file,
+            escape(&item.loc.file),
             item.loc.start.line,
             item.loc.start.column,
             d.severity,
-            d.code,
-            one_line(&d.summary)
+            escape(d.code.as_str()),
+            escape(&d.summary)
         )?;
     }
     Ok(())
-}
-
-/// The message with line breaks turned into spaces, so one diagnostic is
-/// always one line.
-fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
 }
 
 #[cfg(test)]
