@@ -67,7 +67,10 @@ impl Lines {
         while offset > 0 && !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0);
         let prefix = text.get(start..offset).unwrap_or("");
         let character: usize = prefix.chars().map(|c| enc.width(c)).sum();
@@ -133,7 +136,10 @@ mod tests {
             lines.position(text, x, Encoding::Utf16),
             Position::new(0, 8)
         );
-        assert_eq!(lines.position(text, x, Encoding::Utf8), Position::new(0, 11));
+        assert_eq!(
+            lines.position(text, x, Encoding::Utf8),
+            Position::new(0, 11)
+        );
         assert_eq!(lines.offset(text, Position::new(0, 8), Encoding::Utf16), x);
         assert_eq!(lines.offset(text, Position::new(0, 11), Encoding::Utf8), x);
         // Inside the surrogate pair: the start of the character.

@@ -247,8 +247,7 @@ impl Server {
                 }
                 Message::Notification(n) => {
                     let mut out = Vec::new();
-                    let caught =
-                        catch_unwind(AssertUnwindSafe(|| self.notification(&n, &mut out)));
+                    let caught = catch_unwind(AssertUnwindSafe(|| self.notification(&n, &mut out)));
                     if caught.is_err() {
                         out.push(log_message(&format!(
                             "internal error while handling {}",
@@ -310,7 +309,8 @@ impl Server {
                 let Ok(p) = params::<lsp_types::DidOpenTextDocumentParams>(&n.params) else {
                     return;
                 };
-                self.open.insert(p.text_document.uri.clone(), p.text_document.text);
+                self.open
+                    .insert(p.text_document.uri.clone(), p.text_document.text);
                 p.text_document.uri
             }
             notif::DidChangeTextDocument::METHOD => {
@@ -502,9 +502,19 @@ impl Server {
             }
         }
         if markdown.is_none() {
-            let mut text = format!("```pcl\n{} {}: {}\n```", node.kind_name(), node.name, node.ty);
+            let mut text = format!(
+                "```pcl\n{} {}: {}\n```",
+                node.kind_name(),
+                node.name,
+                node.ty
+            );
             if let NodeKind::Resource(r) = &node.kind {
-                text = format!("```pcl\n{} {} \"{}\"\n```", node.kind_name(), node.name, r.token);
+                text = format!(
+                    "```pcl\n{} {} \"{}\"\n```",
+                    node.kind_name(),
+                    node.name,
+                    r.token
+                );
                 if let Some(s) = &r.schema {
                     let version = s.package_version.as_deref().unwrap_or("unversioned");
                     text.push_str(&format!(
@@ -609,34 +619,13 @@ impl Server {
         let (a, file) = self.find(&p.text_document.uri)?;
         let start = a.offset(file, p.range.start, self.encoding);
         let end = a.offset(file, p.range.end, self.encoding);
-        let mut actions = Vec::new();
-        for d in a.checked.diagnostics() {
-            let r = d.span.range.to_usize();
-            if d.span.file != file || r.start > end || r.end < start {
-                continue;
-            }
-            for fix in &d.fixes {
-                let Some(uri) = a.urls.get(fix.span.file.0 as usize).cloned().flatten() else {
-                    continue;
-                };
-                let edit = TextEdit {
-                    range: a.range(fix.span, self.encoding),
-                    new_text: fix.replacement.clone(),
-                };
-                actions.push(CodeActionOrCommand::CodeAction(lsp_types::CodeAction {
-                    title: fix.message.clone(),
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: Some(vec![self.diagnostic(a, d)]),
-                    edit: Some(WorkspaceEdit {
-                        changes: Some(HashMap::from([(uri, vec![edit])])),
-                        ..WorkspaceEdit::default()
-                    }),
-                    is_preferred: Some(d.fixes.len() == 1),
-                    ..lsp_types::CodeAction::default()
-                }));
-            }
-        }
-        Some(actions)
+        Some(quick_fixes(
+            a.checked.diagnostics(),
+            file,
+            start..end,
+            |span| a.location(span, self.encoding),
+            |d| self.diagnostic(a, d),
+        ))
     }
 
     fn completion(&self, p: &lsp_types::CompletionParams) -> Option<Vec<CompletionItem>> {
@@ -669,6 +658,46 @@ impl Server {
         }
         Some(items)
     }
+}
+
+/// Every fix of the diagnostics of `file` that touch `range`, as a quick
+/// fix; `locate` gives the location of a span, `convert` the LSP form of a
+/// diagnostic.
+fn quick_fixes(
+    diagnostics: &[pcl_diagnostics::Diagnostic],
+    file: FileId,
+    range: std::ops::Range<usize>,
+    locate: impl Fn(Span) -> Option<Location>,
+    convert: impl Fn(&pcl_diagnostics::Diagnostic) -> lsp_types::Diagnostic,
+) -> Vec<CodeActionOrCommand> {
+    let mut actions = Vec::new();
+    for d in diagnostics {
+        let r = d.span.range.to_usize();
+        if d.span.file != file || r.start > range.end || r.end < range.start {
+            continue;
+        }
+        for fix in &d.fixes {
+            let Some(location) = locate(fix.span) else {
+                continue;
+            };
+            let edit = TextEdit {
+                range: location.range,
+                new_text: fix.replacement.clone(),
+            };
+            actions.push(CodeActionOrCommand::CodeAction(lsp_types::CodeAction {
+                title: fix.message.clone(),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![convert(d)]),
+                edit: Some(WorkspaceEdit {
+                    changes: Some(HashMap::from([(location.uri, vec![edit])])),
+                    ..WorkspaceEdit::default()
+                }),
+                is_preferred: Some(d.fixes.len() == 1),
+                ..lsp_types::CodeAction::default()
+            }));
+        }
+    }
+    actions
 }
 
 /// Test-only: a request with this method panics inside its handler, so
@@ -891,4 +920,64 @@ fn log_message(message: &str) -> Message {
             message: message.to_string(),
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pcl_diagnostics::{Code, Diagnostic, TextRange};
+
+    #[test]
+    fn every_fix_of_a_touched_diagnostic_is_a_quick_fix() {
+        let file = FileId(0);
+        let span = |a, b| Span::new(file, TextRange::new(a, b));
+        let fixed = Diagnostic::error(Code("undefined-variable"), span(4, 7), "undefined `nme`")
+            .with_fix(span(4, 7), "name");
+        let elsewhere = Diagnostic::error(Code("undefined-variable"), span(40, 43), "far")
+            .with_fix(span(40, 43), "far");
+        let other_file = Diagnostic::error(
+            Code("undefined-variable"),
+            Span::new(FileId(1), TextRange::new(4, 7)),
+            "other",
+        )
+        .with_fix(Span::new(FileId(1), TextRange::new(4, 7)), "x");
+        let uri = Url::parse("file:///p/main.pp").ok();
+        let locate = |s: Span| {
+            Some(Location {
+                uri: uri.clone()?,
+                range: lsp_types::Range::new(
+                    lsp_types::Position::new(0, s.range.start),
+                    lsp_types::Position::new(0, s.range.end),
+                ),
+            })
+        };
+        let convert = |d: &Diagnostic| lsp_types::Diagnostic {
+            message: d.summary.clone(),
+            ..lsp_types::Diagnostic::default()
+        };
+        let actions = quick_fixes(&[fixed, elsewhere, other_file], file, 5..5, locate, convert);
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        let Some(CodeActionOrCommand::CodeAction(action)) = actions.first() else {
+            panic!("not a code action: {actions:?}");
+        };
+        assert_eq!(action.kind, Some(CodeActionKind::QUICKFIX));
+        let edits = action
+            .edit
+            .as_ref()
+            .and_then(|e| e.changes.as_ref())
+            .and_then(|c| c.values().next())
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(edits.len(), 1);
+        assert_eq!(edits.first().map(|e| e.new_text.as_str()), Some("name"));
+        assert_eq!(
+            edits.first().map(|e| e.range.start),
+            Some(lsp_types::Position::new(0, 4))
+        );
+        let diags = action.diagnostics.clone().unwrap_or_default();
+        assert_eq!(
+            diags.first().map(|d| d.message.as_str()),
+            Some("undefined `nme`")
+        );
+    }
 }
