@@ -19,8 +19,7 @@ impl Encoding {
     pub fn negotiate(offered: Option<&[lsp_types::PositionEncodingKind]>) -> Encoding {
         let utf8 = offered
             .unwrap_or(&[])
-            .iter()
-            .any(|k| *k == lsp_types::PositionEncodingKind::UTF8);
+            .contains(&lsp_types::PositionEncodingKind::UTF8);
         if utf8 {
             Encoding::Utf8
         } else {
