@@ -13,11 +13,14 @@ pub const USAGE: &str = "\
 usage: pcl parse [--emit tokens|tree|source] PATH...
        pcl check [options] PATH...
        pcl fmt [--check] [--diff] [-r] [PATH...]
+       pcl lsp [--stdio]
 
 commands:
   parse    parse .pp files and report syntax errors
   check    bind programs against their package schemas and report errors
   fmt      format .pp files in the canonical (hclwrite) layout
+  lsp      run the language server on stdin/stdout (settings come from
+           the client's initializationOptions; see the README)
 
 parse options:
   --emit tokens   print every token (kind and byte range), one per line
@@ -80,6 +83,8 @@ pub enum Command {
     Parse(ParseArgs),
     Check(CheckArgs),
     Fmt(crate::fmt_cmd::FmtArgs),
+    /// `pcl lsp [--stdio]`.
+    Lsp,
 }
 
 /// How `pcl check` prints diagnostics.
@@ -186,6 +191,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "parse" => parse_parse(iter.as_slice()).map(Command::Parse),
         "check" => parse_check(iter.as_slice()).map(Command::Check),
         "fmt" => crate::fmt_cmd::parse_args(iter.as_slice()).map(Command::Fmt),
+        "lsp" => match iter.as_slice() {
+            [] => Ok(Command::Lsp),
+            [flag] if flag == "--stdio" => Ok(Command::Lsp),
+            [other, ..] => Err(format!("unknown argument `{other}` for `pcl lsp`")),
+        },
         other if other.starts_with('-') => Err(format!("unknown option `{other}`")),
         other => Err(format!("unknown command `{other}`")),
     }

@@ -56,6 +56,15 @@ pub fn run(args: &[String]) -> Status {
         Ok(Command::Parse(parse_args)) => parse_cmd::run(&parse_args),
         Ok(Command::Check(check_args)) => check_cmd::run(&check_args),
         Ok(Command::Fmt(fmt_args)) => fmt_cmd::run(&fmt_args),
+        // Exit status 1 when the protocol broke down or `exit` came before
+        // `shutdown`, as the LSP specification asks.
+        Ok(Command::Lsp) => match pcl_lsp::run_stdio() {
+            Ok(()) => Status::Success,
+            Err(message) => {
+                eprintln!("error: pcl lsp: {message}");
+                Status::Errors
+            }
+        },
         Err(message) => {
             eprintln!("error: {message}\n\n{}", args::USAGE);
             Status::Usage
