@@ -629,6 +629,20 @@ impl Server {
     }
 
     fn completion(&self, p: &lsp_types::CompletionParams) -> Option<Vec<CompletionItem>> {
+        let tdp = &p.text_document_position;
+        let found = self.find(&tdp.text_document.uri);
+        if let Some((a, file)) = found {
+            let offset = a.offset(file, tdp.position, self.encoding);
+            let text = a.text(file);
+            let line_start = text
+                .get(..offset)
+                .and_then(|t| t.rfind('\n'))
+                .map_or(0, |i| i + 1);
+            let prefix = text.get(line_start..offset).unwrap_or("");
+            if let Some(section) = token_context(prefix) {
+                return Some(self.token_items(a, section));
+            }
+        }
         let mut items: Vec<CompletionItem> = KEYWORDS
             .iter()
             .map(|k| CompletionItem {
@@ -637,7 +651,7 @@ impl Server {
                 ..CompletionItem::default()
             })
             .collect();
-        if let Some((a, _)) = self.find(&p.text_document_position.text_document.uri) {
+        if let Some((a, _)) = found {
             for n in a.checked.value().nodes() {
                 if matches!(n.kind, NodeKind::Pulumi(_) | NodeKind::Hook(_)) {
                     continue;
@@ -658,6 +672,59 @@ impl Server {
         }
         Some(items)
     }
+
+    /// The resource (or function) tokens of every package the program
+    /// loaded.
+    fn token_items(&self, a: &Analysis, section: TokenSection) -> Vec<CompletionItem> {
+        let mut items = Vec::new();
+        for package in a.checked.value().packages().iter().filter(|p| p.loaded) {
+            let request = pcl_schema::PackageDescriptor::new(package.name.clone());
+            let Ok(loaded) = self.schemas.load(&request) else {
+                continue;
+            };
+            let (tokens, kind): (Vec<&str>, _) = match section {
+                TokenSection::Resources => (
+                    loaded.resource_tokens().collect(),
+                    CompletionItemKind::CLASS,
+                ),
+                TokenSection::Functions => (
+                    loaded.function_tokens().collect(),
+                    CompletionItemKind::FUNCTION,
+                ),
+            };
+            for token in tokens {
+                items.push(CompletionItem {
+                    label: token.to_string(),
+                    kind: Some(kind),
+                    detail: Some(format!("package {}", package.name)),
+                    ..CompletionItem::default()
+                });
+            }
+        }
+        items
+    }
+}
+
+/// Which schema tokens a completion inside a string asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TokenSection {
+    Resources,
+    Functions,
+}
+
+/// Whether the line up to the cursor, `prefix`, ends inside the token
+/// string of a `resource`/`read` header or of `invoke("`.
+fn token_context(prefix: &str) -> Option<TokenSection> {
+    if let Some(at) = prefix.rfind("invoke(\"") {
+        let rest = prefix.get(at + "invoke(\"".len()..).unwrap_or("");
+        if !rest.contains('"') {
+            return Some(TokenSection::Functions);
+        }
+    }
+    let mut words = prefix.split_whitespace();
+    let keyword = words.next()?;
+    let quotes = prefix.matches('"').count();
+    ((keyword == "resource" || keyword == "read") && quotes == 1).then_some(TokenSection::Resources)
 }
 
 /// Every fix of the diagnostics of `file` that touch `range`, as a quick

@@ -447,6 +447,61 @@ fn completion_offers_keywords_and_names_in_scope() {
     assert_eq!(client.stop(), Ok(()));
 }
 
+fn labels(items: &Value) -> Vec<String> {
+    items
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|i| i["label"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn completion_offers_schema_tokens_inside_headers_and_invokes() {
+    let text = "resource a \"aws:s3/bucket:Bucket\" {\n}\nresource b \"aws:\"\nr = invoke(\"aws:\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    // Inside the token string of `resource b "aws:`: resource tokens only.
+    let items = labels(&client.ok("textDocument/completion", pos(&uri, 2, 16)));
+    assert!(
+        items.iter().any(|l| l == "aws:s3/bucket:Bucket"),
+        "{items:?}"
+    );
+    assert!(!items.iter().any(|l| l == "resource"), "{items:?}");
+    assert!(
+        !items.iter().any(|l| l == "aws:index/getRegion:getRegion"),
+        "{items:?}"
+    );
+    // Inside `invoke("aws:`: function tokens.
+    let items = labels(&client.ok("textDocument/completion", pos(&uri, 3, 15)));
+    assert!(
+        items.iter().any(|l| l == "aws:index/getRegion:getRegion"),
+        "{items:?}"
+    );
+    assert!(
+        !items.iter().any(|l| l == "aws:s3/bucket:Bucket"),
+        "{items:?}"
+    );
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn definition_of_a_for_variable() {
+    let text = "xs = [1, 2]\nys = [for x in xs : x + 1]\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    // The `x` of `x + 1` goes to the `x` after `for`.
+    let def = client.ok("textDocument/definition", pos(&uri, 1, 20));
+    assert_eq!(def["range"]["start"], json!({"line": 1, "character": 10}));
+    assert_eq!(client.stop(), Ok(()));
+}
+
 mod robustness {
     use super::*;
     use proptest::prelude::*;
