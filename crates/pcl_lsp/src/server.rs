@@ -177,6 +177,7 @@ type Answer = Result<Json, (ErrorCode, String)>;
 
 pub(crate) struct Server {
     encoding: Encoding,
+    settings: Settings,
     policy: BindPolicy,
     schemas: SchemaCache<ChainLoader>,
     /// Open documents by URL.
@@ -225,6 +226,7 @@ impl Server {
             encoding,
             policy: settings.policy(),
             schemas: SchemaCache::new(settings.loader()),
+            settings,
             open: HashMap::new(),
             analyses: HashMap::new(),
             shutdown: false,
@@ -340,9 +342,47 @@ impl Server {
                 self.open.remove(&p.text_document.uri);
                 p.text_document.uri
             }
+            notif::DidChangeWatchedFiles::METHOD => {
+                let Ok(p) = params::<lsp_types::DidChangeWatchedFilesParams>(&n.params) else {
+                    return;
+                };
+                self.files_changed(&p, out);
+                return;
+            }
             _ => return,
         };
         self.recheck(&uri, out);
+    }
+
+    /// `workspace/didChangeWatchedFiles`: a changed schema (`.json`) drops
+    /// every loaded schema and re-checks every program; a changed `.pp`
+    /// file re-checks its program.
+    fn files_changed(
+        &mut self,
+        p: &lsp_types::DidChangeWatchedFilesParams,
+        out: &mut Vec<Message>,
+    ) {
+        let schema_changed = p.changes.iter().any(|c| c.uri.path().ends_with(".json"));
+        let mut programs: Vec<Url> = Vec::new();
+        if schema_changed {
+            self.schemas = SchemaCache::new(self.settings.loader());
+            for a in self.analyses.values() {
+                programs.extend(a.urls.iter().flatten().next().cloned());
+            }
+        }
+        for change in &p.changes {
+            if change.uri.path().ends_with(".pp")
+                && self.analyses.contains_key(&program_key(&change.uri))
+            {
+                programs.push(change.uri.clone());
+            }
+        }
+        let mut seen = HashSet::new();
+        for uri in programs {
+            if seen.insert(program_key(&uri)) {
+                self.recheck(&uri, out);
+            }
+        }
     }
 
     /// Checks the program `uri` belongs to and publishes its diagnostics.
@@ -485,13 +525,39 @@ impl Server {
         let offset = a.offset(file, tdp.position, self.encoding);
         let program = a.checked.value();
         let node = innermost_node(program, file, offset)?;
+        let schema = match &node.kind {
+            NodeKind::Resource(r) => r.schema.as_ref().and_then(|s| self.schema_resource(s)),
+            _ => None,
+        };
+        let inputs: &[BoundAttribute] = match &node.kind {
+            NodeKind::Resource(r) => &r.inputs,
+            _ => &[],
+        };
         let mut markdown = None;
         let mut range = None;
-        // An attribute name: the property it sets and its expected type.
+        // An attribute name: the property it sets, its expected type and,
+        // for a resource input, what the schema says of it.
         for attr in node_attributes(&node.kind) {
             if contains(attr.name_span.range, offset) {
                 let ty = attr.expected.as_ref().unwrap_or(&attr.value.ty);
-                markdown = Some(format!("```pcl\n{}: {}\n```", attr.name, ty));
+                let mut text = format!("```pcl\n{}: {}\n```", attr.name, ty);
+                let is_input = inputs.iter().any(|i| std::ptr::eq(i, attr));
+                if let Some(prop) = schema
+                    .as_ref()
+                    .filter(|_| is_input)
+                    .and_then(|r| r.input(&attr.name))
+                {
+                    text.push_str(if prop.required {
+                        "\n\nrequired"
+                    } else {
+                        "\n\noptional"
+                    });
+                    if let Some(d) = &prop.description {
+                        text.push_str("\n\n");
+                        text.push_str(d);
+                    }
+                }
+                markdown = Some(text);
                 range = Some(a.range(attr.name_span, self.encoding));
             }
         }
@@ -522,6 +588,10 @@ impl Server {
                         s.schema_token, s.package
                     ));
                 }
+                if let Some(d) = schema.as_ref().and_then(|r| r.description.as_ref()) {
+                    text.push_str("\n\n");
+                    text.push_str(d);
+                }
             }
             markdown = Some(text);
             range = Some(a.range(node.name_span, self.encoding));
@@ -533,6 +603,16 @@ impl Server {
             }),
             range,
         })
+    }
+
+    /// The schema of a resolved resource (loaded already by the check).
+    fn schema_resource(
+        &self,
+        s: &pcl_binder::SchemaResourceRef,
+    ) -> Option<std::sync::Arc<pcl_schema::Resource>> {
+        let request = pcl_schema::PackageDescriptor::new(s.package.clone());
+        let package = self.schemas.load(&request).ok()?;
+        package.resource(&s.schema_token)?.ok()
     }
 
     fn definition(&self, p: &lsp_types::GotoDefinitionParams) -> Option<GotoDefinitionResponse> {

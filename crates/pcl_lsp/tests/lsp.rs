@@ -299,10 +299,12 @@ fn hover_shows_types_and_resource_tokens() {
     let value = hover["contents"]["value"].as_str().unwrap_or_default();
     assert!(value.contains("aws:s3/bucket:Bucket"), "{hover}");
     assert!(value.contains("package `aws`"), "{hover}");
+    assert!(value.contains("An S3 bucket."), "{hover}");
     // A property name: its expected type.
     let hover = client.ok("textDocument/hover", pos(&uri, 3, 3));
     let value = hover["contents"]["value"].as_str().unwrap_or_default();
     assert!(value.starts_with("```pcl\nbucket: "), "{hover}");
+    assert!(value.contains("\n\noptional"), "{hover}");
     // Outside any declaration: nothing.
     let hover = client.ok("textDocument/hover", pos(&uri, 40, 0));
     assert_eq!(hover, Value::Null);
@@ -499,6 +501,62 @@ fn definition_of_a_for_variable() {
     // The `x` of `x + 1` goes to the `x` after `for`.
     let def = client.ok("textDocument/definition", pos(&uri, 1, 20));
     assert_eq!(def["range"]["start"], json!({"line": 1, "character": 10}));
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn watched_schema_and_program_changes_are_picked_up() {
+    // A private schema directory, so it can change under the server.
+    let schema_dir = program(&[]);
+    let dir = program(&[(
+        "main.pp",
+        "resource s \"shop:index:Store\" {\n  name = \"x\"\n}\n",
+    )]);
+    let schema = |props: &str| {
+        format!(
+            r#"{{"name": "shop", "version": "1.0.0", "resources": {{"shop:index:Store": {{"inputProperties": {{{props}}}}}}}}}"#
+        )
+    };
+    std::fs::write(
+        schema_dir.join("shop.json"),
+        schema(r#""title": {"type": "string"}"#),
+    )
+    .unwrap_or_else(|e| panic!("write: {e}"));
+    let mut client = Client::start();
+    client.initialize(json!({
+        "capabilities": {},
+        "initializationOptions": {"schema-dirs": [schema_dir], "schema-cache": false},
+    }));
+    let uri = url(&dir, "main.pp");
+    client.open(
+        &uri,
+        "resource s \"shop:index:Store\" {\n  name = \"x\"\n}\n",
+    );
+    assert_eq!(
+        client.diagnostics(&uri).len(),
+        1,
+        "`name` is not a property yet"
+    );
+
+    // The schema gains `name`: after the change notice, the problem is gone.
+    let schema_file = schema_dir.join("shop.json");
+    std::fs::write(&schema_file, schema(r#""name": {"type": "string"}"#))
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let schema_uri = Url::from_file_path(&schema_file).unwrap_or_else(|()| panic!("path"));
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": schema_uri, "type": 2}]}),
+    );
+    assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+
+    // A new file on disk in the program: re-checked on its change notice.
+    std::fs::write(dir.join("more.pp"), "y = nope\n").unwrap_or_else(|e| panic!("write: {e}"));
+    let more = url(&dir, "more.pp");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": more, "type": 1}]}),
+    );
+    assert_eq!(client.diagnostics(&more).len(), 1);
     assert_eq!(client.stop(), Ok(()));
 }
 
