@@ -222,6 +222,16 @@ impl Server {
         connection
             .initialize_finish(id, result)
             .map_err(|e| e.to_string())?;
+        let dynamic_watch = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
+        if dynamic_watch {
+            send(connection, watch_registration())?;
+        }
         Ok(Server {
             encoding,
             policy: settings.policy(),
@@ -854,6 +864,31 @@ pub const TEST_PANIC_METHOD: &str = "pcl/testPanic";
 
 /// Block keywords offered by completion.
 const KEYWORDS: &[&str] = &["resource", "read", "config", "output", "component", "hook"];
+
+/// `client/registerCapability` for `workspace/didChangeWatchedFiles` on
+/// `.pp` files and schemas (`.json`).
+fn watch_registration() -> Message {
+    let watchers = ["**/*.pp", "**/*.json"]
+        .iter()
+        .map(|glob| lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String((*glob).to_string()),
+            kind: None,
+        })
+        .collect();
+    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions { watchers };
+    let params = lsp_types::RegistrationParams {
+        registrations: vec![lsp_types::Registration {
+            id: "pcl-watched-files".to_string(),
+            method: notif::DidChangeWatchedFiles::METHOD.to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        }],
+    };
+    Message::Request(Request::new(
+        RequestId::from("pcl-register-watchers".to_string()),
+        req::RegisterCapability::METHOD.to_string(),
+        params,
+    ))
+}
 
 fn capabilities(encoding: Encoding) -> ServerCapabilities {
     ServerCapabilities {

@@ -17,6 +17,8 @@ struct Client {
     next_id: i32,
     /// Notifications received while waiting for responses.
     notifications: Vec<Notification>,
+    /// Requests the server sent (each answered with `null`).
+    server_requests: Vec<Request>,
 }
 
 impl Client {
@@ -28,6 +30,7 @@ impl Client {
             server: Some(handle),
             next_id: 0,
             notifications: Vec::new(),
+            server_requests: Vec::new(),
         }
     }
 
@@ -58,6 +61,14 @@ impl Client {
             match self.conn.receiver.recv_timeout(Duration::from_secs(120)) {
                 Ok(Message::Response(resp)) if resp.id == id => return resp,
                 Ok(Message::Notification(n)) => self.notifications.push(n),
+                Ok(Message::Request(r)) => {
+                    let answer = Response::new_ok(r.id.clone(), Value::Null);
+                    self.server_requests.push(r);
+                    self.conn
+                        .sender
+                        .send(Message::Response(answer))
+                        .unwrap_or_else(|e| panic!("send: {e}"));
+                }
                 Ok(other) => panic!("unexpected message {other:?}"),
                 Err(e) => panic!("no response to {method}: {e}"),
             }
@@ -524,7 +535,7 @@ fn watched_schema_and_program_changes_are_picked_up() {
     .unwrap_or_else(|e| panic!("write: {e}"));
     let mut client = Client::start();
     client.initialize(json!({
-        "capabilities": {},
+        "capabilities": {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}},
         "initializationOptions": {"schema-dirs": [schema_dir], "schema-cache": false},
     }));
     let uri = url(&dir, "main.pp");
@@ -537,6 +548,15 @@ fn watched_schema_and_program_changes_are_picked_up() {
         1,
         "`name` is not a property yet"
     );
+    // The client offered dynamic registration: the server asked to watch.
+    let registration = client
+        .server_requests
+        .iter()
+        .find(|r| r.method == "client/registerCapability")
+        .unwrap_or_else(|| panic!("no registration: {:?}", client.server_requests));
+    let watchers = &registration.params["registrations"][0]["registerOptions"]["watchers"];
+    assert_eq!(watchers[0]["globPattern"], json!("**/*.pp"));
+    assert_eq!(watchers[1]["globPattern"], json!("**/*.json"));
 
     // The schema gains `name`: after the change notice, the problem is gone.
     let schema_file = schema_dir.join("shop.json");
