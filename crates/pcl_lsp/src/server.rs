@@ -308,6 +308,10 @@ impl Server {
             req::GotoDefinition::METHOD => to_json(self.definition(&params(p)?)),
             req::DocumentSymbolRequest::METHOD => to_json(self.symbols(&params(p)?)),
             req::Formatting::METHOD => to_json(self.format(&params(p)?)),
+            req::RangeFormatting::METHOD => to_json(self.format_range(&params(p)?)),
+            req::References::METHOD => to_json(self.references(&params(p)?)),
+            req::Rename::METHOD => to_json(self.rename(&params(p)?)?),
+            req::WorkspaceSymbolRequest::METHOD => to_json(self.workspace_symbols(&params(p)?)),
             req::CodeActionRequest::METHOD => to_json(self.code_actions(&params(p)?)),
             req::Completion::METHOD => to_json(self.completion(&params(p)?)),
             TEST_PANIC_METHOD => panic!("{TEST_PANIC_METHOD} was asked for"),
@@ -695,14 +699,147 @@ impl Server {
     fn format(&self, p: &lsp_types::DocumentFormattingParams) -> Option<Vec<TextEdit>> {
         let text = self.open.get(&p.text_document.uri)?;
         let formatted = pcl_fmt::format(FileId(0), text).ok()?;
-        if formatted == *text {
-            return Some(Vec::new());
-        }
+        Some(whole_text_edit(text, formatted, self.encoding))
+    }
+
+    fn format_range(&self, p: &lsp_types::DocumentRangeFormattingParams) -> Option<Vec<TextEdit>> {
+        let text = self.open.get(&p.text_document.uri)?;
         let lines = Lines::new(text);
-        Some(vec![TextEdit {
-            range: lines.range(text, 0..text.len(), self.encoding),
-            new_text: formatted,
-        }])
+        let start = lines.offset(text, p.range.start, self.encoding);
+        let end = lines.offset(text, p.range.end, self.encoding).max(start);
+        let range = pcl_diagnostics::TextRange::from_usize(start..end);
+        let formatted = pcl_fmt::format_range(FileId(0), text, range).ok()?;
+        Some(whole_text_edit(text, formatted, self.encoding))
+    }
+
+    /// The node a position names: a reference to it, or its own name.
+    fn target(
+        &self,
+        tdp: &lsp_types::TextDocumentPositionParams,
+    ) -> Option<(&Analysis, pcl_binder::NodeId)> {
+        let (a, file) = self.find(&tdp.text_document.uri)?;
+        let offset = a.offset(file, tdp.position, self.encoding);
+        let program = a.checked.value();
+        let node = innermost_node(program, file, offset)?;
+        if contains(node.name_span.range, offset) {
+            return Some((a, node.id));
+        }
+        let mut target = None;
+        for_each_expr(node, |e| {
+            if let BoundExprKind::ScopeTraversal {
+                root_range,
+                definition: Some(Definition::Node(id)),
+                ..
+            } = &e.kind
+            {
+                if contains(*root_range, offset) {
+                    target = Some(*id);
+                }
+            }
+        });
+        Some((a, target?))
+    }
+
+    /// Every reference to `id` in the program (not its declaration).
+    fn reference_spans(a: &Analysis, id: pcl_binder::NodeId) -> Vec<Span> {
+        let mut out = Vec::new();
+        for node in a.checked.value().nodes() {
+            for_each_expr(node, |e| {
+                if let BoundExprKind::ScopeTraversal {
+                    root_range,
+                    definition: Some(Definition::Node(d)),
+                    ..
+                } = &e.kind
+                {
+                    if *d == id {
+                        out.push(Span::new(node.file(), *root_range));
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    fn references(&self, p: &lsp_types::ReferenceParams) -> Option<Vec<Location>> {
+        let (a, id) = self.target(&p.text_document_position)?;
+        let mut spans = Self::reference_spans(a, id);
+        if p.context.include_declaration {
+            if let Some(node) = a.checked.value().node(id) {
+                spans.insert(0, node.name_span);
+            }
+        }
+        Some(
+            spans
+                .into_iter()
+                .filter_map(|s| a.location(s, self.encoding))
+                .collect(),
+        )
+    }
+
+    fn rename(
+        &self,
+        p: &lsp_types::RenameParams,
+    ) -> Result<Option<WorkspaceEdit>, (ErrorCode, String)> {
+        if !is_identifier(&p.new_name) {
+            return Err((
+                ErrorCode::InvalidParams,
+                format!("`{}` is not a valid name", p.new_name.escape_debug()),
+            ));
+        }
+        let Some((a, id)) = self.target(&p.text_document_position) else {
+            return Ok(None);
+        };
+        let Some(node) = a.checked.value().node(id) else {
+            return Ok(None);
+        };
+        let mut spans = vec![unquoted(a, node.name_span)];
+        spans.extend(Self::reference_spans(a, id));
+        let mut changes: HashMap<Url, Vec<TextEdit>> = HashMap::new();
+        for span in spans {
+            if let Some(location) = a.location(span, self.encoding) {
+                changes.entry(location.uri).or_default().push(TextEdit {
+                    range: location.range,
+                    new_text: p.new_name.clone(),
+                });
+            }
+        }
+        Ok(Some(WorkspaceEdit {
+            changes: Some(changes),
+            ..WorkspaceEdit::default()
+        }))
+    }
+
+    #[allow(deprecated)] // `SymbolInformation::deprecated` must be written.
+    fn workspace_symbols(
+        &self,
+        p: &lsp_types::WorkspaceSymbolParams,
+    ) -> Option<Vec<lsp_types::SymbolInformation>> {
+        let query = p.query.to_lowercase();
+        let mut out = Vec::new();
+        for a in self.analyses.values() {
+            for n in a.checked.value().nodes() {
+                if matches!(n.kind, NodeKind::Pulumi(_)) || !n.name.to_lowercase().contains(&query)
+                {
+                    continue;
+                }
+                let Some(location) = a.location(n.name_span, self.encoding) else {
+                    continue;
+                };
+                out.push(lsp_types::SymbolInformation {
+                    name: n.name.clone(),
+                    kind: symbol_kind(&n.kind),
+                    tags: None,
+                    deprecated: None,
+                    location,
+                    container_name: Some(n.kind_name().to_string()),
+                });
+            }
+        }
+        out.sort_by(|x, y| {
+            (&x.location.uri, x.location.range.start)
+                .cmp(&(&y.location.uri, y.location.range.start))
+        });
+        Some(out)
     }
 
     fn code_actions(&self, p: &lsp_types::CodeActionParams) -> Option<Vec<CodeActionOrCommand>> {
@@ -905,6 +1042,10 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions::default()),
         ..ServerCapabilities::default()
@@ -966,6 +1107,54 @@ impl FileProvider for Overlay<'_> {
         let mut out: Vec<(String, String)> = files.into_iter().map(|(n, t)| (rel(&n), t)).collect();
         out.sort();
         Ok(out)
+    }
+}
+
+/// No edit when `new` is `text`, else one edit replacing the whole text.
+fn whole_text_edit(text: &str, new: String, enc: Encoding) -> Vec<TextEdit> {
+    if new == text {
+        return Vec::new();
+    }
+    let lines = Lines::new(text);
+    vec![TextEdit {
+        range: lines.range(text, 0..text.len(), enc),
+        new_text: new,
+    }]
+}
+
+/// A valid HCL identifier: an `ID_Start` character or `_`, then
+/// `ID_Continue` characters or `-`.
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c == '_' || unicode_ident::is_xid_start(c) => {}
+        _ => return false,
+    }
+    chars.all(|c| c == '-' || unicode_ident::is_xid_continue(c))
+}
+
+/// A name label's span without its quotes, when it is quoted.
+fn unquoted(a: &Analysis, span: Span) -> Span {
+    let text = a.text(span.file).get(span.range.to_usize()).unwrap_or("");
+    if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
+        Span::new(
+            span.file,
+            pcl_diagnostics::TextRange::new(span.range.start + 1, span.range.end - 1),
+        )
+    } else {
+        span
+    }
+}
+
+fn symbol_kind(kind: &NodeKind) -> SymbolKind {
+    match kind {
+        NodeKind::Local(_) => SymbolKind::VARIABLE,
+        NodeKind::Config(_) => SymbolKind::CONSTANT,
+        NodeKind::Output(_) => SymbolKind::PROPERTY,
+        NodeKind::Resource(_) => SymbolKind::OBJECT,
+        NodeKind::Component(_) => SymbolKind::MODULE,
+        NodeKind::Hook(_) => SymbolKind::FUNCTION,
+        NodeKind::Pulumi(_) => SymbolKind::NAMESPACE,
     }
 }
 

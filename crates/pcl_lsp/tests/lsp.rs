@@ -580,6 +580,101 @@ fn watched_schema_and_program_changes_are_picked_up() {
     assert_eq!(client.stop(), Ok(()));
 }
 
+#[test]
+fn references_and_rename_across_files() {
+    let decls = "config \"region\" string {\n}\nprefix = \"p\"\n";
+    let uses = "out = \"${prefix}-${region}\"\nmore = [prefix, region]\n";
+    let dir = program(&[("decls.pp", decls), ("uses.pp", uses)]);
+    let mut client = started(&dir);
+    let u = url(&dir, "uses.pp");
+    let d = url(&dir, "decls.pp");
+    client.open(&u, uses);
+    // From a use of `region`, with the declaration.
+    let refs = client.ok(
+        "textDocument/references",
+        json!({"textDocument": {"uri": u}, "position": {"line": 0, "character": 21},
+               "context": {"includeDeclaration": true}}),
+    );
+    let got: Vec<(String, Value)> = refs
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap_or_default().to_string(),
+                l["range"]["start"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (d.to_string(), json!({"line": 0, "character": 7})),
+            (u.to_string(), json!({"line": 0, "character": 19})),
+            (u.to_string(), json!({"line": 1, "character": 16})),
+        ]
+    );
+    // Rename from the (quoted) declaration: the quotes stay.
+    let edit = client.ok(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": d}, "position": {"line": 0, "character": 9}, "newName": "zone"}),
+    );
+    let decl_edits = edit["changes"][d.as_str()]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(decl_edits.len(), 1, "{edit}");
+    assert_eq!(
+        decl_edits[0]["range"]["start"],
+        json!({"line": 0, "character": 8})
+    );
+    assert_eq!(
+        decl_edits[0]["range"]["end"],
+        json!({"line": 0, "character": 14})
+    );
+    assert_eq!(decl_edits[0]["newText"], json!("zone"));
+    let use_edits = edit["changes"][u.as_str()]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(use_edits.len(), 2, "{edit}");
+    // Not an identifier: refused.
+    let resp = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": d}, "position": {"line": 0, "character": 9}, "newName": "a b"}),
+    );
+    assert_eq!(
+        resp.error.map(|e| e.code),
+        Some(lsp_server::ErrorCode::InvalidParams as i32)
+    );
+    // Workspace symbols: by substring, any case.
+    let symbols = client.ok("workspace/symbol", json!({"query": "REG"}));
+    let names: Vec<&str> = symbols
+        .as_array()
+        .map(|a| a.iter().filter_map(|s| s["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(names, vec!["region"]);
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn range_formatting_touches_only_the_range() {
+    let text = "a   =   1\n\nb   =   2\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    let edits = client.ok(
+        "textDocument/rangeFormatting",
+        json!({"textDocument": {"uri": uri},
+               "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
+               "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(edits[0]["newText"], json!("a   =   1\n\nb = 2\n"));
+    assert_eq!(client.stop(), Ok(()));
+}
+
 mod robustness {
     use super::*;
     use proptest::prelude::*;
@@ -594,6 +689,8 @@ mod robustness {
         Complete(u32, u32),
         Actions(u32, u32),
         Close,
+        References(u32, u32),
+        Rename(u32, u32),
     }
 
     fn step() -> impl Strategy<Value = Step> {
@@ -607,6 +704,8 @@ mod robustness {
             (0u32..6, 0u32..40).prop_map(|(l, c)| Step::Complete(l, c)),
             (0u32..6, 0u32..40).prop_map(|(l, c)| Step::Actions(l, c)),
             Just(Step::Close),
+            (0u32..6, 0u32..40).prop_map(|(l, c)| Step::References(l, c)),
+            (0u32..6, 0u32..40).prop_map(|(l, c)| Step::Rename(l, c)),
         ]
     }
 
@@ -632,6 +731,8 @@ mod robustness {
                     Step::Symbols => Some(client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}))),
                     Step::Format => Some(client.request("textDocument/formatting", json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}))),
                     Step::Actions(l, c) => Some(client.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": l, "character": c}, "end": {"line": l, "character": c}}, "context": {"diagnostics": []}}))),
+                    Step::References(l, c) => Some(client.request("textDocument/references", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": c}, "context": {"includeDeclaration": true}}))),
+                    Step::Rename(l, c) => Some(client.request("textDocument/rename", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": c}, "newName": "renamed"}))),
                     Step::Close => {
                         client.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
                         client.open(&uri, "x = 1\n");
