@@ -183,8 +183,13 @@ pub(crate) struct Server {
     /// Open documents by URL.
     open: HashMap<Url, String>,
     analyses: HashMap<ProgramKey, Analysis>,
+    /// Documents changed since their program was last checked.
+    dirty: Vec<Url>,
     shutdown: bool,
 }
+
+/// How long the server waits after a change for another before checking.
+const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
 
 impl Server {
     /// The `initialize` handshake: negotiates the position encoding and
@@ -239,14 +244,33 @@ impl Server {
             settings,
             open: HashMap::new(),
             analyses: HashMap::new(),
+            dirty: Vec::new(),
             shutdown: false,
         })
     }
 
     pub(crate) fn main_loop(mut self, connection: &Connection) -> Result<(), String> {
-        for message in &connection.receiver {
+        loop {
+            // With changes pending, wait at most DEBOUNCE for more before
+            // checking; a request checks them first.
+            let message = if self.dirty.is_empty() {
+                match connection.receiver.recv() {
+                    Ok(message) => message,
+                    Err(_) => break,
+                }
+            } else {
+                match connection.receiver.recv_timeout(DEBOUNCE) {
+                    Ok(message) => message,
+                    Err(e) if e.is_timeout() => {
+                        self.flush(connection)?;
+                        continue;
+                    }
+                    Err(_) => break,
+                }
+            };
             match message {
                 Message::Request(request) => {
+                    self.flush(connection)?;
                     let response = self.request(request);
                     send(connection, response.into())?;
                 }
@@ -274,6 +298,21 @@ impl Server {
             }
         }
         Err("the client closed the connection without exit".to_string())
+    }
+
+    /// Checks the programs of the pending changes and publishes.
+    fn flush(&mut self, connection: &Connection) -> Result<(), String> {
+        let dirty = std::mem::take(&mut self.dirty);
+        let mut out = Vec::new();
+        for uri in dirty {
+            if catch_unwind(AssertUnwindSafe(|| self.recheck(&uri, &mut out))).is_err() {
+                out.push(log_message("internal error while checking a program"));
+            }
+        }
+        for message in out {
+            send(connection, message)?;
+        }
+        Ok(())
     }
 
     fn request(&mut self, request: Request) -> Response {
@@ -338,7 +377,13 @@ impl Server {
                 if let Some(change) = p.content_changes.into_iter().last() {
                     self.open.insert(uri.clone(), change.text);
                 }
-                uri
+                // Debounced: checked when no change follows within
+                // DEBOUNCE, or before the next request.
+                let key = program_key(&uri);
+                if !self.dirty.iter().any(|u| program_key(u) == key) {
+                    self.dirty.push(uri);
+                }
+                return;
             }
             notif::DidSaveTextDocument::METHOD => {
                 let Ok(p) = params::<lsp_types::DidSaveTextDocumentParams>(&n.params) else {
@@ -402,6 +447,7 @@ impl Server {
     /// Checks the program `uri` belongs to and publishes its diagnostics.
     fn recheck(&mut self, uri: &Url, out: &mut Vec<Message>) {
         let key = program_key(uri);
+        self.dirty.retain(|u| program_key(u) != key);
         let previous = self
             .analyses
             .remove(&key)

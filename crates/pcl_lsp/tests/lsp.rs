@@ -675,6 +675,43 @@ fn range_formatting_touches_only_the_range() {
     assert_eq!(client.stop(), Ok(()));
 }
 
+#[test]
+fn changes_are_debounced() {
+    let dir = program(&[("main.pp", "x = 1\n")]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, "x = 1\n");
+    let _ = client.diagnostics(&uri);
+    let before = client.notifications.len();
+    // A burst of changes is checked far fewer times than it has changes.
+    for v in 2..42 {
+        client.change(&uri, v, &format!("x = {v}\ny = nope\n"));
+    }
+    let diags = client.diagnostics(&uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let publishes = client.notifications[before..]
+        .iter()
+        .filter(|n| n.method == "textDocument/publishDiagnostics")
+        .count();
+    assert!(
+        (1..40).contains(&publishes),
+        "{publishes} publishes for 40 changes"
+    );
+    // Without a request, the check still comes, after a pause.
+    client.change(&uri, 50, "x = 1\n");
+    let n = client
+        .conn
+        .receiver
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|e| panic!("no diagnostics after a pause: {e}"));
+    let Message::Notification(n) = n else {
+        panic!("unexpected {n:?}");
+    };
+    assert_eq!(n.method, "textDocument/publishDiagnostics");
+    assert_eq!(n.params["diagnostics"], json!([]));
+    assert_eq!(client.stop(), Ok(()));
+}
+
 mod robustness {
     use super::*;
     use proptest::prelude::*;
