@@ -938,7 +938,9 @@ impl Server {
                         NodeKind::Config(_) => CompletionItemKind::CONSTANT,
                         _ => CompletionItemKind::VARIABLE,
                     }),
-                    detail: Some(format!("{} {}", n.kind_name(), n.ty)),
+                    // The kind only: printing every node's type costs more than the
+                    // whole answer on a large program (hover shows it).
+                    detail: Some(n.kind_name().to_string()),
                     ..CompletionItem::default()
                 });
             }
