@@ -28,12 +28,38 @@ use lsp_server::Connection;
 
 /// Runs the server on stdin/stdout until the client says `exit`.
 /// `Err` when the protocol broke down or `exit` came before `shutdown`
-/// (the caller exits with a non-zero status then).
+/// (the caller exits with a non-zero status then); its text may quote
+/// what the client sent, with control characters escaped so that it can
+/// be printed on a terminal.
 pub fn run_stdio() -> Result<(), String> {
     let (connection, io_threads) = Connection::stdio();
     let result = run(connection);
     let joined = io_threads.join().map_err(|e| e.to_string());
-    result.and(joined)
+    result.and(joined).map_err(|e| escape_controls(&e))
+}
+
+/// `text` with control characters escaped.
+fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn errors_are_safe_to_print() {
+        assert_eq!(
+            super::escape_controls("bad header \u{1b}[31m\n"),
+            "bad header \\u{1b}[31m\\n"
+        );
+    }
 }
 
 /// Runs the server over `connection`: the `initialize` handshake, then
