@@ -51,6 +51,12 @@ fn escape_controls(text: &str) -> String {
         .collect()
 }
 
+/// Runs the server over `connection`: the `initialize` handshake, then
+/// every message until `exit`. See [`run_stdio`] for the result.
+pub fn run(connection: Connection) -> Result<(), String> {
+    server::Server::start(&connection)?.main_loop(&connection)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -60,10 +66,4 @@ mod tests {
             "bad header \\u{1b}[31m\\n"
         );
     }
-}
-
-/// Runs the server over `connection`: the `initialize` handshake, then
-/// every message until `exit`. See [`run_stdio`] for the result.
-pub fn run(connection: Connection) -> Result<(), String> {
-    server::Server::start(&connection)?.main_loop(&connection)
 }
