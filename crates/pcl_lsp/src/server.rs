@@ -623,7 +623,17 @@ impl Server {
         }
         if markdown.is_none() {
             if let Some((ty, r)) = innermost_expr(node, offset) {
-                markdown = Some(format!("```pcl\n{ty}\n```"));
+                let mut text = format!("```pcl\n{ty}\n```");
+                // A reference to a config: what its declaration says.
+                let referenced = self
+                    .target(tdp)
+                    .and_then(|(_, id)| program.node(id))
+                    .filter(|n| n.id != node.id);
+                if let Some(described) = referenced.and_then(|n| config_description(&n.kind)) {
+                    text.push_str("\n\n");
+                    text.push_str(described);
+                }
+                markdown = Some(text);
                 range = Some(a.range(Span::new(file, r), self.encoding));
             }
         }
@@ -652,6 +662,10 @@ impl Server {
                     text.push_str("\n\n");
                     text.push_str(d);
                 }
+            }
+            if let Some(described) = config_description(&node.kind) {
+                text.push_str("\n\n");
+                text.push_str(described);
             }
             markdown = Some(text);
             range = Some(a.range(node.name_span, self.encoding));
@@ -1155,6 +1169,14 @@ impl FileProvider for Overlay<'_> {
         let mut out: Vec<(String, String)> = files.into_iter().map(|(n, t)| (rel(&n), t)).collect();
         out.sort();
         Ok(out)
+    }
+}
+
+/// The `description` of a config.
+fn config_description(kind: &NodeKind) -> Option<&str> {
+    match kind {
+        NodeKind::Config(c) => c.description.as_deref(),
+        _ => None,
     }
 }
 

@@ -712,6 +712,26 @@ fn changes_are_debounced() {
     assert_eq!(client.stop(), Ok(()));
 }
 
+#[test]
+fn hover_on_config_shows_its_description() {
+    let text = "config site string {\n  description = \"The site's name.\"\n}\nx = site\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    // On the declaration's name.
+    let hover = client.ok("textDocument/hover", pos(&uri, 0, 8));
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("config site: string"), "{hover}");
+    assert!(value.contains("The site's name."), "{hover}");
+    // On a reference: the type, then the description.
+    let hover = client.ok("textDocument/hover", pos(&uri, 3, 5));
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.starts_with("```pcl\nstring\n```"), "{hover}");
+    assert!(value.contains("The site's name."), "{hover}");
+    assert_eq!(client.stop(), Ok(()));
+}
+
 mod robustness {
     use super::*;
     use proptest::prelude::*;
