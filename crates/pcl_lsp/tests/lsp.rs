@@ -732,6 +732,31 @@ fn hover_on_config_shows_its_description() {
     assert_eq!(client.stop(), Ok(()));
 }
 
+#[test]
+fn deep_expressions_are_walked_without_recursion() {
+    // A 20,000-term chain: hover, definition and references walk it with
+    // an explicit stack.
+    let mut text = String::from("a = 1\nx = a");
+    for _ in 0..20_000 {
+        text.push_str(" + a");
+    }
+    text.push('\n');
+    let dir = program(&[("main.pp", &text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, &text);
+    let last = u32::try_from(text.len() - 8).unwrap_or(0);
+    let hover = client.ok("textDocument/hover", pos(&uri, 1, last));
+    assert!(hover["contents"]["value"].is_string(), "{hover}");
+    let refs = client.ok(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0},
+               "context": {"includeDeclaration": false}}),
+    );
+    assert!(refs.as_array().is_some_and(|r| !r.is_empty()), "{refs}");
+    assert_eq!(client.stop(), Ok(()));
+}
+
 mod robustness {
     use super::*;
     use proptest::prelude::*;
