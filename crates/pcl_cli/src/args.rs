@@ -42,6 +42,9 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Print a shell completion script on stdout
     Completions(CompletionsArgs),
+    /// Run the language server on stdin/stdout (settings come from the
+    /// client's initializationOptions)
+    Lsp(LspArgs),
 }
 
 /// How diagnostics are printed.
@@ -290,6 +293,14 @@ pub struct ExplainArgs {
     pub code: String,
 }
 
+/// Arguments of `pcl lsp`.
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct LspArgs {
+    /// Talk over stdin/stdout (the default and only transport)
+    #[arg(long)]
+    pub stdio: bool,
+}
+
 /// Arguments of `pcl completions`.
 #[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct CompletionsArgs {
@@ -401,7 +412,7 @@ impl Cli {
                     ));
                 }
             }
-            Command::Explain(_) | Command::Completions(_) => {}
+            Command::Explain(_) | Command::Completions(_) | Command::Lsp(_) => {}
         }
         Ok(())
     }

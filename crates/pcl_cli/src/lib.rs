@@ -73,6 +73,15 @@ pub fn run(args: &[String]) -> Status {
         Command::Check(check_args) => check_cmd::run(&check_args),
         Command::Fmt(fmt_args) => fmt_cmd::run(&fmt_args.into()),
         Command::Explain(explain_args) => explain::run(&explain_args),
+        // Exit status 1 when the protocol broke down or `exit` came before
+        // `shutdown`, as the LSP specification asks.
+        Command::Lsp(_) => match pcl_lsp::run_stdio() {
+            Ok(()) => Status::Success,
+            Err(message) => {
+                eprintln!("error: pcl lsp: {message}");
+                Status::Errors
+            }
+        },
         Command::Completions(c) => {
             let mut out = std::io::stdout().lock();
             args::write_completions(c.shell, &mut out);

@@ -1,0 +1,69 @@
+//! pcl_lsp: `pcl lsp`, a language server for PCL over stdio.
+//!
+//! This crate owns the Language Server Protocol side only: the message
+//! loop, documents open in the editor, the mapping of byte spans to LSP
+//! positions, and the translation of what the library already knows
+//! (diagnostics with their fixes, typed bound expressions, declarations)
+//! into LSP answers. It must not check, type or format anything itself:
+//! programs are bound by `pcl_binder`, formatted by `pcl_fmt`, and schemas
+//! loaded through one `pcl_binder::SchemaCache` per server.
+//!
+//! The stack is synchronous (`lsp-server` + `lsp-types`, as rust-analyzer
+//! and ruff use): one thread reads messages and answers them in order.
+//! [`run`] drives a server over any [`lsp_server::Connection`], so tests
+//! speak JSON-RPC to it in memory ([`lsp_server::Connection::memory`]);
+//! [`run_stdio`] is `pcl lsp`.
+//!
+//! A program is the directory of the open file: its `.pp` files, open
+//! buffers overriding the disk. Every change re-checks that program and
+//! publishes diagnostics for each of its files.
+
+mod position;
+mod server;
+
+pub use position::{Encoding, Lines};
+pub use server::Settings;
+
+use lsp_server::Connection;
+
+/// Runs the server on stdin/stdout until the client says `exit`.
+/// `Err` when the protocol broke down or `exit` came before `shutdown`
+/// (the caller exits with a non-zero status then); its text may quote
+/// what the client sent, with control characters escaped so that it can
+/// be printed on a terminal.
+pub fn run_stdio() -> Result<(), String> {
+    let (connection, io_threads) = Connection::stdio();
+    let result = run(connection);
+    let joined = io_threads.join().map_err(|e| e.to_string());
+    result.and(joined).map_err(|e| escape_controls(&e))
+}
+
+/// `text` with control characters escaped.
+fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Runs the server over `connection`: the `initialize` handshake, then
+/// every message until `exit`. See [`run_stdio`] for the result.
+pub fn run(connection: Connection) -> Result<(), String> {
+    server::Server::start(&connection)?.main_loop(&connection)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn errors_are_safe_to_print() {
+        assert_eq!(
+            super::escape_controls("bad header \u{1b}[31m\n"),
+            "bad header \\u{1b}[31m\\n"
+        );
+    }
+}
