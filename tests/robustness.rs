@@ -51,7 +51,7 @@ use pcl_schema::DirLoader;
 use pcl_cli::inputs::{self, Source};
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    pcl_tests::repo()
 }
 
 fn catalogue_dir() -> PathBuf {
@@ -70,7 +70,7 @@ fn loader() -> DirLoader {
 }
 
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pcl"))
+    Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env_remove("PCL_INTERNAL_TEST_PANIC")
@@ -581,7 +581,7 @@ fn scratch(name: &str) -> PathBuf {
 fn pcl_with_deadline(args: &[&str], cwd: &Path) -> Output {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let mut child = Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env_remove("PCL_INTERNAL_TEST_PANIC")

@@ -489,7 +489,7 @@ fn tree_dump_of_a_long_chain_is_linear() {
 }
 
 fn pcl(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pcl"))
+    Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env_remove("PCL_INTERNAL_TEST_PANIC")

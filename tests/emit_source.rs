@@ -16,7 +16,7 @@ fn emit_source_keeps_invalid_utf8_bytes() {
     // very end (a truncated sequence), plus a valid multi-byte character.
     let bytes: &[u8] = b"a = \"x\xff\xfey\" # \xc0 comment\nb\x80 = \"\xc3\xa9\"\nc = 1\xe2\x82";
     std::fs::write(dir.join("bad.pp"), bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let out = Command::new(pcl_tests::pcl_binary())
         .args(["parse", "--emit", "source", "bad.pp"])
         .current_dir(&dir)
         .env("NO_COLOR", "1")
@@ -29,7 +29,7 @@ fn emit_source_keeps_invalid_utf8_bytes() {
 
     // Two files: the plain concatenation, each with its own bytes.
     std::fs::write(dir.join("good.pp"), "d = \"é\"\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let out = Command::new(pcl_tests::pcl_binary())
         .args(["parse", "--emit", "source", "bad.pp", "good.pp"])
         .current_dir(&dir)
         .output()

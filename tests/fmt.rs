@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pcl"))
+    Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
@@ -19,7 +19,7 @@ fn pcl(args: &[&str], cwd: &Path) -> Output {
 
 fn pcl_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let mut child = Command::new(pcl_tests::pcl_binary())
         .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
@@ -288,7 +288,7 @@ fn model(cwd: &Path, schemas: &Path, programs: &[&str]) -> (Option<i32>, serde_j
 
 #[test]
 fn formatting_keeps_the_bound_model_of_every_corpus_program() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let corpus = pcl_tests::repo().join("../shared/corpus");
     if !corpus.join("manifest.tsv").is_file() {
         eprintln!("skipped: ../shared/corpus is absent");
         return;

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use pcl_diagnostics::is_unsafe_char;
 
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pcl"))
+    Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")

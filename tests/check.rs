@@ -13,13 +13,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::Value;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    pcl_tests::repo()
 }
 
 /// A `pcl` command in `cwd` with a hermetic environment: no colour
 /// variables, and a `PULUMI_HOME` with no schema cache.
 fn command(args: &[&str], cwd: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pcl"));
+    let mut cmd = Command::new(pcl_tests::pcl_binary());
     cmd.args(args)
         .current_dir(cwd)
         .env_remove("NO_COLOR")

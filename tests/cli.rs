@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pcl"))
+    Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
@@ -214,7 +214,7 @@ fn help_and_version_exit_zero() {
 /// The workspace root: the examples are checked from there, as the README
 /// says.
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    pcl_tests::repo()
 }
 
 fn schemas() -> String {

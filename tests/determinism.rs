@@ -14,7 +14,7 @@ use pcl_diagnostics::render_short;
 use pcl_schema::DirLoader;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    pcl_tests::repo()
 }
 
 fn schemas() -> String {
@@ -22,7 +22,7 @@ fn schemas() -> String {
 }
 
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pcl"))
+    Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env_remove("PCL_INTERNAL_TEST_PANIC")

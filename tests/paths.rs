@@ -43,7 +43,7 @@ fn write(path: &Path, text: impl AsRef<[u8]>) {
 /// Runs `pcl` in `cwd`, failing the test if it takes more than a minute
 /// (a FIFO opened, a symlink cycle followed without end).
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let mut child = Command::new(pcl_tests::pcl_binary())
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
@@ -358,7 +358,7 @@ fn one_file_of_a_multi_file_program() {
     let (code, _) = check_short(&["--deny", "warnings", "main.pp"], &root);
     assert_eq!(code, Some(0));
     // An editor's buffer on standard input, named into the directory.
-    let out = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let out = Command::new(pcl_tests::pcl_binary())
         .args([
             "check",
             "--format",

@@ -11,7 +11,7 @@ fn frame(json: &str) -> String {
 
 /// Runs `pcl lsp` with `messages` on stdin; returns (status, stdout).
 fn run(messages: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let mut child = Command::new(pcl_tests::pcl_binary())
         .arg("lsp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -62,7 +62,7 @@ fn exit_before_shutdown_is_status_1() {
 
 #[test]
 fn unknown_arguments_are_usage_errors() {
-    let out = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    let out = Command::new(pcl_tests::pcl_binary())
         .args(["lsp", "--tcp"])
         .output()
         .unwrap_or_else(|e| panic!("cannot start pcl: {e}"));
