@@ -359,3 +359,20 @@ fn a_symbolic_link_stays_a_link_and_a_fifo_is_refused_unopened() {
         }
     }
 }
+
+/// The project's own examples and clean goldens are in the canonical
+/// style, so `pcl fmt --check` can guard them (issue #16).
+#[test]
+fn the_projects_own_programs_are_formatted() {
+    let out = pcl(
+        &["fmt", "--check", "-r", "examples", "testdata/check/ok"],
+        &pcl_tests::repo(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "files that would change:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

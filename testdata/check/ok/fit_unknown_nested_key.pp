@@ -1,7 +1,7 @@
 # An unknown key inside a nested object whose schema type is known is a
 # warning (the reference ignores it): the value still converts.
 resource sg "messages:index:SecurityGroup" {
-  name = "web"
+  name    = "web"
   ingress = [{ fromPort = 80, toPort = 80, protocl = "tcp" }]
 }
 

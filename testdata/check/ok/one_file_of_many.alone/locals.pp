@@ -1,6 +1,6 @@
-helper = "h"
-zones = ["a", "b"]
-regions = ["r"]
-more = []
+helper   = "h"
+zones    = ["a", "b"]
+regions  = ["r"]
+more     = []
 evenMore = []
 component comp "./comp" {}
