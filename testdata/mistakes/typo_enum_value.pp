@@ -1,4 +1,4 @@
-# mistake: line 4: attribute-type-mismatch: a misspelt enum value
+# mistake: line 4: unknown-enum-value: a misspelt enum value
 resource w "tiny:index:Widget" {
   name = "w"
   size = "smal"

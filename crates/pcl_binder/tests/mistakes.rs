@@ -20,14 +20,11 @@ use pcl_schema::{CachingLoader, DirLoader};
 const HEADER: &str =
     "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_binder --test mistakes\n";
 
-/// Cases that wait on the "messages" work of issue #13 (nested keys and
-/// wrong types at depth, typos of required keys), each with the reason.
+/// Cases that do not give one diagnostic at their mistake yet, each with
+/// the reason (none today).
 /// The test asserts they still fail, so a fix shows up as a failure that
 /// says to remove the case from this list: the list can only shrink.
-const PENDING: &[(&str, &str)] = &[(
-    "typo_enum_value.pp",
-    "a string constant that is none of an enum's values converts unsafely, silently",
-)];
+const PENDING: &[(&str, &str)] = &[];
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -964,6 +964,14 @@ pub static ENTRIES: &[Entry] = &[
         "pcl only: the reference ignores blocks of unknown types.",
     ),
     entry(
+        "unknown-enum-value",
+        W,
+        "A string constant that is none of the values of the string enum it is assigned to. It converts (unsafely), so the reference is silent, but it can never be one of the enum's values.",
+        "resource w \"tiny:index:Widget\" {\n  name = \"w\"\n  size = \"smal\"\n}\n",
+        "Use one of the enum's values (the message lists them and suggests close ones, with a fix).",
+        PCL_ONLY,
+    ),
+    entry(
         "unknown-function",
         E,
         "A call to a function that is not a PCL builtin.",

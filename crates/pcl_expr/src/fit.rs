@@ -252,6 +252,7 @@ impl Walk<'_, '_> {
                         }
                         return;
                     }
+                    (_, TypeKind::Enum(e)) => self.enum_constant(e, v, path),
                     _ => {}
                 }
             }
@@ -281,6 +282,45 @@ impl Walk<'_, '_> {
                 what,
             ));
         }
+    }
+
+    /// A string constant against an enum of strings that does not list
+    /// it: it converts (unsafely), but never to one of the enum's values,
+    /// so it is a warning with the close values as fixes.
+    fn enum_constant(&mut self, e: &pcl_types::EnumType, v: &BoundExpr, path: &[PathSegment]) {
+        let Some(s) = v.literal_string() else {
+            return;
+        };
+        let mut values: Vec<&str> = Vec::with_capacity(e.values().len());
+        for value in e.values() {
+            match value {
+                pcl_types::Value::String(x) if x.as_ref() == s => return,
+                pcl_types::Value::String(x) => values.push(x.as_ref()),
+                _ => return,
+            }
+        }
+        let shown = pcl_diagnostics::elide_quoted(s).escape_debug().to_string();
+        let at = place(self.subject, &path_string(path));
+        let summary = format!(
+            "{}\"{shown}\" is not a value of enum `{}`",
+            at.map(|p| format!("{p}: ")).unwrap_or_default(),
+            e.token()
+        );
+        let listed: Vec<String> = values
+            .iter()
+            .take(suggest::MAX_SUGGESTIONS)
+            .map(|x| format!("\"{}\"", x.escape_debug()))
+            .collect();
+        let more = if values.len() > listed.len() {
+            ", …"
+        } else {
+            ""
+        };
+        let d = Diagnostic::warning(codes::UNKNOWN_ENUM_VALUE, (self.span)(v.range), summary)
+            .with_detail(format!("expected one of {}{more}", listed.join(", ")));
+        let hits = suggest::candidates(s, values.iter().copied());
+        self.out
+            .push(suggest::attach_quoted(d, (self.span)(v.range), &hits));
     }
 
     /// An object construction against an object type. Returns `false`

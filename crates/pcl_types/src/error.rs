@@ -60,6 +60,10 @@ pub mod codes {
     // missing required key).
     pub const UNKNOWN_OBJECT_KEY: Code = Code("unknown-object-key");
 
+    // Diagnostic: unknown-enum-value — a string constant that is none of the values of the string
+    // enum it is assigned to (a warning: the conversion is only unsafe, so the reference is silent).
+    pub const UNKNOWN_ENUM_VALUE: Code = Code("unknown-enum-value");
+
     /// Every code, for documentation and tidy tests.
     pub const ALL: &[Code] = &[
         CANNOT_TRAVERSE,
@@ -84,6 +88,7 @@ pub mod codes {
         OPTIONAL_ARITY,
         OBJECT_KEY_TYPE,
         UNKNOWN_OBJECT_KEY,
+        UNKNOWN_ENUM_VALUE,
     ];
 }
 
