@@ -359,25 +359,11 @@ fn loader(settings: &Settings) -> CachingLoader<ChainLoader> {
         settings.schema_dirs.iter().cloned(),
     ))];
     if settings.schema_cache {
-        if let Some(cache) = schema_cache_dir().filter(|d| d.is_dir()) {
+        if let Some(cache) = pcl_schema::pulumi_schema_cache_dir().filter(|d| d.is_dir()) {
             loaders.push(Box::new(DirLoader::new([cache])));
         }
     }
     CachingLoader::new(ChainLoader::new(loaders))
-}
-
-/// `$PULUMI_HOME/schemas`, or `~/.pulumi/schemas`.
-pub fn schema_cache_dir() -> Option<PathBuf> {
-    let home = match std::env::var_os("PULUMI_HOME").filter(|v| !v.is_empty()) {
-        Some(home) => PathBuf::from(home),
-        None => {
-            let user = std::env::var_os("HOME")
-                .or_else(|| std::env::var_os("USERPROFILE"))
-                .filter(|v| !v.is_empty())?;
-            PathBuf::from(user).join(".pulumi")
-        }
-    };
-    Some(home.join("schemas"))
 }
 
 /// Reads every program whose `pcl.toml` loaded; unreadable ones are run
@@ -535,7 +521,9 @@ fn write_human(report: &Report, color: Color) -> io::Result<()> {
     out.flush()
 }
 
-fn write_machine(report: &Report, format: Format) -> io::Result<()> {
+/// Writes a machine format on stdout (and, for the line formats, the
+/// `--max-diagnostics` note on stderr). `pcl parse` writes the same way.
+pub(crate) fn write_machine(report: &Report, format: Format) -> io::Result<()> {
     let mut out = io::stdout().lock();
     match format {
         Format::Short => formats::short::write(report, &mut out)?,

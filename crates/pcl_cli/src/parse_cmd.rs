@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use pcl_diagnostics::{render, Diagnostic, RenderOptions, SourceMap};
 
 use crate::args::{Emit, Format, ParseArgs};
-use crate::formats::{self, ProgramResult, Report, RunError};
+use crate::formats::{ProgramResult, Report, RunError};
 use crate::inputs::{self as input, Decoded};
 use crate::Status;
 
@@ -88,7 +88,7 @@ pub fn run(args: &ParseArgs) -> Status {
     }
     let written = match args.format {
         Format::Human => write_human(&report, args.color),
-        format => write_machine(&report, format),
+        format => crate::check_cmd::write_machine(&report, format),
     };
     if report.errors > 0 {
         status = status.max(Status::Errors);
@@ -179,18 +179,6 @@ fn write_human(report: &Report, color: crate::Color) -> io::Result<()> {
     }
     if !report.run_errors.is_empty() {
         writeln!(out, "{}", report.summary())?;
-    }
-    out.flush()
-}
-
-fn write_machine(report: &Report, format: Format) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    match format {
-        Format::Short => formats::short::write(report, &mut out)?,
-        Format::Json => formats::json::write(report, &mut out)?,
-        Format::Sarif => formats::sarif::write(report, &mut out)?,
-        Format::Github => formats::github::write(report, &mut out)?,
-        Format::Human => formats::human::write(report, &mut out, false)?,
     }
     out.flush()
 }

@@ -97,26 +97,12 @@ impl Settings {
         let mut loaders: Vec<Box<dyn SchemaLoader>> =
             vec![Box::new(DirLoader::new(self.schema_dirs.iter().cloned()))];
         if !self.no_schema_cache {
-            if let Some(cache) = schema_cache_dir().filter(|d| d.is_dir()) {
+            if let Some(cache) = pcl_schema::pulumi_schema_cache_dir().filter(|d| d.is_dir()) {
                 loaders.push(Box::new(DirLoader::new([cache])));
             }
         }
         ChainLoader::new(loaders)
     }
-}
-
-/// `$PULUMI_HOME/schemas`, or `~/.pulumi/schemas` (as `pcl check`).
-fn schema_cache_dir() -> Option<PathBuf> {
-    let home = match std::env::var_os("PULUMI_HOME").filter(|v| !v.is_empty()) {
-        Some(home) => PathBuf::from(home),
-        None => {
-            let user = std::env::var_os("HOME")
-                .or_else(|| std::env::var_os("USERPROFILE"))
-                .filter(|v| !v.is_empty())?;
-            PathBuf::from(user).join(".pulumi")
-        }
-    };
-    Some(home.join("schemas"))
 }
 
 /// Which program a document belongs to.

@@ -81,8 +81,8 @@ pub mod token;
 
 pub use error::{DecodeError, LoadError, LookupError, ResolveError, Section};
 pub use loader::{
-    CachingLoader, ChainLoader, DirLoader, MemoryLoader, PackageDescriptor, Parameterization,
-    SchemaLoader, MAX_SCHEMA_BYTES,
+    pulumi_schema_cache_dir, CachingLoader, ChainLoader, DirLoader, MemoryLoader,
+    PackageDescriptor, Parameterization, SchemaLoader, MAX_SCHEMA_BYTES,
 };
 pub use model::{
     Alias, BaseProvider, Builtin, Config, DefaultInfo, Dependency, Discriminator, EnumType,

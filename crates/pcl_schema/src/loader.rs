@@ -629,6 +629,22 @@ impl<L: SchemaLoader> SchemaLoader for CachingLoader<L> {
     }
 }
 
+/// Pulumi's schema cache: `$PULUMI_HOME/schemas`, or `~/.pulumi/schemas`
+/// when `PULUMI_HOME` is unset or empty (`None` when neither `HOME` nor
+/// `USERPROFILE` is set). It may not exist; it is only ever read.
+pub fn pulumi_schema_cache_dir() -> Option<PathBuf> {
+    let home = match std::env::var_os("PULUMI_HOME").filter(|v| !v.is_empty()) {
+        Some(home) => PathBuf::from(home),
+        None => {
+            let user = std::env::var_os("HOME")
+                .or_else(|| std::env::var_os("USERPROFILE"))
+                .filter(|v| !v.is_empty())?;
+            PathBuf::from(user).join(".pulumi")
+        }
+    };
+    Some(home.join("schemas"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
