@@ -289,10 +289,24 @@ fn graphemes(s: &str) -> usize {
 }
 
 fn align(text: &str, lines: &[Line], toks: &mut [Tok]) {
-    // `=` of consecutive lines with an assign cell.
+    // `=` of consecutive lines with an assign cell, then the comments of
+    // consecutive lines with a comment cell.
+    align_cells(text, lines, toks, Line::has_assign, |l| l.lead_end);
+    align_cells(text, lines, toks, Line::has_comment, |l| l.assign_end);
+}
+
+/// Pads the cell that starts at `cell(line)` so that it lines up across
+/// each run of consecutive lines for which `has` holds.
+fn align_cells(
+    text: &str,
+    lines: &[Line],
+    toks: &mut [Tok],
+    has: fn(&Line) -> bool,
+    cell: fn(&Line) -> usize,
+) {
     let mut i = 0;
     while i < lines.len() {
-        let run_end = run(lines, i, Line::has_assign);
+        let run_end = run(lines, i, has);
         if run_end == i {
             i += 1;
             continue;
@@ -300,30 +314,11 @@ fn align(text: &str, lines: &[Line], toks: &mut [Tok]) {
         let run = lines.get(i..run_end).unwrap_or(&[]);
         let widths: Vec<usize> = run
             .iter()
-            .map(|l| columns(text, toks, l.start, l.lead_end))
+            .map(|l| columns(text, toks, l.start, cell(l)))
             .collect();
         let max = widths.iter().copied().max().unwrap_or(0);
         for (line, width) in run.iter().zip(widths) {
-            set_spaces(toks, line.lead_end, (max - width + 1) as u32);
-        }
-        i = run_end;
-    }
-    // Comments of consecutive lines with a comment cell.
-    let mut i = 0;
-    while i < lines.len() {
-        let run_end = run(lines, i, Line::has_comment);
-        if run_end == i {
-            i += 1;
-            continue;
-        }
-        let run = lines.get(i..run_end).unwrap_or(&[]);
-        let widths: Vec<usize> = run
-            .iter()
-            .map(|l| columns(text, toks, l.start, l.assign_end))
-            .collect();
-        let max = widths.iter().copied().max().unwrap_or(0);
-        for (line, width) in run.iter().zip(widths) {
-            set_spaces(toks, line.assign_end, (max - width + 1) as u32);
+            set_spaces(toks, cell(line), (max - width + 1) as u32);
         }
         i = run_end;
     }
