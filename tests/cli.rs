@@ -4,17 +4,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+/// `pcl args…` in `cwd`, with the environment the shared runner gives
+/// every end-to-end test.
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(pcl_tests::pcl_binary())
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        // Keep the user's Pulumi schema cache out of the tests.
-        .env("PULUMI_HOME", cwd.join("no-such-pulumi-home"))
-        .output()
-        .expect("run pcl")
+    pcl_tests::run_in(cwd, args, b"")
 }
 
 fn stdout(output: &Output) -> String {

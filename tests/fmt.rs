@@ -7,14 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// `pcl args…` in `cwd`, with the environment the shared runner gives
+/// every end-to-end test.
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(pcl_tests::pcl_binary())
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    pcl_tests::run_in(cwd, args, b"")
 }
 
 fn pcl_stdin(args: &[&str], input: &[u8]) -> Output {

@@ -6,18 +6,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use pcl_diagnostics::is_unsafe_char;
 
+/// `pcl args…` in `cwd`, with the environment the shared runner gives
+/// every end-to-end test.
 fn pcl(args: &[&str], cwd: &Path) -> Output {
-    Command::new(pcl_tests::pcl_binary())
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .env("PULUMI_HOME", cwd.join("no-such-pulumi-home"))
-        .output()
-        .expect("run pcl")
+    pcl_tests::run_in(cwd, args, b"")
 }
 
 /// A fresh scratch directory under the target directory.
