@@ -30,6 +30,26 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The `.pp` cases of `dir`, in name order.
+fn cases(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "pp"));
+    paths.sort();
+    paths
+}
+
+/// A case's file name and text.
+fn read_case(path: &Path) -> (String, String) {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("main.pp")
+        .to_string();
+    (name, std::fs::read_to_string(path).unwrap_or_default())
+}
+
 /// `(line, code)` from the case's first line.
 fn expected(text: &str) -> Option<(u32, String)> {
     let rest = text.lines().next()?.strip_prefix("# mistake: line ")?;
@@ -44,21 +64,12 @@ fn one_mistake_one_diagnostic() {
     let dir = repo().join("testdata/mistakes");
     let loader = CachingLoader::new(DirLoader::new([repo().join("testdata/schemas")]));
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|entries| entries.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "pp"));
-    paths.sort();
+    let paths = cases(&dir);
     assert!(paths.len() >= 40, "only {} cases", paths.len());
     let mut failures = Vec::new();
     let mut pending_failed = Vec::new();
     for path in &paths {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("main.pp")
-            .to_string();
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let (name, text) = read_case(path);
         let Some((line, code)) = expected(&text) else {
             failures.push(format!(
                 "{name}: no `# mistake: line N: CODE: …` first line"
@@ -160,20 +171,11 @@ fn one_mistake_one_diagnostic() {
 fn fixes_repair_the_typos() {
     let dir = repo().join("testdata/mistakes");
     let loader = CachingLoader::new(DirLoader::new([repo().join("testdata/schemas")]));
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|entries| entries.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "pp"));
-    paths.sort();
+    let paths = cases(&dir);
     let mut fixed = Vec::new();
     let mut failures = Vec::new();
     for path in &paths {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("main.pp")
-            .to_string();
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let (name, text) = read_case(path);
         let checked = check_program(
             &[(name.clone(), text.clone())],
             &loader,
