@@ -458,6 +458,49 @@ mod tests {
         Cli::parse_args(&args).map(|c| c.command)
     }
 
+    fn fmt_args(args: &[&str]) -> Result<crate::fmt_cmd::FmtArgs, clap::Error> {
+        let args: Vec<&str> = std::iter::once("fmt").chain(args.iter().copied()).collect();
+        match parse(&args)? {
+            Command::Fmt(fmt) => Ok(fmt.into()),
+            other => panic!("not fmt: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn parses_fmt_flags() {
+        let args = fmt_args(&["--check", "a.pp", "-r", "--diff", "dir"]).unwrap();
+        assert_eq!(
+            args,
+            crate::fmt_cmd::FmtArgs {
+                paths: vec![PathBuf::from("a.pp"), PathBuf::from("dir")],
+                recursive: true,
+                check: true,
+                diff: true,
+                stdin_filename: None,
+            }
+        );
+        let args = fmt_args(&["--stdin-filename=x.pp", "-"]).unwrap();
+        assert_eq!(args.stdin_filename.as_deref(), Some("x.pp"));
+        assert_eq!(fmt_args(&[]).unwrap(), crate::fmt_cmd::FmtArgs::default());
+        let args = fmt_args(&["--", "--check"]).unwrap();
+        assert_eq!(args.paths, [PathBuf::from("--check")]);
+    }
+
+    #[test]
+    fn rejects_bad_fmt_arguments() {
+        for args in [
+            &["--bogus"][..],
+            &["--check=yes"][..],
+            &["-", "a.pp"][..],
+            &["-", "-"][..],
+            &["--stdin-filename", "x.pp", "a.pp"][..],
+            &["--stdin-filename"][..],
+            &["--stdin-filename=", "-"][..],
+        ] {
+            assert!(fmt_args(args).is_err(), "{args:?}");
+        }
+    }
+
     #[test]
     fn declarations_are_consistent() {
         Cli::command().debug_assert();

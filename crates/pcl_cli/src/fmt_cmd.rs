@@ -1,8 +1,8 @@
 //! `pcl fmt`: rewrite `.pp` files in the canonical layout (`pcl_fmt`, the
 //! one hclwrite gives), or, with `--check`/`--diff`, say what would change.
 //!
-//! The flags and their meaning live here ([`FmtArgs`], [`parse_args`]);
-//! `args.rs` only hands the arguments after `fmt` over.
+//! The command line declares the flags (`args::FmtCli`, with clap) and
+//! hands them over as [`FmtArgs`]; what they mean lives here.
 //!
 //! - A PATH is a file (formatted whatever its extension), a directory (its
 //!   `*.pp` files; with `--recursive`, those of its subdirectories too,
@@ -43,59 +43,6 @@ pub struct FmtArgs {
     pub diff: bool,
     /// `--stdin-filename NAME`: the name of `-` in messages.
     pub stdin_filename: Option<String>,
-}
-
-/// Parses the arguments after `fmt`.
-pub fn parse_args(args: &[String]) -> Result<FmtArgs, String> {
-    let mut out = FmtArgs::default();
-    let mut iter = args.iter();
-    let mut options_done = false;
-    while let Some(arg) = iter.next() {
-        if options_done || !arg.starts_with('-') || arg == "-" {
-            out.paths.push(PathBuf::from(arg));
-            continue;
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => (name, Some(value)),
-            _ => (arg.as_str(), None),
-        };
-        let flag = match name {
-            "--" => {
-                options_done = true;
-                continue;
-            }
-            "--check" => &mut out.check,
-            "--diff" => &mut out.diff,
-            "--recursive" | "-r" => &mut out.recursive,
-            "--stdin-filename" => {
-                let value = match inline {
-                    Some(v) => v.to_string(),
-                    None => iter
-                        .next()
-                        .cloned()
-                        .ok_or("`--stdin-filename` needs a value: a file name")?,
-                };
-                if value.is_empty() {
-                    return Err("`--stdin-filename` needs a non-empty name".to_string());
-                }
-                out.stdin_filename = Some(value);
-                continue;
-            }
-            other => return Err(format!("unknown option `{}` for `fmt`", escape(other))),
-        };
-        if inline.is_some() {
-            return Err(format!("`{name}` takes no value"));
-        }
-        *flag = true;
-    }
-    let stdin = out.paths.iter().filter(|p| p.as_os_str() == "-").count();
-    if stdin > 0 && out.paths.len() > 1 {
-        return Err("`-` (standard input) cannot be combined with other PATHs".to_string());
-    }
-    if out.stdin_filename.is_some() && stdin == 0 {
-        return Err("`--stdin-filename` needs `-` as the PATH".to_string());
-    }
-    Ok(out)
 }
 
 /// Runs `pcl fmt`.
@@ -194,7 +141,8 @@ impl Run<'_> {
     }
 
     fn stdin(&mut self) {
-        let name = escape(self.args.stdin_filename.as_deref().unwrap_or("<stdin>"));
+        let name =
+            pcl_diagnostics::escape(self.args.stdin_filename.as_deref().unwrap_or("<stdin>"));
         let bytes = match crate::inputs::read_stdin() {
             Ok(bytes) => bytes,
             Err(err) => return self.fail(&format!("cannot read standard input: {err}")),
@@ -234,21 +182,7 @@ impl Run<'_> {
 
 /// `path` for messages, control characters escaped.
 fn shown(path: &Path) -> String {
-    escape(&path.display().to_string())
-}
-
-/// `text` with control characters escaped, so that a file name cannot
-/// drive the terminal.
-fn escape(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    pcl_diagnostics::escape(&path.display().to_string()).into_owned()
 }
 
 /// Replaces `path`'s contents with `bytes` through a temporary file in the
@@ -354,47 +288,8 @@ fn key(entry: &Result<PathBuf, (PathBuf, String)>) -> &Path {
 mod tests {
     use super::*;
 
-    fn strings(args: &[&str]) -> Vec<String> {
-        args.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn parses_flags() {
-        let args = parse_args(&strings(&["--check", "a.pp", "-r", "--diff", "dir"])).unwrap();
-        assert_eq!(
-            args,
-            FmtArgs {
-                paths: vec![PathBuf::from("a.pp"), PathBuf::from("dir")],
-                recursive: true,
-                check: true,
-                diff: true,
-                stdin_filename: None,
-            }
-        );
-        let args = parse_args(&strings(&["--stdin-filename=x.pp", "-"])).unwrap();
-        assert_eq!(args.stdin_filename.as_deref(), Some("x.pp"));
-        assert_eq!(parse_args(&strings(&[])).unwrap(), FmtArgs::default());
-        let args = parse_args(&strings(&["--", "--check"])).unwrap();
-        assert_eq!(args.paths, [PathBuf::from("--check")]);
-    }
-
-    #[test]
-    fn rejects_bad_arguments() {
-        for args in [
-            &["--bogus"][..],
-            &["--check=yes"][..],
-            &["-", "a.pp"][..],
-            &["-", "-"][..],
-            &["--stdin-filename", "x.pp", "a.pp"][..],
-            &["--stdin-filename"][..],
-            &["--stdin-filename=", "-"][..],
-        ] {
-            assert!(parse_args(&strings(args)).is_err(), "{args:?}");
-        }
-    }
-
     #[test]
     fn escapes_control_characters() {
-        assert_eq!(escape("a\u{1b}[31mb\n"), "a\\u{1b}[31mb\\n");
+        assert_eq!(shown(Path::new("a\u{1b}[31mb\n")), "a\\u{1b}[31mb\\n");
     }
 }

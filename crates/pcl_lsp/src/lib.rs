@@ -35,20 +35,9 @@ pub fn run_stdio() -> Result<(), String> {
     let (connection, io_threads) = Connection::stdio();
     let result = run(connection);
     let joined = io_threads.join().map_err(|e| e.to_string());
-    result.and(joined).map_err(|e| escape_controls(&e))
-}
-
-/// `text` with control characters escaped.
-fn escape_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    result
+        .and(joined)
+        .map_err(|e| pcl_diagnostics::escape(&e).into_owned())
 }
 
 /// Runs the server over `connection`: the `initialize` handshake, then
@@ -62,7 +51,7 @@ mod tests {
     #[test]
     fn errors_are_safe_to_print() {
         assert_eq!(
-            super::escape_controls("bad header \u{1b}[31m\n"),
+            pcl_diagnostics::escape("bad header \u{1b}[31m\n"),
             "bad header \\u{1b}[31m\\n"
         );
     }
