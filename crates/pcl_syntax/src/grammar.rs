@@ -2045,7 +2045,6 @@ fn push_quoted_literal<'s>(
     value: std::borrow::Cow<'s, str>,
     range: TextRange,
 ) {
-    use std::borrow::Cow;
     let solid = value.chars().any(|c| !crate::lexer::is_unicode_space(c));
     let text = st.text;
     if solid && st.flats.len() > base {
@@ -2055,18 +2054,7 @@ fn push_quoted_literal<'s>(
         }) = st.flats.last_mut()
         {
             if st.solid_literal_end == Some(prev_range.end) {
-                let whole = |v: &Cow<'_, str>, r: TextRange| matches!(v, Cow::Borrowed(s) if s.len() == r.len() as usize);
-                // Two whole tokens that touch: their text is one slice.
-                let joined = (whole(prev, *prev_range)
-                    && whole(&value, range)
-                    && prev_range.end == range.start)
-                    .then(|| text.get(prev_range.start as usize..range.end as usize))
-                    .flatten();
-                match joined {
-                    Some(slice) => *prev = Cow::Borrowed(slice),
-                    None => prev.to_mut().push_str(&value),
-                }
-                *prev_range = prev_range.cover(range);
+                crate::template::merge_literal(text, prev, prev_range, &value, range);
                 st.solid_literal_end = Some(range.end);
                 return;
             }

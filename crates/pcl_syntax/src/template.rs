@@ -151,20 +151,7 @@ pub(crate) fn finish_plain<'s>(
     for part in stack.drain(base..) {
         match part {
             Flat::Lit { value, range } => match &mut pending {
-                Some((prev, prev_range)) => {
-                    let whole = |v: &Cow<'_, str>, r: TextRange| matches!(v, Cow::Borrowed(s) if s.len() == r.len() as usize);
-                    // Two whole tokens that touch: their text is one slice.
-                    let joined = (whole(prev, *prev_range)
-                        && whole(&value, range)
-                        && prev_range.end == range.start)
-                        .then(|| text.get(prev_range.start as usize..range.end as usize))
-                        .flatten();
-                    match joined {
-                        Some(slice) => *prev = Cow::Borrowed(slice),
-                        None => prev.to_mut().push_str(&value),
-                    }
-                    *prev_range = prev_range.cover(range);
-                }
+                Some((prev, prev_range)) => merge_literal(text, prev, prev_range, &value, range),
                 None => pending = Some((value, range)),
             },
             Flat::Interp(interp) => {
@@ -177,6 +164,30 @@ pub(crate) fn finish_plain<'s>(
     }
     parts.extend(pending.take().map(literal_part));
     Some(parts)
+}
+
+/// Appends the literal `value` at `range` to the literal `prev` at
+/// `prev_range`. Two whole tokens that touch (each borrowed and as long as
+/// its range) stay one borrowed slice of `text`; otherwise `prev` becomes
+/// an owned string that grows.
+// `value` is a `Cow` on purpose: whether it is borrowed decides the join.
+#[allow(clippy::ptr_arg)]
+pub(crate) fn merge_literal<'s>(
+    text: &'s str,
+    prev: &mut Cow<'s, str>,
+    prev_range: &mut TextRange,
+    value: &Cow<'_, str>,
+    range: TextRange,
+) {
+    let whole = |v: &Cow<'_, str>, r: TextRange| matches!(v, Cow::Borrowed(s) if s.len() == r.len() as usize);
+    let joined = (whole(prev, *prev_range) && whole(value, range) && prev_range.end == range.start)
+        .then(|| text.get(prev_range.start as usize..range.end as usize))
+        .flatten();
+    match joined {
+        Some(slice) => *prev = Cow::Borrowed(slice),
+        None => prev.to_mut().push_str(value),
+    }
+    *prev_range = prev_range.cover(range);
 }
 
 /// A merged literal as a part: NFC-normalised (a copy only when it is not
