@@ -151,16 +151,18 @@ fn emit(
 mod tests {
     use super::*;
 
-    fn order(spec: &[(&'static str, u32, Vec<usize>)]) -> Vec<usize> {
-        let inputs: Vec<OrderInput<'_>> = spec
-            .iter()
+    fn inputs<'a>(spec: &'a [(&'static str, u32, Vec<usize>)]) -> Vec<OrderInput<'a>> {
+        spec.iter()
             .map(|(f, p, d)| OrderInput {
                 file: f,
                 position: *p,
                 deps: d,
             })
-            .collect();
-        linearize(&inputs)
+            .collect()
+    }
+
+    fn order(spec: &[(&'static str, u32, Vec<usize>)]) -> Vec<usize> {
+        linearize(&inputs(spec))
     }
 
     #[test]
@@ -249,14 +251,7 @@ mod tests {
                     (FILES[next(FILES.len())], i as u32, deps)
                 })
                 .collect();
-            let inputs: Vec<OrderInput<'_>> = spec
-                .iter()
-                .map(|(f, p, d)| OrderInput {
-                    file: f,
-                    position: *p,
-                    deps: d,
-                })
-                .collect();
+            let inputs = inputs(&spec);
             assert_eq!(linearize(&inputs), naive(&inputs), "{spec:?}");
         }
     }
