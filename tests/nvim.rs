@@ -138,6 +138,21 @@ fn wait_or_kill(child: &mut Child) -> Result<(), String> {
     }
 }
 
+/// What Neovim and its LSP client logged (the client's log holds the
+/// server's stderr), escaped, for failure messages.
+fn logs(dir: &Path) -> String {
+    let read = |rel: &str| {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap_or_default();
+        let lines: Vec<_> = text.lines().map(pcl_diagnostics::escape).collect();
+        lines.join("\n")
+    };
+    format!(
+        "nvim's stderr:\n{}\nthe LSP client's log:\n{}",
+        read("nvim.stderr"),
+        read("xdg/nvim/lsp.log")
+    )
+}
+
 /// Writes the program, the configuration and the driver under `dir`, runs
 /// Neovim on them and returns what the driver wrote.
 fn run_neovim(dir: &Path) -> Value {
@@ -189,17 +204,11 @@ fn run_neovim(dir: &Path) -> Value {
     let mut child = command
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start nvim: {e}"));
-    let waited = wait_or_kill(&mut child);
-    let stderr = std::fs::read_to_string(dir.join("nvim.stderr")).unwrap_or_default();
-    if let Err(e) = waited {
-        panic!("{e}; its stderr:\n{}", pcl_diagnostics::escape(&stderr));
+    if let Err(e) = wait_or_kill(&mut child) {
+        panic!("{e}; {}", logs(dir));
     }
-    let text = std::fs::read_to_string(&out_file).unwrap_or_else(|e| {
-        panic!(
-            "the driver wrote no result ({e}); nvim's stderr:\n{}",
-            pcl_diagnostics::escape(&stderr)
-        )
-    });
+    let text = std::fs::read_to_string(&out_file)
+        .unwrap_or_else(|e| panic!("the driver wrote no result ({e}); {}", logs(dir)));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
@@ -215,7 +224,7 @@ fn neovim_shows_the_diagnostic_and_the_hover_type() {
     }
     let dir = pcl_tests::scratch("nvim");
     let result = run_neovim(&dir);
-    let context = format!("Neovim saw: {result:#}");
+    let context = format!("Neovim saw: {result:#}\n{}", logs(&dir));
     assert_eq!(field(&result, "error"), &Value::Null, "{context}");
     assert_eq!(field(&result, "filetype"), "pcl", "{context}");
     assert_eq!(field(&result, "second_filetype"), "pcl", "{context}");
