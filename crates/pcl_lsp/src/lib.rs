@@ -18,8 +18,12 @@
 //! buffers overriding the disk. Every change re-checks that program and
 //! publishes diagnostics for each of its files.
 
+mod completion;
+mod context;
+mod fuzzy;
 mod position;
 mod server;
+mod signature;
 
 pub use position::{Encoding, Lines};
 pub use server::Settings;
