@@ -45,7 +45,9 @@ pub(crate) struct Name {
 /// declarations after it).
 #[derive(Debug)]
 pub(crate) struct LastGood<K> {
-    names: HashMap<K, Arc<Vec<Name>>>,
+    /// The names, and whether the latest check had syntax errors (only
+    /// then do they add to the current analysis).
+    names: HashMap<K, (Arc<Vec<Name>>, bool)>,
 }
 
 impl<K: Hash + Eq> Default for LastGood<K> {
@@ -63,13 +65,21 @@ impl<K: Hash + Eq> LastGood<K> {
             .diagnostics()
             .iter()
             .any(|d| pcl_syntax::codes::ALL.contains(&d.code));
-        if !syntax_error {
-            self.names.insert(key, Arc::new(names(checked.value())));
+        if syntax_error {
+            if let Some(entry) = self.names.get_mut(&key) {
+                entry.1 = true;
+            }
+        } else {
+            self.names
+                .insert(key, (Arc::new(names(checked.value())), false));
         }
     }
 
+    /// The names of the last good check, when the latest check of the
+    /// program had syntax errors.
     pub(crate) fn get(&self, key: &K) -> Option<Arc<Vec<Name>>> {
-        self.names.get(key).cloned()
+        let (names, stale) = self.names.get(key)?;
+        stale.then(|| Arc::clone(names))
     }
 }
 
@@ -80,19 +90,24 @@ pub(crate) fn names(program: &Program) -> Vec<Name> {
         .nodes()
         .iter()
         .filter_map(|n| {
-            let kind = match n.kind {
-                NodeKind::Pulumi(_) | NodeKind::Hook(_) => return None,
-                NodeKind::Resource(_) | NodeKind::Component(_) => CompletionItemKind::MODULE,
-                NodeKind::Config(_) => CompletionItemKind::CONSTANT,
-                NodeKind::Local(_) | NodeKind::Output(_) => CompletionItemKind::VARIABLE,
-            };
             Some(Name {
                 name: n.name.clone(),
-                kind,
+                kind: name_kind(&n.kind)?,
                 detail: n.kind_name(),
             })
         })
         .collect()
+}
+
+/// How a declaration shows in completion; `None` for those that are not
+/// names (hooks, `pulumi` blocks).
+fn name_kind(kind: &NodeKind) -> Option<CompletionItemKind> {
+    Some(match kind {
+        NodeKind::Pulumi(_) | NodeKind::Hook(_) => return None,
+        NodeKind::Resource(_) | NodeKind::Component(_) => CompletionItemKind::MODULE,
+        NodeKind::Config(_) => CompletionItemKind::CONSTANT,
+        NodeKind::Local(_) | NodeKind::Output(_) => CompletionItemKind::VARIABLE,
+    })
 }
 
 /// What completion reads besides the cursor.
@@ -108,16 +123,85 @@ pub(crate) struct Inputs<'a> {
     pub(crate) range: &'a dyn Fn(usize, usize) -> lsp_types::Range,
 }
 
+/// One thing completion may offer: built in full, or (for the many
+/// names of a large program) borrowed, and built only when it is among
+/// the items sent.
+enum Candidate<'a> {
+    Item(Box<CompletionItem>),
+    Name {
+        label: &'a str,
+        kind: CompletionItemKind,
+        detail: &'static str,
+    },
+}
+
+impl Candidate<'_> {
+    fn item(item: CompletionItem) -> Self {
+        Candidate::Item(Box::new(item))
+    }
+
+    fn label(&self) -> &str {
+        match self {
+            Candidate::Item(item) => item.filter_text.as_deref().unwrap_or(&item.label),
+            Candidate::Name { label, .. } => label,
+        }
+    }
+
+    fn into_item(self) -> CompletionItem {
+        match self {
+            Candidate::Item(item) => *item,
+            Candidate::Name {
+                label,
+                kind,
+                detail,
+            } => CompletionItem {
+                label: label.to_string(),
+                kind: Some(kind),
+                detail: Some(detail.to_string()),
+                ..CompletionItem::default()
+            },
+        }
+    }
+}
+
+/// The part of a file worth lexing for a cursor at `offset`: from the
+/// start of the last top-level item of the analysis starting at or before
+/// it (the analysis is of the current text) to the start of the next
+/// one, so that the cost follows the item's size, not the file's.
+pub(crate) fn window(
+    program: Option<(&Program, pcl_diagnostics::FileId)>,
+    offset: usize,
+    len: usize,
+) -> (usize, usize) {
+    let Some((program, file)) = program else {
+        return (0, len);
+    };
+    let (mut start, mut end) = (0, len);
+    for n in program.nodes().iter().filter(|n| n.file() == file) {
+        let at = n.span.range.start as usize;
+        if at <= offset {
+            start = start.max(at);
+        } else {
+            end = end.min(at);
+        }
+    }
+    (start, end)
+}
+
 /// The completion answer at `cursor`, at byte `offset`.
 pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> CompletionResponse {
-    let candidates = match &cursor.place {
+    let items = |v: Vec<CompletionItem>| v.into_iter().map(Candidate::item).collect();
+    let candidates: Vec<Candidate<'_>> = match &cursor.place {
         Place::TopLevel => {
-            let mut c: Vec<CompletionItem> = KEYWORDS.iter().map(|k| keyword(k)).collect();
-            c.extend(scope_items(cursor, inputs));
+            let mut c: Vec<Candidate<'_>> = KEYWORDS
+                .iter()
+                .map(|k| Candidate::item(keyword(k)))
+                .collect();
+            c.extend(scope_candidates(cursor, inputs));
             c
         }
-        Place::ResourceToken => token_items(cursor, offset, inputs, Section::Resources),
-        Place::FunctionToken => token_items(cursor, offset, inputs, Section::Functions),
+        Place::ResourceToken => items(token_items(cursor, offset, inputs, Section::Resources)),
+        Place::FunctionToken => items(token_items(cursor, offset, inputs, Section::Functions)),
         Place::ResourceKey { token, set } => {
             let resource = lookup(inputs.schemas, token, Section::Resources);
             let mut c = match &resource {
@@ -127,36 +211,52 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
             if !set.iter().any(|s| s == "options") {
                 c.push(keyword("options"));
             }
-            c
+            items(c)
         }
-        Place::OptionKey { set } => pcl_binder::OPTION_NAMES
-            .iter()
-            .filter(|o| !set.iter().any(|s| s == *o))
-            .map(|o| CompletionItem {
-                label: (*o).to_string(),
-                kind: Some(CompletionItemKind::PROPERTY),
-                detail: Some("resource option".to_string()),
-                ..CompletionItem::default()
-            })
-            .collect(),
+        Place::OptionKey { set } => items(
+            pcl_binder::OPTION_NAMES
+                .iter()
+                .filter(|o| !set.iter().any(|s| s == *o))
+                .map(|o| CompletionItem {
+                    label: (*o).to_string(),
+                    kind: Some(CompletionItemKind::PROPERTY),
+                    detail: Some("resource option".to_string()),
+                    ..CompletionItem::default()
+                })
+                .collect(),
+        ),
         Place::InvokeKey { token, set } => {
             match lookup(inputs.schemas, token, Section::Functions) {
                 Some(Found::Function(f)) => match &f.inputs {
-                    Some(object) => property_items(object.properties.values(), set),
+                    Some(object) => items(property_items(object.properties.values(), set)),
                     None => Vec::new(),
                 },
                 _ => Vec::new(),
             }
         }
         Place::Expression => {
-            let mut c = scope_items(cursor, inputs);
-            // A name in scope shadows the builtin of that name.
-            let shadowed: HashSet<String> = c.iter().map(|i| i.label.clone()).collect();
-            c.extend(
-                builtin_items()
-                    .into_iter()
-                    .filter(|b| !shadowed.contains(&b.label)),
-            );
+            let mut c = scope_candidates(cursor, inputs);
+            // A name in scope shadows the builtin of that name (a sorted
+            // list and binary search: hashing every name of a large
+            // program costs more).
+            let mut builtins = builtin_items();
+            builtins.sort_by(|a, b| a.label.cmp(&b.label));
+            let mut shadowed = vec![false; builtins.len()];
+            for label in c.iter().map(Candidate::label) {
+                if let Ok(i) = builtins.binary_search_by(|b| b.label.as_str().cmp(label)) {
+                    if let Some(s) = shadowed.get_mut(i) {
+                        *s = true;
+                    }
+                }
+            }
+            let mut kept: Vec<(usize, CompletionItem)> = builtins
+                .into_iter()
+                .zip(shadowed)
+                .filter(|(_, s)| !s)
+                .map(|(b, _)| (builtin_order(&b.label), b))
+                .collect();
+            kept.sort_by_key(|(order, _)| *order);
+            c.extend(kept.into_iter().map(|(_, b)| Candidate::item(b)));
             c
         }
         Place::Nothing => Vec::new(),
@@ -165,16 +265,16 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
 }
 
 /// The candidates matching `word`, best first, at most [`MAX_ITEMS`].
-fn ranked(word: &str, candidates: Vec<CompletionItem>) -> CompletionResponse {
-    let order = fuzzy::rank(word, candidates.iter().map(|c| filter_text(c)));
+fn ranked(word: &str, candidates: Vec<Candidate<'_>>) -> CompletionResponse {
+    let order = fuzzy::rank(word, candidates.iter().map(Candidate::label));
     let truncated = order.len() > MAX_ITEMS;
-    let mut slots: Vec<Option<CompletionItem>> = candidates.into_iter().map(Some).collect();
+    let mut slots: Vec<Option<Candidate<'_>>> = candidates.into_iter().map(Some).collect();
     let items: Vec<CompletionItem> = order
         .into_iter()
         .take(MAX_ITEMS)
         .enumerate()
         .filter_map(|(rank, i)| {
-            let mut item = slots.get_mut(i)?.take()?;
+            let mut item = slots.get_mut(i)?.take()?.into_item();
             item.sort_text = Some(format!("{rank:04}"));
             Some(item)
         })
@@ -189,10 +289,6 @@ fn ranked(word: &str, candidates: Vec<CompletionItem>) -> CompletionResponse {
     }
 }
 
-fn filter_text(item: &CompletionItem) -> &str {
-    item.filter_text.as_deref().unwrap_or(&item.label)
-}
-
 fn keyword(k: &str) -> CompletionItem {
     CompletionItem {
         label: k.to_string(),
@@ -202,18 +298,20 @@ fn keyword(k: &str) -> CompletionItem {
 }
 
 /// Names in scope: the variables of enclosing `for` expressions, `range`
-/// in a ranged resource, then the program's declarations (current and
-/// last good, once each).
-fn scope_items(cursor: &Cursor, inputs: &Inputs<'_>) -> Vec<CompletionItem> {
-    let mut items = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
+/// in a ranged resource, then the program's declarations (and, while the
+/// text has syntax errors, those of its last good check; each name once).
+fn scope_candidates<'a>(cursor: &'a Cursor, inputs: &'a Inputs<'_>) -> Vec<Candidate<'a>> {
+    let mut out = Vec::new();
+    // The few names declared around the cursor, which shadow the
+    // program's.
+    let mut local: Vec<&str> = Vec::new();
     for var in cursor.for_vars.iter().rev() {
-        if seen.insert(var.clone()) {
-            items.push(CompletionItem {
-                label: var.clone(),
-                kind: Some(CompletionItemKind::VARIABLE),
-                detail: Some("for variable".to_string()),
-                ..CompletionItem::default()
+        if !local.contains(&var.as_str()) {
+            local.push(var);
+            out.push(Candidate::Name {
+                label: var,
+                kind: CompletionItemKind::VARIABLE,
+                detail: "for variable",
             });
         }
     }
@@ -222,31 +320,50 @@ fn scope_items(cursor: &Cursor, inputs: &Inputs<'_>) -> Vec<CompletionItem> {
         NodeKind::Component(c) => c.range.is_some(),
         _ => false,
     });
-    if cursor.in_resource && ranged && seen.insert("range".to_string()) {
-        items.push(CompletionItem {
-            label: "range".to_string(),
-            kind: Some(CompletionItemKind::VARIABLE),
-            detail: Some("range variable (range.key, range.value)".to_string()),
-            ..CompletionItem::default()
+    if cursor.in_resource && ranged && !local.contains(&"range") {
+        local.push("range");
+        out.push(Candidate::Name {
+            label: "range",
+            kind: CompletionItemKind::VARIABLE,
+            detail: "range variable (range.key, range.value)",
         });
     }
-    let current = inputs.program.map(names).unwrap_or_default();
-    let last = inputs
-        .last_good
-        .as_deref()
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
-    for n in current.iter().chain(last) {
-        if seen.insert(n.name.clone()) {
-            items.push(CompletionItem {
-                label: n.name.clone(),
-                kind: Some(n.kind),
-                detail: Some(n.detail.to_string()),
-                ..CompletionItem::default()
+    // Declarations are unique within a program (the binder reports
+    // duplicates), so only the merge with the last good check needs a set.
+    let nodes = inputs.program.map(Program::nodes).unwrap_or(&[]);
+    for n in nodes {
+        let Some(kind) = name_kind(&n.kind) else {
+            continue;
+        };
+        if !local.contains(&n.name.as_str()) {
+            out.push(Candidate::Name {
+                label: &n.name,
+                kind,
+                detail: n.kind_name(),
             });
         }
     }
-    items
+    if let Some(last) = inputs.last_good.as_deref() {
+        let current: HashSet<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+        for n in last {
+            if !current.contains(n.name.as_str()) && !local.contains(&n.name.as_str()) {
+                out.push(Candidate::Name {
+                    label: &n.name,
+                    kind: n.kind,
+                    detail: n.detail,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The position of a builtin in `pcl_expr`'s table (`invoke` last).
+fn builtin_order(name: &str) -> usize {
+    pcl_expr::Builtin::ALL
+        .iter()
+        .position(|b| b.name() == name)
+        .unwrap_or(usize::MAX)
 }
 
 /// Every builtin, with its signature, and `invoke`.
@@ -276,7 +393,7 @@ fn property_items<'a>(
     set: &[String],
 ) -> Vec<CompletionItem> {
     let mut items: Vec<(bool, CompletionItem)> = properties
-        .filter(|p| !set.iter().any(|s| *s == p.name))
+        .filter(|p| !set.contains(&p.name))
         .map(|p| {
             let ty = type_label(&p.ty);
             let detail = if p.required {

@@ -151,8 +151,17 @@ impl Frame {
 }
 
 /// Reads the cursor at byte `offset` of `text`.
+#[cfg(test)]
 pub(crate) fn cursor(text: &str, offset: usize) -> Cursor {
-    let Some(before) = text.get(..offset) else {
+    cursor_within(text, 0, offset, text.len())
+}
+
+/// Reads the cursor at byte `offset` of `text`, lexing only
+/// `start..end`: `start` must be where a top-level item starts (or 0), and
+/// `end` bounds the look for keys set after the cursor. A cursor outside
+/// the window, or inside a character, is no cursor.
+pub(crate) fn cursor_within(text: &str, start: usize, offset: usize, end: usize) -> Cursor {
+    let (Some(before), Some(_)) = (text.get(start..offset), text.get(offset..end)) else {
         return Cursor::default();
     };
     let tokens = pcl_syntax::lex(before);
@@ -160,10 +169,10 @@ pub(crate) fn cursor(text: &str, offset: usize) -> Cursor {
     // The identifier being typed is not part of the statement yet.
     let (body, word, word_start) = match significant.split_last() {
         Some((last, rest))
-            if last.kind == TokenKind::Ident && last.range.end as usize == offset =>
+            if last.kind == TokenKind::Ident && last.range.end as usize == before.len() =>
         {
-            let start = last.range.start as usize;
-            (rest, before.get(start..).unwrap_or("").to_string(), start)
+            let at = last.range.start as usize;
+            (rest, before.get(at..).unwrap_or("").to_string(), start + at)
         }
         _ => (significant.as_slice(), String::new(), offset),
     };
@@ -193,14 +202,14 @@ pub(crate) fn cursor(text: &str, offset: usize) -> Cursor {
     cursor.place = place(top, parent, last_kind);
     if matches!(cursor.place, Place::ResourceToken | Place::FunctionToken) {
         cursor.word = top.literal.clone();
-        cursor.word_start = top.literal_start;
+        cursor.word_start = start + top.literal_start;
     }
     if let Place::ResourceKey { set, .. }
     | Place::OptionKey { set }
     | Place::InvokeKey { set, .. } = &mut cursor.place
     {
         set.extend(top.keys.iter().cloned());
-        set.extend(keys_after(text, offset));
+        set.extend(keys_after(text.get(offset..end).unwrap_or("")));
     }
     cursor
 }
@@ -355,9 +364,6 @@ fn step(stack: &mut Vec<Frame>, t: Token, text: &str) {
             if top.is_body() {
                 top.stmt = Statement::default();
             }
-            if top.for_state == ForState::Vars {
-                return;
-            }
         }
         TokenKind::Equal | TokenKind::Colon if top.is_body() && !top.stmt.assigned => {
             if top.for_state == ForState::Collection && t.kind == TokenKind::Colon {
@@ -485,14 +491,12 @@ fn close(stack: &mut Vec<Frame>, closes: impl Fn(&Role) -> bool) {
     }
 }
 
-/// The keys set after `offset` in the body the cursor is in: attribute
-/// names at the body's own level, from the statement after the cursor's
-/// to the body's closing brace (or a top-level item starting in the first
-/// column, should the brace never close).
-fn keys_after(text: &str, offset: usize) -> Vec<String> {
-    let Some(after) = text.get(offset..) else {
-        return Vec::new();
-    };
+/// The keys set in `after` (the text after the cursor) in the body the
+/// cursor is in: attribute names at the body's own level, from the
+/// statement after the cursor's to the body's closing brace (or a
+/// top-level item starting in the first column, should the brace never
+/// close).
+fn keys_after(after: &str) -> Vec<String> {
     let mut keys = Vec::new();
     let mut depth = 0usize;
     // The rest of the cursor's own statement is skipped.

@@ -15,11 +15,13 @@
 /// stable), so the answer is deterministic.
 pub(crate) fn rank<'a>(pattern: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<usize> {
     let pattern: Vec<char> = pattern.chars().collect();
+    // One buffer for the characters of every candidate.
+    let mut buffer = Vec::new();
     let mut scored: Vec<(u32, usize)> = candidates
         .enumerate()
-        .filter_map(|(i, c)| Some((score_chars(&pattern, c)?, i)))
+        .filter_map(|(i, c)| Some((score_chars(&pattern, c, &mut buffer)?, i)))
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     scored.into_iter().map(|(_, i)| i).collect()
 }
 
@@ -29,7 +31,7 @@ pub(crate) fn rank<'a>(pattern: &str, candidates: impl Iterator<Item = &'a str>)
 #[cfg(test)]
 pub(crate) fn score(pattern: &str, candidate: &str) -> Option<u32> {
     let pattern: Vec<char> = pattern.chars().collect();
-    score_chars(&pattern, candidate)
+    score_chars(&pattern, candidate, &mut Vec::new())
 }
 
 /// The longest pattern that gets the boundary-preferring pass (which
@@ -43,13 +45,15 @@ const CONTIGUOUS: u32 = 6;
 const SAME_CASE: u32 = 1;
 const MATCHED: u32 = 2;
 
-fn score_chars(pattern: &[char], candidate: &str) -> Option<u32> {
+fn score_chars(pattern: &[char], candidate: &str, chars: &mut Vec<char>) -> Option<u32> {
     if pattern.is_empty() {
         return Some(0);
     }
-    let greedy = pass(pattern, candidate, false);
+    chars.clear();
+    chars.extend(candidate.chars());
+    let greedy = pass(pattern, chars, false);
     let boundaries = if pattern.len() <= LOOKAHEAD_PATTERN {
-        pass(pattern, candidate, true)
+        pass(pattern, chars, true)
     } else {
         None
     };
@@ -58,10 +62,11 @@ fn score_chars(pattern: &[char], candidate: &str) -> Option<u32> {
         (a, b) => a.or(b)?,
     };
     // A case-insensitive prefix ranks above every other match.
-    let mut chars = candidate.chars();
-    let prefix = pattern
-        .iter()
-        .all(|p| chars.next().is_some_and(|c| same_letter(*p, c)));
+    let prefix = pattern.len() <= chars.len()
+        && pattern
+            .iter()
+            .zip(chars.iter())
+            .all(|(p, c)| same_letter(*p, *c));
     Some(best + if prefix { PREFIX } else { 0 })
 }
 
@@ -69,8 +74,7 @@ fn score_chars(pattern: &[char], candidate: &str) -> Option<u32> {
 /// occurrence. With `prefer_boundaries`, a character that would match
 /// neither contiguously nor on a word boundary looks further ahead for an
 /// occurrence on a word boundary and takes that one if there is one.
-fn pass(pattern: &[char], candidate: &str, prefer_boundaries: bool) -> Option<u32> {
-    let chars: Vec<char> = candidate.chars().collect();
+fn pass(pattern: &[char], chars: &[char], prefer_boundaries: bool) -> Option<u32> {
     let mut score = 0u32;
     let mut at = 0usize;
     let mut last: Option<usize> = None;
@@ -80,10 +84,10 @@ fn pass(pattern: &[char], candidate: &str, prefer_boundaries: bool) -> Option<u3
             (at..chars.len()).find(|&i| chars.get(i).is_some_and(|c| same_letter(*p, *c)))?;
         let mut chosen = next_plain;
         let contiguous_here = last.is_some_and(|l| l + 1 == next_plain);
-        if prefer_boundaries && !contiguous_here && !is_boundary(&chars, next_plain) {
+        if prefer_boundaries && !contiguous_here && !is_boundary(chars, next_plain) {
             // The next boundary occurrence, if any.
             if let Some(b) = (next_plain + 1..chars.len()).find(|&i| {
-                chars.get(i).is_some_and(|c| same_letter(*p, *c)) && is_boundary(&chars, i)
+                chars.get(i).is_some_and(|c| same_letter(*p, *c)) && is_boundary(chars, i)
             }) {
                 chosen = b;
             }
@@ -97,7 +101,7 @@ fn pass(pattern: &[char], candidate: &str, prefer_boundaries: bool) -> Option<u3
         if last.is_some_and(|l| l + 1 == chosen) {
             score += CONTIGUOUS.max(run_bonus);
         } else {
-            run_bonus = if is_boundary(&chars, chosen) {
+            run_bonus = if is_boundary(chars, chosen) {
                 BOUNDARY
             } else {
                 0

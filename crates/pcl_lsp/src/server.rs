@@ -915,7 +915,12 @@ impl Server {
         let found = self.find(uri);
         let key = program_key(uri);
         let (text, lines, offset) = self.cursor_text(uri, tdp.position)?;
-        let cursor = crate::context::cursor(text, offset);
+        let (start, end) = crate::completion::window(
+            found.map(|(a, file)| (a.checked.value(), file)),
+            offset,
+            text.len(),
+        );
+        let cursor = crate::context::cursor_within(text, start, offset, end);
         let node = found.and_then(|(a, file)| innermost_node(a.checked.value(), file, offset));
         let range = |start: usize, end: usize| lines.range(text, start..end, self.encoding);
         let inputs = crate::completion::Inputs {
@@ -930,8 +935,11 @@ impl Server {
 
     fn signature_help(&self, p: &lsp_types::SignatureHelpParams) -> Option<SignatureHelp> {
         let tdp = &p.text_document_position_params;
-        let (text, _, offset) = self.cursor_text(&tdp.text_document.uri, tdp.position)?;
-        let cursor = crate::context::cursor(text, offset);
+        let uri = &tdp.text_document.uri;
+        let (text, _, offset) = self.cursor_text(uri, tdp.position)?;
+        let program = self.find(uri).map(|(a, file)| (a.checked.value(), file));
+        let (start, end) = crate::completion::window(program, offset, text.len());
+        let cursor = crate::context::cursor_within(text, start, offset, end);
         crate::signature::help(&cursor, &self.schemas)
     }
 

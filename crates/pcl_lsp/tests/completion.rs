@@ -360,6 +360,47 @@ fn names_of_the_last_good_check_survive_a_syntax_error() {
     let names = labels(&got);
     assert!(names.contains(&"alpha"), "{names:?}");
     assert!(names.contains(&"alpine"), "{names:?}");
+    // Good again without `alpine`: it is gone.
+    client.change(&uri, 3, "alpha = 1\nx = al\n");
+    let got = items(&client.ok(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 6}}),
+    ));
+    let names = labels(&got);
+    assert!(names.contains(&"alpha"), "{names:?}");
+    assert!(!names.contains(&"alpine"), "{names:?}");
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn long_lists_are_cut_and_marked_incomplete() {
+    let mut text: String = (0..600).map(|i| format!("name{i} = {i}\n")).collect();
+    text.push_str("x = |\n");
+    let (mut client, uri, position) = at(&text);
+    let answer = client.ok("textDocument/completion", position);
+    assert_eq!(answer["isIncomplete"], true, "a list marked incomplete");
+    let got = items(&answer);
+    assert_eq!(got.len(), 500);
+    // Ranked and numbered in order: the client keeps the order.
+    assert_eq!(got[0]["sortText"], "0000");
+    assert_eq!(got[499]["sortText"], "0499");
+    // A word that narrows the list below the cut: a plain array.
+    let text: String = (0..600)
+        .map(|i| format!("name{i} = {i}\n"))
+        .collect::<String>()
+        + "x = name59\n";
+    client.change(&uri, 2, &text);
+    let answer = client.ok(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 600, "character": 10}}),
+    );
+    let got = labels(&items(&answer))
+        .into_iter()
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    assert!(answer.is_array(), "{answer}");
+    assert_eq!(got.first().map(String::as_str), Some("name59"));
+    assert!(got.len() < 500, "{got:?}");
     assert_eq!(client.stop(), Ok(()));
 }
 
