@@ -320,13 +320,14 @@ fn step(stack: &mut Vec<Frame>, t: Token, text: &str) {
             return;
         }
         TokenKind::CQuote | TokenKind::QuotedNewline => {
-            if let Some(pos) = stack.iter().rposition(|f| f.role == Role::Quote) {
-                let quote = stack.split_off(pos).into_iter().next();
-                if let Some(q) = quote {
-                    let value = (!q.interpolated).then_some(q.literal);
-                    after_operand(stack, value.map(|v| format!("\"{v}")));
-                }
-            }
+            close_quote(stack);
+            return;
+        }
+        // A raw line break ends a quoted string (the lexer goes back to
+        // the enclosing mode), then counts as a line break there.
+        TokenKind::Newline if top.role == Role::Quote => {
+            close_quote(stack);
+            step(stack, t, text);
             return;
         }
         TokenKind::CHeredoc => {
@@ -452,6 +453,16 @@ fn note_token(top: &mut Frame, word: Option<String>) {
     if let Some(w) = word {
         if top.stmt.words.len() < MAX_WORDS {
             top.stmt.words.push(w);
+        }
+    }
+}
+
+/// Pops the innermost quote frame: a closed string.
+fn close_quote(stack: &mut Vec<Frame>) {
+    if let Some(pos) = stack.iter().rposition(|f| f.role == Role::Quote) {
+        if let Some(q) = stack.split_off(pos).into_iter().next() {
+            let value = (!q.interpolated).then_some(q.literal);
+            after_operand(stack, value.map(|v| format!("\"{v}")));
         }
     }
 }

@@ -29,6 +29,14 @@ fn top_level_starts_and_expressions() {
 }
 
 #[test]
+fn an_unterminated_string_ends_at_the_line_break() {
+    assert_eq!(at("x = \"abc\ny = na|").place, Place::Expression);
+    assert_eq!(at("resource a \"aws:\nres|").place, Place::TopLevel);
+    let c = at("resource a \"aws:s3/bucket:Bucket\" {\n  tags = \"x\n  |\n}\n");
+    assert!(matches!(c.place, Place::ResourceKey { .. }), "{c:?}");
+}
+
+#[test]
 fn token_strings_of_headers_and_invokes() {
     let c = at("resource a \"aws:s3/b|");
     assert_eq!(c.place, Place::ResourceToken);
