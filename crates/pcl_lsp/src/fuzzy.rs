@@ -5,10 +5,11 @@
 //! order (ignoring case). Among matches, a prefix match ranks first, then
 //! matches whose characters fall on word boundaries (after `:`, `/`, `_`,
 //! `-`, `.`, or where lower case turns to upper case) and in contiguous
-//! runs. The cost is linear in the candidate: a greedy pass, and for
-//! patterns of at most [`LOOKAHEAD_PATTERN`] characters a second pass
-//! that prefers boundaries (each of its lookaheads may scan the rest of
-//! the candidate); the better of the two counts.
+//! runs. The cost is linear in the candidate: a greedy pass and, for
+//! patterns of at most [`LOOKAHEAD_PATTERN`] characters that are not a
+//! prefix of the candidate, a second pass that prefers boundaries (each
+//! of its lookaheads may scan the rest of the candidate); the better of
+//! the two counts.
 
 /// Ranks `candidates` against `pattern`: the indices of those that match,
 /// best first; equal scores keep the candidates' order (the sort is
@@ -51,22 +52,21 @@ fn score_chars(pattern: &[char], candidate: &str, chars: &mut Vec<char>) -> Opti
     }
     chars.clear();
     chars.extend(candidate.chars());
-    let greedy = pass(pattern, chars, false);
-    let boundaries = if pattern.len() <= LOOKAHEAD_PATTERN {
-        pass(pattern, chars, true)
-    } else {
-        None
-    };
-    let best = match (greedy, boundaries) {
-        (Some(a), Some(b)) => a.max(b),
-        (a, b) => a.or(b)?,
-    };
-    // A case-insensitive prefix ranks above every other match.
+    // Greedy leftmost matching is the most permissive: when it fails,
+    // every pass does.
+    let greedy = pass(pattern, chars, false)?;
+    // A case-insensitive prefix ranks above every other match; its greedy
+    // pass is already contiguous from the start.
     let prefix = pattern.len() <= chars.len()
         && pattern
             .iter()
             .zip(chars.iter())
             .all(|(p, c)| same_letter(*p, *c));
+    let best = if prefix || pattern.len() > LOOKAHEAD_PATTERN {
+        greedy
+    } else {
+        pass(pattern, chars, true).map_or(greedy, |b| b.max(greedy))
+    };
     Some(best + if prefix { PREFIX } else { 0 })
 }
 
@@ -120,6 +120,9 @@ fn pass(pattern: &[char], chars: &[char], prefer_boundaries: bool) -> Option<u32
 }
 
 fn same_letter(a: char, b: char) -> bool {
+    if a.is_ascii() || b.is_ascii() {
+        return a.eq_ignore_ascii_case(&b);
+    }
     a == b || a.to_lowercase().eq(b.to_lowercase())
 }
 
@@ -180,6 +183,13 @@ mod tests {
     fn contiguous_beats_scattered() {
         let got = ranked("get", &["agxextx", "axget"]);
         assert_eq!(got, ["axget", "agxextx"]);
+    }
+
+    #[test]
+    fn case_is_ignored_beyond_ascii_too() {
+        assert!(score("éc", "École").is_some());
+        assert!(score("É", "été").is_some());
+        assert!(score("e", "É").is_none(), "a different letter");
     }
 
     #[test]

@@ -172,3 +172,57 @@ fn deep_nesting_and_stray_closers_do_not_crash() {
     // An offset inside a character is no cursor at all.
     assert_eq!(cursor("é", 1), Cursor::default());
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces of PCL that open and close every kind of frame.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "resource",
+            " a ",
+            "\"t:m:R\"",
+            " {",
+            "}",
+            "\n",
+            "(",
+            ")",
+            "[",
+            "]",
+            "\"",
+            "${",
+            "%{",
+            "<<EOT\n",
+            "EOT\n",
+            "for",
+            " in ",
+            ":",
+            "=",
+            ",",
+            ".",
+            "invoke(",
+            "x",
+            "é",
+            "# c\n",
+            "/*",
+            "*/",
+            "options",
+            "=>",
+            "\\",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_and_offset_give_a_cursor(
+            pieces in prop::collection::vec(piece(), 0..40),
+            at in 0usize..400,
+        ) {
+            let text: String = pieces.concat();
+            let c = cursor(&text, at.min(text.len()));
+            prop_assert!(c.word_start <= text.len());
+            let _ = cursor_within(&text, at.min(text.len()), at.min(text.len()), text.len());
+        }
+    }
+}
