@@ -1053,7 +1053,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         workspace_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(["\"", ":", "/", "."].map(String::from).to_vec()),
+            trigger_characters: Some(["\"", ":", "/"].map(String::from).to_vec()),
             ..CompletionOptions::default()
         }),
         signature_help_provider: Some(lsp_types::SignatureHelpOptions {
