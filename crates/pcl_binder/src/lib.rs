@@ -70,6 +70,7 @@ pub use model::{
 };
 pub use pcl_expr::{BoundExpr, BoundExprKind, Definition, NodeId};
 pub use policy::{BindPolicy, CheckOptions};
+pub use resource::OPTION_NAMES;
 pub use schema_types::{SchemaObjectAnnotation, SchemaResourceAnnotation};
 pub use siblings::{DeclaredNames, Siblings};
 

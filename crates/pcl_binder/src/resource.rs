@@ -643,7 +643,8 @@ impl ProgramBinder<'_, '_> {
     }
 }
 
-const OPTION_NAMES: &[&str] = &[
+/// The names a resource's `options { }` block accepts.
+pub const OPTION_NAMES: &[&str] = &[
     "aliases",
     "range",
     "parent",

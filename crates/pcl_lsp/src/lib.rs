@@ -17,9 +17,17 @@
 //! A program is the directory of the open file: its `.pp` files, open
 //! buffers overriding the disk. Every change re-checks that program and
 //! publishes diagnostics for each of its files.
+//!
+//! Completion and signature help read where the cursor is from the tokens
+//! around it (`context`), so they answer while the text does not parse,
+//! and rank what they offer with a fuzzy matcher of their own (`fuzzy`).
 
+mod completion;
+mod context;
+mod fuzzy;
 mod position;
 mod server;
+mod signature;
 
 pub use position::{Encoding, Lines};
 pub use server::Settings;

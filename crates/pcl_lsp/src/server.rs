@@ -8,10 +8,10 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::notification::{self as notif, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::{
-    CodeActionKind, CodeActionOrCommand, CodeActionProviderCapability, CompletionItem,
-    CompletionItemKind, CompletionOptions, DocumentSymbol, GotoDefinitionResponse, Hover,
-    HoverContents, HoverProviderCapability, InitializeParams, InitializeResult, Location,
-    MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    CodeActionKind, CodeActionOrCommand, CodeActionProviderCapability, CompletionOptions,
+    CompletionResponse, DocumentSymbol, GotoDefinitionResponse, Hover, HoverContents,
+    HoverProviderCapability, InitializeParams, InitializeResult, Location, MarkupContent,
+    MarkupKind, OneOf, PublishDiagnosticsParams, ServerCapabilities, ServerInfo, SignatureHelp,
     SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     TextDocumentSyncSaveOptions, TextEdit, Url, WorkspaceEdit,
 };
@@ -169,6 +169,8 @@ pub(crate) struct Server {
     /// Open documents by URL.
     open: HashMap<Url, String>,
     analyses: HashMap<ProgramKey, Analysis>,
+    /// Each program's names as of its last check without syntax errors.
+    last_good: crate::completion::LastGood<ProgramKey>,
     /// Documents changed since their program was last checked.
     dirty: Vec<Url>,
     shutdown: bool,
@@ -230,6 +232,7 @@ impl Server {
             settings,
             open: HashMap::new(),
             analyses: HashMap::new(),
+            last_good: crate::completion::LastGood::default(),
             dirty: Vec::new(),
             shutdown: false,
         })
@@ -339,6 +342,7 @@ impl Server {
             req::WorkspaceSymbolRequest::METHOD => to_json(self.workspace_symbols(&params(p)?)),
             req::CodeActionRequest::METHOD => to_json(self.code_actions(&params(p)?)),
             req::Completion::METHOD => to_json(self.completion(&params(p)?)),
+            req::SignatureHelpRequest::METHOD => to_json(self.signature_help(&params(p)?)),
             TEST_PANIC_METHOD => panic!("{TEST_PANIC_METHOD} was asked for"),
             m => Err((ErrorCode::MethodNotFound, format!("unknown method {m}"))),
         }
@@ -462,6 +466,7 @@ impl Server {
             out.push(publish(gone.clone(), Vec::new()));
         }
         analysis.published = published;
+        self.last_good.remember(key.clone(), &analysis.checked);
         self.analyses.insert(key, analysis);
     }
 
@@ -1017,105 +1022,60 @@ impl Server {
         ))
     }
 
-    fn completion(&self, p: &lsp_types::CompletionParams) -> Option<Vec<CompletionItem>> {
+    /// Completion at the cursor: the place from the text around it, the
+    /// candidates from the schemas and the analyses (see
+    /// [`crate::completion`]).
+    fn completion(&self, p: &lsp_types::CompletionParams) -> Option<CompletionResponse> {
         let tdp = &p.text_document_position;
-        let found = self.find(&tdp.text_document.uri);
-        if let Some((a, file)) = found {
-            let offset = a.offset(file, tdp.position, self.encoding);
-            let text = a.text(file);
-            let line_start = text
-                .get(..offset)
-                .and_then(|t| t.rfind('\n'))
-                .map_or(0, |i| i + 1);
-            let prefix = text.get(line_start..offset).unwrap_or("");
-            if let Some(section) = token_context(prefix) {
-                return Some(self.token_items(a, section));
-            }
-        }
-        let mut items: Vec<CompletionItem> = KEYWORDS
-            .iter()
-            .map(|k| CompletionItem {
-                label: (*k).to_string(),
-                kind: Some(CompletionItemKind::KEYWORD),
-                ..CompletionItem::default()
-            })
-            .collect();
-        if let Some((a, _)) = found {
-            for n in a.checked.value().nodes() {
-                if matches!(n.kind, NodeKind::Pulumi(_) | NodeKind::Hook(_)) {
-                    continue;
-                }
-                items.push(CompletionItem {
-                    label: n.name.clone(),
-                    kind: Some(match n.kind {
-                        NodeKind::Resource(_) | NodeKind::Component(_) => {
-                            CompletionItemKind::MODULE
-                        }
-                        NodeKind::Config(_) => CompletionItemKind::CONSTANT,
-                        _ => CompletionItemKind::VARIABLE,
-                    }),
-                    // The kind only: printing every node's type costs more than the
-                    // whole answer on a large program (hover shows it).
-                    detail: Some(n.kind_name().to_string()),
-                    ..CompletionItem::default()
-                });
-            }
-        }
-        Some(items)
+        let uri = &tdp.text_document.uri;
+        let found = self.find(uri);
+        let key = program_key(uri);
+        let (text, lines, offset) = self.cursor_text(uri, tdp.position)?;
+        let (start, end) = crate::completion::window(
+            found.map(|(a, file)| (a.checked.value(), file)),
+            offset,
+            text.len(),
+        );
+        let cursor = crate::context::cursor_within(text, start, offset, end);
+        let node = found.and_then(|(a, file)| innermost_node(a.checked.value(), file, offset));
+        let range = |start: usize, end: usize| lines.range(text, start..end, self.encoding);
+        let inputs = crate::completion::Inputs {
+            schemas: &self.schemas,
+            program: found.map(|(a, _)| a.checked.value()),
+            node,
+            last_good: self.last_good.get(&key),
+            range: &range,
+        };
+        Some(crate::completion::complete(&cursor, offset, &inputs))
     }
 
-    /// The resource (or function) tokens of every package the program
-    /// loaded.
-    fn token_items(&self, a: &Analysis, section: TokenSection) -> Vec<CompletionItem> {
-        let mut items = Vec::new();
-        for package in a.checked.value().packages().iter().filter(|p| p.loaded) {
-            let request = pcl_schema::PackageDescriptor::new(package.name.clone());
-            let Ok(loaded) = self.schemas.load(&request) else {
-                continue;
-            };
-            let (tokens, kind): (Vec<&str>, _) = match section {
-                TokenSection::Resources => (
-                    loaded.resource_tokens().collect(),
-                    CompletionItemKind::CLASS,
-                ),
-                TokenSection::Functions => (
-                    loaded.function_tokens().collect(),
-                    CompletionItemKind::FUNCTION,
-                ),
-            };
-            for token in tokens {
-                items.push(CompletionItem {
-                    label: token.to_string(),
-                    kind: Some(kind),
-                    detail: Some(format!("package {}", package.name)),
-                    ..CompletionItem::default()
-                });
-            }
-        }
-        items
+    fn signature_help(&self, p: &lsp_types::SignatureHelpParams) -> Option<SignatureHelp> {
+        let tdp = &p.text_document_position_params;
+        let uri = &tdp.text_document.uri;
+        let (text, _, offset) = self.cursor_text(uri, tdp.position)?;
+        let program = self.find(uri).map(|(a, file)| (a.checked.value(), file));
+        let (start, end) = crate::completion::window(program, offset, text.len());
+        let cursor = crate::context::cursor_within(text, start, offset, end);
+        crate::signature::help(&cursor, &self.schemas)
     }
-}
 
-/// Which schema tokens a completion inside a string asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TokenSection {
-    Resources,
-    Functions,
-}
-
-/// Whether the line up to the cursor, `prefix`, ends inside the token
-/// string of a `resource`/`read` header or of `invoke("`.
-fn token_context(prefix: &str) -> Option<TokenSection> {
-    if let Some(at) = prefix.rfind("invoke(\"") {
-        let rest = prefix.get(at + "invoke(\"".len()..).unwrap_or("");
-        if !rest.contains('"') {
-            return Some(TokenSection::Functions);
+    /// The text of an open document (or its checked text), its lines and
+    /// the byte offset of `position` in it.
+    fn cursor_text(
+        &self,
+        uri: &Url,
+        position: lsp_types::Position,
+    ) -> Option<(&str, std::borrow::Cow<'_, Lines>, usize)> {
+        if let Some((a, file)) = self.find(uri) {
+            let lines = a.lines.get(file.0 as usize)?;
+            let offset = a.offset(file, position, self.encoding);
+            return Some((a.text(file), std::borrow::Cow::Borrowed(lines), offset));
         }
+        let text = self.open.get(uri)?;
+        let lines = Lines::new(text);
+        let offset = lines.offset(text, position, self.encoding);
+        Some((text, std::borrow::Cow::Owned(lines), offset))
     }
-    let mut words = prefix.split_whitespace();
-    let keyword = words.next()?;
-    let quotes = prefix.matches('"').count();
-    ((keyword == "resource" || keyword == "read") && quotes == 1).then_some(TokenSection::Resources)
 }
 
 /// Every fix of the diagnostics of `file` that touch `range`, as a quick
@@ -1163,9 +1123,6 @@ fn quick_fixes(
 /// on.
 pub const TEST_PANIC_METHOD: &str = "pcl/testPanic";
 
-/// Block keywords offered by completion.
-const KEYWORDS: &[&str] = &["resource", "read", "config", "output", "component", "hook"];
-
 /// `client/registerCapability` for `workspace/didChangeWatchedFiles` on
 /// `.pp` files and schemas (`.json`).
 fn watch_registration() -> Message {
@@ -1211,7 +1168,15 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         rename_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
-        completion_provider: Some(CompletionOptions::default()),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(["\"", ":", "/"].map(String::from).to_vec()),
+            ..CompletionOptions::default()
+        }),
+        signature_help_provider: Some(lsp_types::SignatureHelpOptions {
+            trigger_characters: Some(["(", ","].map(String::from).to_vec()),
+            retrigger_characters: None,
+            work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+        }),
         ..ServerCapabilities::default()
     }
 }
