@@ -104,5 +104,4 @@ mod tests {
         assert!(settings.deny_warnings && !settings.schema_cache);
         assert_eq!(settings.schema_dirs, [PathBuf::from("cli")]);
     }
-
 }

@@ -273,7 +273,6 @@ impl Discovery {
     }
 }
 
-
 /// The bind options of `[check]`, one field per `pcl check` flag of the
 /// same name (an unset key is `false`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -433,7 +432,10 @@ mod tests {
             Diagnostic::error(Code("c"), span, "z"),
         ];
         Levels::merge(&[&file]).apply(&mut diags);
-        let got: Vec<(&str, Severity)> = diags.iter().map(|d| (d.code.as_str(), d.severity)).collect();
+        let got: Vec<(&str, Severity)> = diags
+            .iter()
+            .map(|d| (d.code.as_str(), d.severity))
+            .collect();
         assert_eq!(got, [("b", Severity::Warning), ("c", Severity::Error)]);
     }
 

@@ -20,9 +20,10 @@
 
 mod position;
 mod server;
+mod settings;
 
 pub use position::{Encoding, Lines};
-pub use server::Settings;
+pub use settings::Settings;
 
 use lsp_server::Connection;
 

@@ -3,6 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{self as notif, Notification as _};
@@ -15,95 +16,18 @@ use lsp_types::{
     SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     TextDocumentSyncSaveOptions, TextEdit, Url, WorkspaceEdit,
 };
-use pcl_binder::{
-    check_program_cached, BindPolicy, BoundAttribute, Checked, FileProvider, NodeKind, Program,
-    SchemaCache,
-};
+use pcl_binder::{check_program_cached, BoundAttribute, Checked, FileProvider, NodeKind, Program};
 use pcl_diagnostics::{FileId, Severity, Span};
 use pcl_expr::{BoundExpr, BoundExprKind, Definition};
-use pcl_schema::{ChainLoader, DirLoader, SchemaLoader};
+use pcl_schema::SchemaLoader;
 use serde_json::Value as Json;
 
 use crate::position::{Encoding, Lines};
+use crate::settings::{Profile, Profiles, Settings};
 
 /// Where the documentation of a diagnostic code lives (a placeholder until
 /// the code catalogue is published).
 pub const CODE_DOCS: &str = "https://github.com/pulumi/pcl/blob/main/docs/codes.md";
-
-/// Settings from `initializationOptions`, named as `pcl check`'s flags.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Settings {
-    /// `schema-dirs`: relative ones are relative to the first workspace
-    /// folder.
-    pub schema_dirs: Vec<PathBuf>,
-    /// `schema-cache` (default `true`): read `$PULUMI_HOME/schemas`.
-    pub no_schema_cache: bool,
-    pub lenient: bool,
-    pub allow_missing_variables: bool,
-    pub allow_missing_properties: bool,
-    pub skip_resource_typecheck: bool,
-    pub skip_invoke_typecheck: bool,
-    pub skip_range_typecheck: bool,
-    pub prefer_output_versioned_invokes: bool,
-}
-
-impl Settings {
-    /// Reads `options` (unknown keys and wrong types are ignored); relative
-    /// schema directories are joined to `base`.
-    pub fn from_json(options: Option<&Json>, base: Option<&Path>) -> Settings {
-        let mut s = Settings::default();
-        let Some(Json::Object(map)) = options else {
-            return s;
-        };
-        if let Some(Json::Array(dirs)) = map.get("schema-dirs") {
-            for dir in dirs.iter().filter_map(Json::as_str) {
-                let path = PathBuf::from(dir);
-                let path = match base {
-                    Some(base) if path.is_relative() => base.join(path),
-                    _ => path,
-                };
-                s.schema_dirs.push(path);
-            }
-        }
-        let flag = |name: &str| map.get(name).and_then(Json::as_bool);
-        s.no_schema_cache = flag("schema-cache") == Some(false);
-        s.lenient = flag("lenient").unwrap_or(false);
-        s.allow_missing_variables = flag("allow-missing-variables").unwrap_or(false);
-        s.allow_missing_properties = flag("allow-missing-properties").unwrap_or(false);
-        s.skip_resource_typecheck = flag("skip-resource-typecheck").unwrap_or(false);
-        s.skip_invoke_typecheck = flag("skip-invoke-typecheck").unwrap_or(false);
-        s.skip_range_typecheck = flag("skip-range-typecheck").unwrap_or(false);
-        s.prefer_output_versioned_invokes =
-            flag("prefer-output-versioned-invokes").unwrap_or(false);
-        s
-    }
-
-    fn policy(&self) -> BindPolicy {
-        let mut p = if self.lenient {
-            BindPolicy::lenient()
-        } else {
-            BindPolicy::strict()
-        };
-        p.allow_missing_variables |= self.allow_missing_variables;
-        p.allow_missing_properties |= self.allow_missing_properties;
-        p.skip_resource_typecheck |= self.skip_resource_typecheck;
-        p.skip_invoke_typecheck |= self.skip_invoke_typecheck;
-        p.skip_range_typecheck |= self.skip_range_typecheck;
-        p.prefer_output_versioned_invokes |= self.prefer_output_versioned_invokes;
-        p
-    }
-
-    fn loader(&self) -> ChainLoader {
-        let mut loaders: Vec<Box<dyn SchemaLoader>> =
-            vec![Box::new(DirLoader::new(self.schema_dirs.iter().cloned()))];
-        if !self.no_schema_cache {
-            if let Some(cache) = pcl_schema::pulumi_schema_cache_dir().filter(|d| d.is_dir()) {
-                loaders.push(Box::new(DirLoader::new([cache])));
-            }
-        }
-        ChainLoader::new(loaders)
-    }
-}
 
 /// Which program a document belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -123,6 +47,11 @@ struct Analysis {
     lines: Vec<Lines>,
     /// The URLs diagnostics were last published for.
     published: HashSet<Url>,
+    /// What the program was checked with.
+    profile: Arc<Profile>,
+    /// The check's diagnostics, with the code levels of the settings
+    /// applied.
+    diagnostics: Vec<pcl_diagnostics::Diagnostic>,
 }
 
 impl Analysis {
@@ -163,9 +92,7 @@ type Answer = Result<Json, (ErrorCode, String)>;
 
 pub(crate) struct Server {
     encoding: Encoding,
-    settings: Settings,
-    policy: BindPolicy,
-    schemas: SchemaCache<ChainLoader>,
+    profiles: Profiles,
     /// Open documents by URL.
     open: HashMap<Url, String>,
     analyses: HashMap<ProgramKey, Analysis>,
@@ -202,6 +129,7 @@ impl Server {
             )
             .and_then(|u| u.to_file_path().ok());
         let settings = Settings::from_json(params.initialization_options.as_ref(), base.as_deref());
+        let profiles = Profiles::new(settings, base);
         let result = InitializeResult {
             capabilities: capabilities(encoding),
             server_info: Some(ServerInfo {
@@ -225,9 +153,7 @@ impl Server {
         }
         Ok(Server {
             encoding,
-            policy: settings.policy(),
-            schemas: SchemaCache::new(settings.loader()),
-            settings,
+            profiles,
             open: HashMap::new(),
             analyses: HashMap::new(),
             dirty: Vec::new(),
@@ -387,6 +313,14 @@ impl Server {
                 self.open.remove(&p.text_document.uri);
                 p.text_document.uri
             }
+            notif::DidChangeConfiguration::METHOD => {
+                let Ok(p) = params::<lsp_types::DidChangeConfigurationParams>(&n.params) else {
+                    return;
+                };
+                self.profiles.configure(&p.settings);
+                self.recheck_all(out);
+                return;
+            }
             notif::DidChangeWatchedFiles::METHOD => {
                 let Ok(p) = params::<lsp_types::DidChangeWatchedFilesParams>(&n.params) else {
                     return;
@@ -407,10 +341,13 @@ impl Server {
         p: &lsp_types::DidChangeWatchedFilesParams,
         out: &mut Vec<Message>,
     ) {
-        let schema_changed = p.changes.iter().any(|c| c.uri.path().ends_with(".json"));
+        let schema_changed = p.changes.iter().any(|c| {
+            let path = c.uri.path();
+            path.ends_with(".json") || path.ends_with(pcl_config::FILE_NAME)
+        });
         let mut programs: Vec<Url> = Vec::new();
         if schema_changed {
-            self.schemas = SchemaCache::new(self.settings.loader());
+            self.profiles.reload();
             for a in self.analyses.values() {
                 programs.extend(a.urls.iter().flatten().next().cloned());
             }
@@ -430,6 +367,18 @@ impl Server {
         }
     }
 
+    /// Re-checks every program checked so far.
+    fn recheck_all(&mut self, out: &mut Vec<Message>) {
+        let firsts: Vec<Url> = self
+            .analyses
+            .values()
+            .filter_map(|a| a.urls.iter().flatten().next().cloned())
+            .collect();
+        for uri in firsts {
+            self.recheck(&uri, out);
+        }
+    }
+
     /// Checks the program `uri` belongs to and publishes its diagnostics.
     fn recheck(&mut self, uri: &Url, out: &mut Vec<Message>) {
         let key = program_key(uri);
@@ -439,14 +388,21 @@ impl Server {
             .remove(&key)
             .map(|a| a.published)
             .unwrap_or_default();
-        let Some(mut analysis) = self.analyse(&key) else {
+        let (profile, config_error) = self.profiles.of(match &key {
+            ProgramKey::Dir(dir) => Some(dir.as_path()),
+            ProgramKey::Alone(_) => None,
+        });
+        if let Some(message) = config_error {
+            out.push(show_message(&message));
+        }
+        let Some(mut analysis) = self.analyse(&key, profile) else {
             for gone in previous {
                 out.push(publish(gone, Vec::new()));
             }
             return;
         };
         let mut by_file: Vec<Vec<lsp_types::Diagnostic>> = vec![Vec::new(); analysis.urls.len()];
-        for d in analysis.checked.diagnostics() {
+        for d in &analysis.diagnostics {
             if let Some(list) = by_file.get_mut(d.span.file.0 as usize) {
                 list.push(self.diagnostic(&analysis, d));
             }
@@ -465,7 +421,7 @@ impl Server {
         self.analyses.insert(key, analysis);
     }
 
-    fn analyse(&self, key: &ProgramKey) -> Option<Analysis> {
+    fn analyse(&self, key: &ProgramKey, profile: Arc<Profile>) -> Option<Analysis> {
         let (sources, root, files): (Vec<(String, String)>, Option<&Path>, Overlay<'_>) = match key
         {
             ProgramKey::Dir(dir) => {
@@ -498,7 +454,9 @@ impl Server {
             Some(_) => &files,
             None => &pcl_binder::NoFiles,
         };
-        let checked = check_program_cached(&sources, &self.schemas, &self.policy, files);
+        let checked = check_program_cached(&sources, &profile.schemas, &profile.policy, files);
+        let mut diagnostics = checked.diagnostics().to_vec();
+        profile.levels.apply(&mut diagnostics);
         let mut urls = Vec::new();
         let mut lines = Vec::new();
         for (_, file) in checked.sources().iter() {
@@ -515,6 +473,8 @@ impl Server {
             urls,
             lines,
             published: HashSet::new(),
+            profile,
+            diagnostics,
         })
     }
 
@@ -572,7 +532,7 @@ impl Server {
         let program = a.checked.value();
         let node = innermost_node(program, file, offset)?;
         let schema = match &node.kind {
-            NodeKind::Resource(r) => r.schema.as_ref().and_then(|s| self.schema_resource(s)),
+            NodeKind::Resource(r) => r.schema.as_ref().and_then(|s| Self::schema_resource(a, s)),
             _ => None,
         };
         let inputs: &[BoundAttribute] = match &node.kind {
@@ -667,11 +627,11 @@ impl Server {
 
     /// The schema of a resolved resource (loaded already by the check).
     fn schema_resource(
-        &self,
+        a: &Analysis,
         s: &pcl_binder::SchemaResourceRef,
     ) -> Option<std::sync::Arc<pcl_schema::Resource>> {
         let request = pcl_schema::PackageDescriptor::new(s.package.clone());
-        let package = self.schemas.load(&request).ok()?;
+        let package = a.profile.schemas.load(&request).ok()?;
         package.resource(&s.schema_token)?.ok()
     }
 
@@ -893,7 +853,7 @@ impl Server {
         let start = a.offset(file, p.range.start, self.encoding);
         let end = a.offset(file, p.range.end, self.encoding);
         Some(quick_fixes(
-            a.checked.diagnostics(),
+            &a.diagnostics,
             file,
             start..end,
             |span| a.location(span, self.encoding),
@@ -954,7 +914,7 @@ impl Server {
         let mut items = Vec::new();
         for package in a.checked.value().packages().iter().filter(|p| p.loaded) {
             let request = pcl_schema::PackageDescriptor::new(package.name.clone());
-            let Ok(loaded) = self.schemas.load(&request) else {
+            let Ok(loaded) = a.profile.schemas.load(&request) else {
                 continue;
             };
             let (tokens, kind): (Vec<&str>, _) = match section {
@@ -1053,7 +1013,7 @@ const KEYWORDS: &[&str] = &["resource", "read", "config", "output", "component",
 /// `client/registerCapability` for `workspace/didChangeWatchedFiles` on
 /// `.pp` files and schemas (`.json`).
 fn watch_registration() -> Message {
-    let watchers = ["**/*.pp", "**/*.json"]
+    let watchers = ["**/*.pp", "**/*.json", "**/pcl.toml"]
         .iter()
         .map(|glob| lsp_types::FileSystemWatcher {
             glob_pattern: lsp_types::GlobPattern::String((*glob).to_string()),
@@ -1336,6 +1296,17 @@ fn publish(uri: Url, diagnostics: Vec<lsp_types::Diagnostic>) -> Message {
     Message::Notification(Notification::new(
         notif::PublishDiagnostics::METHOD.to_string(),
         params,
+    ))
+}
+
+/// `window/showMessage`: an error the user should see (a bad `pcl.toml`).
+fn show_message(message: &str) -> Message {
+    Message::Notification(Notification::new(
+        notif::ShowMessage::METHOD.to_string(),
+        lsp_types::ShowMessageParams {
+            typ: lsp_types::MessageType::ERROR,
+            message: message.to_string(),
+        },
     ))
 }
 
