@@ -19,6 +19,7 @@
 //! publishes diagnostics for each of its files.
 
 mod position;
+mod semantic;
 mod server;
 mod settings;
 

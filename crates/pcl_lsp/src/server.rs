@@ -265,6 +265,14 @@ impl Server {
             req::WorkspaceSymbolRequest::METHOD => to_json(self.workspace_symbols(&params(p)?)),
             req::CodeActionRequest::METHOD => to_json(self.code_actions(&params(p)?)),
             req::Completion::METHOD => to_json(self.completion(&params(p)?)),
+            req::SemanticTokensFullRequest::METHOD => {
+                let p: lsp_types::SemanticTokensParams = params(p)?;
+                to_json(self.semantic_tokens(&p.text_document.uri, None))
+            }
+            req::SemanticTokensRangeRequest::METHOD => {
+                let p: lsp_types::SemanticTokensRangeParams = params(p)?;
+                to_json(self.semantic_tokens(&p.text_document.uri, Some(p.range)))
+            }
             TEST_PANIC_METHOD => panic!("{TEST_PANIC_METHOD} was asked for"),
             m => Err((ErrorCode::MethodNotFound, format!("unknown method {m}"))),
         }
@@ -861,6 +869,30 @@ impl Server {
         ))
     }
 
+    /// The semantic tokens of a document (of `range` of it when given).
+    fn semantic_tokens(
+        &self,
+        uri: &Url,
+        range: Option<lsp_types::Range>,
+    ) -> Option<lsp_types::SemanticTokens> {
+        let (a, file) = self.find(uri)?;
+        let lines = a.lines.get(file.0 as usize)?;
+        let bytes = range
+            .map(|r| a.offset(file, r.start, self.encoding)..a.offset(file, r.end, self.encoding));
+        let data = crate::semantic::tokens(
+            Some(a.checked.value()),
+            file,
+            a.text(file),
+            lines,
+            self.encoding,
+            bytes,
+        );
+        Some(lsp_types::SemanticTokens {
+            result_id: None,
+            data,
+        })
+    }
+
     fn completion(&self, p: &lsp_types::CompletionParams) -> Option<Vec<CompletionItem>> {
         let tdp = &p.text_document_position;
         let found = self.find(&tdp.text_document.uri);
@@ -1056,6 +1088,15 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         workspace_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions::default()),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensOptions {
+                legend: crate::semantic::legend(),
+                range: Some(true),
+                full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                ..lsp_types::SemanticTokensOptions::default()
+            }
+            .into(),
+        ),
         ..ServerCapabilities::default()
     }
 }
@@ -1198,7 +1239,7 @@ fn innermost_node(program: &Program, file: FileId, offset: usize) -> Option<&pcl
         .min_by_key(|n| n.span.range.len())
 }
 
-fn node_attributes(kind: &NodeKind) -> Vec<&BoundAttribute> {
+pub(crate) fn node_attributes(kind: &NodeKind) -> Vec<&BoundAttribute> {
     let mut out: Vec<&BoundAttribute> = Vec::new();
     match kind {
         NodeKind::Config(c) => out.extend(&c.attributes),
@@ -1235,7 +1276,7 @@ fn node_exprs(kind: &NodeKind) -> Vec<&BoundExpr> {
 
 /// Calls `f` on every expression of `node`, through an explicit stack (no
 /// recursion in the depth of an expression).
-fn for_each_expr<'a>(node: &'a pcl_binder::Node, mut f: impl FnMut(&'a BoundExpr)) {
+pub(crate) fn for_each_expr<'a>(node: &'a pcl_binder::Node, mut f: impl FnMut(&'a BoundExpr)) {
     let mut stack = node_exprs(&node.kind);
     while let Some(e) = stack.pop() {
         f(e);

@@ -134,3 +134,199 @@ fn a_bad_pcl_toml_is_shown_and_the_program_still_checked() {
     );
     assert_eq!(client.stop(), Ok(()));
 }
+
+/// One decoded semantic token.
+#[derive(Debug, PartialEq)]
+struct Tok {
+    line: u32,
+    col: u32,
+    len: u32,
+    ty: String,
+    mods: Vec<String>,
+    text: String,
+}
+
+/// Decodes a semantic tokens answer against the legend of `init`.
+fn decode(init: &Value, answer: &Value, text: &str, utf16: bool) -> Vec<Tok> {
+    let legend = &init["capabilities"]["semanticTokensProvider"]["legend"];
+    let types: Vec<String> =
+        serde_json::from_value(legend["tokenTypes"].clone()).unwrap_or_default();
+    let mods: Vec<String> =
+        serde_json::from_value(legend["tokenModifiers"].clone()).unwrap_or_default();
+    let data: Vec<u32> = serde_json::from_value(answer["data"].clone()).unwrap_or_default();
+    assert_eq!(data.len() % 5, 0, "{data:?}");
+    let lines: Vec<&str> = text.split('\n').collect();
+    let (mut line, mut col) = (0, 0);
+    let mut out = Vec::new();
+    for t in data.chunks(5) {
+        let (dl, ds, len, ty, bits) = (t[0], t[1], t[2], t[3], t[4]);
+        if dl > 0 {
+            col = 0;
+        }
+        line += dl;
+        col += ds;
+        // The token's text, counting columns in the encoding's units.
+        let units: Vec<(u32, char)> = lines
+            .get(line as usize)
+            .unwrap_or(&"")
+            .chars()
+            .scan(0u32, |at, c| {
+                let here = *at;
+                *at += if utf16 { c.len_utf16() } else { c.len_utf8() } as u32;
+                Some((here, c))
+            })
+            .collect();
+        let text: String = units
+            .iter()
+            .filter(|(u, _)| *u >= col && *u < col + len)
+            .map(|(_, c)| *c)
+            .collect();
+        out.push(Tok {
+            line,
+            col,
+            len,
+            ty: types.get(ty as usize).cloned().unwrap_or_default(),
+            mods: (0..mods.len())
+                .filter(|i| bits & (1 << i) != 0)
+                .filter_map(|i| mods.get(i).cloned())
+                .collect(),
+            text,
+        });
+    }
+    out
+}
+
+/// The type and modifiers of the token with `text` on `line`.
+fn kind_of(toks: &[Tok], line: u32, text: &str) -> (String, Vec<String>) {
+    let t = toks
+        .iter()
+        .find(|t| t.line == line && t.text == text)
+        .unwrap_or_else(|| panic!("no token `{text}` on line {line}: {toks:#?}"));
+    (t.ty.clone(), t.mods.clone())
+}
+
+const SEMANTIC: &str = r#"# a comment
+config name string {
+  default = "x"
+}
+resource bucket "aws:s3/bucket:Bucket" {
+  bucket = "${name}-site"
+}
+xs = [for s in ["a"] : s]
+n = length(xs) + 1
+output out {
+  value = bucket.id
+}
+"#;
+
+#[test]
+fn semantic_tokens_from_the_lexer_and_the_binder() {
+    let dir = program(&[("main.pp", SEMANTIC)]);
+    let mut client = Client::start();
+    let root = lsp_types::Url::from_directory_path(&dir).unwrap_or_else(|()| panic!("path"));
+    let init = client.initialize(json!({
+        "capabilities": {}, "rootUri": root,
+        "initializationOptions": {"schema-dirs": [client::schemas()], "schema-cache": false},
+    }));
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, SEMANTIC);
+    let answer = client.ok(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let toks = decode(&init, &answer, SEMANTIC, true);
+    let k = |line, text| kind_of(&toks, line, text);
+    let plain = |ty: &str| (ty.to_string(), Vec::<String>::new());
+    let with = |ty: &str, mods: &[&str]| {
+        (
+            ty.to_string(),
+            mods.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(k(0, "# a comment"), plain("comment"));
+    assert_eq!(k(1, "config"), plain("keyword"));
+    assert_eq!(
+        k(1, "name"),
+        with("parameter", &["declaration", "readonly"])
+    );
+    assert_eq!(k(2, "default"), plain("property"));
+    assert_eq!(k(2, "x"), plain("string"));
+    assert_eq!(k(4, "resource"), plain("keyword"));
+    assert_eq!(k(4, "bucket"), with("class", &["declaration"]));
+    assert_eq!(k(5, "bucket"), plain("property"));
+    assert_eq!(k(5, "name"), with("parameter", &["readonly"]));
+    assert_eq!(k(5, "-site"), plain("string"));
+    assert_eq!(k(7, "xs"), with("variable", &["declaration"]));
+    assert_eq!(k(7, "for"), plain("keyword"));
+    assert_eq!(k(7, "in"), plain("keyword"));
+    // The `s` after `for` declares; the one after `:` uses it.
+    let s: Vec<&Tok> = toks
+        .iter()
+        .filter(|t| t.line == 7 && t.text == "s")
+        .collect();
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert_eq!(s[0].mods, ["declaration"]);
+    assert!(s[1].mods.is_empty() && s[1].ty == "variable", "{s:?}");
+    assert_eq!(k(8, "length"), with("function", &["defaultLibrary"]));
+    assert_eq!(k(8, "xs"), plain("variable"));
+    assert_eq!(k(8, "+"), plain("operator"));
+    assert_eq!(k(8, "1"), plain("number"));
+    assert_eq!(k(9, "output"), plain("keyword"));
+    assert_eq!(k(10, "bucket"), plain("class"));
+    assert_eq!(k(10, "id"), plain("property"));
+
+    // A range: only the tokens of lines 7 to 8.
+    let answer = client.ok(
+        "textDocument/semanticTokens/range",
+        json!({"textDocument": {"uri": uri},
+               "range": {"start": {"line": 7, "character": 0}, "end": {"line": 8, "character": 0}}}),
+    );
+    let ranged = decode(&init, &answer, SEMANTIC, true);
+    assert!(!ranged.is_empty());
+    assert!(
+        ranged.iter().all(|t| t.line == 7 || t.line == 8),
+        "{ranged:?}"
+    );
+    assert_eq!(ranged.first().map(|t| t.text.as_str()), Some("xs"));
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn semantic_tokens_follow_the_encoding_and_split_lines() {
+    let text = "z = [\"é𝄞\", 12]\nh = <<EOT\none\ntwo\nEOT\n";
+    for utf16 in [true, false] {
+        let dir = program(&[("main.pp", text)]);
+        let mut client = Client::start();
+        let encodings = if utf16 {
+            json!(["utf-16"])
+        } else {
+            json!(["utf-8"])
+        };
+        let init = client.initialize(json!({
+            "capabilities": {"general": {"positionEncodings": encodings}}
+        }));
+        let uri = url(&dir, "main.pp");
+        client.open(&uri, text);
+        let answer = client.ok(
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        let toks = decode(&init, &answer, text, utf16);
+        let lit = toks
+            .iter()
+            .find(|t| t.text == "é𝄞")
+            .unwrap_or_else(|| panic!("{toks:#?}"));
+        assert_eq!(lit.len, if utf16 { 3 } else { 6 });
+        let number = toks
+            .iter()
+            .find(|t| t.text == "12")
+            .unwrap_or_else(|| panic!("{toks:#?}"));
+        assert_eq!(number.col, if utf16 { 12 } else { 15 });
+        assert_eq!(number.ty, "number");
+        // The heredoc's text is one token per line, without line breaks.
+        assert_eq!(kind_of(&toks, 2, "one").0, "string");
+        assert_eq!(kind_of(&toks, 3, "two").0, "string");
+        assert!(toks.iter().all(|t| t.len > 0 && !t.text.contains('\n')));
+        assert_eq!(client.stop(), Ok(()));
+    }
+}
