@@ -18,6 +18,7 @@
 //! buffers overriding the disk. Every change re-checks that program and
 //! publishes diagnostics for each of its files.
 
+mod component;
 mod position;
 mod semantic;
 mod server;

@@ -649,6 +649,11 @@ impl Server {
         let offset = a.offset(file, tdp.position, self.encoding);
         let program = a.checked.value();
         let node = innermost_node(program, file, offset)?;
+        let range = |r| a.range(Span::new(file, r), self.encoding);
+        let uri = &tdp.text_document.uri;
+        if let Some(links) = crate::component::definition(a.text(file), node, uri, offset, range) {
+            return Some(GotoDefinitionResponse::Link(links));
+        }
         let mut target = None;
         for_each_expr(node, |e| {
             if let BoundExprKind::ScopeTraversal {

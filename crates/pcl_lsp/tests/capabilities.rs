@@ -330,3 +330,49 @@ fn semantic_tokens_follow_the_encoding_and_split_lines() {
         assert_eq!(client.stop(), Ok(()));
     }
 }
+
+#[test]
+fn definition_on_a_components_source_goes_to_its_files() {
+    let main = "component web \"./web\" {\n  port = 80\n}\n";
+    let dir = program(&[("main.pp", main)]);
+    std::fs::create_dir_all(dir.join("web")).unwrap_or_else(|e| panic!("{e}"));
+    for (name, text) in [
+        ("a.pp", "config port int {}\n"),
+        ("main.pp", "output url {\n  value = \"x\"\n}\n"),
+    ] {
+        std::fs::write(dir.join("web").join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, main);
+    // On the string: links to main.pp first, then a.pp, at their start.
+    let links = client.ok("textDocument/definition", pos(&uri, 0, 17));
+    let targets: Vec<&str> = links
+        .as_array()
+        .unwrap_or_else(|| panic!("not links: {links}"))
+        .iter()
+        .filter_map(|l| l["targetUri"].as_str())
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            url(&dir.join("web"), "main.pp").as_str(),
+            url(&dir.join("web"), "a.pp").as_str()
+        ]
+    );
+    assert_eq!(
+        links[0]["originSelectionRange"],
+        json!({"start": {"line": 0, "character": 14}, "end": {"line": 0, "character": 21}})
+    );
+    assert_eq!(
+        links[0]["targetRange"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    // On the component's name: nothing to go to (it is the declaration).
+    let other = client.ok("textDocument/definition", pos(&uri, 0, 11));
+    assert!(
+        other.get(0).and_then(|l| l.get("targetUri")).is_none(),
+        "{other}"
+    );
+    assert_eq!(client.stop(), Ok(()));
+}
