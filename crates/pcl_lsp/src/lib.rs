@@ -19,6 +19,7 @@
 //! publishes diagnostics for each of its files.
 
 mod component;
+mod inbox;
 mod position;
 mod semantic;
 mod server;

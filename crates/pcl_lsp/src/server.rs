@@ -22,6 +22,7 @@ use pcl_expr::{BoundExpr, BoundExprKind, Definition};
 use pcl_schema::SchemaLoader;
 use serde_json::Value as Json;
 
+use crate::inbox::{Inbox, Next};
 use crate::position::{Encoding, Lines};
 use crate::settings::{Profile, Profiles, Settings};
 
@@ -162,28 +163,36 @@ impl Server {
     }
 
     pub(crate) fn main_loop(mut self, connection: &Connection) -> Result<(), String> {
+        let mut inbox = Inbox::default();
         loop {
             // With changes pending, wait at most DEBOUNCE for more before
             // checking; a request checks them first.
-            let message = if self.dirty.is_empty() {
-                match connection.receiver.recv() {
-                    Ok(message) => message,
-                    Err(_) => break,
+            let timeout = (!self.dirty.is_empty()).then_some(DEBOUNCE);
+            let message = match inbox.next(&connection.receiver, timeout) {
+                Next::Message(message) => message,
+                Next::Timeout => {
+                    self.flush(connection)?;
+                    continue;
                 }
-            } else {
-                match connection.receiver.recv_timeout(DEBOUNCE) {
-                    Ok(message) => message,
-                    Err(e) if e.is_timeout() => {
-                        self.flush(connection)?;
-                        continue;
-                    }
-                    Err(_) => break,
-                }
+                Next::Closed => break,
             };
             match message {
                 Message::Request(request) => {
-                    self.flush(connection)?;
-                    let response = self.request(request);
+                    // Cancellations already sent apply before the answer
+                    // (and again after the pending check, which may take
+                    // a while).
+                    inbox.drain(&connection.receiver, &request.id);
+                    let mut cancelled = inbox.take_cancelled(&request.id);
+                    if !cancelled {
+                        self.flush(connection)?;
+                        inbox.drain(&connection.receiver, &request.id);
+                        cancelled = inbox.take_cancelled(&request.id);
+                    }
+                    let response = if cancelled {
+                        error(request.id, ErrorCode::RequestCanceled, "cancelled")
+                    } else {
+                        self.request(request)
+                    };
                     send(connection, response.into())?;
                 }
                 Message::Notification(n) if n.method == notif::Exit::METHOD => {
@@ -193,6 +202,8 @@ impl Server {
                         Err("exit before shutdown".to_string())
                     };
                 }
+                // After `shutdown`, only `exit` means anything.
+                Message::Notification(_) if self.shutdown => {}
                 Message::Notification(n) => {
                     let mut out = Vec::new();
                     let caught = catch_unwind(AssertUnwindSafe(|| self.notification(&n, &mut out)));
@@ -280,6 +291,7 @@ impl Server {
 
     fn notification(&mut self, n: &Notification, out: &mut Vec<Message>) {
         let uri = match n.method.as_str() {
+            TEST_PANIC_METHOD => panic!("{TEST_PANIC_METHOD} was sent"),
             notif::DidOpenTextDocument::METHOD => {
                 let Ok(p) = params::<lsp_types::DidOpenTextDocumentParams>(&n.params) else {
                     return;
@@ -1039,9 +1051,9 @@ fn quick_fixes(
     actions
 }
 
-/// Test-only: a request with this method panics inside its handler, so
-/// tests can prove the panic is answered as an error and the server goes
-/// on.
+/// Test-only: a request or notification with this method panics inside
+/// its handler, so tests can prove the panic is answered as an error (or
+/// logged) and the server goes on.
 pub const TEST_PANIC_METHOD: &str = "pcl/testPanic";
 
 /// Block keywords offered by completion.

@@ -376,3 +376,75 @@ fn definition_on_a_components_source_goes_to_its_files() {
     );
     assert_eq!(client.stop(), Ok(()));
 }
+
+/// A program whose check takes a while in a debug build, to keep the
+/// server busy while messages queue up behind it.
+fn big_program() -> String {
+    let mut text = String::from("l0 = \"v\"\n");
+    for i in 1..4000u32 {
+        text.push_str(&format!("l{i} = \"v${{l{}}}\"\n", i - 1));
+    }
+    text
+}
+
+#[test]
+fn cancelled_requests_get_request_cancelled_and_the_server_goes_on() {
+    let text = "x = 1\n";
+    let dir = program(&[("main.pp", text), ("big.pp", "")]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    // The server checks the big buffer while the three requests and the
+    // cancellation of the second arrive.
+    client.open(&url(&dir, "big.pp"), &big_program());
+    let first = client.send("textDocument/hover", pos(&uri, 0, 0));
+    let second = client.send("textDocument/hover", pos(&uri, 0, 0));
+    let third = client.send("textDocument/hover", pos(&uri, 0, 4));
+    client.notify("$/cancelRequest", json!({"id": second}));
+    let a = client.wait(&first, "first hover");
+    assert!(a.error.is_none() && a.result.is_some(), "{a:?}");
+    let b = client.wait(&second, "second hover");
+    assert_eq!(b.error.map(|e| e.code), Some(-32800));
+    let c = client.wait(&third, "third hover");
+    assert!(c.error.is_none(), "{c:?}");
+    assert!(
+        c.result
+            .clone()
+            .is_some_and(|r| r.to_string().contains("NumberIntVal(1)")),
+        "{c:?}"
+    );
+    // A cancellation of an answered request changes nothing.
+    client.notify("$/cancelRequest", json!({"id": first}));
+    let d = client.request("textDocument/hover", pos(&uri, 0, 4));
+    assert!(d.error.is_none(), "{d:?}");
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn a_panicking_notification_is_logged_and_the_server_goes_on() {
+    let text = "x = nope\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    client.notify("pcl/testPanic", Value::Null);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    assert_eq!(client.diagnostics(&uri).len(), 1);
+    let logged = client.notifications.iter().any(|n| {
+        n.method == "window/logMessage"
+            && n.params["message"] == "internal error while handling pcl/testPanic"
+    });
+    assert!(logged, "{:?}", client.notifications);
+    // After shutdown, notifications are dropped and requests refused.
+    assert!(client.request("shutdown", Value::Null).error.is_none());
+    client.open(&uri, "y = nope\n");
+    let refused = client.request("textDocument/hover", pos(&uri, 0, 0));
+    assert_eq!(refused.error.map(|e| e.code), Some(-32600));
+    let published = client
+        .notifications
+        .iter()
+        .filter(|n| n.method == "textDocument/publishDiagnostics")
+        .count();
+    assert_eq!(published, 1, "nothing checked after shutdown");
+    client.notify("exit", Value::Null);
+    assert_eq!(client.join(), Ok(()));
+}
