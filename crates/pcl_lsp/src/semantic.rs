@@ -32,7 +32,7 @@ use pcl_diagnostics::{FileId, Span};
 use pcl_expr::{BoundExprKind, Definition};
 use pcl_syntax::TokenKind;
 
-use crate::position::{Encoding, Lines};
+use crate::position::Encoding;
 
 /// The token types, in legend order.
 const TYPES: &[SemanticTokenType] = &[
@@ -89,7 +89,6 @@ pub(crate) fn tokens(
     program: Option<&Program>,
     file: FileId,
     text: &str,
-    lines: &Lines,
     enc: Encoding,
     range: Option<std::ops::Range<usize>>,
 ) -> Vec<SemanticToken> {
@@ -100,7 +99,7 @@ pub(crate) fn tokens(
     let significant: Vec<usize> = (0..lexed.len())
         .filter(|&i| lexed.get(i).is_some_and(|t| !t.kind.is_trivia()))
         .collect();
-    let mut out = Encoder::new(text, lines, enc);
+    let mut out = Encoder::new(text, enc);
     let mut next_significant = 0;
     for (i, token) in lexed.iter().enumerate() {
         let r = token.range.to_usize();
@@ -268,23 +267,57 @@ fn unquoted_start(text: &str, span: Span) -> u32 {
 }
 
 /// Delta-encodes tokens in the negotiated encoding, one per line segment.
+/// Tokens come in source order, so positions are found by walking the
+/// text once from the previous token (linear in the file; converting
+/// each offset on its own costs a scan from the nearest checkpoint).
 struct Encoder<'a> {
     text: &'a str,
-    lines: &'a Lines,
     enc: Encoding,
     tokens: Vec<SemanticToken>,
+    /// The start of the previous token.
     last: lsp_types::Position,
+    /// Where the walk is: a byte offset and its position.
+    at: usize,
+    at_pos: lsp_types::Position,
 }
 
 impl<'a> Encoder<'a> {
-    fn new(text: &'a str, lines: &'a Lines, enc: Encoding) -> Encoder<'a> {
+    fn new(text: &'a str, enc: Encoding) -> Encoder<'a> {
         Encoder {
             text,
-            lines,
             enc,
             tokens: Vec::new(),
             last: lsp_types::Position::new(0, 0),
+            at: 0,
+            at_pos: lsp_types::Position::new(0, 0),
         }
+    }
+
+    /// The position of `offset`, walking forward from the last one (an
+    /// offset behind it, which sorted tokens never give, restarts the
+    /// walk).
+    fn position(&mut self, offset: usize) -> lsp_types::Position {
+        if offset < self.at {
+            self.at = 0;
+            self.at_pos = lsp_types::Position::new(0, 0);
+        }
+        let Some(between) = self.text.get(self.at..offset) else {
+            return self.at_pos;
+        };
+        for c in between.chars() {
+            if c == '\n' {
+                self.at_pos.line += 1;
+                self.at_pos.character = 0;
+            } else {
+                let units = match self.enc {
+                    Encoding::Utf8 => c.len_utf8(),
+                    Encoding::Utf16 => c.len_utf16(),
+                };
+                self.at_pos.character += units as u32;
+            }
+        }
+        self.at = offset;
+        self.at_pos
     }
 
     /// Adds the token at `range`, cut at line breaks (which are left out).
@@ -304,15 +337,15 @@ impl<'a> Encoder<'a> {
     }
 
     fn segment(&mut self, start: usize, end: usize, kind: Kind, mods: u32) {
-        let from = self.lines.position(self.text, start, self.enc);
-        let to = self.lines.position(self.text, end, self.enc);
+        let from = self.position(start);
+        let to = self.position(end);
         let length = to.character.saturating_sub(from.character);
         if length == 0 || to.line != from.line {
             return;
         }
-        let delta_line = from.line - self.last.line;
+        let delta_line = from.line.saturating_sub(self.last.line);
         let delta_start = if delta_line == 0 {
-            from.character - self.last.character
+            from.character.saturating_sub(self.last.character)
         } else {
             from.character
         };
@@ -324,5 +357,32 @@ impl<'a> Encoder<'a> {
             token_modifiers_bitset: mods,
         });
         self.last = from;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Lines;
+
+    /// The walk agrees with the line table's conversion at every
+    /// character boundary, in both encodings, CRLF and wide characters
+    /// included.
+    #[test]
+    fn the_walk_agrees_with_the_line_table() {
+        let text = "a = \"é𝄞\"\r\n\nb = <<EOT\n  ü𝄞x\nEOT\n# 💡 end";
+        let lines = Lines::new(text);
+        for enc in [Encoding::Utf8, Encoding::Utf16] {
+            let mut walk = Encoder::new(text, enc);
+            for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+                assert_eq!(
+                    walk.position(offset),
+                    lines.position(text, offset, enc),
+                    "{enc:?} at {offset}"
+                );
+            }
+            // Going back restarts the walk.
+            assert_eq!(walk.position(1), lines.position(text, 1, enc));
+        }
     }
 }

@@ -99,10 +99,17 @@ pub(crate) struct Server {
     analyses: HashMap<ProgramKey, Analysis>,
     /// Documents changed since their program was last checked.
     dirty: Vec<Url>,
+    /// How long the last check took (see [`DEBOUNCE`]).
+    last_check: std::time::Duration,
     shutdown: bool,
 }
 
-/// How long the server waits after a change for another before checking.
+/// How long a change waits for the next before the check starts, less the
+/// time the last check took: a burst of changes is coalesced either by
+/// this wait (cheap checks) or by queueing behind the running check
+/// (changes that arrive during a check are all applied before the next
+/// one), so a program whose check takes 50 ms or more is checked at once
+/// and its diagnostics come one check after the change.
 const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
 
 impl Server {
@@ -158,6 +165,7 @@ impl Server {
             open: HashMap::new(),
             analyses: HashMap::new(),
             dirty: Vec::new(),
+            last_check: std::time::Duration::ZERO,
             shutdown: false,
         })
     }
@@ -167,7 +175,8 @@ impl Server {
         loop {
             // With changes pending, wait at most DEBOUNCE for more before
             // checking; a request checks them first.
-            let timeout = (!self.dirty.is_empty()).then_some(DEBOUNCE);
+            let timeout =
+                (!self.dirty.is_empty()).then(|| DEBOUNCE.saturating_sub(self.last_check));
             let message = match inbox.next(&connection.receiver, timeout) {
                 Next::Message(message) => message,
                 Next::Timeout => {
@@ -415,7 +424,10 @@ impl Server {
         if let Some(message) = config_error {
             out.push(show_message(&message));
         }
-        let Some(mut analysis) = self.analyse(&key, profile) else {
+        let started = std::time::Instant::now();
+        let analysed = self.analyse(&key, profile);
+        self.last_check = started.elapsed();
+        let Some(mut analysis) = analysed else {
             for gone in previous {
                 out.push(publish(gone, Vec::new()));
             }
@@ -893,14 +905,12 @@ impl Server {
         range: Option<lsp_types::Range>,
     ) -> Option<lsp_types::SemanticTokens> {
         let (a, file) = self.find(uri)?;
-        let lines = a.lines.get(file.0 as usize)?;
         let bytes = range
             .map(|r| a.offset(file, r.start, self.encoding)..a.offset(file, r.end, self.encoding));
         let data = crate::semantic::tokens(
             Some(a.checked.value()),
             file,
             a.text(file),
-            lines,
             self.encoding,
             bytes,
         );
@@ -1140,10 +1150,17 @@ impl FileProvider for Overlay<'_> {
             }
         };
         let mut files: HashMap<String, String> = HashMap::new();
+        // The files open in the editor, which are not read from disk.
+        let open: HashSet<PathBuf> = self
+            .open
+            .keys()
+            .filter_map(|u| u.to_file_path().ok())
+            .filter(|p| p.parent() == Some(path.as_path()))
+            .collect();
         if let Ok(entries) = std::fs::read_dir(&path) {
             for entry in entries.flatten() {
                 let p = entry.path();
-                if p.extension().is_none_or(|e| e != "pp") || !p.is_file() {
+                if open.contains(&p) || p.extension().is_none_or(|e| e != "pp") || !p.is_file() {
                     continue;
                 }
                 let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
