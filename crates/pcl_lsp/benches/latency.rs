@@ -186,15 +186,15 @@ fn generate(size: usize) -> (String, usize, String) {
             continue;
         }
         text.push_str(&format!("l{i} = \"${{l{}}}-{i}\"\n", i - 1));
-        if i % 10 == 0 {
+        if i.checked_rem(10) == Some(0) {
             text.push_str(&format!(
                 "resource b{i} \"aws:s3/bucket:Bucket\" {{\n  bucket = l{i}\n  tags = {{\n    Name = \"b{i}\"\n    Index = \"{i}\"\n  }}\n}}\n"
             ));
         }
-        if i % 100 == 0 {
+        if i.checked_rem(100) == Some(0) {
             text.push_str(&format!("output o{i} {{\n  value = b{i}.arn\n}}\n"));
         }
-        if i % 250 == 0 {
+        if i.checked_rem(250) == Some(0) {
             text.push_str(&format!(
                 "config c{i} int {{\n  default = {i}\n  description = \"the {i}th\"\n}}\n"
             ));

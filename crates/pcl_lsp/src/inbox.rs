@@ -14,7 +14,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, TryRecvError};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
 use lsp_server::{Message, RequestId};
 
 /// The method of a cancellation.
@@ -56,11 +56,8 @@ impl Inbox {
     /// cancellations among the queued messages to `current` and to the
     /// queued requests (a cancellation is consumed either way).
     pub(crate) fn drain(&mut self, rx: &Receiver<Message>, current: &RequestId) {
-        loop {
-            match rx.try_recv() {
-                Ok(message) => self.queue.push_back(message),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
-            }
+        while let Ok(message) = rx.try_recv() {
+            self.queue.push_back(message);
         }
         if !self.queue.iter().any(is_cancel) {
             return;
