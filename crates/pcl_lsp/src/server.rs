@@ -612,12 +612,21 @@ impl Server {
             }
         }
         if markdown.is_none() {
+            if let Some((text, r)) = Self::invoke_hover(a, node, offset) {
+                markdown = Some(text);
+                range = Some(a.range(Span::new(file, r), self.encoding));
+            }
+        }
+        if markdown.is_none() {
             if let Some((ty, r)) = innermost_expr(node, offset) {
                 let mut text = format!("```pcl\n{ty}\n```");
                 // A reference to a config: what its declaration says.
                 let referenced = self
                     .target(tdp)
-                    .and_then(|(_, id)| program.node(id))
+                    .and_then(|(_, target)| match target {
+                        Target::Node(id) => program.node(id),
+                        _ => None,
+                    })
                     .filter(|n| n.id != node.id);
                 if let Some(described) = referenced.and_then(|n| config_description(&n.kind)) {
                     text.push_str("\n\n");
@@ -669,6 +678,64 @@ impl Server {
         })
     }
 
+    /// On an `invoke` call's name or token: the function's token, its
+    /// signature as checked, its description and its inputs with required
+    /// markers and descriptions.
+    fn invoke_hover(
+        a: &Analysis,
+        node: &pcl_binder::Node,
+        offset: usize,
+    ) -> Option<(String, pcl_diagnostics::TextRange)> {
+        let mut found = None;
+        for_each_expr(node, |e| {
+            if let BoundExprKind::Call(call) = &e.kind {
+                let on_token = call.args.first().is_some_and(|t| contains(t.range, offset));
+                if call.name == "invoke" && (contains(call.name_range, offset) || on_token) {
+                    found = Some(call);
+                }
+            }
+        });
+        let call = found?;
+        let token = call.invoke_token.as_deref()?;
+        let range = match call.args.first() {
+            Some(t) if contains(t.range, offset) => t.range,
+            _ => call.name_range,
+        };
+        let mut text = format!("```pcl\ninvoke(\"{token}\")\n{}\n```", call.signature);
+        let package = token.split(':').next().unwrap_or("");
+        let request = pcl_schema::PackageDescriptor::new(package.to_string());
+        let function = a
+            .profile
+            .schemas
+            .load(&request)
+            .ok()
+            .and_then(|p| p.lookup_function(token).ok().flatten());
+        if let Some(found) = function {
+            let f = &found.item;
+            text.push_str(&format!("\n\nschema token `{}`", found.schema_token));
+            if let Some(d) = &f.description {
+                text.push_str("\n\n");
+                text.push_str(d);
+            }
+            if let Some(inputs) = &f.inputs {
+                text.push_str("\n\ninputs:");
+                for prop in inputs.properties.values() {
+                    let need = if prop.required {
+                        "required"
+                    } else {
+                        "optional"
+                    };
+                    text.push_str(&format!("\n- `{}` ({need})", prop.name));
+                    if let Some(d) = prop.description.as_deref().and_then(|d| d.lines().next()) {
+                        text.push_str(": ");
+                        text.push_str(d);
+                    }
+                }
+            }
+        }
+        Some((text, range))
+    }
+
     /// The schema of a resolved resource (loaded already by the check).
     fn schema_resource(
         a: &Analysis,
@@ -681,34 +748,44 @@ impl Server {
 
     fn definition(&self, p: &lsp_types::GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
         let tdp = &p.text_document_position_params;
-        let (a, file) = self.find(&tdp.text_document.uri)?;
-        let offset = a.offset(file, tdp.position, self.encoding);
-        let program = a.checked.value();
-        let node = innermost_node(program, file, offset)?;
-        let range = |r| a.range(Span::new(file, r), self.encoding);
-        let uri = &tdp.text_document.uri;
-        if let Some(links) = crate::component::definition(a.text(file), node, uri, offset, range) {
-            return Some(GotoDefinitionResponse::Link(links));
-        }
-        let mut target = None;
-        for_each_expr(node, |e| {
-            if let BoundExprKind::ScopeTraversal {
-                root_range,
-                definition: Some(def),
-                ..
-            } = &e.kind
-            {
-                if contains(*root_range, offset) {
-                    target = match def {
-                        Definition::Node(id) => program.node(*id).map(|n| n.name_span),
-                        Definition::Variable { range, .. } => *range,
-                        _ => None,
-                    };
-                }
+        // On a component's source string: the files of its directory.
+        if let Some((a, file)) = self.find(&tdp.text_document.uri) {
+            let offset = a.offset(file, tdp.position, self.encoding);
+            let range = |r| a.range(Span::new(file, r), self.encoding);
+            let uri = &tdp.text_document.uri;
+            let links = innermost_node(a.checked.value(), file, offset).and_then(|node| {
+                crate::component::definition(a.text(file), node, uri, offset, range)
+            });
+            if let Some(links) = links {
+                return Some(GotoDefinitionResponse::Link(links));
             }
-        });
-        let location = a.location(target?, self.encoding)?;
+        }
+        let (a, target) = self.target(tdp)?;
+        let location = a.location(Self::declaration(a, &target)?, self.encoding)?;
         Some(GotoDefinitionResponse::Scalar(location))
+    }
+
+    /// Where `target` is declared: a node's name, a variable's declaring
+    /// identifier, or the `range` option of a resource.
+    fn declaration(a: &Analysis, target: &Target) -> Option<Span> {
+        let program = a.checked.value();
+        match target {
+            Target::Node(id) => program.node(*id).map(|n| n.name_span),
+            Target::Variable(decl) => Some(*decl),
+            Target::Range(id) => {
+                let node = program.node(*id)?;
+                let options = match &node.kind {
+                    NodeKind::Resource(r) => r.options.as_ref(),
+                    NodeKind::Component(c) => c.options.as_ref(),
+                    _ => None,
+                }?;
+                options
+                    .attributes
+                    .iter()
+                    .find(|attr| attr.name == "range")
+                    .map(|attr| attr.name_span)
+            }
+        }
     }
 
     #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
@@ -767,60 +844,99 @@ impl Server {
         Some(whole_text_edit(text, formatted, self.encoding))
     }
 
-    /// The node a position names: a reference to it, or its own name.
-    fn target(
-        &self,
-        tdp: &lsp_types::TextDocumentPositionParams,
-    ) -> Option<(&Analysis, pcl_binder::NodeId)> {
+    /// What a position names: a program node (by a reference or its own
+    /// name), a variable (a `for` variable, by a use or its declaration),
+    /// or a resource's `range`.
+    fn target(&self, tdp: &lsp_types::TextDocumentPositionParams) -> Option<(&Analysis, Target)> {
         let (a, file) = self.find(&tdp.text_document.uri)?;
         let offset = a.offset(file, tdp.position, self.encoding);
         let program = a.checked.value();
         let node = innermost_node(program, file, offset)?;
         if contains(node.name_span.range, offset) {
-            return Some((a, node.id));
+            return Some((a, Target::Node(node.id)));
         }
         let mut target = None;
         for_each_expr(node, |e| {
             if let BoundExprKind::ScopeTraversal {
                 root_range,
-                definition: Some(Definition::Node(id)),
+                definition: Some(def),
                 ..
             } = &e.kind
             {
+                let named = match def {
+                    Definition::Node(id) => Some(Target::Node(*id)),
+                    Definition::Variable {
+                        range: Some(decl), ..
+                    } => {
+                        if decl.file == file && contains(decl.range, offset) {
+                            // On the declaration itself.
+                            target = Some(Target::Variable(*decl));
+                        }
+                        Some(Target::Variable(*decl))
+                    }
+                    Definition::Variable {
+                        name, range: None, ..
+                    } if name == "range" => Some(Target::Range(node.id)),
+                    _ => None,
+                };
                 if contains(*root_range, offset) {
-                    target = Some(*id);
+                    target = named;
                 }
             }
         });
         Some((a, target?))
     }
 
-    /// Every reference to `id` in the program (not its declaration).
-    fn reference_spans(a: &Analysis, id: pcl_binder::NodeId) -> Vec<Span> {
+    /// Every reference to `target` in the program (not its declaration).
+    fn reference_spans(a: &Analysis, target: &Target) -> Vec<Span> {
         let mut out = Vec::new();
         for node in a.checked.value().nodes() {
+            let in_scope = match target {
+                Target::Node(_) => true,
+                Target::Variable(decl) => {
+                    node.file() == decl.file && contains_range(node.span.range, decl.range)
+                }
+                Target::Range(id) => node.id == *id,
+            };
+            if !in_scope {
+                continue;
+            }
             for_each_expr(node, |e| {
                 if let BoundExprKind::ScopeTraversal {
                     root_range,
-                    definition: Some(Definition::Node(d)),
+                    definition: Some(def),
                     ..
                 } = &e.kind
                 {
-                    if *d == id {
+                    let hit = match (target, def) {
+                        (Target::Node(id), Definition::Node(d)) => d == id,
+                        (Target::Variable(decl), Definition::Variable { range: Some(d), .. }) => {
+                            d == decl
+                        }
+                        (
+                            Target::Range(_),
+                            Definition::Variable {
+                                name, range: None, ..
+                            },
+                        ) => name == "range",
+                        _ => false,
+                    };
+                    if hit {
                         out.push(Span::new(node.file(), *root_range));
                     }
                 }
             });
         }
+        out.sort_by_key(|s| (s.file, s.range.start));
         out
     }
 
     fn references(&self, p: &lsp_types::ReferenceParams) -> Option<Vec<Location>> {
-        let (a, id) = self.target(&p.text_document_position)?;
-        let mut spans = Self::reference_spans(a, id);
+        let (a, target) = self.target(&p.text_document_position)?;
+        let mut spans = Self::reference_spans(a, &target);
         if p.context.include_declaration {
-            if let Some(node) = a.checked.value().node(id) {
-                spans.insert(0, node.name_span);
+            if let Some(decl) = Self::declaration(a, &target) {
+                spans.insert(0, decl);
             }
         }
         Some(
@@ -841,14 +957,23 @@ impl Server {
                 format!("`{}` is not a valid name", p.new_name.escape_debug()),
             ));
         }
-        let Some((a, id)) = self.target(&p.text_document_position) else {
+        let Some((a, target)) = self.target(&p.text_document_position) else {
             return Ok(None);
         };
-        let Some(node) = a.checked.value().node(id) else {
-            return Ok(None);
+        let declaration = match &target {
+            Target::Node(id) => match a.checked.value().node(*id) {
+                Some(node) => unquoted(a, node.name_span),
+                None => return Ok(None),
+            },
+            Target::Variable(decl) => *decl,
+            Target::Range(_) => return Err((
+                ErrorCode::InvalidRequest,
+                "`range` is the name PCL gives a resource's range variable; it cannot be renamed"
+                    .to_string(),
+            )),
         };
-        let mut spans = vec![unquoted(a, node.name_span)];
-        spans.extend(Self::reference_spans(a, id));
+        let mut spans = vec![declaration];
+        spans.extend(Self::reference_spans(a, &target));
         let mut changes: HashMap<Url, Vec<TextEdit>> = HashMap::new();
         for span in spans {
             if let Some(location) = a.location(span, self.encoding) {
@@ -1269,6 +1394,20 @@ fn program_key(uri: &Url) -> ProgramKey {
         },
         Err(()) => ProgramKey::Alone(uri.clone()),
     }
+}
+
+/// What a position names, for definition, references and rename.
+#[derive(Clone, Debug, PartialEq)]
+enum Target {
+    Node(pcl_binder::NodeId),
+    /// A variable with a declaration site (a `for` variable): that site.
+    Variable(Span),
+    /// The `range` variable of the resource or component with this id.
+    Range(pcl_binder::NodeId),
+}
+
+fn contains_range(outer: pcl_diagnostics::TextRange, inner: pcl_diagnostics::TextRange) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
 }
 
 fn contains(r: pcl_diagnostics::TextRange, offset: usize) -> bool {

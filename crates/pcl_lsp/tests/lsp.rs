@@ -832,3 +832,122 @@ mod robustness {
         }
     }
 }
+
+/// The start positions of a list of locations.
+fn starts(locations: &Value) -> Vec<Value> {
+    locations
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|l| l["range"]["start"].clone())
+        .collect()
+}
+
+#[test]
+fn references_and_rename_of_for_variables() {
+    let text = "xs = [1, 2]\nys = [for x in xs : x + x]\nzs = [for x in xs : x]\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    // From a use: the declaration and both uses of that `x`, not the other
+    // `for`'s `x`.
+    let refs = client.ok(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 20},
+               "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(
+        starts(&refs),
+        vec![
+            json!({"line": 1, "character": 10}),
+            json!({"line": 1, "character": 20}),
+            json!({"line": 1, "character": 24}),
+        ]
+    );
+    // From the declaration, without it.
+    let refs = client.ok(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 10},
+               "context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(starts(&refs), vec![json!({"line": 2, "character": 20})]);
+    // Rename: declaration and uses of the first `x` only.
+    let edit = client.ok(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 24}, "newName": "item"}),
+    );
+    let edits = edit["changes"][uri.as_str()]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut at: Vec<Value> = edits.iter().map(|e| e["range"]["start"].clone()).collect();
+    at.sort_by_key(|p| p["character"].as_u64());
+    assert_eq!(
+        at,
+        vec![
+            json!({"line": 1, "character": 10}),
+            json!({"line": 1, "character": 20}),
+            json!({"line": 1, "character": 24}),
+        ]
+    );
+    assert!(edits.iter().all(|e| e["newText"] == json!("item")));
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn range_variables_have_definition_and_references_but_no_rename() {
+    let text = "resource b \"aws:s3/bucket:Bucket\" {\n  options {\n    range = 2\n  }\n  bucket = \"b-${range.value}\"\n  acl = \"${range.value}\"\n}\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    // `range` in `range.value` goes to the `range` option.
+    let def = client.ok("textDocument/definition", pos(&uri, 4, 17));
+    assert_eq!(def["range"]["start"], json!({"line": 2, "character": 4}));
+    let refs = client.ok(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 5, "character": 12},
+               "context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(
+        starts(&refs),
+        vec![
+            json!({"line": 4, "character": 16}),
+            json!({"line": 5, "character": 11}),
+        ]
+    );
+    let resp = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 4, "character": 17}, "newName": "r"}),
+    );
+    assert_eq!(
+        resp.error.map(|e| e.code),
+        Some(lsp_server::ErrorCode::InvalidRequest as i32)
+    );
+    assert_eq!(client.stop(), Ok(()));
+}
+
+#[test]
+fn hover_on_an_invoke_shows_the_function() {
+    let text = "ami = invoke(\"aws:ec2/getAmi:getAmi\", { mostRecent = true })\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    for character in [8, 20] {
+        let hover = client.ok("textDocument/hover", pos(&uri, 0, character));
+        let value = hover["contents"]["value"].as_str().unwrap_or_default();
+        // The canonical token the call binds to, and the schema's own.
+        assert!(value.contains("invoke(\"aws:ec2:getAmi\")"), "{value}");
+        assert!(
+            value.contains("schema token `aws:ec2/getAmi:getAmi`"),
+            "{value}"
+        );
+        assert!(value.contains("Finds a machine image."), "{value}");
+        assert!(value.contains("- `mostRecent` (optional)"), "{value}");
+        assert!(value.contains("- `owners` (optional)"), "{value}");
+    }
+    assert_eq!(client.stop(), Ok(()));
+}
