@@ -114,15 +114,7 @@ pub struct PolicyFlags {
 }
 
 /// The `[codes]` choices of the command line: each code's reporting level.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct CodeLevels {
-    /// Not reported.
-    pub allow: Vec<String>,
-    /// Reported as warnings.
-    pub warn: Vec<String>,
-    /// Reported as errors.
-    pub deny: Vec<String>,
-}
+pub use pcl_config::CodeLevels;
 
 /// Arguments of `pcl check`.
 #[derive(Clone, Debug, PartialEq, Eq, Args)]

@@ -28,7 +28,7 @@ use pcl_schema::{CachingLoader, ChainLoader, DirLoader, SchemaLoader};
 use rayon::prelude::*;
 
 use crate::args::{CheckArgs, CheckEmit, Color, Format, PolicyFlags};
-use crate::config::{self, Config, Discovery, Level, Settings};
+use crate::config::{self, Config, Discovery, Settings};
 use crate::formats::{self, ProgramResult, Report, RunError};
 use crate::inputs::{self, ProgramInput, Source};
 use crate::Status;
@@ -188,22 +188,7 @@ fn unknown_code_message(code: &str) -> String {
 /// `pcl-ignore` comments, then `[codes]` and `--allow`/`--warn`/`--deny`.
 fn apply_levels(program: &mut ProgramResult, settings: &Settings) {
     crate::ignore::apply(&program.sources, &mut program.diagnostics);
-    if !settings.levels.is_empty() {
-        program
-            .diagnostics
-            .retain_mut(|d| match settings.level(d.code.as_str()) {
-                Some(Level::Allow) => false,
-                Some(Level::Warn) => {
-                    d.severity = pcl_diagnostics::Severity::Warning;
-                    true
-                }
-                Some(Level::Deny) => {
-                    d.severity = pcl_diagnostics::Severity::Error;
-                    true
-                }
-                None => true,
-            });
-    }
+    settings.levels.apply(&mut program.diagnostics);
     pcl_diagnostics::sort_and_dedup(&mut program.diagnostics);
 }
 

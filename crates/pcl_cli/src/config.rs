@@ -1,266 +1,17 @@
-//! `pcl.toml`: the settings a project shares between its editor, hooks
-//! and CI.
-//!
-//! A program's file is found by searching from the program's directory
-//! upward to the filesystem root; the first `pcl.toml` found wins
-//! ([`Discovery`]). `--config FILE` names one for every program and
-//! `--no-config` ignores them. Paths in a file are relative to the file's
-//! directory. An unknown key or a bad value is an error naming the file,
-//! the line and the key, with a "did you mean" where one helps.
-//!
-//! ```toml
-//! schema-dirs = ["schemas"]
-//! schema-cache = true
-//! [check]
-//! lenient = false
-//! deny = ["warnings"]
-//! [codes]
-//! allow = ["unknown-block-type"]
-//! ```
-//!
-//! [`Settings::merge`] puts the command line on top of a file: flags
-//! override the file.
+//! How `pcl check` reads `pcl.toml`: the file itself (finding, parsing,
+//! validating) is `pcl_config`'s, shared with `pcl lsp`; this module puts
+//! the command line on top of it ([`Settings::merge`]: flags override the
+//! file) and validates code names against the catalogue.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-use toml::Spanned;
+use crate::args::{CheckArgs, PolicyFlags};
 
-use crate::args::{CheckArgs, CodeLevels, PolicyFlags};
+pub use pcl_config::{Config, Discovery, Level, Levels};
 
-/// The file name searched for.
-pub const FILE_NAME: &str = "pcl.toml";
-
-/// The largest `pcl.toml` read (a settings file is a few lines).
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawFile {
-    schema_dirs: Option<Vec<Spanned<String>>>,
-    schema_cache: Option<bool>,
-    check: Option<RawCheck>,
-    codes: Option<RawCodes>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawCheck {
-    lenient: Option<bool>,
-    allow_missing_variables: Option<bool>,
-    allow_missing_properties: Option<bool>,
-    skip_resource_typecheck: Option<bool>,
-    skip_invoke_typecheck: Option<bool>,
-    skip_range_typecheck: Option<bool>,
-    prefer_output_versioned_invokes: Option<bool>,
-    deny: Option<Vec<Spanned<String>>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCodes {
-    allow: Option<Vec<Spanned<String>>>,
-    warn: Option<Vec<Spanned<String>>>,
-    deny: Option<Vec<Spanned<String>>>,
-}
-
-/// One `pcl.toml`, validated.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Config {
-    /// The file, as given or found.
-    pub path: PathBuf,
-    /// `schema-dirs`, relative to the file's directory.
-    pub schema_dirs: Vec<PathBuf>,
-    /// `schema-cache`; `None` when not set.
-    pub schema_cache: Option<bool>,
-    /// `[check]`'s bind options (an unset key is `false`).
-    pub policy: PolicyFlags,
-    /// `[check] deny = ["warnings"]`.
-    pub deny_warnings: bool,
-    /// `[codes]`, and `[check] deny`'s codes.
-    pub codes: CodeLevels,
-}
-
-/// Reads and validates `path`. The error is one line naming the file, the
-/// line and the key.
+/// Reads and validates `path`, code names checked against the catalogue.
 pub fn load(path: &Path) -> Result<Config, String> {
-    let shown = path.display().to_string();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read `{shown}`: {e}"))?
-        .len();
-    if size > MAX_FILE_BYTES {
-        return Err(format!(
-            "`{shown}` is larger than {MAX_FILE_BYTES} bytes; it is not a pcl.toml"
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
-    parse(&text, path)
-}
-
-/// Parses the text of a `pcl.toml` found at `path`.
-pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
-    let shown = path.display().to_string();
-    let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(&shown, text, &e))?;
-    let base = path.parent().unwrap_or(Path::new(""));
-    let mut config = Config {
-        path: path.to_path_buf(),
-        schema_cache: raw.schema_cache,
-        ..Config::default()
-    };
-    for dir in raw.schema_dirs.unwrap_or_default() {
-        if dir.get_ref().is_empty() {
-            return Err(at(
-                &shown,
-                text,
-                dir.span(),
-                "`schema-dirs` holds an empty path",
-            ));
-        }
-        config.schema_dirs.push(base.join(dir.get_ref()));
-    }
-    if let Some(check) = raw.check {
-        config.policy = PolicyFlags {
-            lenient: check.lenient.unwrap_or(false),
-            allow_missing_variables: check.allow_missing_variables.unwrap_or(false),
-            allow_missing_properties: check.allow_missing_properties.unwrap_or(false),
-            skip_resource_typecheck: check.skip_resource_typecheck.unwrap_or(false),
-            skip_invoke_typecheck: check.skip_invoke_typecheck.unwrap_or(false),
-            skip_range_typecheck: check.skip_range_typecheck.unwrap_or(false),
-            prefer_output_versioned_invokes: check.prefer_output_versioned_invokes.unwrap_or(false),
-        };
-        for value in check.deny.unwrap_or_default() {
-            if value.get_ref() == "warnings" {
-                config.deny_warnings = true;
-            } else {
-                check_code(&shown, text, &value, "[check] deny")?;
-                config.codes.deny.push(value.into_inner());
-            }
-        }
-    }
-    if let Some(codes) = raw.codes {
-        for (key, list, out) in [
-            ("allow", codes.allow, &mut config.codes.allow),
-            ("warn", codes.warn, &mut config.codes.warn),
-            ("deny", codes.deny, &mut config.codes.deny),
-        ] {
-            for value in list.unwrap_or_default() {
-                check_code(&shown, text, &value, &format!("[codes] {key}"))?;
-                out.push(value.into_inner());
-            }
-        }
-    }
-    Ok(config)
-}
-
-/// A code named in a file must be a known one.
-fn check_code(shown: &str, text: &str, value: &Spanned<String>, key: &str) -> Result<(), String> {
-    let code = value.get_ref();
-    if crate::catalogue::is_code(code) {
-        return Ok(());
-    }
-    let escaped = code.escape_debug().to_string();
-    let mut message = format!(
-        "`{key}`: unknown diagnostic code `{}`",
-        pcl_diagnostics::elide_quoted(&escaped)
-    );
-    let all = crate::catalogue::all_codes();
-    let mut candidates: Vec<&str> = all.iter().map(|c| c.as_str()).collect();
-    if key == "[check] deny" {
-        candidates.push("warnings");
-    }
-    let suggestions = pcl_diagnostics::suggest::did_you_mean(code, candidates);
-    if let Some(help) = pcl_diagnostics::suggest::help_line(&suggestions) {
-        message.push_str("; ");
-        message.push_str(&help);
-    }
-    Err(at(shown, text, value.span(), &message))
-}
-
-/// `file:line: message`.
-fn at(shown: &str, text: &str, span: std::ops::Range<usize>, message: &str) -> String {
-    format!("{shown}:{}: {message}", line_of(text, span.start))
-}
-
-/// The 1-based line of byte `offset`.
-fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()
-        .get(..end)
-        .map_or(0, |b| memchr_count(b, b'\n'))
-        + 1
-}
-
-fn memchr_count(bytes: &[u8], needle: u8) -> usize {
-    bytes.iter().filter(|&&b| b == needle).count()
-}
-
-/// A `toml` error as one line: file, line, what, and a did-you-mean for an
-/// unknown key.
-fn toml_error(shown: &str, text: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim();
-    let line = e.span().map_or(1, |s| line_of(text, s.start));
-    // serde's wording: "unknown field `x`, expected one of `a`, `b`" (or
-    // "expected `a`"). The names between backticks are the key and then
-    // the valid keys.
-    if let Some(rest) = message.strip_prefix("unknown field ") {
-        let names: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
-        if let Some((key, valid)) = names.split_first() {
-            let escaped = key.escape_debug().to_string();
-            let mut out = format!(
-                "{shown}:{line}: unknown key `{}`",
-                pcl_diagnostics::elide_quoted(&escaped)
-            );
-            let suggestions = pcl_diagnostics::suggest::did_you_mean(key, valid.iter().copied());
-            if let Some(help) = pcl_diagnostics::suggest::help_line(&suggestions) {
-                out.push_str("; ");
-                out.push_str(&help);
-            }
-            if !valid.is_empty() {
-                out.push_str(&format!(" (expected one of {})", valid.join(", ")));
-            }
-            return out;
-        }
-    }
-    let first = message.lines().next().unwrap_or("invalid TOML");
-    format!(
-        "{shown}:{line}: {}",
-        pcl_diagnostics::elide(&first.escape_debug().to_string(), 200)
-    )
-}
-
-/// Finds each directory's `pcl.toml`, remembering every directory it has
-/// looked at, so that finding the files of N programs under one tree costs
-/// each directory one look.
-#[derive(Default)]
-pub struct Discovery {
-    found: HashMap<PathBuf, Option<PathBuf>>,
-}
-
-impl Discovery {
-    /// The nearest `pcl.toml` at or above `dir`.
-    pub fn find(&mut self, dir: &Path) -> Option<PathBuf> {
-        let mut walked = Vec::new();
-        let mut current = Some(dir);
-        let mut result = None;
-        while let Some(d) = current {
-            if let Some(known) = self.found.get(d) {
-                result = known.clone();
-                break;
-            }
-            walked.push(d.to_path_buf());
-            let candidate = d.join(FILE_NAME);
-            if candidate.is_file() {
-                result = Some(candidate);
-                break;
-            }
-            current = d.parent();
-        }
-        for d in walked {
-            self.found.insert(d, result.clone());
-        }
-        result
-    }
+    pcl_config::load(path, Some(crate::catalogue::all_codes()))
 }
 
 /// The settings one program is checked with: the command line on top of
@@ -272,15 +23,7 @@ pub struct Settings {
     pub policy: PolicyFlags,
     pub deny_warnings: bool,
     /// What each named code is reported as; the command line's choice wins.
-    pub levels: Vec<(String, Level)>,
-}
-
-/// How a code named in `[codes]` or `--allow`/`--warn`/`--deny` is reported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Allow,
-    Warn,
-    Deny,
+    pub levels: Levels,
 }
 
 impl Settings {
@@ -290,39 +33,27 @@ impl Settings {
         let config = config.unwrap_or(&empty);
         let mut schema_dirs = config.schema_dirs.clone();
         schema_dirs.extend(args.schema_dirs.iter().cloned());
-        let (f, a) = (&config.policy, &args.policy);
+        let f = &config.policy;
+        let a = pcl_config::PolicyFlags {
+            lenient: args.policy.lenient,
+            allow_missing_variables: args.policy.allow_missing_variables,
+            allow_missing_properties: args.policy.allow_missing_properties,
+            skip_resource_typecheck: args.policy.skip_resource_typecheck,
+            skip_invoke_typecheck: args.policy.skip_invoke_typecheck,
+            skip_range_typecheck: args.policy.skip_range_typecheck,
+            prefer_output_versioned_invokes: args.policy.prefer_output_versioned_invokes,
+        };
+        let p = f.or(&a);
         let policy = PolicyFlags {
-            lenient: f.lenient || a.lenient,
-            allow_missing_variables: f.allow_missing_variables || a.allow_missing_variables,
-            allow_missing_properties: f.allow_missing_properties || a.allow_missing_properties,
-            skip_resource_typecheck: f.skip_resource_typecheck || a.skip_resource_typecheck,
-            skip_invoke_typecheck: f.skip_invoke_typecheck || a.skip_invoke_typecheck,
-            skip_range_typecheck: f.skip_range_typecheck || a.skip_range_typecheck,
-            prefer_output_versioned_invokes: f.prefer_output_versioned_invokes
-                || a.prefer_output_versioned_invokes,
+            lenient: p.lenient,
+            allow_missing_variables: p.allow_missing_variables,
+            allow_missing_properties: p.allow_missing_properties,
+            skip_resource_typecheck: p.skip_resource_typecheck,
+            skip_invoke_typecheck: p.skip_invoke_typecheck,
+            skip_range_typecheck: p.skip_range_typecheck,
+            prefer_output_versioned_invokes: p.prefer_output_versioned_invokes,
         };
-        let mut levels: HashMap<String, Level> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
-        let mut set = |levels: &mut HashMap<String, Level>, code: &str, level: Level| {
-            if levels.insert(code.to_string(), level).is_none() {
-                order.push(code.to_string());
-            }
-        };
-        for source in [&config.codes, &args.code_levels()] {
-            for code in &source.allow {
-                set(&mut levels, code, Level::Allow);
-            }
-            for code in &source.warn {
-                set(&mut levels, code, Level::Warn);
-            }
-            for code in &source.deny {
-                set(&mut levels, code, Level::Deny);
-            }
-        }
-        let levels = order
-            .into_iter()
-            .filter_map(|code| levels.get(&code).map(|l| (code.clone(), *l)))
-            .collect();
+        let levels = Levels::merge(&[&config.codes, &args.code_levels()]);
         Settings {
             schema_dirs,
             schema_cache: !args.no_schema_cache && config.schema_cache.unwrap_or(true),
@@ -334,7 +65,7 @@ impl Settings {
 
     /// The level `code` is reported at, when one was chosen.
     pub fn level(&self, code: &str) -> Option<Level> {
-        self.levels.iter().find(|(c, _)| c == code).map(|(_, l)| *l)
+        self.levels.level(code)
     }
 }
 
@@ -343,94 +74,11 @@ mod tests {
     use super::*;
 
     fn parse_at(text: &str) -> Result<Config, String> {
-        parse(text, Path::new("proj/pcl.toml"))
-    }
-
-    #[test]
-    fn reads_every_key() {
-        let text = r#"
-schema-dirs = ["schemas", "../more"]
-schema-cache = false
-[check]
-lenient = false
-skip-range-typecheck = true
-prefer-output-versioned-invokes = true
-deny = ["warnings", "unknown-property"]
-[codes]
-allow = ["undefined-variable"]
-warn = ["cannot-iterate"]
-deny = []
-"#;
-        let config = parse_at(text).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            config.schema_dirs,
-            [
-                Path::new("proj").join("schemas"),
-                Path::new("proj").join("../more")
-            ]
-        );
-        assert_eq!(config.schema_cache, Some(false));
-        assert!(
-            config.policy.skip_range_typecheck && config.policy.prefer_output_versioned_invokes
-        );
-        assert!(!config.policy.lenient);
-        assert!(config.deny_warnings);
-        assert_eq!(config.codes.deny, ["unknown-property"]);
-        assert_eq!(config.codes.allow, ["undefined-variable"]);
-        assert_eq!(config.codes.warn, ["cannot-iterate"]);
-    }
-
-    #[test]
-    fn unknown_keys_name_file_line_and_suggest() {
-        let err = parse_at("[check]\n\nlenent = true\n")
-            .err()
-            .unwrap_or_default();
-        assert!(
-            err.starts_with("proj/pcl.toml:3: unknown key `lenent`"),
-            "{err}"
-        );
-        assert!(err.contains("did you mean `lenient`?"), "{err}");
-        let err = parse_at("schema-dir = []\n").err().unwrap_or_default();
-        assert!(err.contains(":1: unknown key `schema-dir`"), "{err}");
-        assert!(err.contains("did you mean `schema-dirs`?"), "{err}");
-    }
-
-    #[test]
-    fn bad_values_name_file_and_line() {
-        let err = parse_at("schema-cache = \"yes\"\n")
-            .err()
-            .unwrap_or_default();
-        assert!(err.starts_with("proj/pcl.toml:1: "), "{err}");
-        let err = parse_at("[codes]\nallow = [\n  \"undefined-variabel\",\n]\n")
-            .err()
-            .unwrap_or_default();
-        assert!(err.starts_with("proj/pcl.toml:3: `[codes] allow`"), "{err}");
-        assert!(err.contains("did you mean `undefined-variable`?"), "{err}");
-        let err = parse_at("[check]\ndeny = [\"warning\"]\n")
-            .err()
-            .unwrap_or_default();
-        assert!(err.starts_with("proj/pcl.toml:2:"), "{err}");
-        assert!(err.contains("did you mean `warnings`?"), "{err}");
-        assert!(parse_at("not toml at all").is_err());
-    }
-
-    /// The `toml` parser has its own nesting limit: a file nested 100 000
-    /// levels deep is an error, not a stack overflow.
-    #[test]
-    fn deep_nesting_is_an_error() {
-        for (open, close) in [("[", "]"), ("{x=", "}")] {
-            let text = format!("a = {}{}\n", open.repeat(100_000), close.repeat(100_000));
-            // On a 2 MiB stack, less than a main thread gets.
-            let err = std::thread::Builder::new()
-                .stack_size(2 * 1024 * 1024)
-                .spawn(move || parse_at(&text))
-                .map(|h| h.join())
-                .unwrap_or_else(|e| panic!("{e}"))
-                .unwrap_or_else(|_| panic!("parsing panicked"))
-                .err()
-                .unwrap_or_default();
-            assert!(err.starts_with("proj/pcl.toml:1: "), "{err}");
-        }
+        pcl_config::parse(
+            text,
+            Path::new("proj/pcl.toml"),
+            Some(crate::catalogue::all_codes()),
+        )
     }
 
     #[test]
@@ -455,21 +103,5 @@ deny = []
         assert_eq!(settings.level("undefined-variable"), Some(Level::Deny));
         assert!(settings.deny_warnings && !settings.schema_cache);
         assert_eq!(settings.schema_dirs, [PathBuf::from("cli")]);
-    }
-
-    #[test]
-    fn discovery_walks_up_once_per_directory() {
-        let root = std::env::temp_dir().join(format!("pcl-config-{}", std::process::id()));
-        let deep = root.join("a/b/c");
-        std::fs::create_dir_all(&deep).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(root.join("a").join(FILE_NAME), "").unwrap_or_else(|e| panic!("{e}"));
-        let mut discovery = Discovery::default();
-        assert_eq!(discovery.find(&deep), Some(root.join("a").join(FILE_NAME)));
-        assert_eq!(
-            discovery.find(&root.join("a/b")),
-            Some(root.join("a").join(FILE_NAME))
-        );
-        assert!(discovery.found.contains_key(&root.join("a/b/c")));
-        let _ = std::fs::remove_dir_all(&root);
     }
 }

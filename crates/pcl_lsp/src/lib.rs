@@ -23,14 +23,18 @@
 //! and rank what they offer with a fuzzy matcher of their own (`fuzzy`).
 
 mod completion;
+mod component;
 mod context;
 mod fuzzy;
+mod inbox;
 mod position;
+mod semantic;
 mod server;
+mod settings;
 mod signature;
 
 pub use position::{Encoding, Lines};
-pub use server::Settings;
+pub use settings::Settings;
 
 use lsp_server::Connection;
 

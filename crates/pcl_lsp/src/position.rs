@@ -61,20 +61,29 @@ impl Lines {
 
     pub fn new(text: &str) -> Lines {
         let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter_map(|(i, b)| (b == b'\n').then_some(i + 1)),
-        );
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        // A checkpoint at the first char boundary at least
+        // CHECKPOINT_EVERY bytes after the previous one; an ASCII stretch
+        // (the common case) counts its bytes without decoding them.
         let mut checkpoints = vec![(0, 0)];
         let mut units = 0;
-        let mut last = 0;
-        for (i, c) in text.char_indices() {
-            if i - last >= Lines::CHECKPOINT_EVERY {
-                checkpoints.push((i, units));
-                last = i;
+        let mut at = 0;
+        loop {
+            let mut next = at + Lines::CHECKPOINT_EVERY;
+            while next < text.len() && !text.is_char_boundary(next) {
+                next += 1;
             }
-            units += c.len_utf16();
+            if next >= text.len() {
+                break;
+            }
+            let chunk = text.get(at..next).unwrap_or("");
+            units += if chunk.is_ascii() {
+                chunk.len()
+            } else {
+                chunk.chars().map(char::len_utf16).sum()
+            };
+            checkpoints.push((next, units));
+            at = next;
         }
         Lines {
             starts,
@@ -261,6 +270,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Long ASCII stretches (counted without decoding) between wide
+    /// characters, one of them across a checkpoint's place.
+    #[test]
+    fn ascii_stretches_count_as_their_bytes() {
+        let text = format!(
+            "{}𝄞{}é\n{}",
+            "a".repeat(254),
+            "b".repeat(600),
+            "c".repeat(300)
+        );
+        let lines = Lines::new(&text);
+        let mut units = 0;
+        for (i, c) in text.char_indices() {
+            assert_eq!(lines.utf16_before(&text, i), units, "at {i}");
+            units += c.len_utf16();
+        }
+        assert!(lines
+            .checkpoints
+            .iter()
+            .all(|&(b, _)| text.is_char_boundary(b)));
     }
 
     #[test]

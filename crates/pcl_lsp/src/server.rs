@@ -3,6 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{self as notif, Notification as _};
@@ -15,95 +16,19 @@ use lsp_types::{
     SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     TextDocumentSyncSaveOptions, TextEdit, Url, WorkspaceEdit,
 };
-use pcl_binder::{
-    check_program_cached, BindPolicy, BoundAttribute, Checked, FileProvider, NodeKind, Program,
-    SchemaCache,
-};
+use pcl_binder::{check_program_cached, BoundAttribute, Checked, FileProvider, NodeKind, Program};
 use pcl_diagnostics::{FileId, Severity, Span};
 use pcl_expr::{BoundExpr, BoundExprKind, Definition};
-use pcl_schema::{ChainLoader, DirLoader, SchemaLoader};
+use pcl_schema::SchemaLoader;
 use serde_json::Value as Json;
 
+use crate::inbox::{Inbox, Next};
 use crate::position::{Encoding, Lines};
+use crate::settings::{Profile, Profiles, Settings};
 
 /// Where the documentation of a diagnostic code lives (a placeholder until
 /// the code catalogue is published).
 pub const CODE_DOCS: &str = "https://github.com/pulumi/pcl/blob/main/docs/codes.md";
-
-/// Settings from `initializationOptions`, named as `pcl check`'s flags.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Settings {
-    /// `schema-dirs`: relative ones are relative to the first workspace
-    /// folder.
-    pub schema_dirs: Vec<PathBuf>,
-    /// `schema-cache` (default `true`): read `$PULUMI_HOME/schemas`.
-    pub no_schema_cache: bool,
-    pub lenient: bool,
-    pub allow_missing_variables: bool,
-    pub allow_missing_properties: bool,
-    pub skip_resource_typecheck: bool,
-    pub skip_invoke_typecheck: bool,
-    pub skip_range_typecheck: bool,
-    pub prefer_output_versioned_invokes: bool,
-}
-
-impl Settings {
-    /// Reads `options` (unknown keys and wrong types are ignored); relative
-    /// schema directories are joined to `base`.
-    pub fn from_json(options: Option<&Json>, base: Option<&Path>) -> Settings {
-        let mut s = Settings::default();
-        let Some(Json::Object(map)) = options else {
-            return s;
-        };
-        if let Some(Json::Array(dirs)) = map.get("schema-dirs") {
-            for dir in dirs.iter().filter_map(Json::as_str) {
-                let path = PathBuf::from(dir);
-                let path = match base {
-                    Some(base) if path.is_relative() => base.join(path),
-                    _ => path,
-                };
-                s.schema_dirs.push(path);
-            }
-        }
-        let flag = |name: &str| map.get(name).and_then(Json::as_bool);
-        s.no_schema_cache = flag("schema-cache") == Some(false);
-        s.lenient = flag("lenient").unwrap_or(false);
-        s.allow_missing_variables = flag("allow-missing-variables").unwrap_or(false);
-        s.allow_missing_properties = flag("allow-missing-properties").unwrap_or(false);
-        s.skip_resource_typecheck = flag("skip-resource-typecheck").unwrap_or(false);
-        s.skip_invoke_typecheck = flag("skip-invoke-typecheck").unwrap_or(false);
-        s.skip_range_typecheck = flag("skip-range-typecheck").unwrap_or(false);
-        s.prefer_output_versioned_invokes =
-            flag("prefer-output-versioned-invokes").unwrap_or(false);
-        s
-    }
-
-    fn policy(&self) -> BindPolicy {
-        let mut p = if self.lenient {
-            BindPolicy::lenient()
-        } else {
-            BindPolicy::strict()
-        };
-        p.allow_missing_variables |= self.allow_missing_variables;
-        p.allow_missing_properties |= self.allow_missing_properties;
-        p.skip_resource_typecheck |= self.skip_resource_typecheck;
-        p.skip_invoke_typecheck |= self.skip_invoke_typecheck;
-        p.skip_range_typecheck |= self.skip_range_typecheck;
-        p.prefer_output_versioned_invokes |= self.prefer_output_versioned_invokes;
-        p
-    }
-
-    fn loader(&self) -> ChainLoader {
-        let mut loaders: Vec<Box<dyn SchemaLoader>> =
-            vec![Box::new(DirLoader::new(self.schema_dirs.iter().cloned()))];
-        if !self.no_schema_cache {
-            if let Some(cache) = pcl_schema::pulumi_schema_cache_dir().filter(|d| d.is_dir()) {
-                loaders.push(Box::new(DirLoader::new([cache])));
-            }
-        }
-        ChainLoader::new(loaders)
-    }
-}
 
 /// Which program a document belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -123,6 +48,11 @@ struct Analysis {
     lines: Vec<Lines>,
     /// The URLs diagnostics were last published for.
     published: HashSet<Url>,
+    /// What the program was checked with.
+    profile: Arc<Profile>,
+    /// The check's diagnostics, with the code levels of the settings
+    /// applied.
+    diagnostics: Vec<pcl_diagnostics::Diagnostic>,
 }
 
 impl Analysis {
@@ -163,9 +93,7 @@ type Answer = Result<Json, (ErrorCode, String)>;
 
 pub(crate) struct Server {
     encoding: Encoding,
-    settings: Settings,
-    policy: BindPolicy,
-    schemas: SchemaCache<ChainLoader>,
+    profiles: Profiles,
     /// Open documents by URL.
     open: HashMap<Url, String>,
     analyses: HashMap<ProgramKey, Analysis>,
@@ -173,10 +101,21 @@ pub(crate) struct Server {
     last_good: crate::completion::LastGood<ProgramKey>,
     /// Documents changed since their program was last checked.
     dirty: Vec<Url>,
+    /// How long the last check took (see [`DEBOUNCE`]).
+    last_check: std::time::Duration,
+    /// The analysis a check replaced, dropped when no message waits:
+    /// freeing a large program costs about a sixth of checking it, which
+    /// the diagnostics of the new one need not wait for. At most one.
+    replaced: Option<Analysis>,
     shutdown: bool,
 }
 
-/// How long the server waits after a change for another before checking.
+/// How long a change waits for the next before the check starts, less the
+/// time the last check took: a burst of changes is coalesced either by
+/// this wait (cheap checks) or by queueing behind the running check
+/// (changes that arrive during a check are all applied before the next
+/// one), so a program whose check takes 50 ms or more is checked at once
+/// and its diagnostics come one check after the change.
 const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
 
 impl Server {
@@ -204,6 +143,7 @@ impl Server {
             )
             .and_then(|u| u.to_file_path().ok());
         let settings = Settings::from_json(params.initialization_options.as_ref(), base.as_deref());
+        let profiles = Profiles::new(settings, base);
         let result = InitializeResult {
             capabilities: capabilities(encoding),
             server_info: Some(ServerInfo {
@@ -227,40 +167,52 @@ impl Server {
         }
         Ok(Server {
             encoding,
-            policy: settings.policy(),
-            schemas: SchemaCache::new(settings.loader()),
-            settings,
+            profiles,
             open: HashMap::new(),
             analyses: HashMap::new(),
             last_good: crate::completion::LastGood::default(),
             dirty: Vec::new(),
+            last_check: std::time::Duration::ZERO,
+            replaced: None,
             shutdown: false,
         })
     }
 
     pub(crate) fn main_loop(mut self, connection: &Connection) -> Result<(), String> {
+        let mut inbox = Inbox::default();
         loop {
+            if self.replaced.is_some() && inbox.is_idle(&connection.receiver) {
+                self.replaced = None;
+            }
             // With changes pending, wait at most DEBOUNCE for more before
             // checking; a request checks them first.
-            let message = if self.dirty.is_empty() {
-                match connection.receiver.recv() {
-                    Ok(message) => message,
-                    Err(_) => break,
+            let timeout =
+                (!self.dirty.is_empty()).then(|| DEBOUNCE.saturating_sub(self.last_check));
+            let message = match inbox.next(&connection.receiver, timeout) {
+                Next::Message(message) => message,
+                Next::Timeout => {
+                    self.flush(connection)?;
+                    continue;
                 }
-            } else {
-                match connection.receiver.recv_timeout(DEBOUNCE) {
-                    Ok(message) => message,
-                    Err(e) if e.is_timeout() => {
-                        self.flush(connection)?;
-                        continue;
-                    }
-                    Err(_) => break,
-                }
+                Next::Closed => break,
             };
             match message {
                 Message::Request(request) => {
-                    self.flush(connection)?;
-                    let response = self.request(request);
+                    // Cancellations already sent apply before the answer
+                    // (and again after the pending check, which may take
+                    // a while).
+                    inbox.drain(&connection.receiver, &request.id);
+                    let mut cancelled = inbox.take_cancelled(&request.id);
+                    if !cancelled {
+                        self.flush(connection)?;
+                        inbox.drain(&connection.receiver, &request.id);
+                        cancelled = inbox.take_cancelled(&request.id);
+                    }
+                    let response = if cancelled {
+                        error(request.id, ErrorCode::RequestCanceled, "cancelled")
+                    } else {
+                        self.request(request)
+                    };
                     send(connection, response.into())?;
                 }
                 Message::Notification(n) if n.method == notif::Exit::METHOD => {
@@ -270,6 +222,8 @@ impl Server {
                         Err("exit before shutdown".to_string())
                     };
                 }
+                // After `shutdown`, only `exit` means anything.
+                Message::Notification(_) if self.shutdown => {}
                 Message::Notification(n) => {
                     let mut out = Vec::new();
                     let caught = catch_unwind(AssertUnwindSafe(|| self.notification(&n, &mut out)));
@@ -343,6 +297,14 @@ impl Server {
             req::CodeActionRequest::METHOD => to_json(self.code_actions(&params(p)?)),
             req::Completion::METHOD => to_json(self.completion(&params(p)?)),
             req::SignatureHelpRequest::METHOD => to_json(self.signature_help(&params(p)?)),
+            req::SemanticTokensFullRequest::METHOD => {
+                let p: lsp_types::SemanticTokensParams = params(p)?;
+                to_json(self.semantic_tokens(&p.text_document.uri, None))
+            }
+            req::SemanticTokensRangeRequest::METHOD => {
+                let p: lsp_types::SemanticTokensRangeParams = params(p)?;
+                to_json(self.semantic_tokens(&p.text_document.uri, Some(p.range)))
+            }
             TEST_PANIC_METHOD => panic!("{TEST_PANIC_METHOD} was asked for"),
             m => Err((ErrorCode::MethodNotFound, format!("unknown method {m}"))),
         }
@@ -350,6 +312,7 @@ impl Server {
 
     fn notification(&mut self, n: &Notification, out: &mut Vec<Message>) {
         let uri = match n.method.as_str() {
+            TEST_PANIC_METHOD => panic!("{TEST_PANIC_METHOD} was sent"),
             notif::DidOpenTextDocument::METHOD => {
                 let Ok(p) = params::<lsp_types::DidOpenTextDocumentParams>(&n.params) else {
                     return;
@@ -391,6 +354,14 @@ impl Server {
                 self.open.remove(&p.text_document.uri);
                 p.text_document.uri
             }
+            notif::DidChangeConfiguration::METHOD => {
+                let Ok(p) = params::<lsp_types::DidChangeConfigurationParams>(&n.params) else {
+                    return;
+                };
+                self.profiles.configure(&p.settings);
+                self.recheck_all(out);
+                return;
+            }
             notif::DidChangeWatchedFiles::METHOD => {
                 let Ok(p) = params::<lsp_types::DidChangeWatchedFilesParams>(&n.params) else {
                     return;
@@ -411,10 +382,13 @@ impl Server {
         p: &lsp_types::DidChangeWatchedFilesParams,
         out: &mut Vec<Message>,
     ) {
-        let schema_changed = p.changes.iter().any(|c| c.uri.path().ends_with(".json"));
+        let schema_changed = p.changes.iter().any(|c| {
+            let path = c.uri.path();
+            path.ends_with(".json") || path.ends_with(pcl_config::FILE_NAME)
+        });
         let mut programs: Vec<Url> = Vec::new();
         if schema_changed {
-            self.schemas = SchemaCache::new(self.settings.loader());
+            self.profiles.reload();
             for a in self.analyses.values() {
                 programs.extend(a.urls.iter().flatten().next().cloned());
             }
@@ -434,23 +408,49 @@ impl Server {
         }
     }
 
+    /// Re-checks every program checked so far.
+    fn recheck_all(&mut self, out: &mut Vec<Message>) {
+        let firsts: Vec<Url> = self
+            .analyses
+            .values()
+            .filter_map(|a| a.urls.iter().flatten().next().cloned())
+            .collect();
+        for uri in firsts {
+            self.recheck(&uri, out);
+        }
+    }
+
     /// Checks the program `uri` belongs to and publishes its diagnostics.
     fn recheck(&mut self, uri: &Url, out: &mut Vec<Message>) {
         let key = program_key(uri);
         self.dirty.retain(|u| program_key(u) != key);
-        let previous = self
-            .analyses
-            .remove(&key)
-            .map(|a| a.published)
-            .unwrap_or_default();
-        let Some(mut analysis) = self.analyse(&key) else {
+        let previous = match self.analyses.remove(&key) {
+            Some(mut old) => {
+                let published = std::mem::take(&mut old.published);
+                // Replacing (and so dropping) an older one first.
+                self.replaced = Some(old);
+                published
+            }
+            None => HashSet::new(),
+        };
+        let (profile, config_error) = self.profiles.of(match &key {
+            ProgramKey::Dir(dir) => Some(dir.as_path()),
+            ProgramKey::Alone(_) => None,
+        });
+        if let Some(message) = config_error {
+            out.push(show_message(&message));
+        }
+        let started = std::time::Instant::now();
+        let analysed = self.analyse(&key, profile);
+        self.last_check = started.elapsed();
+        let Some(mut analysis) = analysed else {
             for gone in previous {
                 out.push(publish(gone, Vec::new()));
             }
             return;
         };
         let mut by_file: Vec<Vec<lsp_types::Diagnostic>> = vec![Vec::new(); analysis.urls.len()];
-        for d in analysis.checked.diagnostics() {
+        for d in &analysis.diagnostics {
             if let Some(list) = by_file.get_mut(d.span.file.0 as usize) {
                 list.push(self.diagnostic(&analysis, d));
             }
@@ -470,7 +470,7 @@ impl Server {
         self.analyses.insert(key, analysis);
     }
 
-    fn analyse(&self, key: &ProgramKey) -> Option<Analysis> {
+    fn analyse(&self, key: &ProgramKey, profile: Arc<Profile>) -> Option<Analysis> {
         let (sources, root, files): (Vec<(String, String)>, Option<&Path>, Overlay<'_>) = match key
         {
             ProgramKey::Dir(dir) => {
@@ -503,7 +503,9 @@ impl Server {
             Some(_) => &files,
             None => &pcl_binder::NoFiles,
         };
-        let checked = check_program_cached(&sources, &self.schemas, &self.policy, files);
+        let checked = check_program_cached(&sources, &profile.schemas, &profile.policy, files);
+        let mut diagnostics = checked.diagnostics().to_vec();
+        profile.levels.apply(&mut diagnostics);
         let mut urls = Vec::new();
         let mut lines = Vec::new();
         for (_, file) in checked.sources().iter() {
@@ -520,6 +522,8 @@ impl Server {
             urls,
             lines,
             published: HashSet::new(),
+            profile,
+            diagnostics,
         })
     }
 
@@ -577,7 +581,7 @@ impl Server {
         let program = a.checked.value();
         let node = innermost_node(program, file, offset)?;
         let schema = match &node.kind {
-            NodeKind::Resource(r) => r.schema.as_ref().and_then(|s| self.schema_resource(s)),
+            NodeKind::Resource(r) => r.schema.as_ref().and_then(|s| Self::schema_resource(a, s)),
             _ => None,
         };
         let inputs: &[BoundAttribute] = match &node.kind {
@@ -613,7 +617,7 @@ impl Server {
             }
         }
         if markdown.is_none() {
-            if let Some((text, r)) = self.invoke_hover(node, offset) {
+            if let Some((text, r)) = Self::invoke_hover(a, node, offset) {
                 markdown = Some(text);
                 range = Some(a.range(Span::new(file, r), self.encoding));
             }
@@ -683,7 +687,7 @@ impl Server {
     /// signature as checked, its description and its inputs with required
     /// markers and descriptions.
     fn invoke_hover(
-        &self,
+        a: &Analysis,
         node: &pcl_binder::Node,
         offset: usize,
     ) -> Option<(String, pcl_diagnostics::TextRange)> {
@@ -705,7 +709,8 @@ impl Server {
         let mut text = format!("```pcl\ninvoke(\"{token}\")\n{}\n```", call.signature);
         let package = token.split(':').next().unwrap_or("");
         let request = pcl_schema::PackageDescriptor::new(package.to_string());
-        let function = self
+        let function = a
+            .profile
             .schemas
             .load(&request)
             .ok()
@@ -738,16 +743,29 @@ impl Server {
 
     /// The schema of a resolved resource (loaded already by the check).
     fn schema_resource(
-        &self,
+        a: &Analysis,
         s: &pcl_binder::SchemaResourceRef,
     ) -> Option<std::sync::Arc<pcl_schema::Resource>> {
         let request = pcl_schema::PackageDescriptor::new(s.package.clone());
-        let package = self.schemas.load(&request).ok()?;
+        let package = a.profile.schemas.load(&request).ok()?;
         package.resource(&s.schema_token)?.ok()
     }
 
     fn definition(&self, p: &lsp_types::GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
-        let (a, target) = self.target(&p.text_document_position_params)?;
+        let tdp = &p.text_document_position_params;
+        // On a component's source string: the files of its directory.
+        if let Some((a, file)) = self.find(&tdp.text_document.uri) {
+            let offset = a.offset(file, tdp.position, self.encoding);
+            let range = |r| a.range(Span::new(file, r), self.encoding);
+            let uri = &tdp.text_document.uri;
+            let links = innermost_node(a.checked.value(), file, offset).and_then(|node| {
+                crate::component::definition(a.text(file), node, uri, offset, range)
+            });
+            if let Some(links) = links {
+                return Some(GotoDefinitionResponse::Link(links));
+            }
+        }
+        let (a, target) = self.target(tdp)?;
         let location = a.location(Self::declaration(a, &target)?, self.encoding)?;
         Some(GotoDefinitionResponse::Scalar(location))
     }
@@ -1014,12 +1032,34 @@ impl Server {
         let start = a.offset(file, p.range.start, self.encoding);
         let end = a.offset(file, p.range.end, self.encoding);
         Some(quick_fixes(
-            a.checked.diagnostics(),
+            &a.diagnostics,
             file,
             start..end,
             |span| a.location(span, self.encoding),
             |d| self.diagnostic(a, d),
         ))
+    }
+
+    /// The semantic tokens of a document (of `range` of it when given).
+    fn semantic_tokens(
+        &self,
+        uri: &Url,
+        range: Option<lsp_types::Range>,
+    ) -> Option<lsp_types::SemanticTokens> {
+        let (a, file) = self.find(uri)?;
+        let bytes = range
+            .map(|r| a.offset(file, r.start, self.encoding)..a.offset(file, r.end, self.encoding));
+        let data = crate::semantic::tokens(
+            Some(a.checked.value()),
+            file,
+            a.text(file),
+            self.encoding,
+            bytes,
+        );
+        Some(lsp_types::SemanticTokens {
+            result_id: None,
+            data,
+        })
     }
 
     /// Completion at the cursor: the place from the text around it, the
@@ -1040,7 +1080,10 @@ impl Server {
         let node = found.and_then(|(a, file)| innermost_node(a.checked.value(), file, offset));
         let range = |start: usize, end: usize| lines.range(text, start..end, self.encoding);
         let inputs = crate::completion::Inputs {
-            schemas: &self.schemas,
+            schemas: match found {
+                Some((a, _)) => &a.profile.schemas,
+                None => &*NO_SCHEMAS,
+            },
             program: found.map(|(a, _)| a.checked.value()),
             node,
             last_good: self.last_good.get(&key),
@@ -1056,7 +1099,11 @@ impl Server {
         let program = self.find(uri).map(|(a, file)| (a.checked.value(), file));
         let (start, end) = crate::completion::window(program, offset, text.len());
         let cursor = crate::context::cursor_within(text, start, offset, end);
-        crate::signature::help(&cursor, &self.schemas)
+        let schemas: &dyn pcl_schema::SchemaLoader = match self.find(uri) {
+            Some((a, _)) => &a.profile.schemas,
+            None => &*NO_SCHEMAS,
+        };
+        crate::signature::help(&cursor, schemas)
     }
 
     /// The text of an open document (or its checked text), its lines and
@@ -1118,15 +1165,15 @@ fn quick_fixes(
     actions
 }
 
-/// Test-only: a request with this method panics inside its handler, so
-/// tests can prove the panic is answered as an error and the server goes
-/// on.
+/// Test-only: a request or notification with this method panics inside
+/// its handler, so tests can prove the panic is answered as an error (or
+/// logged) and the server goes on.
 pub const TEST_PANIC_METHOD: &str = "pcl/testPanic";
 
 /// `client/registerCapability` for `workspace/didChangeWatchedFiles` on
 /// `.pp` files and schemas (`.json`).
 fn watch_registration() -> Message {
-    let watchers = ["**/*.pp", "**/*.json"]
+    let watchers = ["**/*.pp", "**/*.json", "**/pcl.toml"]
         .iter()
         .map(|glob| lsp_types::FileSystemWatcher {
             glob_pattern: lsp_types::GlobPattern::String((*glob).to_string()),
@@ -1177,6 +1224,15 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
             retrigger_characters: None,
             work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
         }),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensOptions {
+                legend: crate::semantic::legend(),
+                range: Some(true),
+                full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                ..lsp_types::SemanticTokensOptions::default()
+            }
+            .into(),
+        ),
         ..ServerCapabilities::default()
     }
 }
@@ -1203,10 +1259,17 @@ impl FileProvider for Overlay<'_> {
             }
         };
         let mut files: HashMap<String, String> = HashMap::new();
+        // The files open in the editor, which are not read from disk.
+        let open: HashSet<PathBuf> = self
+            .open
+            .keys()
+            .filter_map(|u| u.to_file_path().ok())
+            .filter(|p| p.parent() == Some(path.as_path()))
+            .collect();
         if let Ok(entries) = std::fs::read_dir(&path) {
             for entry in entries.flatten() {
                 let p = entry.path();
-                if p.extension().is_none_or(|e| e != "pp") || !p.is_file() {
+                if open.contains(&p) || p.extension().is_none_or(|e| e != "pp") || !p.is_file() {
                     continue;
                 }
                 let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
@@ -1305,6 +1368,11 @@ fn program_key(uri: &Url) -> ProgramKey {
     }
 }
 
+/// The schemas of a document not checked yet (completion and signature
+/// help before the first check): none.
+static NO_SCHEMAS: std::sync::LazyLock<pcl_schema::MemoryLoader> =
+    std::sync::LazyLock::new(pcl_schema::MemoryLoader::default);
+
 /// What a position names, for definition, references and rename.
 #[derive(Clone, Debug, PartialEq)]
 enum Target {
@@ -1333,7 +1401,7 @@ fn innermost_node(program: &Program, file: FileId, offset: usize) -> Option<&pcl
         .min_by_key(|n| n.span.range.len())
 }
 
-fn node_attributes(kind: &NodeKind) -> Vec<&BoundAttribute> {
+pub(crate) fn node_attributes(kind: &NodeKind) -> Vec<&BoundAttribute> {
     let mut out: Vec<&BoundAttribute> = Vec::new();
     match kind {
         NodeKind::Config(c) => out.extend(&c.attributes),
@@ -1370,7 +1438,7 @@ fn node_exprs(kind: &NodeKind) -> Vec<&BoundExpr> {
 
 /// Calls `f` on every expression of `node`, through an explicit stack (no
 /// recursion in the depth of an expression).
-fn for_each_expr<'a>(node: &'a pcl_binder::Node, mut f: impl FnMut(&'a BoundExpr)) {
+pub(crate) fn for_each_expr<'a>(node: &'a pcl_binder::Node, mut f: impl FnMut(&'a BoundExpr)) {
     let mut stack = node_exprs(&node.kind);
     while let Some(e) = stack.pop() {
         f(e);
@@ -1431,6 +1499,17 @@ fn publish(uri: Url, diagnostics: Vec<lsp_types::Diagnostic>) -> Message {
     Message::Notification(Notification::new(
         notif::PublishDiagnostics::METHOD.to_string(),
         params,
+    ))
+}
+
+/// `window/showMessage`: an error the user should see (a bad `pcl.toml`).
+fn show_message(message: &str) -> Message {
+    Message::Notification(Notification::new(
+        notif::ShowMessage::METHOD.to_string(),
+        lsp_types::ShowMessageParams {
+            typ: lsp_types::MessageType::ERROR,
+            message: message.to_string(),
+        },
     ))
 }
 

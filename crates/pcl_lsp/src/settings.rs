@@ -1,0 +1,258 @@
+//! Settings: the editor's (`initializationOptions`, then each
+//! `workspace/didChangeConfiguration`) on top of each program's `pcl.toml`,
+//! read by `pcl_config` exactly as `pcl check` reads it.
+//!
+//! The editor's settings use the keys of `pcl.toml`:
+//!
+//! ```json
+//! { "schema-dirs": ["schemas"], "schema-cache": true,
+//!   "check": { "lenient": false, "skip-range-typecheck": true },
+//!   "codes": { "allow": ["unknown-block-type"], "deny": [] } }
+//! ```
+//!
+//! (the `[check]` options are also accepted at the top level, as the first
+//! version of the server read them). Relative `schema-dirs` are relative
+//! to the first workspace folder. They combine with a `pcl.toml` as the
+//! command line does: the file's schema directories come first, an option
+//! set in either is set, and a code level from the editor overrides the
+//! file's.
+//!
+//! Each distinct `pcl.toml` (and "none") is a [`Profile`]: a bind policy,
+//! code levels and one schema cache shared by every program under that
+//! file. Profiles are built on first use and dropped together when the
+//! settings, a `pcl.toml` or a schema file change.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pcl_binder::{BindPolicy, SchemaCache};
+use pcl_config::{CodeLevels, Discovery, Levels, PolicyFlags};
+use pcl_schema::{ChainLoader, DirLoader, SchemaLoader};
+use serde_json::Value as Json;
+
+/// The editor's settings, in `pcl.toml`'s keys.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// `schema-dirs`, made absolute against the first workspace folder.
+    pub schema_dirs: Vec<PathBuf>,
+    /// `schema-cache`; `None` when not set.
+    pub schema_cache: Option<bool>,
+    /// `check`'s options (or the same keys at the top level).
+    pub policy: PolicyFlags,
+    /// `codes` and `check.deny`.
+    pub codes: CodeLevels,
+}
+
+impl Settings {
+    /// Reads `options` (unknown keys and values of the wrong type are
+    /// ignored); relative schema directories are joined to `base`.
+    pub fn from_json(options: Option<&Json>, base: Option<&Path>) -> Settings {
+        let mut s = Settings::default();
+        let Some(Json::Object(map)) = options else {
+            return s;
+        };
+        for dir in strings(map.get("schema-dirs")) {
+            let path = PathBuf::from(dir);
+            s.schema_dirs.push(match base {
+                Some(base) if path.is_relative() => base.join(path),
+                _ => path,
+            });
+        }
+        s.schema_cache = map.get("schema-cache").and_then(Json::as_bool);
+        let check = map.get("check").and_then(Json::as_object);
+        let flag = |name: &str| {
+            let at = |m: Option<&serde_json::Map<String, Json>>| {
+                m.and_then(|m| m.get(name)).and_then(Json::as_bool)
+            };
+            at(check).or(at(Some(map))).unwrap_or(false)
+        };
+        s.policy = PolicyFlags {
+            lenient: flag("lenient"),
+            allow_missing_variables: flag("allow-missing-variables"),
+            allow_missing_properties: flag("allow-missing-properties"),
+            skip_resource_typecheck: flag("skip-resource-typecheck"),
+            skip_invoke_typecheck: flag("skip-invoke-typecheck"),
+            skip_range_typecheck: flag("skip-range-typecheck"),
+            prefer_output_versioned_invokes: flag("prefer-output-versioned-invokes"),
+        };
+        let codes = map.get("codes");
+        let list = |key: &str| -> Vec<String> {
+            strings(codes.and_then(|c| c.get(key)))
+                .map(str::to_string)
+                .collect()
+        };
+        s.codes.allow = list("allow");
+        s.codes.warn = list("warn");
+        s.codes.deny = list("deny");
+        // `check.deny` names codes too ("warnings" only changes an exit
+        // status, which an editor does not have).
+        s.codes.deny.extend(
+            strings(check.and_then(|c| c.get("deny")))
+                .filter(|c| *c != "warnings")
+                .map(str::to_string),
+        );
+        s
+    }
+}
+
+/// The strings of a JSON array (nothing for anything else).
+fn strings(value: Option<&Json>) -> impl Iterator<Item = &str> {
+    value
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Json::as_str)
+}
+
+/// What the programs under one `pcl.toml` (or under none) are checked
+/// with.
+pub(crate) struct Profile {
+    pub(crate) policy: BindPolicy,
+    pub(crate) levels: Levels,
+    pub(crate) schemas: SchemaCache<ChainLoader>,
+}
+
+/// The editor's settings and the profile of each `pcl.toml` met so far.
+pub(crate) struct Profiles {
+    editor: Settings,
+    /// The first workspace folder: what relative editor paths are joined to.
+    base: Option<PathBuf>,
+    discovery: Discovery,
+    by_file: HashMap<Option<PathBuf>, Arc<Profile>>,
+}
+
+impl Profiles {
+    pub(crate) fn new(editor: Settings, base: Option<PathBuf>) -> Profiles {
+        Profiles {
+            editor,
+            base,
+            discovery: Discovery::default(),
+            by_file: HashMap::new(),
+        }
+    }
+
+    /// New editor settings from `workspace/didChangeConfiguration`: the
+    /// `pcl` section when there is one, else the whole object; `null`
+    /// keeps the current settings. Every profile is rebuilt.
+    pub(crate) fn configure(&mut self, settings: &Json) {
+        let section = settings.get("pcl").unwrap_or(settings);
+        if section.is_object() {
+            self.editor = Settings::from_json(Some(section), self.base.as_deref());
+        }
+        self.reload();
+    }
+
+    /// Forgets every `pcl.toml` found and every schema loaded (a settings
+    /// file or a schema changed).
+    pub(crate) fn reload(&mut self) {
+        self.discovery = Discovery::default();
+        self.by_file.clear();
+    }
+
+    /// The profile of a program in `dir` (`None`: not a file on disk),
+    /// and the error of its `pcl.toml` when it could not be read the
+    /// first time it was (the profile then has the editor's settings
+    /// alone).
+    pub(crate) fn of(&mut self, dir: Option<&Path>) -> (Arc<Profile>, Option<String>) {
+        let file = dir.and_then(|d| self.discovery.find(d));
+        if let Some(profile) = self.by_file.get(&file) {
+            return (profile.clone(), None);
+        }
+        // Code names are not checked here: the server never reports the
+        // command line's own codes, and `pcl check` reports a misspelt one.
+        let (config, error) = match &file {
+            Some(path) => match pcl_config::load(path, None) {
+                Ok(config) => (Some(config), None),
+                Err(e) => (None, Some(e)),
+            },
+            None => (None, None),
+        };
+        let profile = Arc::new(self.build(config.as_ref()));
+        self.by_file.insert(file, profile.clone());
+        (profile, error)
+    }
+
+    /// The editor's settings on top of `config`.
+    fn build(&self, config: Option<&pcl_config::Config>) -> Profile {
+        let empty = pcl_config::Config::default();
+        let config = config.unwrap_or(&empty);
+        let editor = &self.editor;
+        let flags = config.policy.or(&editor.policy);
+        let mut policy = if flags.lenient {
+            BindPolicy::lenient()
+        } else {
+            BindPolicy::strict()
+        };
+        policy.allow_missing_variables |= flags.allow_missing_variables;
+        policy.allow_missing_properties |= flags.allow_missing_properties;
+        policy.skip_resource_typecheck |= flags.skip_resource_typecheck;
+        policy.skip_invoke_typecheck |= flags.skip_invoke_typecheck;
+        policy.skip_range_typecheck |= flags.skip_range_typecheck;
+        policy.prefer_output_versioned_invokes |= flags.prefer_output_versioned_invokes;
+        let mut dirs = config.schema_dirs.clone();
+        dirs.extend(editor.schema_dirs.iter().cloned());
+        let cache = editor.schema_cache != Some(false) && config.schema_cache != Some(false);
+        let mut loaders: Vec<Box<dyn SchemaLoader>> = vec![Box::new(DirLoader::new(dirs))];
+        if cache {
+            if let Some(dir) = pcl_schema::pulumi_schema_cache_dir().filter(|d| d.is_dir()) {
+                loaders.push(Box::new(DirLoader::new([dir])));
+            }
+        }
+        Profile {
+            policy,
+            levels: Levels::merge(&[&config.codes, &editor.codes]),
+            schemas: SchemaCache::new(ChainLoader::new(loaders)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn editor_settings_use_pcl_toml_keys() {
+        let options = json!({
+            "schema-dirs": ["schemas", "/abs"],
+            "schema-cache": false,
+            "check": {"skip-range-typecheck": true, "deny": ["warnings", "unknown-property"]},
+            "lenient": true,
+            "codes": {"allow": ["undefined-variable"], "warn": 3}
+        });
+        let s = Settings::from_json(Some(&options), Some(Path::new("/ws")));
+        assert_eq!(
+            s.schema_dirs,
+            [PathBuf::from("/ws/schemas"), PathBuf::from("/abs")]
+        );
+        assert_eq!(s.schema_cache, Some(false));
+        assert!(s.policy.skip_range_typecheck && s.policy.lenient);
+        assert!(!s.policy.allow_missing_properties);
+        assert_eq!(s.codes.allow, ["undefined-variable"]);
+        assert!(s.codes.warn.is_empty());
+        assert_eq!(s.codes.deny, ["unknown-property"]);
+    }
+
+    #[test]
+    fn the_editor_overrides_a_files_code_levels() {
+        let editor = Settings {
+            codes: CodeLevels {
+                deny: vec!["x".into()],
+                ..CodeLevels::default()
+            },
+            ..Settings::default()
+        };
+        let profiles = Profiles::new(editor, None);
+        let config = pcl_config::Config {
+            codes: CodeLevels {
+                allow: vec!["x".into(), "y".into()],
+                ..CodeLevels::default()
+            },
+            ..pcl_config::Config::default()
+        };
+        let profile = profiles.build(Some(&config));
+        assert_eq!(profile.levels.level("x"), Some(pcl_config::Level::Deny));
+        assert_eq!(profile.levels.level("y"), Some(pcl_config::Level::Allow));
+    }
+}
