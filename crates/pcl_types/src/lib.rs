@@ -66,8 +66,10 @@ pub mod conversion;
 pub mod error;
 pub mod eventual;
 pub mod explain;
+pub mod group;
 pub mod label;
 pub mod message;
+mod node;
 pub mod notation;
 pub mod object;
 pub mod operators;
@@ -94,10 +96,11 @@ pub use eventual::{
 pub use explain::{
     explain_conversion, expr_not_convertible, ConversionError, MismatchReason, PathSegment,
 };
+pub use group::TypeGroup;
 pub use label::{bind_type_label, LabelResult};
 pub use message::{expected_text, found_text, MAX_TYPE_CHARS};
 pub use notation::{parse_type, to_notation, NotationError};
-pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties};
+pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties, Props};
 pub use pretty::{pretty, pretty_capped, pretty_width, PrettyOptions};
 pub use print::display_string;
 pub use shape::{input_shape, output_shape, plain_shape};
