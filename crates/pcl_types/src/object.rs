@@ -5,7 +5,10 @@
 //! An object type is a handle to an [`ObjectDef`]. The definition's property
 //! map is set exactly once, possibly after the handle has been embedded in
 //! other types; that is how a schema type whose properties mention the type
-//! itself is built (see the crate documentation for why this is sound).
+//! itself is built (see the crate documentation for why this is sound). It
+//! is taken out again only when nothing outside the object's group reaches
+//! the group any more ([`crate::group`]), which is how such cycles are
+//! freed; readers get it as a shared [`Props`].
 //!
 //! A *lazy* object ([`crate::Type::lazy_object`]) carries a [`Definer`]
 //! that computes its properties on the first call of

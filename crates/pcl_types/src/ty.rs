@@ -1,6 +1,7 @@
 //! [`Type`], its kinds, the normalising constructors, equality and hashing.
 //!
-//! A `Type` is a cheap-to-clone handle (`Arc<TypeKind>`). Builtins are
+//! A `Type` is a cheap-to-clone handle (an `Arc` of a node: its kind and
+//! its group, see [`crate::group`] and `node.rs`). Builtins are
 //! distinct variants, never named opaques (types.md §1.2). Unions, outputs
 //! and promises are only built through the constructors here, so their
 //! invariants (flat, sorted, deduplicated unions; eventual-free outputs;
