@@ -93,7 +93,7 @@ fn testdata_schemas() -> PathBuf {
 /// through `Tree` and `Meta` in inputs and outputs, with a value that
 /// changes (and, every other edit, a mistake in the walk).
 fn program(n: usize) -> String {
-    let wrong = if n % 2 == 0 { "nope" } else { "value" };
+    let wrong = if n % 2 == 1 { "value" } else { "nope" };
     format!(
         r#"resource forest "recursive:index:Forest" {{
   root = {{
@@ -164,7 +164,7 @@ fn main() {
             json!({"textDocument": {"uri": uri, "version": n + 1},
                    "contentChanges": [{"text": program(n)}]}),
         );
-        if n % 10 == 0 {
+        if n % 10 == 9 {
             client.notify(
                 "workspace/didChangeWatchedFiles",
                 json!({"changes": [{"uri": schema_uri, "type": 2}]}),

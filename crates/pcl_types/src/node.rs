@@ -201,19 +201,17 @@ impl TypeKind {
             TypeKind::Enum(e) => stack.push(std::mem::replace(e.underlying_mut(), leaf())),
             TypeKind::Tuple(elements) => take_slice(elements, stack),
             TypeKind::Union(u) => take_slice(u.elements_mut(), stack),
-            TypeKind::Object(def) => {
-                // Only this node holds the definition (the group's weak
-                // list aside), so its parts are this drop's to take.
-                if Arc::strong_count(def) == 1 {
-                    let (props, source) = def.take_parts();
-                    if let Some(props) = props {
-                        match Arc::try_unwrap(props) {
-                            Ok(props) => stack.extend(props.into_values()),
-                            Err(shared) => drop(shared),
-                        }
+            // Only this node holds the definition (the group's weak list
+            // aside), so its parts are this drop's to take.
+            TypeKind::Object(def) if Arc::strong_count(def) == 1 => {
+                let (props, source) = def.take_parts();
+                if let Some(props) = props {
+                    match Arc::try_unwrap(props) {
+                        Ok(props) => stack.extend(props.into_values()),
+                        Err(shared) => drop(shared),
                     }
-                    stack.extend(source);
                 }
+                stack.extend(source);
             }
             _ => {}
         }
