@@ -1157,7 +1157,7 @@ fn constant_mismatch(
         TypeKind::Object(o) => match &value.kind {
             BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
                 let key = k.key_string()?;
-                let t = o.properties().get(key.as_str())?;
+                let t = &o.property(key.as_str())?;
                 constant_mismatch(v, t, format!("{path}.{key}"), depth + 1)
             }),
             _ => None,

@@ -397,7 +397,7 @@ impl ProgramBinder<'_, '_> {
             bound_inputs.push(bound_attribute(file, attr, value, expected));
         }
         if let Some(props) = props {
-            for (prop, ty) in props {
+            for (prop, ty) in props.iter() {
                 let provided = bound_inputs.iter().any(|a| a.name == prop.as_ref());
                 if provided || !required_input(ty) || accounted.iter().any(|a| a == prop.as_ref()) {
                     continue;
@@ -457,7 +457,7 @@ impl ProgramBinder<'_, '_> {
         let make_property_scope = || {
             let mut property_scope = Scope::empty();
             if let Some(props) = inputs.and_then(|t| t.as_object()) {
-                for (name, ty) in props.properties() {
+                for (name, ty) in props.properties().iter() {
                     let _ = property_scope.define(
                         name.to_string(),
                         Definition::ResourceProperty {

@@ -66,7 +66,7 @@ use pcl_schema::{
     Primitive, Property, Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind,
     Section, TypeDef,
 };
-use pcl_types::{Annotations, Number, ObjectOptions, Properties, Type, Value, WeakType};
+use pcl_types::{Annotations, Number, ObjectOptions, Properties, Type, TypeGroup, Value, WeakType};
 
 use crate::model::PackageUse;
 use crate::policy::BindPolicy;
@@ -167,6 +167,9 @@ struct Converter {
     loads: Mutex<Vec<Load>>,
     /// Converted named objects and resource references.
     objects: Mutex<FastMap<ObjectKey, WeakType>>,
+    /// The group of the lazy objects: recursive schema types are cycles
+    /// among them, freed together once nothing holds them.
+    group: TypeGroup,
 }
 
 /// Answers the package loads references made while [`Reach`] walked a
@@ -214,6 +217,7 @@ impl Converter {
             allow_missing_properties: policy.allow_missing_properties,
             loads: Mutex::new(Vec::new()),
             objects: Mutex::new(FastMap::default()),
+            group: TypeGroup::new(),
         }
     }
 
@@ -368,10 +372,10 @@ impl Converter {
         }
         let strict = self.strict;
         let converter = Arc::clone(self);
-        let t = Type::lazy_object(
-            self.options(annotations, Some(&key.token), strict),
-            move || Some(define(&converter)),
-        );
+        let opts = self.options(annotations, Some(&key.token), strict);
+        let t = self
+            .group
+            .scope(|| Type::lazy_object(opts, move || Some(define(&converter))));
         objects.insert(key, t.weak());
         t
     }
@@ -1241,7 +1245,7 @@ mod tests {
         let types = schemas.resource_types(&pkg, &res, false);
         let next = |t: &Type| {
             let o = t.as_object()?;
-            object_in(o.property("next")?)
+            object_in(&o.property("next")?)
         };
         let Some(t0) = next(&types.input) else {
             panic!(
@@ -1282,7 +1286,7 @@ mod tests {
         };
         let mut t = schemas.resource_types(&pkg, &res, false).input;
         for level in 0..n {
-            let o = t.as_object().and_then(|o| object_in(o.property("next")?));
+            let o = t.as_object().and_then(|o| object_in(&o.property("next")?));
             t = o.unwrap_or_else(|| panic!("level {level}: {t:?}"));
         }
         assert_eq!(

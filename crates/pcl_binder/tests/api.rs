@@ -311,7 +311,7 @@ fn packages_reached_through_types_are_used_in_order() {
         NodeKind::Resource(r) => Some(r.output_type.clone()),
         _ => None,
     });
-    let y = output.and_then(|t| t.as_object()?.property("y").cloned());
+    let y = output.and_then(|t| t.as_object()?.property("y"));
     assert_eq!(
         y.map(|t| t.to_string()),
         Some("output(object({w = string}, annotated))".to_string())

@@ -350,13 +350,13 @@ impl Walk<'_, '_> {
             if written.contains(name) {
                 return None;
             }
-            let t = o.property(name)?;
+            let t = props.get(name)?;
             (conversion_from(t, &none) == ConversionKind::None).then(|| t.clone())
         };
         // Required keys a misspelt key already stands for.
         let mut accounted: HashSet<String> = HashSet::new();
         for ((key, quoted), (k, val)) in keys.iter().zip(items) {
-            match o.property(key) {
+            match props.get(*key) {
                 Some(t) => {
                     path.push(PathSegment::Property((*key).into()));
                     self.value(t, val, path, depth + 1);
@@ -428,7 +428,7 @@ impl Walk<'_, '_> {
                 }
             }
         }
-        for (name, t) in props {
+        for (name, t) in props.iter() {
             if accounted.contains(name.as_ref()) || required_missing(name).is_none() {
                 continue;
             }

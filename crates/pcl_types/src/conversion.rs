@@ -338,13 +338,14 @@ impl Engine {
                         self.object_unify_kind(dest, src)
                     } else {
                         let none = Type::none();
+                        let sp = s.properties();
                         let pairs: Vec<(Type, Type)> = d
                             .properties()
                             .iter()
                             .map(|(k, t)| {
                                 (
                                     t.clone(),
-                                    s.property(k).cloned().unwrap_or_else(|| none.clone()),
+                                    sp.get(k).cloned().unwrap_or_else(|| none.clone()),
                                 )
                             })
                             .collect();
@@ -518,10 +519,11 @@ fn assignable_in(dest: &Type, src: &Type, stack: &mut Vec<(usize, usize)>, depth
                 }
                 stack.push(key);
                 let none = Type::none();
+                let sp = s.properties();
                 let res = d
                     .properties()
                     .iter()
-                    .all(|(k, t)| rec(t, s.property(k).unwrap_or(&none), stack));
+                    .all(|(k, t)| rec(t, sp.get(k).unwrap_or(&none), stack));
                 stack.pop();
                 res
             }

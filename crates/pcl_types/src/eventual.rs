@@ -208,15 +208,19 @@ fn resolve_in(t: &Type, r: &mut Resolver, depth: usize) -> Type {
             if let Some(done) = r.rebuilt.get(&t.addr()) {
                 return done.clone();
             }
-            let new = Type::deferred_object(o.options());
-            r.rebuilt.insert(t.addr(), new.clone());
-            let props: Properties = o
-                .properties()
-                .iter()
-                .map(|(k, v)| (k.clone(), resolve_in(v, r, depth + 1)))
-                .collect();
-            new.define_object(props);
-            new
+            // The rebuilt objects of one walk share a group (they may
+            // form cycles among themselves).
+            crate::group::within_some(|| {
+                let new = Type::deferred_object(o.options());
+                r.rebuilt.insert(t.addr(), new.clone());
+                let props: Properties = o
+                    .properties()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), resolve_in(v, r, depth + 1)))
+                    .collect();
+                new.define_object(props);
+                new
+            })
         }
         _ => t.clone(),
     };
@@ -438,15 +442,17 @@ fn input_uncached(t: &Type, seen: &mut Seen, depth: usize) -> Type {
                 return done.clone();
             }
             seen.undefined_object |= !o.is_defined();
-            let new = Type::deferred_object(o.options());
-            seen.done.insert(t.addr(), new.clone());
-            let props: Properties = o
-                .properties()
-                .iter()
-                .map(|(k, v)| (k.clone(), input_in(v, seen, depth + 1)))
-                .collect();
-            new.define_object(props);
-            new
+            crate::group::within_some(|| {
+                let new = Type::deferred_object(o.options());
+                seen.done.insert(t.addr(), new.clone());
+                let props: Properties = o
+                    .properties()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), input_in(v, seen, depth + 1)))
+                    .collect();
+                new.define_object(props);
+                new
+            })
         }
         _ => t.clone(),
     };

@@ -209,8 +209,9 @@ fn explain_in(
         visited.push(key);
         let none = Type::none();
         let mut found = None;
-        for (k, t) in d.properties() {
-            let u = s.property(k).unwrap_or(&none);
+        let sp = s.properties();
+        for (k, t) in d.properties().iter() {
+            let u = sp.get(k).unwrap_or(&none);
             if fails(t, u) {
                 found = explain_in(
                     t,

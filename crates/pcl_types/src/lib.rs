@@ -17,16 +17,16 @@
 //!
 //! # Representation and recursion
 //!
-//! A [`Type`] is an `Arc<TypeKind>`: cheap to clone, hashable, compared
-//! structurally. Object types are the only nominal-ish part: a
-//! `TypeKind::Object` holds an `Arc<ObjectDef>` whose property map is a
-//! `OnceLock`, set at construction or exactly once later
-//! ([`Type::deferred_object`] + [`Type::define_object`]). A recursive schema
-//! type (a property mentioning its own object) is therefore a *finite cyclic
-//! graph* of definitions, never an infinite tree — the binder creates the
-//! placeholder for a schema token, caches it, converts the properties (which
-//! find the cached placeholder), then defines it, exactly like the
-//! reference's per-schema-type cache.
+//! A [`Type`] is an `Arc` of a node (its [`TypeKind`] and its group, see
+//! below): cheap to clone, hashable, compared structurally. Object types
+//! are the only nominal-ish part: a `TypeKind::Object` holds an
+//! `Arc<ObjectDef>` whose property map is set at construction or exactly
+//! once later ([`Type::deferred_object`] + [`Type::define_object`]). A
+//! recursive schema type (a property mentioning its own object) is
+//! therefore a *finite cyclic graph* of definitions, never an infinite tree
+//! — the binder creates the placeholder for a schema token, caches it,
+//! converts the properties (which find the cached placeholder), then
+//! defines it, exactly like the reference's per-schema-type cache.
 //!
 //! An object may also be *lazy* ([`Type::lazy_object`]): its properties
 //! are computed by a definer on first use, which is how the binder converts
@@ -41,10 +41,14 @@
 //! operation (equality, printing, conversion) and a lifetime story for types
 //! that outlive one bind; handles with identity give the same cycle-breaking
 //! points (every walk keys its seen-set by the object's address) with none of
-//! the plumbing. The cost is that a cycle of `Arc`s is never freed. That is
-//! acceptable by construction: only schema types are recursive, there is one
-//! definition per schema token, and schemas live as long as the process
-//! that loaded them. Non-recursive types are freed normally.
+//! the plumbing. A recursive type is then a cycle of `Arc`s, which reference
+//! counting alone never frees; [`group`] frees it: nodes belong to groups
+//! that count the handles held from outside them, and a group nothing
+//! outside reaches takes its objects' late-set properties out, which breaks
+//! every cycle. Holding any part of a recursive type keeps all of it alive.
+//! This is why [`ObjectDef::properties`] hands out a shared [`Props`]
+//! rather than a reference. A host that builds recursive types over time
+//! (the binder's schema converter) puts them in one [`TypeGroup`].
 //!
 //! Every walk over types carries a seen-set for objects and stops at
 //! [`MAX_TYPE_DEPTH`] with a fallback (printing `…`, `Unsafe` for a
@@ -66,8 +70,10 @@ pub mod conversion;
 pub mod error;
 pub mod eventual;
 pub mod explain;
+pub mod group;
 pub mod label;
 pub mod message;
+mod node;
 pub mod notation;
 pub mod object;
 pub mod operators;
@@ -94,10 +100,11 @@ pub use eventual::{
 pub use explain::{
     explain_conversion, expr_not_convertible, ConversionError, MismatchReason, PathSegment,
 };
+pub use group::TypeGroup;
 pub use label::{bind_type_label, LabelResult};
 pub use message::{expected_text, found_text, MAX_TYPE_CHARS};
 pub use notation::{parse_type, to_notation, NotationError};
-pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties};
+pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties, Props};
 pub use pretty::{pretty, pretty_capped, pretty_width, PrettyOptions};
 pub use print::display_string;
 pub use shape::{input_shape, output_shape, plain_shape};

@@ -522,7 +522,9 @@ pub fn parse_type(text: &str) -> Result<Type, NotationError> {
     if p.pos != text.len() {
         return p.err("unexpected text after the type");
     }
-    build(&node, &mut HashMap::new())
+    // One group for the whole type, so the cycles of nested `rec`s are
+    // freed together (see `crate::group`).
+    crate::group::within_some(|| build(&node, &mut HashMap::new()))
 }
 
 impl FromStr for Type {

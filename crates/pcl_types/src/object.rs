@@ -5,7 +5,10 @@
 //! An object type is a handle to an [`ObjectDef`]. The definition's property
 //! map is set exactly once, possibly after the handle has been embedded in
 //! other types; that is how a schema type whose properties mention the type
-//! itself is built (see the crate documentation for why this is sound).
+//! itself is built (see the crate documentation for why this is sound). It
+//! is taken out again only when nothing outside the object's group reaches
+//! the group any more ([`crate::group`]), which is how such cycles are
+//! freed; readers get it as a shared [`Props`].
 //!
 //! A *lazy* object ([`crate::Type::lazy_object`]) carries a [`Definer`]
 //! that computes its properties on the first call of
@@ -36,11 +39,14 @@
 use std::any::Any;
 use std::cell::RefCell;
 use std::fmt;
+use std::ops::Deref;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use indexmap::IndexMap;
 
-use crate::ty::{Type, TypeKind};
+use crate::group::{self, Group};
+use crate::node::Node;
+use crate::ty::Type;
 
 /// One opaque host value attached to an object or union type (the binder
 /// stores the schema type it came from).
@@ -146,7 +152,7 @@ struct LazyState {
     /// Present until the properties are set.
     pending: Mutex<Option<Pending>>,
     /// Views derived from this object, held weakly.
-    views: Mutex<Vec<(View, Weak<TypeKind>)>>,
+    views: Mutex<Vec<(View, Weak<Node>)>>,
     /// Which view of another object this object is, if it is one.
     view_of: Option<View>,
 }
@@ -188,9 +194,41 @@ impl Drop for Defining {
     }
 }
 
+/// An object's properties, shared: what [`ObjectDef::properties`] hands
+/// out. It does not keep the object alive (hold the [`Type`] for that): once
+/// nothing holds any part of a recursive type, its objects' properties are
+/// taken out, whoever still holds a `Props`.
+#[derive(Clone)]
+pub struct Props(Arc<Properties>);
+
+impl Deref for Props {
+    type Target = Properties;
+    fn deref(&self) -> &Properties {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a Props {
+    type Item = (&'a Arc<str>, &'a Type);
+    type IntoIter = indexmap::map::Iter<'a, Arc<str>, Type>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl fmt::Debug for Props {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.0.iter()).finish()
+    }
+}
+
 /// The definition behind an object type.
 pub struct ObjectDef {
-    props: OnceLock<Properties>,
+    /// Set once (a deferred or lazy object's later); taken out again only
+    /// when the object's group is freed (see [`crate::group`]).
+    props: Mutex<Option<Arc<Properties>>>,
+    /// The group of the object's node.
+    group: Option<Arc<Group>>,
     /// Set for a lazy object.
     lazy: Option<Box<LazyState>>,
     annotations: Annotations,
@@ -223,13 +261,14 @@ impl Default for ObjectOptions {
 }
 
 impl ObjectDef {
-    pub(crate) fn new(props: Option<Properties>, opts: ObjectOptions) -> ObjectDef {
-        let cell = OnceLock::new();
-        if let Some(p) = props {
-            let _ = cell.set(sorted(p));
-        }
+    pub(crate) fn new(
+        props: Option<Properties>,
+        opts: ObjectOptions,
+        group: Option<Arc<Group>>,
+    ) -> ObjectDef {
         ObjectDef {
-            props: cell,
+            props: Mutex::new(props.map(|p| Arc::new(sorted(p)))),
+            group,
             lazy: None,
             annotations: opts.annotations,
             strict: opts.strict,
@@ -242,15 +281,92 @@ impl ObjectDef {
         pending: Pending,
         opts: ObjectOptions,
         view_of: Option<View>,
+        group: Option<Arc<Group>>,
     ) -> ObjectDef {
-        ObjectDef {
-            lazy: Some(Box::new(LazyState {
-                pending: Mutex::new(Some(pending)),
-                views: Mutex::new(Vec::new()),
-                view_of,
-            })),
-            ..ObjectDef::new(None, opts)
+        let mut def = ObjectDef::new(None, opts, group);
+        def.lazy = Some(Box::new(LazyState {
+            pending: Mutex::new(Some(pending)),
+            views: Mutex::new(Vec::new()),
+            view_of,
+        }));
+        def
+    }
+
+    /// The properties if they are set.
+    fn props_now(&self) -> Option<Arc<Properties>> {
+        lock(&self.props).clone()
+    }
+
+    /// Whether the properties were not given at construction (only such
+    /// an object can close a cycle; see [`crate::group`]).
+    pub(crate) fn is_late(&self) -> bool {
+        self.lazy.is_some() || lock(&self.props).is_none()
+    }
+
+    /// Calls `f` on each type this definition holds (its properties and a
+    /// pending view's source).
+    pub(crate) fn for_each_element(&self, f: &mut dyn FnMut(&Type)) {
+        if let Some(props) = self.props_now() {
+            props.values().for_each(&mut *f);
         }
+        if let Some(lazy) = &self.lazy {
+            if let Some(Pending::View(src, _)) = &*lock(&lazy.pending) {
+                f(src);
+            }
+        }
+    }
+
+    /// Counts `t` as a handle inside this object's group when it belongs
+    /// to it (it was just stored here).
+    fn hold(&self, t: &Type) {
+        if let Some(g) = &self.group {
+            if group::same(t.group(), g) {
+                g.release();
+            }
+        }
+    }
+
+    /// Counts `t` as a handle outside this object again (it is about to
+    /// leave this object).
+    fn unhold(&self, t: &Type) {
+        if let Some(g) = self.group.as_ref().filter(|g| !g.is_dead()) {
+            if group::same(t.group(), g) {
+                g.acquire();
+            }
+        }
+    }
+
+    /// Stores `props` unless properties are set already (then returns them
+    /// back).
+    fn set_props(&self, props: Properties) -> Result<(), Properties> {
+        let mut slot = lock(&self.props);
+        if slot.is_some() {
+            return Err(props);
+        }
+        let props = Arc::new(sorted(props));
+        *slot = Some(Arc::clone(&props));
+        drop(slot);
+        props.values().for_each(|v| self.hold(v));
+        Ok(())
+    }
+
+    /// Takes the properties and the pending definer or view out (for the
+    /// iterative drop and for freeing the group); the types they hold are
+    /// counted as outside handles again.
+    pub(crate) fn take_parts(&self) -> (Option<Arc<Properties>>, Option<Type>) {
+        let props = lock(&self.props).take();
+        if let Some(p) = &props {
+            p.values().for_each(|v| self.unhold(v));
+        }
+        let pending = self.lazy.as_ref().and_then(|l| lock(&l.pending).take());
+        let source = match pending {
+            Some(Pending::View(src, _)) => {
+                self.unhold(&src);
+                Some(src)
+            }
+            _ => None,
+        };
+        (props, source)
     }
 
     /// Runs a lazy object's definer if its properties are not set yet and
@@ -259,7 +375,7 @@ impl ObjectDef {
         let Some(lazy) = &self.lazy else {
             return;
         };
-        if self.props.get().is_some() {
+        if lock(&self.props).is_some() {
             return;
         }
         let Some(pending) = lock(&lazy.pending).clone() else {
@@ -274,43 +390,28 @@ impl ObjectDef {
             return;
         }
         let guard = Defining::enter(addr);
-        let props = match &pending {
+        let props = group::within(self.group.clone(), || match &pending {
             Pending::Definer(definer) => definer(),
             Pending::View(src, f) => view_properties(src, *f),
-        };
+        });
         drop(guard);
         drop(pending);
         if let Some(props) = props {
-            if self.props.set(sorted(props)).is_ok() {
+            if self.set_props(props).is_ok() {
                 // Dropped outside the lock: it may own many types.
                 let done = lock(&lazy.pending).take();
+                if let Some(Pending::View(src, _)) = &done {
+                    self.unhold(src);
+                }
                 drop(done);
             }
-        }
-    }
-
-    /// Moves out the source a pending view holds (for [`crate::Type`]'s
-    /// iterative drop; a host definer is dropped in place).
-    pub(crate) fn take_pending_source(&mut self) -> Option<Type> {
-        let pending = self
-            .lazy
-            .as_mut()?
-            .pending
-            .get_mut()
-            .unwrap_or_else(|p| p.into_inner());
-        match pending {
-            slot @ Some(Pending::View(..)) => match slot.take() {
-                Some(Pending::View(src, _)) => Some(src),
-                _ => None,
-            },
-            _ => None,
         }
     }
 
     /// Whether this is a lazy object whose properties were not computed
     /// yet (does not compute them).
     pub fn is_pending(&self) -> bool {
-        self.lazy.is_some() && self.props.get().is_none()
+        self.lazy.is_some() && lock(&self.props).is_none()
     }
 
     /// Whether this object was made by [`crate::Type::lazy_object`]
@@ -362,35 +463,31 @@ impl ObjectDef {
 
     /// The properties (empty until a deferred object is defined; a lazy
     /// object is defined here on first use).
-    pub fn properties(&self) -> &Properties {
-        static EMPTY: OnceLock<Properties> = OnceLock::new();
-        if let Some(p) = self.props.get() {
-            return p;
+    pub fn properties(&self) -> Props {
+        static EMPTY: OnceLock<Arc<Properties>> = OnceLock::new();
+        if let Some(p) = self.props_now() {
+            return Props(p);
         }
         self.force();
-        self.props
-            .get()
-            .unwrap_or_else(|| EMPTY.get_or_init(Properties::default))
+        Props(
+            self.props_now()
+                .unwrap_or_else(|| Arc::clone(EMPTY.get_or_init(Arc::default))),
+        )
     }
 
-    pub fn property(&self, name: &str) -> Option<&Type> {
-        self.properties().get(name)
+    pub fn property(&self, name: &str) -> Option<Type> {
+        self.properties().get(name).cloned()
     }
 
     /// Whether the properties are set (a lazy object is defined here if
     /// it can be).
     pub fn is_defined(&self) -> bool {
         self.force();
-        self.props.get().is_some()
-    }
-
-    /// Moves the properties out (for [`crate::Type`]'s iterative drop).
-    pub(crate) fn take_properties(&mut self) -> Option<Properties> {
-        self.props.take()
+        lock(&self.props).is_some()
     }
 
     pub(crate) fn define(&self, props: Properties) -> bool {
-        self.props.set(sorted(props)).is_ok()
+        self.set_props(props).is_ok()
     }
 
     pub fn annotations(&self) -> &Annotations {
@@ -419,9 +516,17 @@ fn sorted(mut p: Properties) -> Properties {
     p
 }
 
+impl Drop for ObjectDef {
+    fn drop(&mut self) {
+        let parts = self.take_parts();
+        drop(parts);
+    }
+}
+
 impl fmt::Debug for ObjectDef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = self.properties().keys().map(|k| k.as_ref()).collect();
+        let props = self.properties();
+        let names: Vec<&str> = props.keys().map(|k| k.as_ref()).collect();
         f.debug_struct("ObjectDef")
             .field("properties", &names)
             .field("strict", &self.strict)
@@ -547,9 +652,7 @@ mod tests {
         // The view closes the cycle: `next` resolves to the view itself
         // (an eager rebuild through a placeholder keeps a second copy).
         assert_eq!(resolved.to_string(), "object({next = ..., v = int})");
-        let next = resolved
-            .as_object()
-            .and_then(|o| o.property("next").cloned());
+        let next = resolved.as_object().and_then(|o| o.property("next"));
         assert!(next.is_some_and(|n| n.ptr_eq(&resolved)));
         assert_eq!(
             crate::conversion_from(&crate::resolve_outputs(&eager), &resolved),

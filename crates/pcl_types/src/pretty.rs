@@ -518,7 +518,7 @@ impl Builder<'_> {
                     let id = self.layout.object(Vec::new());
                     self.memo.insert(memo_key, id);
                     let mut count = 0;
-                    for (k, v) in o.properties() {
+                    for (k, v) in o.properties().iter() {
                         count += 1;
                         if count > self.opts.max_items {
                             let more = self

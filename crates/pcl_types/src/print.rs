@@ -267,7 +267,7 @@ fn write_object(
     // to its own string, so `out.len()` alone would not cut them).
     let mut used = out.len();
     let mut entries: Vec<String> = Vec::with_capacity(o.properties().len());
-    for (k, v) in o.properties() {
+    for (k, v) in o.properties().iter() {
         if used > limit {
             break;
         }

@@ -297,7 +297,8 @@ fn traverse_object(t: &Type, step: &Traverser) -> Traversal {
             .with_detail(format!("Matched {name} with {actual}")),
         );
     }
-    let names: Vec<&str> = o.properties().keys().map(|k| k.as_ref()).collect();
+    let props = o.properties();
+    let names: Vec<&str> = props.keys().map(|k| k.as_ref()).collect();
     Traversal::fail(
         Type::dynamic(),
         TypeDiagnostic::error_if(

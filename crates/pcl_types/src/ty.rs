@@ -1,6 +1,7 @@
 //! [`Type`], its kinds, the normalising constructors, equality and hashing.
 //!
-//! A `Type` is a cheap-to-clone handle (`Arc<TypeKind>`). Builtins are
+//! A `Type` is a cheap-to-clone handle (an `Arc` of a node: its kind and
+//! its group, see [`crate::group`] and `node.rs`). Builtins are
 //! distinct variants, never named opaques (types.md §1.2). Unions, outputs
 //! and promises are only built through the constructors here, so their
 //! invariants (flat, sorted, deduplicated unions; eventual-free outputs;
@@ -12,142 +13,19 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use crate::eventual::{resolve_outputs, resolve_promises};
+use crate::group::{self, Group};
+use crate::node::Node;
 use crate::object::{Annotations, ObjectDef, ObjectOptions, Properties};
 use crate::union::normalise_union;
 use crate::value::Value;
 use crate::MAX_TYPE_DEPTH;
 
 /// A PCL type. Cheap to clone; compared structurally (types.md §1.13).
-#[derive(Clone)]
-pub struct Type(Arc<TypeKind>);
-
-/// Dropping a type drops its elements recursively while the nesting is
-/// shallow (no allocation); from this depth on, the rest of the tree is
-/// taken apart with an explicit stack, so a type nested 100 000 deep (built
-/// through the API; labels stop at [`MAX_TYPE_DEPTH`]) drops within a small
-/// stack.
-const RECURSIVE_DROP_LIMIT: usize = 64;
-
-thread_local! {
-    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    /// A shared leaf put in place of the elements the iterative drop moves
-    /// out (cloning it allocates nothing).
-    static DROP_LEAF: Type = Type(Arc::new(TypeKind::None));
-}
-
-impl Drop for Type {
-    fn drop(&mut self) {
-        // A leaf owns no types, and a node with another strong handle is not
-        // this handle's to take apart: the `Arc`'s own drop (a decrement) is
-        // all there is to do, without the uniqueness check below.
-        if !self.0.has_elements() || Arc::strong_count(&self.0) != 1 {
-            return;
-        }
-        let mut owned = None;
-        if Arc::get_mut(&mut self.0).is_none() {
-            // Weak handles (a lazy object's view memo) make `get_mut`
-            // fail although this is the last strong handle.
-            owned = match take_last(self) {
-                Some(kind) => Some(kind),
-                None => return,
-            };
-        }
-        let kind = match owned.as_mut() {
-            Some(kind) => kind,
-            None => match Arc::get_mut(&mut self.0) {
-                Some(kind) => kind,
-                None => return,
-            },
-        };
-        if !kind.has_elements() {
-            return;
-        }
-        let depth = DROP_DEPTH.with(|d| {
-            let value = d.get() + 1;
-            d.set(value);
-            value
-        });
-        if depth < RECURSIVE_DROP_LIMIT {
-            drop(std::mem::replace(kind, TypeKind::None));
-        } else {
-            let mut stack = Vec::new();
-            kind.take_elements(&mut stack);
-            while let Some(mut t) = stack.pop() {
-                if let Some(k) = Arc::get_mut(&mut t.0) {
-                    k.take_elements(&mut stack);
-                } else if let Some(mut k) = take_last(&mut t) {
-                    k.take_elements(&mut stack);
-                }
-            }
-        }
-        DROP_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
-    }
-}
-
-/// The node of `t` when `t` is its last strong handle but weak handles
-/// exist, moved out (a shared leaf is left in `t`); `None` otherwise.
-fn take_last(t: &mut Type) -> Option<TypeKind> {
-    if Arc::strong_count(&t.0) != 1 || !t.0.has_elements() {
-        return None;
-    }
-    let leaf = DROP_LEAF.try_with(|l| Arc::clone(&l.0)).ok()?;
-    Arc::try_unwrap(std::mem::replace(&mut t.0, leaf)).ok()
-}
-
-impl TypeKind {
-    /// Whether this kind holds other types (leaves are the builtins and
-    /// opaques).
-    pub(crate) fn has_elements(&self) -> bool {
-        !matches!(
-            self,
-            TypeKind::None
-                | TypeKind::Bool
-                | TypeKind::Int
-                | TypeKind::Number
-                | TypeKind::String
-                | TypeKind::Id
-                | TypeKind::Dynamic
-                | TypeKind::Opaque(_)
-        )
-    }
-
-    /// Moves the element types this kind owns alone onto `stack`, leaving
-    /// shared leaves in their place.
-    fn take_elements(&mut self, stack: &mut Vec<Type>) {
-        let leaf = || DROP_LEAF.with(Type::clone);
-        let take_slice = |elements: &mut Arc<[Type]>, stack: &mut Vec<Type>| {
-            if let Some(elements) = Arc::get_mut(elements) {
-                for e in elements {
-                    stack.push(std::mem::replace(e, leaf()));
-                }
-            }
-        };
-        match self {
-            TypeKind::List(t)
-            | TypeKind::Map(t)
-            | TypeKind::Set(t)
-            | TypeKind::Promise(t)
-            | TypeKind::Output(t) => stack.push(std::mem::replace(t, leaf())),
-            TypeKind::Const(c) => stack.push(std::mem::replace(&mut c.underlying, leaf())),
-            TypeKind::Enum(e) => stack.push(std::mem::replace(&mut e.underlying, leaf())),
-            TypeKind::Tuple(elements) => take_slice(elements, stack),
-            TypeKind::Union(u) => take_slice(&mut u.elements, stack),
-            TypeKind::Object(def) => {
-                if let Some(def) = Arc::get_mut(def) {
-                    if let Some(props) = def.take_properties() {
-                        stack.extend(props.into_values());
-                    }
-                    stack.extend(def.take_pending_source());
-                }
-            }
-            _ => {}
-        }
-    }
-}
+pub struct Type(Arc<Node>);
 
 /// A weak handle to a type ([`Type::weak`]).
 #[derive(Clone)]
-pub struct WeakType(std::sync::Weak<TypeKind>);
+pub struct WeakType(std::sync::Weak<Node>);
 
 impl WeakType {
     /// The type, if it is still alive.
@@ -189,6 +67,9 @@ impl UnionType {
     pub fn elements(&self) -> &[Type] {
         &self.elements
     }
+    pub(crate) fn elements_mut(&mut self) -> &mut Arc<[Type]> {
+        &mut self.elements
+    }
     pub fn annotations(&self) -> &Annotations {
         &self.annotations
     }
@@ -208,6 +89,9 @@ impl ConstType {
     pub fn underlying(&self) -> &Type {
         &self.underlying
     }
+    pub(crate) fn underlying_mut(&mut self) -> &mut Type {
+        &mut self.underlying
+    }
     pub fn value(&self) -> &Value {
         &self.value
     }
@@ -224,6 +108,9 @@ pub struct EnumType {
 impl EnumType {
     pub fn token(&self) -> &str {
         &self.token
+    }
+    pub(crate) fn underlying_mut(&mut self) -> &mut Type {
+        &mut self.underlying
     }
     pub fn underlying(&self) -> &Type {
         &self.underlying
@@ -244,7 +131,7 @@ pub enum EnumError {
 }
 
 fn builtin(slot: &'static OnceLock<Type>, kind: fn() -> TypeKind) -> Type {
-    slot.get_or_init(|| Type(Arc::new(kind()))).clone()
+    slot.get_or_init(|| Type::leaf(kind())).clone()
 }
 
 macro_rules! builtin_ctor {
@@ -266,13 +153,56 @@ impl Type {
     builtin_ctor!(id, Id);
     builtin_ctor!(dynamic, Dynamic);
 
+    /// A new node: it joins the group of the current scope, else the
+    /// group of its first element that has one (see [`crate::group`]).
     pub(crate) fn from_kind(kind: TypeKind) -> Type {
-        Type(Arc::new(kind))
+        let group = if kind.has_elements() {
+            group::current().or_else(|| {
+                let mut first = None;
+                kind.for_each_element(&mut |e| {
+                    if first.is_none() {
+                        first = e.group().cloned();
+                    }
+                });
+                first
+            })
+        } else {
+            None
+        };
+        Node::handle(kind, group)
+    }
+
+    /// A new node in `group`.
+    pub(crate) fn in_group(kind: TypeKind, group: Option<Arc<Group>>) -> Type {
+        Node::handle(kind, group)
+    }
+
+    /// A node that belongs to no group (a builtin or a shared leaf).
+    pub(crate) fn leaf(kind: TypeKind) -> Type {
+        Node::handle(kind, None)
+    }
+
+    /// A handle to `node` that is already counted in its group.
+    pub(crate) fn from_node(node: Arc<Node>) -> Type {
+        Type(node)
+    }
+
+    pub(crate) fn node(&self) -> &Arc<Node> {
+        &self.0
+    }
+
+    pub(crate) fn node_mut(&mut self) -> &mut Arc<Node> {
+        &mut self.0
+    }
+
+    /// The group this node belongs to.
+    pub(crate) fn group(&self) -> Option<&Arc<Group>> {
+        self.0.group.as_ref()
     }
 
     /// The kind of this type, for pattern matching.
     pub fn kind(&self) -> &TypeKind {
-        &self.0
+        &self.0.kind
     }
 
     /// Identity of the underlying allocation (used for memo keys).
@@ -298,13 +228,18 @@ impl Type {
     }
 
     /// A weak handle to this node (for caches that must not keep it alive).
-    pub(crate) fn downgrade(&self) -> std::sync::Weak<TypeKind> {
+    pub(crate) fn downgrade(&self) -> std::sync::Weak<Node> {
         Arc::downgrade(&self.0)
     }
 
-    /// The node behind a weak handle, if it is still alive.
-    pub(crate) fn upgrade(w: &std::sync::Weak<TypeKind>) -> Option<Type> {
-        w.upgrade().map(Type)
+    /// The node behind a weak handle, if it is still alive (a node whose
+    /// group was freed is not, although its allocation may still be).
+    pub(crate) fn upgrade(w: &std::sync::Weak<Node>) -> Option<Type> {
+        let node = w.upgrade()?;
+        match &node.group {
+            Some(g) if !g.acquire() => None,
+            _ => Some(Type(node)),
+        }
     }
 
     /// A named opaque type. Do not use it for the builtins.
@@ -408,16 +343,22 @@ impl Type {
         opts: ObjectOptions,
     ) -> Type {
         let props: Properties = props.into_iter().map(|(k, v)| (k.into(), v)).collect();
-        Type::from_kind(TypeKind::Object(Arc::new(ObjectDef::new(
-            Some(props),
-            opts,
-        ))))
+        let group = group::current().or_else(|| props.values().find_map(|v| v.group().cloned()));
+        let def = ObjectDef::new(Some(props), opts, group.clone());
+        Type::in_group(TypeKind::Object(Arc::new(def)), group)
     }
 
     /// An object type whose properties are supplied later with
     /// [`Type::define_object`]; this is how recursive schema types are built.
+    ///
+    /// The object joins the group of the current scope, or starts a group
+    /// of its own: nodes built later with it as their first grouped
+    /// element join that group (see [`crate::group`]), so that the cycle
+    /// its definition closes is freed with it.
     pub fn deferred_object(opts: ObjectOptions) -> Type {
-        Type::from_kind(TypeKind::Object(Arc::new(ObjectDef::new(None, opts))))
+        let group = Some(group::current().unwrap_or_else(Group::new));
+        let def = ObjectDef::new(None, opts, group.clone());
+        Type::in_group(TypeKind::Object(Arc::new(def)), group)
     }
 
     /// An object type whose properties `definer` computes on first use
@@ -434,14 +375,21 @@ impl Type {
         )
     }
 
+    ///
+    /// A view joins its source's group; any other lazy object joins the
+    /// group of the current scope, or starts a group of its own.
     pub(crate) fn lazy_object_with(
         definer: crate::object::Pending,
         opts: ObjectOptions,
         view_of: Option<crate::object::View>,
     ) -> Type {
-        Type::from_kind(TypeKind::Object(Arc::new(ObjectDef::new_lazy(
-            definer, opts, view_of,
-        ))))
+        let group = match &definer {
+            crate::object::Pending::View(src, _) => src.group().cloned(),
+            crate::object::Pending::Definer(_) => group::current(),
+        };
+        let group = Some(group.unwrap_or_else(Group::new));
+        let def = ObjectDef::new_lazy(definer, opts, view_of, group.clone());
+        Type::in_group(TypeKind::Object(Arc::new(def)), group)
     }
 
     /// Sets the properties of a deferred object. Returns false if `self` is

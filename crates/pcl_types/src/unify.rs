@@ -328,6 +328,12 @@ impl Engine {
 
     /// The object unifier (types.md §3.3); annotations are dropped.
     pub(crate) fn unify_objects(&mut self, a: &Type, b: &Type) -> (Type, CK) {
+        // The objects one unification builds share a group (they may form
+        // cycles among themselves).
+        crate::group::within_some(|| self.unify_objects_in(a, b))
+    }
+
+    fn unify_objects_in(&mut self, a: &Type, b: &Type) -> (Type, CK) {
         let key = (a.addr(), b.addr());
         if let Some((_, t)) = self.unify_state.in_progress.iter().find(|(k, _)| *k == key) {
             return (t.clone(), CK::Safe);
@@ -339,15 +345,16 @@ impl Engine {
         self.unify_state.in_progress.push((key, result.clone()));
         let mut kind = CK::Safe;
         let mut props = Properties::default();
-        for (k, t) in oa.properties() {
-            if ob.property(k).is_none() {
+        let (pa, pb) = (oa.properties(), ob.properties());
+        for (k, t) in pa.iter() {
+            if !pb.contains_key(k) {
                 props.insert(k.clone(), Type::optional(t.clone()));
             } else {
                 props.insert(k.clone(), t.clone());
             }
         }
-        for (k, u) in ob.properties() {
-            match oa.property(k) {
+        for (k, u) in pb.iter() {
+            match pa.get(k) {
                 Some(t) => {
                     let (r, kk) = self.unify(t, u);
                     kind = kind.min(kk);
