@@ -27,6 +27,7 @@ mod literal;
 mod newlines;
 mod template;
 mod token;
+pub mod tree;
 
 use pcl_diagnostics::{Diagnostic, FileId, TextRange};
 
@@ -51,6 +52,10 @@ pub struct Parsed<T> {
     /// [`Parsed::tokens`] (most users never ask for them).
     token_slice: std::sync::OnceLock<Vec<Token>>,
     syntax: T,
+    /// The flat tree (see [`tree`]).
+    tree: tree::Tree,
+    /// The root's index: a body, an expression or a template.
+    root: u32,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -92,15 +97,32 @@ impl<T> Parsed<T> {
     pub fn text(&self) -> &str {
         &self.text
     }
+    /// The flat tree's arenas (for memory accounting; read it through the
+    /// views).
+    pub fn tree(&self) -> &tree::Tree {
+        &self.tree
+    }
+    fn src(&self) -> tree::Src<'_> {
+        tree::Src::new(&self.tree, &self.text)
+    }
 }
 
 impl Parsed<ast::Body> {
-    pub fn body(&self) -> &ast::Body {
+    /// The file's body.
+    pub fn body(&self) -> tree::BodyRef<'_> {
+        tree::BodyRef::new(self.src(), tree::BodyId(self.root))
+    }
+    /// The innermost node at `offset`.
+    pub fn node_at(&self, offset: u32) -> tree::NodeRef<'_> {
+        self.body().node_at(offset)
+    }
+    /// Transitional: the boxed AST the grammar still builds.
+    pub fn ast_body(&self) -> &ast::Body {
         &self.syntax
     }
     /// A deterministic, indented dump of the tree for golden files.
     pub fn dump(&self) -> String {
-        dump::dump_body(&self.syntax, &self.diagnostics)
+        dump::dump_body(self.body(), &self.diagnostics)
     }
     pub fn into_parts(self) -> (ast::Body, Vec<Diagnostic>) {
         (self.syntax, self.diagnostics)
@@ -108,11 +130,18 @@ impl Parsed<ast::Body> {
 }
 
 impl Parsed<ast::Expr> {
-    pub fn expr(&self) -> &ast::Expr {
+    pub fn expr(&self) -> tree::ExprRef<'_> {
+        tree::ExprRef {
+            src: self.src(),
+            id: tree::ExprId(self.root),
+        }
+    }
+    /// Transitional: the boxed AST the grammar still builds.
+    pub fn ast_expr(&self) -> &ast::Expr {
         &self.syntax
     }
     pub fn dump(&self) -> String {
-        dump::dump_expr(&self.syntax, &self.diagnostics)
+        dump::dump_expr(self.expr(), &self.diagnostics)
     }
     pub fn into_parts(self) -> (ast::Expr, Vec<Diagnostic>) {
         (self.syntax, self.diagnostics)
@@ -120,7 +149,22 @@ impl Parsed<ast::Expr> {
 }
 
 impl Parsed<TemplateRoot> {
-    pub fn template(&self) -> &ast::Template {
+    pub fn template(&self) -> tree::TemplateRef<'_> {
+        const EMPTY: tree::TemplateNode = tree::TemplateNode {
+            kind: tree::TemplateNodeKind::Bare,
+            parts: tree::Run { start: 0, len: 0 },
+        };
+        tree::TemplateRef {
+            src: self.src(),
+            node: self
+                .tree
+                .templates
+                .get(self.root as usize)
+                .unwrap_or(&EMPTY),
+        }
+    }
+    /// Transitional: the boxed AST the grammar still builds.
+    pub fn ast_template(&self) -> &ast::Template {
         &self.syntax.template
     }
     /// The range of the whole template (the whole input).
@@ -128,7 +172,7 @@ impl Parsed<TemplateRoot> {
         self.syntax.range
     }
     pub fn dump(&self) -> String {
-        dump::dump_template(&self.syntax.template, self.syntax.range, &self.diagnostics)
+        dump::dump_template(self.template(), self.syntax.range, &self.diagnostics)
     }
     pub fn into_parts(self) -> (ast::Template, Vec<Diagnostic>) {
         (self.syntax.template, self.diagnostics)
@@ -139,11 +183,15 @@ impl Parsed<TemplateRoot> {
 pub fn parse(file: FileId, text: &str) -> Parse {
     let tokens = lexer::lex_compact(text);
     let (body, diagnostics) = grammar::parse_file(file, text, &tokens);
+    let mut lower = tree::lower::Lower::new(text);
+    let root = lower.body(&body).0;
     Parsed {
         text: text.to_string(),
         tokens,
         token_slice: std::sync::OnceLock::new(),
         syntax: body,
+        tree: lower.b.finish(),
+        root,
         diagnostics,
     }
 }
@@ -153,11 +201,15 @@ pub fn parse(file: FileId, text: &str) -> Parse {
 pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
     let tokens = lexer::lex_compact(text);
     let (expr, diagnostics) = grammar::parse_expression_file(file, text, &tokens);
+    let mut lower = tree::lower::Lower::new(text);
+    let root = lower.expr(&expr).0;
     Parsed {
         text: text.to_string(),
         tokens,
         token_slice: std::sync::OnceLock::new(),
         syntax: expr,
+        tree: lower.b.finish(),
+        root,
         diagnostics,
     }
 }
@@ -167,7 +219,12 @@ pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
 pub fn parse_template(file: FileId, text: &str) -> ParseTemplate {
     let tokens = lexer::lex_template(text);
     let (template, diagnostics) = grammar::parse_template_file(file, text, &tokens);
+    let mut lower = tree::lower::Lower::new(text);
+    let parts = lower.parts(&template.parts);
+    let root = lower.b.bare_template(parts);
     Parsed {
+        tree: lower.b.finish(),
+        root,
         text: text.to_string(),
         tokens,
         token_slice: std::sync::OnceLock::new(),

@@ -10,7 +10,7 @@ fn codes_of(diags: &[Diagnostic]) -> Vec<&'static str> {
 
 fn attr_expr<'a>(parse: &'a Parse, name: &str) -> &'a Expr {
     parse
-        .body()
+        .ast_body()
         .attributes()
         .find(|a| a.name() == name)
         .map(|a| a.expr())
@@ -23,7 +23,7 @@ fn attributes_blocks_and_labels() {
     let parse = parse(FileId(0), text);
     assert!(!parse.has_errors(), "{}", parse.dump());
     assert_eq!(parse.print(), text);
-    let blocks: Vec<&Block> = parse.body().blocks().collect();
+    let blocks: Vec<&Block> = parse.ast_body().blocks().collect();
     assert_eq!(blocks.len(), 2);
     let labels: Vec<&str> = blocks[0].labels().map(|l| l.value()).collect();
     assert_eq!(labels, vec!["x\ty", "lbl"]);
@@ -34,7 +34,7 @@ fn attributes_blocks_and_labels() {
 fn precedence_and_unary() {
     let parse = parse_expr(FileId(0), "!a == b || -c * d + 1 > 2 ? x : y ? z : w");
     assert!(!parse.has_errors(), "{}", parse.dump());
-    let ExprKind::Conditional(cond) = &parse.expr().kind else {
+    let ExprKind::Conditional(cond) = &parse.ast_expr().kind else {
         panic!("{}", parse.dump())
     };
     assert!(matches!(cond.else_expr.kind, ExprKind::Conditional(_)));
@@ -43,7 +43,7 @@ fn precedence_and_unary() {
     };
     assert_eq!(or.op, BinaryOp::Or);
     let parse = parse_expr(FileId(0), "-a.b[0]");
-    let ExprKind::Unary(unary) = &parse.expr().kind else {
+    let ExprKind::Unary(unary) = &parse.ast_expr().kind else {
         panic!()
     };
     assert!(matches!(unary.operand.kind, ExprKind::Traversal(_)));
@@ -53,13 +53,13 @@ fn precedence_and_unary() {
 fn splat_scopes() {
     // `.*` takes only the attribute steps; the index applies to the result.
     let parse = parse_expr(FileId(0), "a.*.b[0]");
-    let ExprKind::Traversal(t) = &parse.expr().kind else {
+    let ExprKind::Traversal(t) = &parse.ast_expr().kind else {
         panic!("{}", parse.dump())
     };
     assert!(matches!(t.source.kind, ExprKind::Splat(_)));
     // `[*]` takes the whole rest of the chain.
     let parse = parse_expr(FileId(0), "a[*].b[0]");
-    let ExprKind::Splat(s) = &parse.expr().kind else {
+    let ExprKind::Splat(s) = &parse.ast_expr().kind else {
         panic!("{}", parse.dump())
     };
     let ExprKind::Traversal(each) = &s.each.kind else {
@@ -122,7 +122,7 @@ fn templates_and_heredocs() {
     );
     // NFC normalisation of string values.
     let parse = parse_expr(FileId(0), "\"an\\u0303o\"");
-    let ExprKind::Template(t) = &parse.expr().kind else {
+    let ExprKind::Template(t) = &parse.ast_expr().kind else {
         panic!()
     };
     assert_eq!(t.literal_value(), Some("a\u{f1}o"));
@@ -133,7 +133,7 @@ fn comments_attach() {
     let text = "# lead 1\n// lead 2\na = 1 # trail a\n\n# lonely\n\n/* b */ b = 2 /* t */\nblk {\n  # inner\n  c = 3\n} # after\n# end\n";
     let parse = parse(FileId(0), text);
     assert!(!parse.has_errors(), "{}", parse.dump());
-    let items = parse.body().items();
+    let items = parse.ast_body().items();
     let lead: Vec<&str> = items[0]
         .leading_comments()
         .iter()
@@ -157,7 +157,7 @@ fn comments_attach() {
         " inner"
     );
     let dangling: Vec<&str> = parse
-        .body()
+        .ast_body()
         .dangling_comments()
         .iter()
         .map(|c| c.text.as_str())
@@ -187,7 +187,7 @@ fn recovery_resumes_at_next_item() {
             parse.dump()
         );
         assert!(
-            parse.body().attributes().any(|a| a.name() == "b"),
+            parse.ast_body().attributes().any(|a| a.name() == "b"),
             "{text:?}\n{}",
             parse.dump()
         );
@@ -254,7 +254,7 @@ fn wide_numbers_with_exponents_are_accepted() {
             "{text:?}: {:?}",
             codes_of(parse.diagnostics())
         );
-        let Some(attr) = parse.body().attributes().next() else {
+        let Some(attr) = parse.ast_body().attributes().next() else {
             panic!("no attribute in {text:?}");
         };
         assert!(
@@ -328,7 +328,7 @@ fn simple_expression_shortcuts_match_the_full_parser() {
         let value = |source: &str| {
             let parse = parse(FileId(0), source);
             assert!(parse.diagnostics().is_empty(), "{source}");
-            match parse.body().items.first() {
+            match parse.ast_body().items.first() {
                 Some(BodyItem::Attribute(attr)) => attr.expr.clone(),
                 _ => panic!("{source}: no attribute"),
             }
@@ -633,13 +633,13 @@ fn plain_and_general_quoted_strings() {
     for (text, want) in cases {
         let parse = parse_expr(FileId(0), text);
         assert!(!parse.has_errors(), "{text}: {}", parse.dump());
-        let ExprKind::Template(t) = &parse.expr().kind else {
+        let ExprKind::Template(t) = &parse.ast_expr().kind else {
             panic!("{text}: {}", parse.dump())
         };
         let values = literal_values(t);
         assert_eq!(values, want, "{text}");
         assert_eq!(t.parts.len(), want.len(), "{text}");
-        assert_eq!(parse.expr().range, TextRange::from_usize(0..text.len()));
+        assert_eq!(parse.ast_expr().range, TextRange::from_usize(0..text.len()));
         if let Some(part) = t.parts.first() {
             assert_eq!(
                 part.range(),
@@ -698,7 +698,7 @@ fn dangling_comments_match_a_scan_of_the_gaps() {
     ];
     for text in texts {
         let parse = parse(FileId(0), text);
-        check(&parse, parse.body(), text);
+        check(&parse, parse.ast_body(), text);
     }
 }
 
@@ -721,7 +721,7 @@ fn merged_literals_mix_source_slices_and_decoded_text() {
     for (text, want) in cases {
         let parse = parse_expr(FileId(0), text);
         assert!(!parse.has_errors(), "{text:?}: {}", parse.dump());
-        let ExprKind::Template(t) = &parse.expr().kind else {
+        let ExprKind::Template(t) = &parse.ast_expr().kind else {
             panic!("{text:?}: {}", parse.dump())
         };
         assert_eq!(t.literal_value(), Some(want), "{text:?}");
@@ -740,7 +740,7 @@ fn merged_literals_mix_source_slices_and_decoded_text() {
     }
     // Literals around an interpolation stay apart.
     let parse = parse_expr(FileId(0), "<<EOT\na\nb ${x} c\nd\nEOT\n");
-    let ExprKind::Template(t) = &parse.expr().kind else {
+    let ExprKind::Template(t) = &parse.ast_expr().kind else {
         panic!("{}", parse.dump())
     };
     let values = literal_values(t);
@@ -756,14 +756,14 @@ fn early_merged_literals_keep_strip_semantics() {
     let text = "\"x  $${  ${~y} \\n $${ z ${y~}  $$x  $${q\"";
     let parse = parse_expr(FileId(0), text);
     assert!(!parse.has_errors(), "{}", parse.dump());
-    let ExprKind::Template(t) = &parse.expr().kind else {
+    let ExprKind::Template(t) = &parse.ast_expr().kind else {
         panic!("{}", parse.dump())
     };
     assert_eq!(literal_values(t), ["x  ${", " \n ${ z ", "$$x  ${q"]);
     // Many escapes: one literal covering them all.
     let text = format!("\"{}\"", "$${".repeat(1000));
     let parse = parse_expr(FileId(0), &text);
-    let ExprKind::Template(t) = &parse.expr().kind else {
+    let ExprKind::Template(t) = &parse.ast_expr().kind else {
         panic!("{}", parse.dump())
     };
     assert_eq!(t.parts.len(), 1);
@@ -783,7 +783,7 @@ fn nested_chains_keep_their_own_steps() {
     }
     let parse = parse_expr(FileId(0), "a.b[c.d[e.f.g].h].i[*].j.k");
     assert!(!parse.has_errors(), "{}", parse.dump());
-    let ExprKind::Splat(splat) = &parse.expr().kind else {
+    let ExprKind::Splat(splat) = &parse.ast_expr().kind else {
         panic!("{}", parse.dump())
     };
     // The source `a.b[…].i`: three steps, the second indexed by `c.d[…].h`.
@@ -841,6 +841,6 @@ fn overlong_number_literal_is_rejected_and_cut() {
             diag.summary
         );
     }
-    assert_eq!(parse.body().items.len(), 3);
+    assert_eq!(parse.ast_body().items.len(), 3);
     assert_eq!(parse.print(), text);
 }

@@ -127,7 +127,7 @@ fn check_invariants(text: &str, parse: &Parse) -> Vec<String> {
     if let Err(err) = common::check_diagnostic_ranges(text, parse.diagnostics()) {
         problems.push(err);
     }
-    if let Err(err) = common::check_tree_ranges(text, parse.body()) {
+    if let Err(err) = common::check_tree_ranges(text, parse.ast_body()) {
         problems.push(err);
     }
     problems
@@ -151,8 +151,8 @@ fn check_fixture(path: &Path, expect_errors: bool, failures: &mut Vec<String>) {
     if !expect_errors {
         let crlf = to_crlf(&text);
         let crlf_parse = pcl_syntax::parse(FileId(0), &crlf);
-        let plain_shape = common::shape_body(parse.body()).replace("\\r\\n", "\\n");
-        let crlf_shape = common::shape_body(crlf_parse.body()).replace("\\r\\n", "\\n");
+        let plain_shape = common::shape_body(parse.ast_body()).replace("\\r\\n", "\\n");
+        let crlf_shape = common::shape_body(crlf_parse.ast_body()).replace("\\r\\n", "\\n");
         if crlf_parse.has_errors() || plain_shape != crlf_shape {
             failures.push(format!(
                 "{name}: CRLF line endings change the result (errors: {})\n--- LF ---\n{plain_shape}--- CRLF ---\n{crlf_shape}",
@@ -813,7 +813,7 @@ const TEMPLATE_VALUES: &[(&str, &str, &str)] = &[
 ];
 
 fn find_attr<'a>(parse: &'a Parse, name: &str) -> Option<&'a Expr> {
-    parse.body().items.iter().find_map(|item| match item {
+    parse.ast_body().items.iter().find_map(|item| match item {
         BodyItem::Attribute(attr) if attr.name() == name => Some(&attr.expr),
         _ => None,
     })
