@@ -22,8 +22,8 @@ use std::borrow::Cow;
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
-use crate::ast::NumberValue;
 use crate::lexer::ByteSet;
+use crate::tree::builder::NumberLit as NumberValue;
 
 /// The widest integral value computed exactly from a literal written with
 /// an exponent or a fraction (`1e77`), in bits. Plain integer literals have

@@ -41,7 +41,7 @@ fn corpus_parses_cleanly_and_round_trips() {
         if let Err(err) = common::check_tokens(&text, parse.tokens()) {
             failures.push(format!("{name}: {err}"));
         }
-        if let Err(err) = common::check_tree_ranges(&text, parse.ast_body()) {
+        if let Err(err) = common::check_tree_ranges(&text, parse.body()) {
             failures.push(format!("{name}: {err}"));
         }
     }

@@ -22,7 +22,7 @@ fn check_all_inner(text: &str) -> Result<(), TestCaseError> {
     prop_assert_eq!(parse.print(), text);
     common::check_tokens(text, parse.tokens()).map_err(TestCaseError::fail)?;
     common::check_diagnostic_ranges(text, parse.diagnostics()).map_err(TestCaseError::fail)?;
-    common::check_tree_ranges(text, parse.ast_body()).map_err(TestCaseError::fail)?;
+    common::check_tree_ranges(text, parse.body()).map_err(TestCaseError::fail)?;
     let _ = parse.dump();
 
     let expr = pcl_syntax::parse_expr(FileId(0), text);

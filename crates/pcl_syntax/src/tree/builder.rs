@@ -68,7 +68,7 @@ fn finish_run<T>(scratch: &mut Vec<T>, arena: &mut Vec<T>, mark: Mark) -> Run {
 }
 
 macro_rules! lists {
-    ($($field:ident -> $arena:ident: $ty:ty => $mark:ident, $push:ident, $finish:ident;)*) => {
+    ($($field:ident -> $arena:ident: $ty:ty => $mark:ident, $push:ident, $finish:ident, $discard:ident;)*) => {
         impl Builder {
             $(
                 pub(crate) fn $mark(&self) -> Mark {
@@ -80,20 +80,25 @@ macro_rules! lists {
                 pub(crate) fn $finish(&mut self, mark: Mark) -> Run {
                     finish_run(&mut self.scratch.$field, &mut self.tree.$arena, mark)
                 }
+                /// Drops the run above `mark` (a list given up on).
+                #[allow(dead_code)]
+                pub(crate) fn $discard(&mut self, mark: Mark) {
+                    self.scratch.$field.truncate(mark.0 as usize);
+                }
             )*
         }
     };
 }
 
 lists! {
-    exprs -> expr_lists: ExprId => mark_exprs, push_list_expr, finish_exprs;
-    steps -> steps: StepNode => mark_steps, push_step, finish_steps;
-    object_items -> object_items: ObjectItemNode => mark_object_items, push_object_item, finish_object_items;
-    parts -> parts: PartNode => mark_parts, push_part, finish_parts;
-    idents -> idents: TextRange => mark_idents, push_ident, finish_idents;
-    items -> items: ItemNode => mark_items, push_item, finish_items;
-    labels -> labels: LabelNode => mark_labels, push_label, finish_labels;
-    comments -> comments: CommentNode => mark_comments, push_comment, finish_comments;
+    exprs -> expr_lists: ExprId => mark_exprs, push_list_expr, finish_exprs, discard_exprs;
+    steps -> steps: StepNode => mark_steps, push_step, finish_steps, discard_steps;
+    object_items -> object_items: ObjectItemNode => mark_object_items, push_object_item, finish_object_items, discard_object_items;
+    parts -> parts: PartNode => mark_parts, push_part, finish_parts, discard_parts;
+    idents -> idents: TextRange => mark_idents, push_ident, finish_idents, discard_idents;
+    items -> items: ItemNode => mark_items, push_item, finish_items, discard_items;
+    labels -> labels: LabelNode => mark_labels, push_label, finish_labels, discard_labels;
+    comments -> comments: CommentNode => mark_comments, push_comment, finish_comments, discard_comments;
 }
 
 impl Builder {
@@ -138,6 +143,16 @@ impl Builder {
     // ------------------------------------------------------------------
     // Expressions
     // ------------------------------------------------------------------
+
+    /// The range of a node built already.
+    pub(crate) fn expr_range(&self, id: ExprId) -> TextRange {
+        self.tree.expr_node(id).range
+    }
+
+    /// Whether a node built already is an error placeholder.
+    pub(crate) fn is_error(&self, id: ExprId) -> bool {
+        matches!(self.tree.expr_node(id).kind, ExprNodeKind::Error)
+    }
 
     fn range_of(&self, id: ExprId) -> Option<TextRange> {
         let node = self.tree.exprs.get(id.index())?;
@@ -538,6 +553,34 @@ impl Builder {
         st.items.truncate(sit);
         st.labels.truncate(sl);
         st.comments.truncate(sc);
+    }
+}
+
+impl Builder {
+    /// Appends a list of items built outside the scratch stack (the top
+    /// level's, which grow with the file) as one run.
+    pub(crate) fn items_run(&mut self, items: Vec<ItemNode>) -> Run {
+        let start = self.tree.items.len() as u32;
+        self.tree.items.extend(items);
+        Run {
+            start,
+            len: self.tree.items.len() as u32 - start,
+        }
+    }
+
+    /// The items of a body built already.
+    pub(crate) fn body_items(&self, body: BodyId) -> Run {
+        self.tree
+            .bodies
+            .get(body.0 as usize)
+            .map_or(Run::default(), |b| b.items)
+    }
+
+    /// Takes the steps above `mark` off the scratch stack, as a `Vec`
+    /// (a postfix chain that turned out to hold a splat).
+    pub(crate) fn take_steps(&mut self, mark: Mark) -> Vec<StepNode> {
+        let from = (mark.0 as usize).min(self.scratch.steps.len());
+        self.scratch.steps.drain(from..).collect()
     }
 }
 

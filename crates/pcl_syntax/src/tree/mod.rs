@@ -23,8 +23,7 @@
 //! belongs to the innermost node whose range contains it
 //! ([`crate::Parsed::node_at`]).
 
-mod builder;
-pub(crate) mod lower;
+pub(crate) mod builder;
 mod nav;
 mod views;
 
