@@ -30,6 +30,7 @@ mod newlines;
 mod template;
 mod token;
 pub mod tree;
+mod validate;
 
 use pcl_diagnostics::{Diagnostic, FileId, TextRange};
 

@@ -14,7 +14,7 @@ use crate::comments;
 use crate::literal;
 use crate::token::TokenKind as K;
 use crate::tree::builder::slice;
-use crate::tree::{BlockNode, BodyId, CommentNode, ItemNode, ItemNodeKind, LabelNode, Run, Text};
+use crate::tree::{BlockNode, BodyId, CommentNode, ItemNode, LabelNode, Run, Text};
 
 pub(super) type PBody<'s> = Boxed<'s, 's, In<'s>, Run, Ex<'s>>;
 pub(super) type BodyRec<'s> = Recursive<chumsky::recursive::Direct<'s, 's, In<'s>, Run, Ex<'s>>>;
@@ -106,62 +106,9 @@ pub(super) fn body<'s>(
         } else {
             s.b.items_run(top)
         };
-        check_duplicates(s, items);
         Ok(items)
     })
     .boxed()
-}
-
-/// Reports attributes defined twice in one body.
-fn check_duplicates(s: &mut St<'_>, items: Run) {
-    let text = s.text;
-    let name_of = |range: TextRange| text.get(range.to_usize()).unwrap_or("");
-    let attrs = || {
-        slice(&s.b.tree.items, items)
-            .iter()
-            .filter_map(|item| match item.kind {
-                ItemNodeKind::Attribute { name, .. } => Some(name),
-                ItemNodeKind::Block(_) => None,
-            })
-    };
-    let count = attrs().count();
-    if count < 2 {
-        return;
-    }
-    let mut dups = Vec::new();
-    if count <= 16 {
-        // Small bodies (nearly all): a quadratic scan beats hashing.
-        for (idx, attr) in attrs().enumerate() {
-            if let Some(first) = attrs().take(idx).find(|a| name_of(*a) == name_of(attr)) {
-                dups.push((attr, first));
-            }
-        }
-    } else {
-        let mut seen: std::collections::HashMap<&str, TextRange> =
-            std::collections::HashMap::with_capacity(count);
-        for attr in attrs() {
-            match seen.get(name_of(attr)) {
-                Some(first) => dups.push((attr, *first)),
-                None => {
-                    seen.insert(name_of(attr), attr);
-                }
-            }
-        }
-    }
-    for (range, first) in dups {
-        let name = name_of(range);
-        s.diags.push(
-            pcl_diagnostics::Diagnostic::error(
-                codes::DUPLICATE_ATTRIBUTE,
-                pcl_diagnostics::Span::new(s.file, range),
-                format!("attribute `{name}` is already defined in this body"),
-            )
-            .with_related(
-                pcl_diagnostics::Span::new(s.file, first),
-                "first defined here",
-            ),
-        );
-    }
 }
 
 /// Builds a body of `items` spanning `range`, with its dangling comments.

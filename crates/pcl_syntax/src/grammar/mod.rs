@@ -504,8 +504,14 @@ pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     };
     let range = TextRange::new(0, text.len() as u32);
     let BodyId(root) = body::finish_body(s, items, range);
+    let tree = std::mem::take(&mut s.b).finish();
+    crate::validate::file(
+        crate::tree::BodyRef::new(crate::tree::Src::new(&tree, text), BodyId(root)),
+        file,
+        &mut s.diags,
+    );
     Output {
-        tree: state.0.b.finish(),
+        tree,
         root,
         diagnostics: state.0.diags,
     }
