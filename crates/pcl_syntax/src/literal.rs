@@ -64,7 +64,7 @@ pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
             value = value * 10 + u64::from(b - b'0');
         }
         if digits {
-            return Ok(NumberValue::Int(BigInt::from(value)));
+            return Ok(NumberValue::Small(value));
         }
     }
     let (mantissa, exponent) = match text.find(['e', 'E']) {
@@ -299,6 +299,7 @@ mod tests {
     fn numbers() {
         let int = |s: &str| match parse_number(s) {
             Ok(NumberValue::Int(v)) => v.to_string(),
+            Ok(NumberValue::Small(v)) => v.to_string(),
             other => format!("{other:?}"),
         };
         assert_eq!(int("007"), "7");
@@ -369,6 +370,14 @@ mod tests {
         );
         // With an exponent, exact only within 256 bits.
         assert!(matches!(parse_number("1e77"), Ok(NumberValue::Int(_))));
+        assert_eq!(
+            parse_number("18446744073709551615"),
+            Ok(NumberValue::Int(BigInt::from(u64::MAX)))
+        );
+        assert_eq!(
+            parse_number("1234567890123456789"),
+            Ok(NumberValue::Small(1234567890123456789))
+        );
         assert_eq!(parse_number("1e78"), Ok(NumberValue::Fraction(1e78)));
     }
 

@@ -42,6 +42,7 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> StepNo
     }
     let value = match literal::parse_number(text) {
         Ok(NumberLit::Int(v)) => v,
+        Ok(NumberLit::Small(v)) => num_bigint::BigInt::from(v),
         Err(NumberError::TooLong) => {
             st.error(
                 codes::NUMBER_TOO_LONG,
@@ -214,8 +215,8 @@ pub(super) fn postfix_chain<'s>(
 }
 
 /// A parsed postfix chain: while it is only `.name`, `.0` and `[i]`
-/// steps (nearly always) they are pushed onto `Scratch::steps` above
-/// `base` (taken off as the traversal's exact-size step list by
+/// steps (nearly always) they are pushed onto the builder's step stack
+/// above `base` (moved into the arena as the traversal's steps by
 /// `postfix_expr`); from its first splat or broken step on, they are moved
 /// into `ops`, with the rest of the chain, for [`fold_chain`].
 pub(super) struct Chain {

@@ -6,10 +6,9 @@
 //! above whatever the enclosing lists have pushed; [`Builder::finish`]
 //! moves the run above a [`Mark`] into the arena, so every list is one
 //! contiguous run, written once. A nested list finishes before the
-//! enclosing one pushes again, so each run is exactly one list.
-//!
-//! [`Builder::checkpoint`] and [`Builder::rewind`] undo everything built
-//! since a point, for parsers that backtrack.
+//! enclosing one pushes again, so each run is exactly one list. A list
+//! given up on is dropped from its stack (`discard_*`); nodes a rewound
+//! parser built stay in the arenas, unreferenced.
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
@@ -24,6 +23,8 @@ pub struct Mark(u32);
 /// A number's value as the lexer decoded it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum NumberLit {
+    /// An integer that fits in a `u64` (no `BigInt` allocated).
+    Small(u64),
     Int(BigInt),
     Fraction(f64),
     Invalid,
@@ -47,13 +48,6 @@ pub(crate) struct Scratch {
 pub struct Builder {
     pub(crate) tree: Tree,
     pub(crate) scratch: Scratch,
-}
-
-/// Everything's length at one point, for [`Builder::rewind`].
-#[derive(Clone, Copy, Debug, Default)]
-#[allow(dead_code)] // until the grammar builds the tree itself
-pub(crate) struct Checkpoint {
-    lens: [u32; 27],
 }
 
 /// Moves `scratch[mark..]` to the end of `arena`: the one list helper.
@@ -275,6 +269,10 @@ impl Builder {
 
     pub(crate) fn number(&mut self, value: NumberLit, range: TextRange) -> ExprId {
         let kind = match value {
+            NumberLit::Small(small) => ExprNodeKind::Int {
+                lo: small as u32,
+                hi: (small >> 32) as u32,
+            },
             NumberLit::Int(v) => match v.to_u64() {
                 Some(small) => ExprNodeKind::Int {
                     lo: small as u32,
@@ -476,83 +474,6 @@ impl Builder {
             leading: comments.0,
             trailing: comments.1,
         }
-    }
-
-    // ------------------------------------------------------------------
-    // Backtracking
-    // ------------------------------------------------------------------
-
-    #[allow(dead_code)] // until the grammar builds the tree itself
-    pub(crate) fn checkpoint(&self) -> Checkpoint {
-        let t = &self.tree;
-        let s = &self.scratch;
-        let l = |n: usize| n as u32;
-        Checkpoint {
-            lens: [
-                l(t.exprs.len()),
-                l(t.expr_lists.len()),
-                l(t.steps.len()),
-                l(t.object_items.len()),
-                l(t.templates.len()),
-                l(t.parts.len()),
-                l(t.template_ifs.len()),
-                l(t.template_fors.len()),
-                l(t.calls.len()),
-                l(t.fors.len()),
-                l(t.splats.len()),
-                l(t.idents.len()),
-                l(t.bodies.len()),
-                l(t.items.len()),
-                l(t.blocks.len()),
-                l(t.labels.len()),
-                l(t.comments.len()),
-                l(t.decoded.len()),
-                l(t.bigs.len()),
-                l(s.exprs.len()),
-                l(s.steps.len()),
-                l(s.object_items.len()),
-                l(s.parts.len()),
-                l(s.idents.len()),
-                l(s.items.len()),
-                l(s.labels.len()),
-                l(s.comments.len()),
-            ],
-        }
-    }
-
-    #[allow(dead_code)] // until the grammar builds the tree itself
-    pub(crate) fn rewind(&mut self, cp: Checkpoint) {
-        let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, se, ss, so, sp, si, sit, sl, sc] =
-            cp.lens.map(|x| x as usize);
-        let t = &mut self.tree;
-        t.exprs.truncate(a);
-        t.expr_lists.truncate(b);
-        t.steps.truncate(c);
-        t.object_items.truncate(d);
-        t.templates.truncate(e);
-        t.parts.truncate(f);
-        t.template_ifs.truncate(g);
-        t.template_fors.truncate(h);
-        t.calls.truncate(i);
-        t.fors.truncate(j);
-        t.splats.truncate(k);
-        t.idents.truncate(l);
-        t.bodies.truncate(m);
-        t.items.truncate(n);
-        t.blocks.truncate(o);
-        t.labels.truncate(p);
-        t.comments.truncate(q);
-        t.decoded.truncate(r);
-        t.bigs.truncate(s);
-        let st = &mut self.scratch;
-        st.exprs.truncate(se);
-        st.steps.truncate(ss);
-        st.object_items.truncate(so);
-        st.parts.truncate(sp);
-        st.idents.truncate(si);
-        st.items.truncate(sit);
-        st.labels.truncate(sl);
-        st.comments.truncate(sc);
     }
 }
 
