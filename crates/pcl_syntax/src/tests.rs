@@ -545,6 +545,31 @@ fn duplicate_attributes_small_and_large() {
     }
 }
 
+/// Duplicates found by the validation pass join the parser's diagnostics
+/// in source order, nested bodies included.
+#[test]
+fn duplicates_merge_into_the_parse_diagnostics_by_position() {
+    let text = "a = (\nx = 1\nx = 2\nb {\n  c = 1\n  c = 2\n}\nd = [1 2]\n";
+    let parse = parse(FileId(0), text);
+    let got: Vec<(&str, u32)> = parse
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code.as_str(), d.span.range.start))
+        .collect();
+    let at = |s: &str| text.find(s).unwrap_or(0) as u32;
+    assert_eq!(
+        got,
+        [
+            ("expected-expression", at("(") + 1),
+            ("duplicate-attribute", at("x = 2")),
+            ("duplicate-attribute", at("c = 2")),
+            ("missing-comma", at("2]")),
+        ],
+        "{}",
+        parse.dump()
+    );
+}
+
 /// The tree's memory per source byte depends on these sizes (every
 /// expression is an `ExprNode`, every list element one of the others); a
 /// new variant or field that grows them should go to a side arena instead.

@@ -8,39 +8,85 @@
 //! first as related information. (Block labels and `options` blocks are
 //! the binder's business; the grammar never checked them.)
 //!
-//! The pass walks bodies with an explicit stack. Its diagnostics join the
-//! parser's, and the whole list is then ordered by position (stable, so
-//! diagnostics at one offset keep the parser's order): the order a reader
-//! meets the problems in, which is the order the parser reported them in
-//! before this rule left it.
+//! The pass walks the bodies in source order with an explicit stack, so
+//! its diagnostics come out ordered by position. They are merged into the
+//! parser's list in one pass: each goes after the parser's diagnostics
+//! that start at or before it (up to the first that starts after it).
+//! When the parser's list is in source order, as it is for every golden
+//! file, the merged list is too.
 
 use std::collections::HashMap;
 
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
 
 use crate::codes;
-use crate::tree::BodyRef;
+use crate::tree::{BodyRef, Item};
 
-/// Validates every body under `root` and appends the diagnostics; if there
-/// are any, orders all of `diags` by position.
+/// Validates every body under `root` and merges the diagnostics into
+/// `diags` by position.
 pub(crate) fn file(root: BodyRef<'_>, file: FileId, diags: &mut Vec<Diagnostic>) {
-    let before = diags.len();
-    let mut stack = vec![root];
-    while let Some(body) = stack.pop() {
-        duplicate_attributes(body, file, diags);
-        stack.extend(body.blocks().map(|block| block.body()));
+    let mut found = Vec::new();
+    // One frame per open body: the body, the next item, its duplicates
+    // (in source order) and the next of those.
+    let mut stack = vec![(root, 0, duplicate_attributes(root), 0)];
+    while let Some((body, item_idx, dups, dup_idx)) = stack.last_mut() {
+        let Some(item) = body.items().get(*item_idx) else {
+            stack.pop();
+            continue;
+        };
+        *item_idx += 1;
+        match item.kind() {
+            Item::Attribute(attr) => {
+                if let Some(&(name, range, first)) = dups.get(*dup_idx) {
+                    if range == attr.name_range() {
+                        *dup_idx += 1;
+                        found.push(duplicate(file, name, range, first));
+                    }
+                }
+            }
+            Item::Block(block) => {
+                let body = block.body();
+                stack.push((body, 0, duplicate_attributes(body), 0));
+            }
+        }
     }
-    if diags.len() > before {
-        diags.sort_by_key(|d| d.span.range.start);
+    if !found.is_empty() {
+        merge(diags, found);
     }
 }
 
-/// Reports attributes defined twice in one body.
-fn duplicate_attributes(body: BodyRef<'_>, file: FileId, diags: &mut Vec<Diagnostic>) {
+/// Merges `found` (ordered by position) into `diags`: each element of
+/// `found` goes after every diagnostic of `diags` that starts at or before
+/// it and that comes before the first one starting after it.
+fn merge(diags: &mut Vec<Diagnostic>, found: Vec<Diagnostic>) {
+    let parser = std::mem::take(diags);
+    diags.reserve(parser.len() + found.len());
+    let mut parser = parser.into_iter().peekable();
+    for d in found {
+        while let Some(p) = parser.next_if(|p| p.span.range.start <= d.span.range.start) {
+            diags.push(p);
+        }
+        diags.push(d);
+    }
+    diags.extend(parser);
+}
+
+fn duplicate(file: FileId, name: &str, range: TextRange, first: TextRange) -> Diagnostic {
+    Diagnostic::error(
+        codes::DUPLICATE_ATTRIBUTE,
+        Span::new(file, range),
+        format!("attribute `{name}` is already defined in this body"),
+    )
+    .with_related(Span::new(file, first), "first defined here")
+}
+
+/// The attributes of one body that repeat an earlier one's name: name,
+/// range, and the first definition's range, in source order.
+fn duplicate_attributes(body: BodyRef<'_>) -> Vec<(&str, TextRange, TextRange)> {
     let attrs = || body.attributes().map(|a| (a.name(), a.name_range()));
     let count = attrs().count();
     if count < 2 {
-        return;
+        return Vec::new();
     }
     let mut dups: Vec<(&str, TextRange, TextRange)> = Vec::new();
     if count <= 16 {
@@ -61,14 +107,5 @@ fn duplicate_attributes(body: BodyRef<'_>, file: FileId, diags: &mut Vec<Diagnos
             }
         }
     }
-    for (name, range, first) in dups {
-        diags.push(
-            Diagnostic::error(
-                codes::DUPLICATE_ATTRIBUTE,
-                Span::new(file, range),
-                format!("attribute `{name}` is already defined in this body"),
-            )
-            .with_related(Span::new(file, first), "first defined here"),
-        );
-    }
+    dups
 }
