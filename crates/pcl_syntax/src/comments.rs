@@ -20,10 +20,11 @@
 
 use pcl_diagnostics::TextRange;
 
-use crate::ast::{BodyItem, Comment, CommentKind};
 use crate::token::{Token, TokenKind, Tokens};
+use crate::tree::builder::slice;
+use crate::tree::{CommentKind, CommentNode, ItemNode};
 
-fn make_comment(text: &str, token: Token) -> Option<Comment> {
+fn make_comment(text: &str, token: Token) -> Option<CommentNode> {
     let kind = match token.kind {
         TokenKind::HashComment => CommentKind::Hash,
         TokenKind::SlashComment => CommentKind::DoubleSlash,
@@ -38,11 +39,7 @@ fn make_comment(text: &str, token: Token) -> Option<Comment> {
         text.strip_suffix('\r').unwrap_or(text)
     };
     let range = TextRange::new(token.range.start, token.range.start + text.len() as u32);
-    Some(Comment {
-        kind,
-        text: text.to_string(),
-        range,
-    })
+    Some(CommentNode { kind, range })
 }
 
 /// Does the token at `idx` share its line with an earlier non-trivia token?
@@ -61,9 +58,14 @@ fn follows_code_on_line(tokens: &Tokens, idx: usize) -> bool {
     false
 }
 
-/// Fills in the leading and trailing comments of `item`, whose first and
-/// last non-trivia tokens are at `first` and `last`.
-pub(crate) fn attach(text: &str, tokens: &Tokens, item: &mut BodyItem, first: usize, last: usize) {
+/// The leading and trailing comments of an item whose first and last
+/// non-trivia tokens are at `first` and `last`.
+pub(crate) fn attach(
+    text: &str,
+    tokens: &Tokens,
+    first: usize,
+    last: usize,
+) -> (Vec<CommentNode>, Vec<CommentNode>) {
     let mut leading = Vec::new();
     let mut newlines = 0;
     // Whether the line of the comment being looked at has code before it.
@@ -110,7 +112,6 @@ pub(crate) fn attach(text: &str, tokens: &Tokens, item: &mut BodyItem, first: us
         }
     }
     leading.reverse();
-    leading.shrink_to_fit();
 
     let mut trailing = Vec::new();
     let mut idx = last + 1;
@@ -136,17 +137,7 @@ pub(crate) fn attach(text: &str, tokens: &Tokens, item: &mut BodyItem, first: us
         }
         idx += 1;
     }
-    trailing.shrink_to_fit();
-    match item {
-        BodyItem::Attribute(attr) => {
-            attr.leading_comments = leading;
-            attr.trailing_comments = trailing;
-        }
-        BodyItem::Block(block) => {
-            block.leading_comments = leading;
-            block.trailing_comments = trailing;
-        }
-    }
+    (leading, trailing)
 }
 
 /// Comments in `range` (a body) that are outside every item and not
@@ -157,8 +148,9 @@ pub(crate) fn dangling(
     tokens: &Tokens,
     comments: &[u32],
     range: TextRange,
-    items: &[BodyItem],
-) -> Vec<Comment> {
+    items: &[ItemNode],
+    attached_comments: &[CommentNode],
+) -> Vec<CommentNode> {
     let start_of = |idx: &u32| tokens.start(*idx as usize).unwrap_or(u32::MAX);
     let lo = comments.partition_point(|idx| start_of(idx) < range.start);
     let hi = comments.partition_point(|idx| start_of(idx) < range.end);
@@ -171,8 +163,9 @@ pub(crate) fn dangling(
     // (they come in order already, so the sort is a linear check).
     let mut attached: Vec<u32> = Vec::new();
     for item in items {
-        attached.extend(item.leading_comments().iter().map(|c| c.range.start));
-        attached.extend(item.trailing_comments().iter().map(|c| c.range.start));
+        let of = |run| slice(attached_comments, run).iter().map(|c| c.range.start);
+        attached.extend(of(item.leading));
+        attached.extend(of(item.trailing));
     }
     attached.sort_unstable();
     // The gaps are the stretches before, between and after the items:
@@ -180,7 +173,7 @@ pub(crate) fn dangling(
     // start) to the start of item i; the last one to the end of `range`.
     // They are disjoint and in order, like the comments.
     let mut next_item = 0;
-    let gap_end = |next_item: usize| items.get(next_item).map_or(range.end, |i| i.range().start);
+    let gap_end = |next_item: usize| items.get(next_item).map_or(range.end, |i| i.range.start);
     let mut gap_start = range.start;
     let mut end = gap_end(next_item);
     for idx in inside {
@@ -190,7 +183,7 @@ pub(crate) fn dangling(
         let start = token.range.start;
         while start >= end && next_item < items.len() {
             if let Some(item) = items.get(next_item) {
-                gap_start = item.range().end.max(gap_start);
+                gap_start = item.range.end.max(gap_start);
             }
             next_item += 1;
             end = gap_end(next_item);

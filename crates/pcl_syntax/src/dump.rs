@@ -12,31 +12,35 @@ use std::fmt::Write;
 
 use pcl_diagnostics::{Diagnostic, TextRange};
 
-use crate::ast::*;
+use crate::tree::*;
 use crate::MAX_NESTING_DEPTH;
 
-pub(crate) fn dump_body(body: &Body, diags: &[Diagnostic]) -> String {
+pub(crate) fn dump_body(body: BodyRef<'_>, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     body_node(&mut out, 0, body);
     diagnostics(&mut out, diags);
     out
 }
 
-pub(crate) fn dump_expr(expr: &Expr, diags: &[Diagnostic]) -> String {
+pub(crate) fn dump_expr(expr: ExprRef<'_>, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     expr_node(&mut out, 0, "", expr);
     diagnostics(&mut out, diags);
     out
 }
 
-pub(crate) fn dump_template(template: &Template, range: TextRange, diags: &[Diagnostic]) -> String {
+pub(crate) fn dump_template(
+    template: TemplateRef<'_>,
+    range: TextRange,
+    diags: &[Diagnostic],
+) -> String {
     let mut out = String::new();
     line(
         &mut out,
         0,
-        format_args!("Template {:?} {}", template.kind, range),
+        format_args!("Template {:?} {}", template.kind(), range),
     );
-    parts(&mut out, 1, &template.parts);
+    parts(&mut out, 1, template.parts());
     diagnostics(&mut out, diags);
     out
 }
@@ -71,31 +75,35 @@ fn diagnostics(out: &mut String, diags: &[Diagnostic]) {
     }
 }
 
-fn comments(out: &mut String, depth: usize, what: &str, list: &[Comment]) {
+fn comments(out: &mut String, depth: usize, what: &str, list: List<'_, CommentRef<'_>>) {
     for c in list {
-        line(out, depth, format_args!("{what} {:?} {}", c.text, c.range));
+        line(
+            out,
+            depth,
+            format_args!("{what} {:?} {}", c.text(), c.range()),
+        );
     }
 }
 
-fn body_node(out: &mut String, depth: usize, body: &Body) {
-    line(out, depth, format_args!("Body {}", body.range));
-    for item in &body.items {
-        match item {
-            BodyItem::Attribute(attr) => {
+fn body_node(out: &mut String, depth: usize, body: BodyRef<'_>) {
+    line(out, depth, format_args!("Body {}", body.range()));
+    for item in body.items() {
+        match item.kind() {
+            Item::Attribute(attr) => {
                 line(
                     out,
                     depth + 1,
-                    format_args!("Attribute {:?} {}", attr.name(), attr.range),
+                    format_args!("Attribute {:?} {}", attr.name(), attr.range()),
                 );
-                comments(out, depth + 2, "leading", &attr.leading_comments);
-                comments(out, depth + 2, "trailing", &attr.trailing_comments);
-                expr_node(out, depth + 2, "", &attr.expr);
+                comments(out, depth + 2, "leading", attr.leading_comments());
+                comments(out, depth + 2, "trailing", attr.trailing_comments());
+                expr_node(out, depth + 2, "", attr.expr());
             }
-            BodyItem::Block(block) => {
+            Item::Block(block) => {
                 let labels: Vec<String> = block
-                    .labels
+                    .labels()
                     .iter()
-                    .map(|l| format!("{:?}", l.value))
+                    .map(|l| format!("{:?}", l.value()))
                     .collect();
                 line(
                     out,
@@ -104,27 +112,27 @@ fn body_node(out: &mut String, depth: usize, body: &Body) {
                         "Block {:?} [{}] {}",
                         block.type_name(),
                         labels.join(", "),
-                        block.range
+                        block.range()
                     ),
                 );
-                comments(out, depth + 2, "leading", &block.leading_comments);
-                comments(out, depth + 2, "trailing", &block.trailing_comments);
-                body_node(out, depth + 2, &block.body);
+                comments(out, depth + 2, "leading", block.leading_comments());
+                comments(out, depth + 2, "trailing", block.trailing_comments());
+                body_node(out, depth + 2, block.body());
             }
         }
     }
-    comments(out, depth + 1, "dangling", &body.dangling_comments);
+    comments(out, depth + 1, "dangling", body.dangling_comments());
 }
 
 /// One pending piece of output; expressions are dumped with an explicit
 /// stack because operator chains can be arbitrarily deep.
 enum Work<'a> {
-    Expr(usize, &'static str, &'a Expr),
+    Expr(usize, &'static str, ExprRef<'a>),
     Line(usize, String),
-    Parts(usize, &'a [TemplatePart]),
+    Parts(usize, List<'a, PartRef<'a>>),
 }
 
-fn expr_node(out: &mut String, depth: usize, role: &'static str, expr: &Expr) {
+fn expr_node(out: &mut String, depth: usize, role: &'static str, expr: ExprRef<'_>) {
     let mut stack = vec![Work::Expr(depth, role, expr)];
     while let Some(work) = stack.pop() {
         match work {
@@ -144,15 +152,16 @@ fn expr_line<'a>(
     out: &mut String,
     depth: usize,
     role: &str,
-    expr: &'a Expr,
+    expr: ExprRef<'a>,
     children: &mut Vec<Work<'a>>,
 ) {
-    let r = expr.range;
+    let r = expr.range();
     let d = depth + 1;
-    match &expr.kind {
+    match expr.kind() {
         ExprKind::Literal(Literal::Number(n)) => {
-            let value = match &n.value {
+            let value = match n.value {
                 NumberValue::Int(v) => v.to_string(),
+                NumberValue::Big(v) => v.to_string(),
                 NumberValue::Fraction(f) => format!("{f:?}"),
                 NumberValue::Invalid => "invalid".to_string(),
             };
@@ -165,73 +174,77 @@ fn expr_line<'a>(
         ExprKind::Literal(Literal::Bool(b)) => line(out, depth, format_args!("{role}Bool {b} {r}")),
         ExprKind::Literal(Literal::Null) => line(out, depth, format_args!("{role}Null {r}")),
         ExprKind::Template(t) => {
-            line(out, depth, format_args!("{role}Template {:?} {r}", t.kind));
-            children.push(Work::Parts(d, &t.parts));
+            line(
+                out,
+                depth,
+                format_args!("{role}Template {:?} {r}", t.kind()),
+            );
+            children.push(Work::Parts(d, t.parts()));
         }
         ExprKind::Variable(v) => line(out, depth, format_args!("{role}Variable {:?} {r}", v.name)),
         ExprKind::Traversal(t) => {
             line(out, depth, format_args!("{role}Traversal {r}"));
-            children.push(Work::Expr(d, "source: ", &t.source));
-            for step in &t.steps {
-                match &step.kind {
+            children.push(Work::Expr(d, "source: ", t.source()));
+            for step in t.steps() {
+                match step.kind() {
                     StepKind::Attr(name) => children.push(Work::Line(
                         d,
-                        format!("Attr {:?} {}", name.name, step.range),
+                        format!("Attr {:?} {}", name.name, step.range()),
                     )),
                     StepKind::LegacyIndex { text, value } => children.push(Work::Line(
                         d,
-                        format!("LegacyIndex {text} = {value} {}", step.range),
+                        format!("LegacyIndex {text} = {value} {}", step.range()),
                     )),
                     StepKind::Index(key) => {
-                        children.push(Work::Line(d, format!("Index {}", step.range)));
+                        children.push(Work::Line(d, format!("Index {}", step.range())));
                         children.push(Work::Expr(d + 1, "", key));
                     }
                 }
             }
         }
         ExprKind::Splat(s) => {
-            line(out, depth, format_args!("{role}Splat {:?} {r}", s.kind));
-            children.push(Work::Expr(d, "source: ", &s.source));
-            children.push(Work::Expr(d, "each: ", &s.each));
+            line(out, depth, format_args!("{role}Splat {:?} {r}", s.kind()));
+            children.push(Work::Expr(d, "source: ", s.source()));
+            children.push(Work::Expr(d, "each: ", s.each()));
         }
         ExprKind::SplatItem => line(out, depth, format_args!("{role}SplatItem {r}")),
         ExprKind::Call(c) => {
-            let expand = if c.expand_final { " expand" } else { "" };
+            let expand = if c.expand_final() { " expand" } else { "" };
             line(
                 out,
                 depth,
-                format_args!("{role}Call {:?}{expand} {r}", c.name),
+                format_args!("{role}Call {:?}{expand} {r}", c.name()),
             );
-            children.extend(c.args.iter().map(|arg| Work::Expr(d, "", arg)));
+            children.extend(c.args().iter().map(|arg| Work::Expr(d, "", arg)));
         }
         ExprKind::For(f) => {
             let key = f
-                .key_var
-                .as_ref()
+                .key_var()
                 .map_or(String::new(), |k| format!("{:?}, ", k.name));
-            let group = if f.grouping { " grouping" } else { "" };
+            let group = if f.grouping() { " grouping" } else { "" };
             line(
                 out,
                 depth,
                 format_args!(
                     "{role}For {:?} {key}{:?}{group} {r}",
-                    f.kind, f.value_var.name
+                    f.kind(),
+                    f.value_var().name
                 ),
             );
-            children.push(Work::Expr(d, "collection: ", &f.collection));
-            if let Some(k) = &f.key_expr {
+            children.push(Work::Expr(d, "collection: ", f.collection()));
+            if let Some(k) = f.key_expr() {
                 children.push(Work::Expr(d, "key: ", k));
             }
-            children.push(Work::Expr(d, "value: ", &f.value_expr));
-            if let Some(c) = &f.condition {
+            children.push(Work::Expr(d, "value: ", f.value_expr()));
+            if let Some(c) = f.condition() {
                 children.push(Work::Expr(d, "if: ", c));
             }
         }
         ExprKind::Conditional(c) => {
             line(out, depth, format_args!("{role}Conditional {r}"));
-            children.push(Work::Expr(d, "cond: ", &c.condition));
-            children.push(Work::Expr(d, "then: ", &c.then_expr));
-            children.push(Work::Expr(d, "else: ", &c.else_expr));
+            children.push(Work::Expr(d, "cond: ", c.condition));
+            children.push(Work::Expr(d, "then: ", c.then_expr));
+            children.push(Work::Expr(d, "else: ", c.else_expr));
         }
         ExprKind::Binary(b) => {
             line(
@@ -239,8 +252,8 @@ fn expr_line<'a>(
                 depth,
                 format_args!("{role}Binary {} {r}", b.op.as_str()),
             );
-            children.push(Work::Expr(d, "", &b.lhs));
-            children.push(Work::Expr(d, "", &b.rhs));
+            children.push(Work::Expr(d, "", b.lhs));
+            children.push(Work::Expr(d, "", b.rhs));
         }
         ExprKind::Unary(u) => {
             line(
@@ -248,7 +261,7 @@ fn expr_line<'a>(
                 depth,
                 format_args!("{role}Unary {} {r}", u.op.as_str()),
             );
-            children.push(Work::Expr(d, "", &u.operand));
+            children.push(Work::Expr(d, "", u.operand));
         }
         ExprKind::Tuple(items) => {
             line(out, depth, format_args!("{role}Tuple {r}"));
@@ -257,9 +270,9 @@ fn expr_line<'a>(
         ExprKind::Object(items) => {
             line(out, depth, format_args!("{role}Object {r}"));
             for item in items {
-                children.push(Work::Line(d, format!("Item {}", item.range)));
-                children.push(Work::Expr(d + 1, "key: ", &item.key));
-                children.push(Work::Expr(d + 1, "value: ", &item.value));
+                children.push(Work::Line(d, format!("Item {}", item.range())));
+                children.push(Work::Expr(d + 1, "key: ", item.key()));
+                children.push(Work::Expr(d + 1, "value: ", item.value()));
             }
         }
         ExprKind::Parens(inner) => {
@@ -279,54 +292,53 @@ fn strip(s: Strip) -> &'static str {
     }
 }
 
-fn parts(out: &mut String, depth: usize, list: &[TemplatePart]) {
+fn parts(out: &mut String, depth: usize, list: List<'_, PartRef<'_>>) {
     for part in list {
-        match part {
-            TemplatePart::Literal(lit) => line(
+        match part.kind() {
+            Part::Literal(lit) => line(
                 out,
                 depth,
-                format_args!("Literal {:?} {}", lit.value, lit.range),
+                format_args!("Literal {:?} {}", lit.value(), lit.range()),
             ),
-            TemplatePart::Interpolation(i) => {
+            Part::Interpolation(i) => {
                 line(
                     out,
                     depth,
-                    format_args!("Interpolation{} {}", strip(i.strip), i.range),
+                    format_args!("Interpolation{} {}", strip(i.strip()), i.range()),
                 );
-                expr_node(out, depth + 1, "", &i.expr);
+                expr_node(out, depth + 1, "", i.expr());
             }
-            TemplatePart::If(dir) => {
+            Part::If(dir) => {
                 line(
                     out,
                     depth,
-                    format_args!("If{} {}", strip(dir.if_strip), dir.range),
+                    format_args!("If{} {}", strip(dir.if_strip()), dir.range()),
                 );
-                expr_node(out, depth + 1, "cond: ", &dir.condition);
+                expr_node(out, depth + 1, "cond: ", dir.condition());
                 line(out, depth + 1, format_args!("then:"));
-                parts(out, depth + 2, &dir.then_parts);
-                if let Some(else_parts) = &dir.else_parts {
+                parts(out, depth + 2, dir.then_parts());
+                if let Some(else_parts) = dir.else_parts() {
                     line(out, depth + 1, format_args!("else:"));
                     parts(out, depth + 2, else_parts);
                 }
             }
-            TemplatePart::For(dir) => {
+            Part::For(dir) => {
                 let key = dir
-                    .key_var
-                    .as_ref()
+                    .key_var()
                     .map_or(String::new(), |k| format!("{:?}, ", k.name));
                 line(
                     out,
                     depth,
                     format_args!(
                         "For{} {key}{:?} {}",
-                        strip(dir.for_strip),
-                        dir.value_var.name,
-                        dir.range
+                        strip(dir.for_strip()),
+                        dir.value_var().name,
+                        dir.range()
                     ),
                 );
-                expr_node(out, depth + 1, "collection: ", &dir.collection);
+                expr_node(out, depth + 1, "collection: ", dir.collection());
                 line(out, depth + 1, format_args!("body:"));
-                parts(out, depth + 2, &dir.body);
+                parts(out, depth + 2, dir.body());
             }
         }
     }

@@ -2,22 +2,24 @@
 //!
 //! This crate owns: the modal lexer ([`lex`], [`Token`], [`TokenKind`]), the
 //! parser entry points ([`parse`], [`parse_expr`], [`parse_template`]), the
-//! typed syntax tree ([`ast`]), comment attachment, literal decoding (string
-//! escapes, NFC, exact numbers) and the syntax diagnostic codes ([`codes`]).
+//! flat syntax tree and its typed views ([`tree`]), comment attachment,
+//! literal decoding (string escapes, NFC, exact numbers), the validation
+//! of what the grammar accepts but the language does not (`validate.rs`)
+//! and the syntax diagnostic codes ([`codes`]).
 //! It must not know about binding, types or schemas, and it never fails:
 //! every entry point returns a tree plus diagnostics, and printing the
 //! tokens of a result gives back the input byte for byte.
 //!
 //! Parsing is a logos lexer (`lexer.rs`), a pass that keeps the significant
 //! tokens and decides which line breaks count (`newlines.rs`), and a
-//! chumsky grammar over those tokens (`grammar.rs`, `template.rs`).
+//! chumsky grammar over those tokens (`grammar/`, `template.rs`) that
+//! builds the tree directly.
 //!
 //! Positions are [`TextRange`] byte offsets; use
 //! [`pcl_diagnostics::LineIndex`] to turn them into lines and columns.
 //! The grammar accepted is documented in `grammar/pcl.ebnf`, whose
 //! production names match the parser's function names.
 
-pub mod ast;
 pub mod codes;
 mod comments;
 mod dump;
@@ -27,6 +29,8 @@ mod literal;
 mod newlines;
 mod template;
 mod token;
+pub mod tree;
+mod validate;
 
 use pcl_diagnostics::{Diagnostic, FileId, TextRange};
 
@@ -36,12 +40,13 @@ pub use token::{Token, TokenKind};
 /// The deepest nesting of parentheses, brackets, braces, templates, calls
 /// and unary/conditional chains the parser accepts. Deeper input gets a
 /// `nesting-too-deep` diagnostic and the excess is skipped without
-/// recursion, so parsing, dumping and dropping stay within a small stack.
+/// recursion, so parsing and dumping stay within a small stack.
 pub const MAX_NESTING_DEPTH: usize = 128;
 
-/// The result of a parse: the syntax tree `T`, every token of the input
-/// (trivia included) and the diagnostics. [`Parse`], [`ParseExpr`] and
-/// [`ParseTemplate`] are its instances for the three entry points.
+/// The result of a parse: the flat tree, every token of the input
+/// (trivia included) and the diagnostics. `T` says what the root is:
+/// [`Parse`], [`ParseExpr`] and [`ParseTemplate`] are the instances for
+/// the three entry points.
 #[derive(Clone, Debug)]
 pub struct Parsed<T> {
     text: String,
@@ -50,27 +55,49 @@ pub struct Parsed<T> {
     /// The tokens as a slice of [`Token`], built on the first call of
     /// [`Parsed::tokens`] (most users never ask for them).
     token_slice: std::sync::OnceLock<Vec<Token>>,
-    syntax: T,
+    /// The flat tree (see [`tree`]).
+    tree: tree::Tree,
+    /// The root's index: a body, an expression or a template.
+    root: u32,
     diagnostics: Vec<Diagnostic>,
+    root_kind: std::marker::PhantomData<T>,
 }
 
-/// A bare template and the range it spans (the whole input).
-#[derive(Clone, Debug)]
-pub struct TemplateRoot {
-    template: ast::Template,
-    range: TextRange,
-}
+/// The root of a [`Parse`]: a file's body.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyRoot;
+/// The root of a [`ParseExpr`]: an expression.
+#[derive(Clone, Copy, Debug)]
+pub struct ExprRoot;
+/// The root of a [`ParseTemplate`]: a bare template spanning the input.
+#[derive(Clone, Copy, Debug)]
+pub struct TemplateRoot;
 
 /// The result of [`parse`].
-pub type Parse = Parsed<ast::Body>;
+pub type Parse = Parsed<BodyRoot>;
 /// The result of [`parse_expr`].
-pub type ParseExpr = Parsed<ast::Expr>;
+pub type ParseExpr = Parsed<ExprRoot>;
 /// The result of [`parse_template`].
 pub type ParseTemplate = Parsed<TemplateRoot>;
 
 impl<T> Parsed<T> {
+    fn new(text: &str, tokens: token::Tokens, out: grammar::Output) -> Parsed<T> {
+        Parsed {
+            text: text.to_string(),
+            tokens,
+            token_slice: std::sync::OnceLock::new(),
+            tree: out.tree,
+            root: out.root,
+            diagnostics: out.diagnostics,
+            root_kind: std::marker::PhantomData,
+        }
+    }
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+    /// The diagnostics, taking them out of the result.
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diagnostics
     }
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
@@ -92,91 +119,88 @@ impl<T> Parsed<T> {
     pub fn text(&self) -> &str {
         &self.text
     }
+    /// The flat tree's arenas (for memory accounting; read it through the
+    /// views).
+    pub fn tree(&self) -> &tree::Tree {
+        &self.tree
+    }
+    fn src(&self) -> tree::Src<'_> {
+        tree::Src::new(&self.tree, &self.text)
+    }
 }
 
-impl Parsed<ast::Body> {
-    pub fn body(&self) -> &ast::Body {
-        &self.syntax
+impl Parsed<BodyRoot> {
+    /// The file's body.
+    pub fn body(&self) -> tree::BodyRef<'_> {
+        tree::BodyRef::new(self.src(), tree::BodyId(self.root))
+    }
+    /// The innermost node at `offset`.
+    pub fn node_at(&self, offset: u32) -> tree::NodeRef<'_> {
+        self.body().node_at(offset)
     }
     /// A deterministic, indented dump of the tree for golden files.
     pub fn dump(&self) -> String {
-        dump::dump_body(&self.syntax, &self.diagnostics)
-    }
-    pub fn into_parts(self) -> (ast::Body, Vec<Diagnostic>) {
-        (self.syntax, self.diagnostics)
+        dump::dump_body(self.body(), &self.diagnostics)
     }
 }
 
-impl Parsed<ast::Expr> {
-    pub fn expr(&self) -> &ast::Expr {
-        &self.syntax
+impl Parsed<ExprRoot> {
+    pub fn expr(&self) -> tree::ExprRef<'_> {
+        tree::ExprRef {
+            src: self.src(),
+            id: tree::ExprId(self.root),
+        }
     }
     pub fn dump(&self) -> String {
-        dump::dump_expr(&self.syntax, &self.diagnostics)
-    }
-    pub fn into_parts(self) -> (ast::Expr, Vec<Diagnostic>) {
-        (self.syntax, self.diagnostics)
+        dump::dump_expr(self.expr(), &self.diagnostics)
     }
 }
 
 impl Parsed<TemplateRoot> {
-    pub fn template(&self) -> &ast::Template {
-        &self.syntax.template
+    pub fn template(&self) -> tree::TemplateRef<'_> {
+        const EMPTY: tree::TemplateNode = tree::TemplateNode {
+            kind: tree::TemplateNodeKind::Bare,
+            parts: tree::Run { start: 0, len: 0 },
+        };
+        tree::TemplateRef {
+            src: self.src(),
+            node: self
+                .tree
+                .templates
+                .get(self.root as usize)
+                .unwrap_or(&EMPTY),
+        }
     }
     /// The range of the whole template (the whole input).
     pub fn range(&self) -> TextRange {
-        self.syntax.range
+        TextRange::from_usize(0..self.text.len())
     }
     pub fn dump(&self) -> String {
-        dump::dump_template(&self.syntax.template, self.syntax.range, &self.diagnostics)
-    }
-    pub fn into_parts(self) -> (ast::Template, Vec<Diagnostic>) {
-        (self.syntax.template, self.diagnostics)
+        dump::dump_template(self.template(), self.range(), &self.diagnostics)
     }
 }
 
 /// Parses a whole file (a body).
 pub fn parse(file: FileId, text: &str) -> Parse {
     let tokens = lexer::lex_compact(text);
-    let (body, diagnostics) = grammar::parse_file(file, text, &tokens);
-    Parsed {
-        text: text.to_string(),
-        tokens,
-        token_slice: std::sync::OnceLock::new(),
-        syntax: body,
-        diagnostics,
-    }
+    let out = grammar::parse_file(file, text, &tokens);
+    Parsed::new(text, tokens, out)
 }
 
 /// Parses a standalone expression spanning the whole input (newlines are
 /// insignificant, as inside parentheses).
 pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
     let tokens = lexer::lex_compact(text);
-    let (expr, diagnostics) = grammar::parse_expression_file(file, text, &tokens);
-    Parsed {
-        text: text.to_string(),
-        tokens,
-        token_slice: std::sync::OnceLock::new(),
-        syntax: expr,
-        diagnostics,
-    }
+    let out = grammar::parse_expression_file(file, text, &tokens);
+    Parsed::new(text, tokens, out)
 }
 
 /// Parses the whole input as a bare template (literal text with `${…}` and
 /// `%{…}` sequences; backslashes are not special).
 pub fn parse_template(file: FileId, text: &str) -> ParseTemplate {
     let tokens = lexer::lex_template(text);
-    let (template, diagnostics) = grammar::parse_template_file(file, text, &tokens);
-    Parsed {
-        text: text.to_string(),
-        tokens,
-        token_slice: std::sync::OnceLock::new(),
-        syntax: TemplateRoot {
-            template,
-            range: TextRange::from_usize(0..text.len()),
-        },
-        diagnostics,
-    }
+    let out = grammar::parse_template_file(file, text, &tokens);
+    Parsed::new(text, tokens, out)
 }
 
 fn print_tokens(text: &str, tokens: &token::Tokens) -> String {

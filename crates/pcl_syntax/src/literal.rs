@@ -22,8 +22,8 @@ use std::borrow::Cow;
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
-use crate::ast::NumberValue;
 use crate::lexer::ByteSet;
+use crate::tree::builder::NumberLit as NumberValue;
 
 /// The widest integral value computed exactly from a literal written with
 /// an exponent or a fraction (`1e77`), in bits. Plain integer literals have
@@ -64,7 +64,7 @@ pub fn parse_number(text: &str) -> Result<NumberValue, NumberError> {
             value = value * 10 + u64::from(b - b'0');
         }
         if digits {
-            return Ok(NumberValue::Int(BigInt::from(value)));
+            return Ok(NumberValue::Small(value));
         }
     }
     let (mantissa, exponent) = match text.find(['e', 'E']) {
@@ -299,6 +299,7 @@ mod tests {
     fn numbers() {
         let int = |s: &str| match parse_number(s) {
             Ok(NumberValue::Int(v)) => v.to_string(),
+            Ok(NumberValue::Small(v)) => v.to_string(),
             other => format!("{other:?}"),
         };
         assert_eq!(int("007"), "7");
@@ -369,6 +370,14 @@ mod tests {
         );
         // With an exponent, exact only within 256 bits.
         assert!(matches!(parse_number("1e77"), Ok(NumberValue::Int(_))));
+        assert_eq!(
+            parse_number("18446744073709551615"),
+            Ok(NumberValue::Int(BigInt::from(u64::MAX)))
+        );
+        assert_eq!(
+            parse_number("1234567890123456789"),
+            Ok(NumberValue::Small(1234567890123456789))
+        );
         assert_eq!(parse_number("1e78"), Ok(NumberValue::Fraction(1e78)));
     }
 

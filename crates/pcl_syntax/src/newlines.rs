@@ -1,6 +1,6 @@
 //! The newline pre-pass: decides, from bracket context alone, which line
 //! breaks are significant (syntax.md §3.1) and produces the token slice
-//! the chumsky grammar (`grammar.rs`) parses.
+//! the chumsky grammar (`grammar/`) parses.
 //!
 //! One linear scan keeps a stack of open brackets. A line break is
 //! significant when the innermost opener is a body (top level or a block's
@@ -22,7 +22,7 @@ use pcl_diagnostics::TextRange;
 use crate::token::{TokenKind as K, Tokens};
 
 /// A token the grammar sees, built on the fly from its index in the full
-/// token vector (see `St::sig` in `grammar.rs`): a significant line
+/// token vector (see `St::sig` in `grammar/mod.rs`): a significant line
 /// comment has the kind `Newline`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Sig {

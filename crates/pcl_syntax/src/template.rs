@@ -6,8 +6,8 @@
 //! in order: strip markers (`~`) trim the neighbouring literal *tokens*;
 //! for `<<-` heredocs the common leading whitespace of the lines is
 //! removed; adjacent literals are merged and NFC-normalised; and the
-//! directive markers are matched into [`TemplateIf`]/[`TemplateFor`]
-//! trees with an explicit stack (no recursion, so directive nesting
+//! directive markers are matched into `%{if}`/`%{for}` part nodes of the
+//! tree with an explicit stack (no recursion, so directive nesting
 //! cannot overflow the stack; it is capped at [`crate::MAX_NESTING_DEPTH`]).
 
 use std::borrow::Cow;
@@ -15,23 +15,25 @@ use std::borrow::Cow;
 use pcl_diagnostics::TextRange;
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
-use crate::ast::*;
 use crate::codes;
 use crate::lexer::is_unicode_space;
+use crate::tree::builder::Builder;
+use crate::tree::{ExprId, PartNode, PartNodeKind, Run, Strip, TemplateForNode, TemplateIfNode};
 use crate::MAX_NESTING_DEPTH;
 
 /// One element of the flat part list.
 pub(crate) enum Flat<'s> {
     /// A literal token's decoded text: borrowed from the source exactly
     /// when it is the token's whole text (no escapes), so most literals
-    /// are never copied before they become a [`Name`].
+    /// are never copied.
     Lit {
         value: Cow<'s, str>,
         range: TextRange,
     },
-    Interp(Interpolation),
+    /// An interpolation part, built already.
+    Interp(PartNode),
     If {
-        condition: Expr,
+        condition: ExprId,
         strip: Strip,
         range: TextRange,
     },
@@ -56,9 +58,9 @@ pub(crate) enum Flat<'s> {
 
 /// The head of a `%{for}` directive.
 pub(crate) struct FlatFor {
-    pub(crate) key_var: Option<Ident>,
-    pub(crate) value_var: Ident,
-    pub(crate) collection: Expr,
+    pub(crate) key_var: Option<TextRange>,
+    pub(crate) value_var: TextRange,
+    pub(crate) collection: ExprId,
     pub(crate) strip: Strip,
     pub(crate) range: TextRange,
 }
@@ -67,13 +69,20 @@ impl Flat<'_> {
     fn strip(&self) -> Strip {
         match self {
             Flat::Lit { .. } | Flat::Broken => Strip::default(),
-            Flat::Interp(interp) => interp.strip,
+            Flat::Interp(interp) => interp_strip(interp),
             Flat::For(head) => head.strip,
             Flat::If { strip, .. }
             | Flat::Else { strip, .. }
             | Flat::EndIf { strip, .. }
             | Flat::EndFor { strip, .. } => *strip,
         }
+    }
+}
+
+fn interp_strip(part: &PartNode) -> Strip {
+    match part.kind {
+        PartNodeKind::Interpolation { strip, .. } => strip,
+        _ => Strip::default(),
     }
 }
 
@@ -98,15 +107,17 @@ impl Sink {
 /// Strip markers, flush indentation, merging, NFC, then structuring.
 pub(crate) fn finish_parts(
     sink: &mut Sink,
+    text: &str,
+    b: &mut Builder,
     mut flat: Vec<Flat<'_>>,
     flush: bool,
-) -> Vec<TemplatePart> {
+) -> Run {
     apply_strip_markers(&mut flat);
     if flush {
         flush_heredoc(&mut flat);
     }
     let flat = merge_literals(flat);
-    structure(sink, flat)
+    structure(sink, text, b, flat)
 }
 
 /// The common case, done without the general passes: a template of
@@ -114,38 +125,28 @@ pub(crate) fn finish_parts(
 /// and no `<<-` indentation, given as the run of `stack` above `base`.
 /// Merges adjacent literals and NFC-normalises them exactly as
 /// [`finish_parts`] would, and takes the run off the stack; returns `None`
-/// (the stack untouched) when the template needs the general path. Builds
-/// the part list with one allocation and moves expressions into it;
-/// adjacent literals that are their tokens' whole text (no escapes) are
+/// (the stack untouched) when the template needs the general path.
+/// Adjacent literals that are their tokens' whole text (no escapes) are
 /// merged as one slice of `text`, without copying.
 pub(crate) fn finish_plain<'s>(
     text: &'s str,
+    b: &mut Builder,
     stack: &mut Vec<Flat<'s>>,
     base: usize,
     flush: bool,
-) -> Option<Vec<TemplatePart>> {
+) -> Option<Run> {
     if flush {
         return None;
     }
     let run = stack.get(base..)?;
-    let mut count = 0;
-    let mut prev_lit = false;
     for part in run {
         match part {
-            Flat::Lit { .. } => {
-                if !prev_lit {
-                    count += 1;
-                }
-                prev_lit = true;
-            }
-            Flat::Interp(interp) if interp.strip == Strip::default() => {
-                count += 1;
-                prev_lit = false;
-            }
+            Flat::Lit { .. } => {}
+            Flat::Interp(interp) if interp_strip(interp) == Strip::default() => {}
             _ => return None,
         }
     }
-    let mut parts: Vec<TemplatePart> = Vec::with_capacity(count);
+    let mark = b.mark_parts();
     // Adjacent literals are merged here, then stored once.
     let mut pending: Option<(Cow<'s, str>, TextRange)> = None;
     for part in stack.drain(base..) {
@@ -155,15 +156,21 @@ pub(crate) fn finish_plain<'s>(
                 None => pending = Some((value, range)),
             },
             Flat::Interp(interp) => {
-                parts.extend(pending.take().map(literal_part));
-                parts.push(TemplatePart::Interpolation(interp));
+                if let Some(lit) = pending.take() {
+                    let part = literal_part(text, b, lit);
+                    b.push_part(part);
+                }
+                b.push_part(interp);
             }
             // Ruled out by the first pass.
             _ => {}
         }
     }
-    parts.extend(pending.take().map(literal_part));
-    Some(parts)
+    if let Some(lit) = pending.take() {
+        let part = literal_part(text, b, lit);
+        b.push_part(part);
+    }
+    Some(b.finish_parts(mark))
 }
 
 /// Appends the literal `value` at `range` to the literal `prev` at
@@ -192,11 +199,16 @@ pub(crate) fn merge_literal<'s>(
 
 /// A merged literal as a part: NFC-normalised (a copy only when it is not
 /// NFC already).
-fn literal_part((value, range): (Cow<'_, str>, TextRange)) -> TemplatePart {
-    TemplatePart::Literal(TemplateLiteral {
-        value: name_of(nfc(value)),
+fn literal_part(
+    text: &str,
+    b: &mut Builder,
+    (value, range): (Cow<'_, str>, TextRange),
+) -> PartNode {
+    let value = nfc(value);
+    PartNode {
+        kind: PartNodeKind::Literal(b.text(text, range, &value)),
         range,
-    })
+    }
 }
 
 fn nfc(value: Cow<'_, str>) -> Cow<'_, str> {
@@ -207,16 +219,8 @@ fn nfc(value: Cow<'_, str>) -> Cow<'_, str> {
     }
 }
 
-/// A literal's text as a [`Name`], keeping an owned buffer.
-fn name_of(value: Cow<'_, str>) -> Name {
-    match value {
-        Cow::Borrowed(text) => Name::new(text),
-        Cow::Owned(text) => Name::from(text),
-    }
-}
-
 /// Matches directive markers into a tree with an explicit stack.
-fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
+fn structure(sink: &mut Sink, text: &str, b: &mut Builder, flat: Vec<Flat<'_>>) -> Run {
     let mut stack: Vec<Frame> = vec![Frame::root()];
     // One `nesting-too-deep` per template, not one per excess directive;
     // the `else`/`end…` directives of the skipped (innermost) ones are
@@ -255,14 +259,14 @@ fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
             }
         }
         match part {
-            Flat::Lit { value, range } => push_part(
-                &mut stack,
-                TemplatePart::Literal(TemplateLiteral {
-                    value: name_of(value),
+            Flat::Lit { value, range } => {
+                let part = PartNode {
+                    kind: PartNodeKind::Literal(b.text(text, range, &value)),
                     range,
-                }),
-            ),
-            Flat::Interp(interp) => push_part(&mut stack, TemplatePart::Interpolation(interp)),
+                };
+                push_part(&mut stack, part)
+            }
+            Flat::Interp(interp) => push_part(&mut stack, interp),
             Flat::Broken => {}
             Flat::If {
                 condition,
@@ -338,7 +342,7 @@ fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
                 }
             }
             Flat::EndIf { strip, range } => match stack.last().map(|f| &f.head) {
-                Some(FrameHead::If { .. }) => close_frame(&mut stack, strip, range),
+                Some(FrameHead::If { .. }) => close_frame(b, &mut stack, strip, range),
                 Some(FrameHead::For { .. }) => {
                     sink.error(
                         codes::UNBALANCED_TEMPLATE_DIRECTIVE,
@@ -353,7 +357,7 @@ fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
                 ),
             },
             Flat::EndFor { strip, range } => match stack.last().map(|f| &f.head) {
-                Some(FrameHead::For { .. }) => close_frame(&mut stack, strip, range),
+                Some(FrameHead::For { .. }) => close_frame(b, &mut stack, strip, range),
                 Some(FrameHead::If { .. }) => {
                     sink.error(
                         codes::UNBALANCED_TEMPLATE_DIRECTIVE,
@@ -383,24 +387,34 @@ fn structure(sink: &mut Sink, flat: Vec<Flat<'_>>) -> Vec<TemplatePart> {
             );
         }
         let end = sink.last_end;
-        close_frame(&mut stack, Strip::default(), TextRange::empty(end));
+        close_frame(b, &mut stack, Strip::default(), TextRange::empty(end));
     }
-    stack.pop().map(|f| f.parts).unwrap_or_default()
+    let parts = stack.pop().map(|f| f.parts).unwrap_or_default();
+    push_run(b, parts)
+}
+
+/// Moves `parts` into the tree as one run.
+fn push_run(b: &mut Builder, parts: Vec<PartNode>) -> Run {
+    let mark = b.mark_parts();
+    for part in parts {
+        b.push_part(part);
+    }
+    b.finish_parts(mark)
 }
 
 enum FrameHead {
     Root,
     If {
-        condition: Expr,
+        condition: ExprId,
         strip: Strip,
         range: TextRange,
         else_strip: Strip,
-        then_parts: Option<Vec<TemplatePart>>,
+        then_parts: Option<Vec<PartNode>>,
     },
     For {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Expr,
+        key_var: Option<TextRange>,
+        value_var: TextRange,
+        collection: ExprId,
         strip: Strip,
         range: TextRange,
     },
@@ -408,7 +422,7 @@ enum FrameHead {
 
 struct Frame {
     head: FrameHead,
-    parts: Vec<TemplatePart>,
+    parts: Vec<PartNode>,
 }
 
 impl Frame {
@@ -420,14 +434,14 @@ impl Frame {
     }
 }
 
-fn push_part(stack: &mut [Frame], part: TemplatePart) {
+fn push_part(stack: &mut [Frame], part: PartNode) {
     if let Some(frame) = stack.last_mut() {
         frame.parts.push(part);
     }
 }
 
 /// Pops the top directive frame and adds the finished directive to its parent.
-fn close_frame(stack: &mut Vec<Frame>, end_strip: Strip, end_range: TextRange) {
+fn close_frame(b: &mut Builder, stack: &mut Vec<Frame>, end_strip: Strip, end_range: TextRange) {
     let Some(frame) = stack.pop() else { return };
     let part = match frame.head {
         FrameHead::Root => {
@@ -445,18 +459,19 @@ fn close_frame(stack: &mut Vec<Frame>, end_strip: Strip, end_range: TextRange) {
                 Some(then_parts) => (then_parts, Some(frame.parts)),
                 None => (frame.parts, None),
             };
-            TemplatePart::If(Box::new(
-                TemplateIf {
+            let then_parts = push_run(b, then_parts);
+            let else_parts = else_parts.map(|parts| push_run(b, parts));
+            b.template_if(
+                TemplateIfNode {
                     condition,
                     then_parts,
                     else_parts,
                     if_strip: strip,
                     else_strip,
                     endif_strip: end_strip,
-                    range: range.cover(end_range),
-                }
-                .covered(),
-            ))
+                },
+                range.cover(end_range),
+            )
         }
         FrameHead::For {
             key_var,
@@ -464,18 +479,20 @@ fn close_frame(stack: &mut Vec<Frame>, end_strip: Strip, end_range: TextRange) {
             collection,
             strip,
             range,
-        } => TemplatePart::For(Box::new(
-            TemplateFor {
-                key_var,
-                value_var,
-                collection,
-                body: frame.parts,
-                for_strip: strip,
-                endfor_strip: end_strip,
-                range: range.cover(end_range),
-            }
-            .covered(),
-        )),
+        } => {
+            let body = push_run(b, frame.parts);
+            b.template_for(
+                TemplateForNode {
+                    key_var,
+                    value_var,
+                    collection,
+                    body,
+                    for_strip: strip,
+                    endfor_strip: end_strip,
+                },
+                range.cover(end_range),
+            )
+        }
     };
     push_part(stack, part);
 }

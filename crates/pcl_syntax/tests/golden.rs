@@ -25,7 +25,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use pcl_diagnostics::{render, FileId, LineIndex, RenderOptions, SourceMap};
-use pcl_syntax::ast::{BodyItem, Expr, ExprKind};
+use pcl_syntax::tree::{ExprKind, ExprRef, Part};
 use pcl_syntax::Parse;
 
 const HEADER: &str =
@@ -812,48 +812,48 @@ const TEMPLATE_VALUES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn find_attr<'a>(parse: &'a Parse, name: &str) -> Option<&'a Expr> {
-    parse.body().items.iter().find_map(|item| match item {
-        BodyItem::Attribute(attr) if attr.name() == name => Some(&attr.expr),
-        _ => None,
-    })
+fn find_attr<'a>(parse: &'a Parse, name: &str) -> Option<ExprRef<'a>> {
+    parse
+        .body()
+        .attributes()
+        .find(|attr| attr.name() == name)
+        .map(|attr| attr.expr())
 }
 
 /// A template's parts flattened to text: literals verbatim, interpolated
 /// string literals as `|` + value (so that values never being stripped is
 /// visible), directives in shape notation.
-fn template_text(expr: &Expr) -> String {
-    use pcl_syntax::ast::TemplatePart;
-    let ExprKind::Template(template) = &expr.kind else {
+fn template_text(expr: ExprRef<'_>) -> String {
+    let ExprKind::Template(template) = expr.kind() else {
         return format!("not a template: {}", common::shape_expr(expr));
     };
     let mut out = String::new();
-    for part in &template.parts {
-        match part {
-            TemplatePart::Literal(lit) => out.push_str(&lit.value),
-            TemplatePart::Interpolation(interp) => match &interp.expr.kind {
+    for part in template.parts() {
+        match part.kind() {
+            Part::Literal(lit) => out.push_str(lit.value()),
+            Part::Interpolation(interp) => match interp.expr().kind() {
                 ExprKind::Template(inner) => {
                     out.push_str(inner.literal_value().unwrap_or("<non-literal>"));
                     out.push('|');
                 }
-                _ => out.push_str(&common::shape_expr(&interp.expr)),
+                _ => out.push_str(&common::shape_expr(interp.expr())),
             },
-            TemplatePart::If(dir) => {
+            Part::If(dir) => {
                 let then: Vec<String> = dir
-                    .then_parts
+                    .then_parts()
                     .iter()
-                    .map(|p| match p {
-                        TemplatePart::Literal(lit) => format!("{:?}", lit.value),
+                    .map(|p| match p.kind() {
+                        Part::Literal(lit) => format!("{:?}", lit.value()),
                         _ => "<part>".to_string(),
                     })
                     .collect();
                 out.push_str(&format!(
                     "%if {} then [{}] endif",
-                    common::shape_expr(&dir.condition),
+                    common::shape_expr(dir.condition()),
                     then.join(", ")
                 ));
             }
-            TemplatePart::For(_) => out.push_str("%for"),
+            Part::For(_) => out.push_str("%for"),
         }
     }
     out
@@ -949,7 +949,7 @@ fn spec_cases() {
     for (fixture, attr, expected) in BARE_KEYS {
         let path = dir.join("ok").join(format!("{fixture}.pp"));
         let (_, parse, _, _) = parse_fixture(&path);
-        match find_attr(&parse, attr).map(|expr| &expr.kind) {
+        match find_attr(&parse, attr).map(|expr| expr.kind()) {
             Some(ExprKind::Object(items)) => {
                 let actual: Vec<Option<&str>> = items.iter().map(|item| item.bare_key()).collect();
                 if actual.as_slice() != *expected {

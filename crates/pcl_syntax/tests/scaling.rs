@@ -51,11 +51,32 @@ fn comment_shapes_attach_every_comment() {
     let n = 1_000;
     let leading = shapes::SCALING[0].1(n);
     let parse = pcl_syntax::parse(FileId(0), &leading);
-    assert_eq!(parse.body().items[0].leading_comments().len(), n);
+    assert_eq!(
+        parse
+            .body()
+            .items()
+            .first()
+            .map_or(0, |i| i.leading_comments().len()),
+        n
+    );
     let one_line = shapes::SCALING[1].1(n);
     let parse = pcl_syntax::parse(FileId(0), &one_line);
-    assert_eq!(parse.body().items[0].leading_comments().len(), n);
+    assert_eq!(
+        parse
+            .body()
+            .items()
+            .first()
+            .map_or(0, |i| i.leading_comments().len()),
+        n
+    );
     let trailing = shapes::SCALING[2].1(n);
     let parse = pcl_syntax::parse(FileId(0), &trailing);
-    assert_eq!(parse.body().items[0].trailing_comments().len(), n);
+    assert_eq!(
+        parse
+            .body()
+            .items()
+            .first()
+            .map_or(0, |i| i.trailing_comments().len()),
+        n
+    );
 }

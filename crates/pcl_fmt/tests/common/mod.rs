@@ -109,7 +109,7 @@ pub fn significant_tokens(text: &str) -> Vec<(pcl_syntax::TokenKind, String)> {
 pub fn comment_attachment(text: &str) -> Vec<String> {
     let parse = pcl_syntax::parse(FileId(0), text);
     let mut out = Vec::new();
-    walk(parse.body(), "", &mut out);
+    walk(parse.ast_body(), "", &mut out);
     out
 }
 

@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use pcl_diagnostics::{Diagnostic, TextRange};
-use pcl_syntax::ast::{
-    Body, BodyItem, Expr, ExprKind, ForKind, Literal, NumberValue, SplatKind, StepKind, Strip,
-    Template, TemplateKind, TemplatePart,
+use pcl_syntax::tree::{
+    BodyRef, ExprKind, ExprRef, ForKind, Item, List, Literal, NumberValue, Part, PartRef,
+    SplatKind, StepKind, Strip, TemplateKind, TemplateRef,
 };
 use pcl_syntax::Token;
 
@@ -134,7 +134,7 @@ pub fn check_diagnostic_ranges(text: &str, diagnostics: &[Diagnostic]) -> Result
 }
 
 /// Every node's range lies inside its parent's, and the body inside the input.
-pub fn check_tree_ranges(text: &str, body: &Body) -> Result<(), String> {
+pub fn check_tree_ranges(text: &str, body: BodyRef<'_>) -> Result<(), String> {
     let whole = TextRange::from_usize(0..text.len());
     let mut errors = Vec::new();
     ranges_body(body, whole, &mut errors);
@@ -150,80 +150,80 @@ fn within(what: &str, child: TextRange, parent: TextRange, errors: &mut Vec<Stri
     }
 }
 
-fn ranges_body(body: &Body, parent: TextRange, errors: &mut Vec<String>) {
-    within("body", body.range, parent, errors);
-    for item in &body.items {
-        within("item", item.range(), body.range, errors);
-        match item {
-            BodyItem::Attribute(attr) => {
-                within("attribute name", attr.name_range(), attr.range, errors);
-                ranges_expr(&attr.expr, attr.range, errors);
+fn ranges_body(body: BodyRef<'_>, parent: TextRange, errors: &mut Vec<String>) {
+    within("body", body.range(), parent, errors);
+    for item in body.items() {
+        within("item", item.range(), body.range(), errors);
+        match item.kind() {
+            Item::Attribute(attr) => {
+                within("attribute name", attr.name_range(), attr.range(), errors);
+                ranges_expr(attr.expr(), attr.range(), errors);
             }
-            BodyItem::Block(block) => {
-                within("block type", block.type_range(), block.range, errors);
+            Item::Block(block) => {
+                within("block type", block.type_range(), block.range(), errors);
                 for label in block.labels() {
-                    within("label", label.range, block.range, errors);
+                    within("label", label.range(), block.range(), errors);
                 }
-                ranges_body(&block.body, block.range, errors);
+                ranges_body(block.body(), block.range(), errors);
             }
         }
     }
 }
 
-fn ranges_expr(expr: &Expr, parent: TextRange, errors: &mut Vec<String>) {
+fn ranges_expr(expr: ExprRef<'_>, parent: TextRange, errors: &mut Vec<String>) {
     // The splat placeholder has an empty range by design; it sits wherever
     // the parser put it, so only its parent's range is checked.
-    if matches!(expr.kind, ExprKind::SplatItem) {
+    if matches!(expr.kind(), ExprKind::SplatItem) {
         return;
     }
-    within("expression", expr.range, parent, errors);
-    let here = expr.range;
-    match &expr.kind {
+    within("expression", expr.range(), parent, errors);
+    let here = expr.range();
+    match expr.kind() {
         ExprKind::Literal(_) | ExprKind::Variable(_) | ExprKind::SplatItem | ExprKind::Error => {}
-        ExprKind::Template(template) => ranges_parts(&template.parts, here, errors),
+        ExprKind::Template(template) => ranges_parts(template.parts(), here, errors),
         ExprKind::Traversal(trav) => {
-            ranges_expr(&trav.source, here, errors);
-            for step in &trav.steps {
-                within("step", step.range, here, errors);
-                if let StepKind::Index(index) = &step.kind {
-                    ranges_expr(index, step.range, errors);
+            ranges_expr(trav.source(), here, errors);
+            for step in trav.steps() {
+                within("step", step.range(), here, errors);
+                if let StepKind::Index(index) = step.kind() {
+                    ranges_expr(index, step.range(), errors);
                 }
             }
         }
         ExprKind::Splat(splat) => {
-            ranges_expr(&splat.source, here, errors);
-            within("splat marker", splat.marker_range, here, errors);
-            ranges_expr(&splat.each, here, errors);
+            ranges_expr(splat.source(), here, errors);
+            within("splat marker", splat.marker_range(), here, errors);
+            ranges_expr(splat.each(), here, errors);
         }
         ExprKind::Call(call) => {
-            within("call name", call.name_range, here, errors);
-            for arg in &call.args {
+            within("call name", call.name_range(), here, errors);
+            for arg in call.args() {
                 ranges_expr(arg, here, errors);
             }
         }
         ExprKind::For(for_expr) => {
-            ranges_expr(&for_expr.collection, here, errors);
-            if let Some(key) = &for_expr.key_expr {
+            ranges_expr(for_expr.collection(), here, errors);
+            if let Some(key) = for_expr.key_expr() {
                 ranges_expr(key, here, errors);
             }
-            ranges_expr(&for_expr.value_expr, here, errors);
-            if let Some(cond) = &for_expr.condition {
+            ranges_expr(for_expr.value_expr(), here, errors);
+            if let Some(cond) = for_expr.condition() {
                 ranges_expr(cond, here, errors);
             }
         }
         ExprKind::Conditional(cond) => {
-            ranges_expr(&cond.condition, here, errors);
-            ranges_expr(&cond.then_expr, here, errors);
-            ranges_expr(&cond.else_expr, here, errors);
+            ranges_expr(cond.condition, here, errors);
+            ranges_expr(cond.then_expr, here, errors);
+            ranges_expr(cond.else_expr, here, errors);
         }
         ExprKind::Binary(bin) => {
-            ranges_expr(&bin.lhs, here, errors);
+            ranges_expr(bin.lhs, here, errors);
             within("operator", bin.op_range, here, errors);
-            ranges_expr(&bin.rhs, here, errors);
+            ranges_expr(bin.rhs, here, errors);
         }
         ExprKind::Unary(un) => {
             within("operator", un.op_range, here, errors);
-            ranges_expr(&un.operand, here, errors);
+            ranges_expr(un.operand, here, errors);
         }
         ExprKind::Tuple(items) => {
             for item in items {
@@ -232,65 +232,68 @@ fn ranges_expr(expr: &Expr, parent: TextRange, errors: &mut Vec<String>) {
         }
         ExprKind::Object(items) => {
             for item in items {
-                within("object item", item.range, here, errors);
-                ranges_expr(&item.key, item.range, errors);
-                ranges_expr(&item.value, item.range, errors);
+                within("object item", item.range(), here, errors);
+                ranges_expr(item.key(), item.range(), errors);
+                ranges_expr(item.value(), item.range(), errors);
             }
         }
         ExprKind::Parens(inner) => ranges_expr(inner, here, errors),
     }
 }
 
-fn ranges_parts(parts: &[TemplatePart], parent: TextRange, errors: &mut Vec<String>) {
+fn ranges_parts(parts: List<'_, PartRef<'_>>, parent: TextRange, errors: &mut Vec<String>) {
     for part in parts {
         within("template part", part.range(), parent, errors);
-        match part {
-            TemplatePart::Literal(_) => {}
-            TemplatePart::Interpolation(interp) => ranges_expr(&interp.expr, interp.range, errors),
-            TemplatePart::If(dir) => {
-                ranges_expr(&dir.condition, dir.range, errors);
-                ranges_parts(&dir.then_parts, dir.range, errors);
-                if let Some(else_parts) = &dir.else_parts {
-                    ranges_parts(else_parts, dir.range, errors);
+        match part.kind() {
+            Part::Literal(_) => {}
+            Part::Interpolation(interp) => ranges_expr(interp.expr(), interp.range(), errors),
+            Part::If(dir) => {
+                ranges_expr(dir.condition(), dir.range(), errors);
+                ranges_parts(dir.then_parts(), dir.range(), errors);
+                if let Some(else_parts) = dir.else_parts() {
+                    ranges_parts(else_parts, dir.range(), errors);
                 }
             }
-            TemplatePart::For(dir) => {
-                ranges_expr(&dir.collection, dir.range, errors);
-                ranges_parts(&dir.body, dir.range, errors);
+            Part::For(dir) => {
+                ranges_expr(dir.collection(), dir.range(), errors);
+                ranges_parts(dir.body(), dir.range(), errors);
             }
         }
     }
 }
 
 /// A compact S-expression of a body that ignores byte ranges and trivia.
-pub fn shape_body(body: &Body) -> String {
+pub fn shape_body(body: BodyRef<'_>) -> String {
     let mut out = String::new();
     shape_body_into(body, 0, &mut out);
     out
 }
 
-fn shape_body_into(body: &Body, indent: usize, out: &mut String) {
-    for item in &body.items {
+fn shape_body_into(body: BodyRef<'_>, indent: usize, out: &mut String) {
+    for item in body.items() {
         let pad = "  ".repeat(indent);
-        match item {
-            BodyItem::Attribute(attr) => {
+        match item.kind() {
+            Item::Attribute(attr) => {
                 let _ = writeln!(
                     out,
                     "{pad}attr {} = {}",
                     attr.name(),
-                    shape_expr(&attr.expr)
+                    shape_expr(attr.expr())
                 );
             }
-            BodyItem::Block(block) => {
-                let labels: Vec<String> =
-                    block.labels().map(|l| format!("{:?}", l.value())).collect();
+            Item::Block(block) => {
+                let labels: Vec<String> = block
+                    .labels()
+                    .iter()
+                    .map(|l| format!("{:?}", l.value()))
+                    .collect();
                 let _ = writeln!(
                     out,
                     "{pad}block {} [{}] {{",
                     block.type_name(),
                     labels.join(" ")
                 );
-                shape_body_into(&block.body, indent + 1, out);
+                shape_body_into(block.body(), indent + 1, out);
                 let _ = writeln!(out, "{pad}}}");
             }
         }
@@ -299,23 +302,24 @@ fn shape_body_into(body: &Body, indent: usize, out: &mut String) {
 
 /// A compact S-expression of an expression (see the module docs of the
 /// golden test for the notation).
-pub fn shape_expr(expr: &Expr) -> String {
-    match &expr.kind {
+pub fn shape_expr(expr: ExprRef<'_>) -> String {
+    match expr.kind() {
         ExprKind::Literal(Literal::Bool(value)) => format!("lit({value})"),
         ExprKind::Literal(Literal::Null) => "lit(null)".to_string(),
-        ExprKind::Literal(Literal::Number(number)) => match &number.value {
+        ExprKind::Literal(Literal::Number(number)) => match number.value {
             NumberValue::Int(value) => format!("lit({value})"),
+            NumberValue::Big(value) => format!("lit({value})"),
             NumberValue::Fraction(_) => format!("lit({})", number.text),
             NumberValue::Invalid => format!("badnum({})", number.text),
         },
         ExprKind::Template(template) => shape_template(template),
-        ExprKind::Variable(ident) => format!("var({})", ident.as_str()),
+        ExprKind::Variable(ident) => format!("var({})", ident.name),
         ExprKind::Traversal(trav) => {
-            let mut out = shape_expr(&trav.source);
-            for step in &trav.steps {
-                match &step.kind {
+            let mut out = shape_expr(trav.source());
+            for step in trav.steps() {
+                match step.kind() {
                     StepKind::Attr(name) => {
-                        let _ = write!(out, ".{}", name.as_str());
+                        let _ = write!(out, ".{}", name.name);
                     }
                     StepKind::Index(index) => {
                         let _ = write!(out, "[{}]", shape_expr(index));
@@ -328,61 +332,59 @@ pub fn shape_expr(expr: &Expr) -> String {
             out
         }
         ExprKind::Splat(splat) => {
-            let marker = match splat.kind {
+            let marker = match splat.kind() {
                 SplatKind::Attr => ".*",
                 SplatKind::Full => "[*]",
             };
             format!(
                 "splat({}{marker}, each={})",
-                shape_expr(&splat.source),
-                shape_expr(&splat.each)
+                shape_expr(splat.source()),
+                shape_expr(splat.each())
             )
         }
         ExprKind::SplatItem => "@".to_string(),
         ExprKind::Call(call) => {
-            let args: Vec<String> = call.args.iter().map(shape_expr).collect();
-            let dots = if call.expand_final { "..." } else { "" };
-            format!("call {}({}{dots})", call.name, args.join(", "))
+            let args: Vec<String> = call.args().iter().map(shape_expr).collect();
+            let dots = if call.expand_final() { "..." } else { "" };
+            format!("call {}({}{dots})", call.name(), args.join(", "))
         }
         ExprKind::For(for_expr) => {
-            let vars = match &for_expr.key_var {
-                Some(key) => format!("{}, {}", key.as_str(), for_expr.value_var.as_str()),
-                None => for_expr.value_var.as_str().to_string(),
+            let vars = match for_expr.key_var() {
+                Some(key) => format!("{}, {}", key.name, for_expr.value_var().name),
+                None => for_expr.value_var().name.to_string(),
             };
             let key = for_expr
-                .key_expr
-                .as_ref()
+                .key_expr()
                 .map(|k| format!("{} => ", shape_expr(k)))
                 .unwrap_or_default();
-            let group = if for_expr.grouping { "..." } else { "" };
+            let group = if for_expr.grouping() { "..." } else { "" };
             let cond = for_expr
-                .condition
-                .as_ref()
+                .condition()
                 .map(|c| format!(" if {}", shape_expr(c)))
                 .unwrap_or_default();
             let body = format!(
                 "for {vars} in {}: {key}{}{group}{cond}",
-                shape_expr(&for_expr.collection),
-                shape_expr(&for_expr.value_expr)
+                shape_expr(for_expr.collection()),
+                shape_expr(for_expr.value_expr())
             );
-            match for_expr.kind {
+            match for_expr.kind() {
                 ForKind::Tuple => format!("[{body}]"),
                 ForKind::Object => format!("{{{body}}}"),
             }
         }
         ExprKind::Conditional(cond) => format!(
             "cond({} ? {} : {})",
-            shape_expr(&cond.condition),
-            shape_expr(&cond.then_expr),
-            shape_expr(&cond.else_expr)
+            shape_expr(cond.condition),
+            shape_expr(cond.then_expr),
+            shape_expr(cond.else_expr)
         ),
         ExprKind::Binary(bin) => format!(
             "({} {} {})",
-            shape_expr(&bin.lhs),
+            shape_expr(bin.lhs),
             bin.op.as_str(),
-            shape_expr(&bin.rhs)
+            shape_expr(bin.rhs)
         ),
-        ExprKind::Unary(un) => format!("{}({})", un.op.as_str(), shape_expr(&un.operand)),
+        ExprKind::Unary(un) => format!("{}({})", un.op.as_str(), shape_expr(un.operand)),
         ExprKind::Tuple(items) => {
             let items: Vec<String> = items.iter().map(shape_expr).collect();
             format!("tuple[{}]", items.join(", "))
@@ -390,7 +392,7 @@ pub fn shape_expr(expr: &Expr) -> String {
         ExprKind::Object(items) => {
             let items: Vec<String> = items
                 .iter()
-                .map(|item| format!("{} = {}", shape_expr(&item.key), shape_expr(&item.value)))
+                .map(|item| format!("{} = {}", shape_expr(item.key()), shape_expr(item.value())))
                 .collect();
             format!("object{{{}}}", items.join(", "))
         }
@@ -399,15 +401,15 @@ pub fn shape_expr(expr: &Expr) -> String {
     }
 }
 
-fn shape_template(template: &Template) -> String {
-    let kind = match &template.kind {
+pub fn shape_template(template: TemplateRef<'_>) -> String {
+    let kind = match template.kind() {
         TemplateKind::Quoted => "tmpl".to_string(),
         TemplateKind::Heredoc { marker, flush } => {
-            format!("heredoc{}{}", if *flush { "-" } else { "" }, marker)
+            format!("heredoc{}{}", if flush { "-" } else { "" }, marker)
         }
         TemplateKind::Bare => "bare".to_string(),
     };
-    format!("{kind}({})", shape_parts(&template.parts))
+    format!("{kind}({})", shape_parts(template.parts()))
 }
 
 fn strip_marks(strip: Strip) -> (&'static str, &'static str) {
@@ -417,36 +419,35 @@ fn strip_marks(strip: Strip) -> (&'static str, &'static str) {
     )
 }
 
-fn shape_parts(parts: &[TemplatePart]) -> String {
+fn shape_parts(parts: List<'_, PartRef<'_>>) -> String {
     let parts: Vec<String> = parts
         .iter()
-        .map(|part| match part {
-            TemplatePart::Literal(lit) => format!("{:?}", lit.value),
-            TemplatePart::Interpolation(interp) => {
-                let (l, r) = strip_marks(interp.strip);
-                format!("${{{l}{}{r}}}", shape_expr(&interp.expr))
+        .map(|part| match part.kind() {
+            Part::Literal(lit) => format!("{:?}", lit.value()),
+            Part::Interpolation(interp) => {
+                let (l, r) = strip_marks(interp.strip());
+                format!("${{{l}{}{r}}}", shape_expr(interp.expr()))
             }
-            TemplatePart::If(dir) => {
+            Part::If(dir) => {
                 let else_part = dir
-                    .else_parts
-                    .as_ref()
+                    .else_parts()
                     .map(|parts| format!(" else {}", shape_parts(parts)))
                     .unwrap_or_default();
                 format!(
                     "%if {} then {}{else_part} endif",
-                    shape_expr(&dir.condition),
-                    shape_parts(&dir.then_parts)
+                    shape_expr(dir.condition()),
+                    shape_parts(dir.then_parts())
                 )
             }
-            TemplatePart::For(dir) => {
-                let vars = match &dir.key_var {
-                    Some(key) => format!("{}, {}", key.as_str(), dir.value_var.as_str()),
-                    None => dir.value_var.as_str().to_string(),
+            Part::For(dir) => {
+                let vars = match dir.key_var() {
+                    Some(key) => format!("{}, {}", key.name, dir.value_var().name),
+                    None => dir.value_var().name.to_string(),
                 };
                 format!(
                     "%for {vars} in {} do {} endfor",
-                    shape_expr(&dir.collection),
-                    shape_parts(&dir.body)
+                    shape_expr(dir.collection()),
+                    shape_parts(dir.body())
                 )
             }
         })
@@ -457,25 +458,32 @@ fn shape_parts(parts: &[TemplatePart]) -> String {
 /// The attribute/block structure of a body, one line per item:
 /// `attr a.b.name` or `block a.b.type ["label", …]`, where the prefix is
 /// the path of enclosing block types.
-pub fn outline(body: &Body) -> Vec<String> {
+pub fn outline(body: BodyRef<'_>) -> Vec<String> {
     let mut out = Vec::new();
     outline_into(body, "", &mut out);
     out
 }
 
-fn outline_into(body: &Body, prefix: &str, out: &mut Vec<String>) {
-    for item in &body.items {
-        match item {
-            BodyItem::Attribute(attr) => out.push(format!("attr {prefix}{}", attr.name())),
-            BodyItem::Block(block) => {
-                let labels: Vec<String> =
-                    block.labels().map(|l| format!("{:?}", l.value())).collect();
+fn outline_into(body: BodyRef<'_>, prefix: &str, out: &mut Vec<String>) {
+    for item in body.items() {
+        match item.kind() {
+            Item::Attribute(attr) => out.push(format!("attr {prefix}{}", attr.name())),
+            Item::Block(block) => {
+                let labels: Vec<String> = block
+                    .labels()
+                    .iter()
+                    .map(|l| format!("{:?}", l.value()))
+                    .collect();
                 out.push(format!(
                     "block {prefix}{} [{}]",
                     block.type_name(),
                     labels.join(", ")
                 ));
-                outline_into(&block.body, &format!("{prefix}{}.", block.type_name()), out);
+                outline_into(
+                    block.body(),
+                    &format!("{prefix}{}.", block.type_name()),
+                    out,
+                );
             }
         }
     }

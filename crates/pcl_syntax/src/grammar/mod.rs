@@ -1,0 +1,597 @@
+//! The chumsky grammar: significant tokens (see `newlines.rs`; the input
+//! is their indices in the full token vector) → the flat [`crate::tree`]
+//! plus diagnostics. This module holds the parser state and the entry
+//! productions `parse_file`, `parse_expression_file` and
+//! `parse_template_file` of `grammar/pcl.ebnf`; the other productions live
+//! by grammar area in `body.rs`, `expressions.rs`, `postfix.rs`,
+//! `collections.rs` and `templates.rs`, and the hand-made recovery in
+//! `recovery.rs`.
+//!
+//! Production names follow `grammar/pcl.ebnf`. Productions never fail
+//! once they have committed: a syntax error is reported into the parser
+//! state ([`St`]) and produces an `Error` node, and hand-made recovery
+//! parsers (`recover_to`, `recover_line`, `skip_group`) skip the rest of
+//! the broken construct, so one mistake gives one diagnostic and parsing
+//! resumes at the next body item. The state's `recovering` flag silences
+//! follow-up errors until the next body item starts.
+//!
+//! The tree is built bottom-up through the state's [`Builder`]: a node is
+//! appended once its children exist, and every list (a body's items, a
+//! call's arguments, …) is pushed onto the builder's scratch stack of its
+//! type and moved into the arena as one run when it is complete. A list
+//! given up on (its parser failed and is rewound) is discarded from the
+//! scratch stack; nodes built by a rewound parser stay in the arenas,
+//! unreferenced (it happens only on inputs that rewind after building).
+//!
+//! Depth: every nesting production runs under `nested`, which counts
+//! levels in the state and, at [`MAX_NESTING_DEPTH`], reports
+//! `nesting-too-deep` and skips the balanced group without recursion.
+//! chumsky's `recursive` grows the stack with `stacker` as needed.
+//!
+//! Speed: alternatives are chosen by the next token's kind inside
+//! `custom` parsers (no `rewind` look-ahead parsers, no `choice` that
+//! tries each branch in turn); a failing branch is rewound exactly as
+//! `choice`/`repeated` would. Binary operators are parsed by one
+//! precedence-climbing loop (`climb`) rather than a `foldl` per level.
+//! An identifier, number, plain string or `name.attr…` traversal followed
+//! by a token that ends an expression is built at once (`simple_atom`,
+//! tried by `expr` before the recursive parser). Every such shortcut
+//! builds exactly the node (and consumes exactly the tokens) the full
+//! descent would.
+//!
+//! The parsers are built once per thread (a chumsky [`Cache`]).
+
+mod body;
+mod collections;
+mod expressions;
+mod postfix;
+mod recovery;
+mod templates;
+
+use chumsky::cache::{Cache, Cached};
+use chumsky::error::EmptyErr;
+use chumsky::extra;
+use chumsky::input::InputRef;
+use chumsky::inspector::SimpleState;
+use chumsky::prelude::*;
+use pcl_diagnostics::{Code, Diagnostic, FileId, Span, TextRange};
+
+use crate::codes;
+use crate::newlines::{item_starts_after, significant_tokens, Sig};
+use crate::token::{Token, TokenKind as K, Tokens};
+use crate::tree::builder::Builder;
+use crate::tree::{BodyId, ExprId, ExprNodeKind, Tree};
+
+use body::BodyRec;
+use expressions::PExpr;
+use templates::Flat;
+
+/// The grammar's input: the significant tokens.
+type In<'s> = &'s [u32];
+
+/// An expression built already: its id and (covered) range.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Expr {
+    id: ExprId,
+    range: TextRange,
+}
+
+/// The parser state.
+pub(crate) struct St<'s> {
+    file: FileId,
+    text: &'s str,
+    tokens: &'s Tokens,
+    /// The grammar's input (indices into `tokens`), for looking one
+    /// token past the next.
+    sigs: &'s [u32],
+    /// The indices of every comment token, in order.
+    comments: &'s [u32],
+    diags: Vec<Diagnostic>,
+    /// How many of `diags` (the first ones, in input order) are the
+    /// lexer's error tokens: a syntax error found at one of them is the
+    /// same problem, already reported.
+    lexer_errors: usize,
+    recovering: bool,
+    depth: usize,
+    depth_reported: bool,
+    depth_of_blocks: usize,
+    /// Where the current body item starts (its column is computed only
+    /// when recovery needs it).
+    item_start: Option<u32>,
+    /// End offset of the last consumed token.
+    last_end: u32,
+    /// The tree under construction.
+    b: Builder,
+    /// The flat parts of the templates under construction: each
+    /// `template_parts` pushes its run above the enclosing template's, and
+    /// `finish` takes it off.
+    flats: Vec<Flat<'s>>,
+    /// The end offset of the quoted literal at the top of `flats` when
+    /// every literal token merged into it has a non-whitespace character,
+    /// so the next such token can be merged into it at once (see
+    /// `push_quoted_literal`).
+    solid_literal_end: Option<u32>,
+}
+
+type Ex<'s> = extra::Full<EmptyErr, SimpleState<St<'s>>, ()>;
+type Inp<'s, 'p> = InputRef<'s, 'p, In<'s>, Ex<'s>>;
+
+impl<'s> St<'s> {
+    fn slice(&self, range: TextRange) -> &'s str {
+        self.text.get(range.to_usize()).unwrap_or("")
+    }
+    /// Appends an expression node (its range widened over its children).
+    fn mk(&mut self, kind: ExprNodeKind, range: TextRange) -> Expr {
+        let id = self.b.expr(kind, range);
+        Expr {
+            id,
+            range: self.b.expr_range(id),
+        }
+    }
+    /// A handle on a node built by a builder helper.
+    fn handle(&self, id: ExprId) -> Expr {
+        Expr {
+            id,
+            range: self.b.expr_range(id),
+        }
+    }
+    fn error_node(&mut self, range: TextRange) -> Expr {
+        self.mk(ExprNodeKind::Error, range)
+    }
+    fn is_error(&self, e: Expr) -> bool {
+        self.b.is_error(e.id)
+    }
+    /// Reports an error. Every syntax diagnostic of a non-empty input
+    /// covers at least one byte: an empty range (an error at the end of
+    /// the input, where nothing follows) is widened by [`St::nonempty`].
+    ///
+    /// An error at a token the lexer already reported (an invalid
+    /// character, a `;`, …) is not reported again: it is the same problem.
+    fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
+        let range = self.nonempty(range);
+        let lexer = self.diags.get(..self.lexer_errors).unwrap_or_default();
+        if lexer
+            .binary_search_by_key(&range.start, |d| d.span.range.start)
+            .is_ok()
+        {
+            return;
+        }
+        self.diags.push(Diagnostic::error(
+            code,
+            Span::new(self.file, range),
+            message,
+        ));
+    }
+    /// `range`, or when it is empty, the last non-trivia token ending at
+    /// or before it (what the error comes after: `re` in `re⟨EOF⟩`), else
+    /// the first such token after it, else the first character.
+    fn nonempty(&self, range: TextRange) -> TextRange {
+        if !range.is_empty() || self.text.is_empty() {
+            return range;
+        }
+        let solid = |t: &Token| !t.kind.is_trivia() && t.kind != K::Newline;
+        let split = self.tokens.count_ending_by(range.start);
+        let before = self.tokens.iter_back(split).find(solid);
+        let after = || self.tokens.iter_from(split).find(solid);
+        match before.or_else(after) {
+            Some(token) => token.range,
+            None => {
+                let first = self.text.chars().next().map_or(1, char::len_utf8);
+                TextRange::from_usize(0..first)
+            }
+        }
+    }
+    fn error_r(&mut self, code: Code, range: TextRange, message: impl Into<String>) {
+        if !self.recovering {
+            self.error(code, range, message);
+        }
+        self.recovering = true;
+    }
+    fn eof(&self) -> TextRange {
+        TextRange::empty(self.text.len() as u32)
+    }
+    fn range_from(&self, start: u32) -> TextRange {
+        TextRange::new(start, self.last_end.max(start))
+    }
+    fn column_of(&self, offset: u32) -> usize {
+        let before = self.text.get(..offset as usize).unwrap_or("");
+        match before.rfind('\n') {
+            Some(idx) => before.len() - idx - 1,
+            None => before.len(),
+        }
+    }
+    fn item_starts_after(&self, sig: Sig) -> bool {
+        self.item_start.is_some_and(|start| {
+            let col = self.column_of(start);
+            item_starts_after(self.text, self.tokens, self.token_index(sig), col)
+        })
+    }
+    /// The index of `sig`'s token in the full token vector (no two tokens
+    /// start at the same offset).
+    fn token_index(&self, sig: Sig) -> usize {
+        sig.idx as usize
+    }
+    /// The significant token at `idx` in the full token vector, as the
+    /// grammar sees it: a line comment (only significant ones are kept)
+    /// stands for its line break.
+    fn sig(&self, idx: u32) -> Sig {
+        match self.tokens.get(idx as usize) {
+            Some(token) => Sig {
+                kind: match token.kind {
+                    K::HashComment | K::SlashComment => K::Newline,
+                    kind => kind,
+                },
+                range: token.range,
+                idx,
+            },
+            None => Sig {
+                kind: K::Invalid,
+                range: self.eof(),
+                idx,
+            },
+        }
+    }
+    /// `self.sig(idx).kind`, without the range.
+    fn sig_kind(&self, idx: u32) -> K {
+        match self.tokens.kind(idx as usize) {
+            Some(K::HashComment | K::SlashComment) => K::Newline,
+            Some(kind) => kind,
+            None => K::Invalid,
+        }
+    }
+}
+
+// ----------------------------------------------------------------------
+// Token-level helpers (used inside `custom` parsers)
+// ----------------------------------------------------------------------
+
+fn st<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
+    &mut inp.state().0
+}
+
+/// The next significant token, not consumed.
+fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let idx = inp.peek()?;
+    Some(st(inp).sig(idx))
+}
+
+/// Consumes the next significant token (see [`bump`], which also records
+/// its end).
+fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let idx = inp.next()?;
+    Some(st(inp).sig(idx))
+}
+
+fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
+    let idx = inp.peek()?;
+    Some(st(inp).sig_kind(idx))
+}
+
+/// The kind of the token after the next one (neither consumed).
+fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
+    let cursor = *inp.cursor().inner();
+    let s = st(inp);
+    let idx = *s.sigs.get(cursor + 1)?;
+    Some(s.sig_kind(idx))
+}
+
+/// The `n`th token after the next one (`n` = 0: the next), not consumed.
+fn peek_nth(inp: &mut Inp<'_, '_>, n: usize) -> Option<Sig> {
+    let cursor = *inp.cursor().inner();
+    let s = st(inp);
+    let idx = *s.sigs.get(cursor + n)?;
+    Some(s.sig(idx))
+}
+
+/// Can a token of this kind (or the end) not continue an expression?
+fn ends_expression(kind: Option<K>) -> bool {
+    matches!(
+        kind,
+        None | Some(
+            K::Newline
+                | K::Comma
+                | K::CBrace
+                | K::CBrack
+                | K::CParen
+                | K::TemplateSeqEnd
+                | K::Equal
+                | K::Colon
+                | K::FatArrow
+                | K::Ellipsis
+        )
+    )
+}
+
+fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
+    match peek(inp) {
+        Some(s) => s.range,
+        None => st(inp).eof(),
+    }
+}
+
+fn bump(inp: &mut Inp<'_, '_>) -> Option<Sig> {
+    let sig = next(inp)?;
+    st(inp).last_end = sig.range.end;
+    Some(sig)
+}
+
+fn is_open(kind: K) -> bool {
+    matches!(
+        kind,
+        K::OParen | K::OBrack | K::OBrace | K::TemplateInterp | K::TemplateControl
+    )
+}
+fn is_close(kind: K) -> bool {
+    matches!(kind, K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd)
+}
+
+fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
+    match peek(inp) {
+        Some(sig) if sig.kind == K::Ident => st(inp).slice(sig.range) == word,
+        _ => false,
+    }
+}
+
+/// One token of `kind`, recording its end (a `custom` parser, so the
+/// state update also happens when the output is discarded).
+fn tok<'s>(kind: K) -> impl Parser<'s, In<'s>, Sig, Ex<'s>> + Clone {
+    custom(move |inp: &mut Inp<'s, '_>| match peek(inp) {
+        Some(sig) if sig.kind == kind => {
+            bump(inp);
+            Ok(sig)
+        }
+        _ => Err(EmptyErr::default()),
+    })
+}
+
+// ----------------------------------------------------------------------
+// Entry points
+// ----------------------------------------------------------------------
+
+/// The three entry parsers, built once per thread.
+pub(crate) struct Grammars<'s> {
+    file: body::PBody<'s>,
+    expr: PExpr<'s>,
+    template: Boxed<'s, 's, In<'s>, usize, Ex<'s>>,
+}
+
+#[derive(Default)]
+pub(crate) struct Build;
+
+impl Cached for Build {
+    type Parser<'s> = Grammars<'s>;
+
+    fn make_parser<'s>(self) -> Grammars<'s> {
+        let expression = expressions::expression();
+        // `recursive` refers to itself through a weak reference: the
+        // grammar is freed with its cache (when a parsing thread ends).
+        // `Recursive::declare` + `define` made a strong reference cycle,
+        // leaked once per thread (the "280-byte leak" LeakSanitizer
+        // reported in the fuzz runs).
+        let block_body: BodyRec<'s> =
+            recursive(|block_body| body::body(block_body, true, expression.clone()));
+        let file = body::body(block_body.clone(), false, expression.clone());
+        Grammars {
+            file,
+            expr: expression.clone(),
+            template: templates::template_parts(expression, false).boxed(),
+        }
+    }
+}
+
+thread_local! {
+    static GRAMMARS: Cache<Build> = Cache::default();
+}
+
+/// What a parse produces: the tree, its root (a body, an expression or a
+/// template, by entry point) and the diagnostics.
+pub(crate) struct Output {
+    pub(crate) tree: Tree,
+    pub(crate) root: u32,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+fn new_state<'s>(
+    file: FileId,
+    text: &'s str,
+    tokens: &'s Tokens,
+    sigs: &'s [u32],
+    comments: &'s [u32],
+) -> SimpleState<St<'s>> {
+    let mut st = St {
+        file,
+        text,
+        tokens,
+        sigs,
+        comments,
+        diags: Vec::new(),
+        lexer_errors: 0,
+        recovering: false,
+        depth: 0,
+        depth_reported: false,
+        depth_of_blocks: 0,
+        item_start: None,
+        last_end: 0,
+        b: Builder::for_source(text.len()),
+        flats: Vec::new(),
+        solid_literal_end: None,
+    };
+    if text.len() > u32::MAX as usize {
+        st.recovering = true;
+    }
+    SimpleState(st)
+}
+
+/// Reports the lexer's error tokens (`errors`: their indices, in order,
+/// from [`significant_tokens`]).
+fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
+    let errors: Vec<Token> = errors
+        .iter()
+        .filter_map(|idx| s.tokens.get(*idx as usize))
+        .collect();
+    for token in errors {
+        let (code, message) = match token.kind {
+            K::Invalid => {
+                let ch = s.slice(token.range);
+                let message = match ch {
+                    "\u{201c}" | "\u{201d}" => {
+                        "curly quotes are not valid here; use a straight quote (\")".to_string()
+                    }
+                    _ => format!("invalid character {:?}: it is not used in the language", ch),
+                };
+                (codes::INVALID_CHARACTER, message)
+            }
+            K::BitwiseAnd => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported; did you mean `&&`?".to_string(),
+            ),
+            K::BitwiseOr => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported; did you mean `||`?".to_string(),
+            ),
+            K::BitwiseXor => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported".to_string(),
+            ),
+            K::BitwiseNot => (
+                codes::UNSUPPORTED_OPERATOR,
+                "bitwise operators are not supported; did you mean `!`?".to_string(),
+            ),
+            K::Apostrophe => (
+                codes::SINGLE_QUOTE,
+                "single quotes are not valid; use double quotes (\") for strings".to_string(),
+            ),
+            K::Backtick => (
+                codes::BACKTICK,
+                "backticks are not valid; use a heredoc (<<EOT) for multi-line strings".to_string(),
+            ),
+            K::Semicolon => (
+                codes::SEMICOLON,
+                "`;` is not valid; separate items with newlines (or commas in collections)"
+                    .to_string(),
+            ),
+            _ => continue,
+        };
+        s.diags.push(Diagnostic::error(
+            code,
+            Span::new(s.file, token.range),
+            message,
+        ));
+    }
+    s.lexer_errors = s.diags.len();
+}
+
+/// `parse_file = body`: the whole input as a body.
+pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
+    let (mut errors, mut comments) = (Vec::new(), Vec::new());
+    let sigs = significant_tokens(text, tokens, true, &mut errors, &mut comments);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
+    lexer_diagnostics(&mut state.0, &errors);
+    let mark = state.0.b.mark_items();
+    let items = GRAMMARS.with(|g| {
+        g.get()
+            .file
+            .parse_with_state(sigs.as_slice(), &mut state)
+            .into_output()
+    });
+    let s = &mut state.0;
+    let items = match items {
+        Some(items) => items,
+        None => {
+            s.b.discard_items(mark);
+            s.b.finish_items(mark)
+        }
+    };
+    let range = TextRange::new(0, text.len() as u32);
+    let BodyId(root) = body::finish_body(s, items, range);
+    let tree = std::mem::take(&mut s.b).finish();
+    crate::validate::file(
+        crate::tree::BodyRef::new(crate::tree::Src::new(&tree, text), BodyId(root)),
+        file,
+        &mut s.diags,
+    );
+    Output {
+        tree,
+        root,
+        diagnostics: state.0.diags,
+    }
+}
+
+/// `parse_expression_file = expression` (then the end of the input).
+pub(crate) fn parse_expression_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
+    let (mut errors, mut comments) = (Vec::new(), Vec::new());
+    let sigs = significant_tokens(text, tokens, false, &mut errors, &mut comments);
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
+    lexer_diagnostics(&mut state.0, &errors);
+    let parser = GRAMMARS.with(|g| {
+        let expr = g.get().expr.clone();
+        expr.then(custom(|inp: &mut Inp<'_, '_>| {
+            if let Some(sig) = peek(inp) {
+                st(inp).error_r(
+                    codes::EXTRA_AFTER_EXPRESSION,
+                    sig.range,
+                    format!(
+                        "expected the end of the expression, found {}",
+                        sig.kind.describe()
+                    ),
+                );
+            }
+            while next(inp).is_some() {}
+            Ok(())
+        }))
+        .map(|(e, ())| e)
+        .parse_with_state(sigs.as_slice(), &mut state)
+        .into_output()
+    });
+    let s = &mut state.0;
+    let root = match parser {
+        Some(e) => e,
+        None => s.error_node(TextRange::empty(0)),
+    };
+    Output {
+        tree: state.0.b.finish(),
+        root: root.id.0,
+        diagnostics: state.0.diags,
+    }
+}
+
+/// `parse_template_file = bare_template`.
+pub(crate) fn parse_template_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
+    // Outside sequences a bare template has only template tokens; inside
+    // them line breaks are ignored. A leading BOM stays visible, as a
+    // stray token.
+    // A bare template has no separate lexer-error pass.
+    let mut comments = Vec::new();
+    let mut sigs = significant_tokens(text, tokens, false, &mut Vec::new(), &mut comments);
+    if tokens.kind(0) == Some(K::Bom) {
+        sigs.insert(0, 0);
+    }
+    let mut state = new_state(file, text, tokens, &sigs, &comments);
+    let flat = GRAMMARS.with(|g| {
+        g.get()
+            .template
+            .clone()
+            .then(custom(|inp: &mut Inp<'_, '_>| {
+                while let Some(sig) = next(inp) {
+                    st(inp).last_end = sig.range.end;
+                    st(inp).error_r(
+                        codes::UNBALANCED_TEMPLATE_DIRECTIVE,
+                        sig.range,
+                        format!("unexpected {}", sig.kind.describe()),
+                    );
+                }
+                Ok(())
+            }))
+            .map(|(f, ())| f)
+            .parse_with_state(sigs.as_slice(), &mut state)
+            .into_output()
+    });
+    let s = &mut state.0;
+    let parts = templates::finish(s, flat.unwrap_or_default(), false);
+    let root = s.b.bare_template(parts);
+    Output {
+        tree: state.0.b.finish(),
+        root,
+        diagnostics: state.0.diags,
+    }
+}

@@ -1,0 +1,511 @@
+//! Building a [`Tree`]: the one list mechanism and the node constructors.
+//!
+//! Nodes are appended bottom-up: a node's children exist before it. A list
+//! under construction (a body's items, a call's arguments, a template's
+//! parts, …) pushes its elements onto the scratch stack of their type,
+//! above whatever the enclosing lists have pushed; [`Builder::finish`]
+//! moves the run above a [`Mark`] into the arena, so every list is one
+//! contiguous run, written once. A nested list finishes before the
+//! enclosing one pushes again, so each run is exactly one list. A list
+//! given up on is dropped from its stack (`discard_*`); nodes a rewound
+//! parser built stay in the arenas, unreferenced.
+
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+use pcl_diagnostics::TextRange;
+
+use super::*;
+
+/// The scratch length at the start of a list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark(u32);
+
+/// A number's value as the lexer decoded it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NumberLit {
+    /// An integer that fits in a `u64` (no `BigInt` allocated).
+    Small(u64),
+    Int(BigInt),
+    Fraction(f64),
+    Invalid,
+}
+
+/// Per-type scratch stacks for lists under construction.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) exprs: Vec<ExprId>,
+    pub(crate) steps: Vec<StepNode>,
+    pub(crate) object_items: Vec<ObjectItemNode>,
+    pub(crate) parts: Vec<PartNode>,
+    pub(crate) idents: Vec<TextRange>,
+    pub(crate) items: Vec<ItemNode>,
+    pub(crate) labels: Vec<LabelNode>,
+    pub(crate) comments: Vec<CommentNode>,
+}
+
+/// Builds one [`Tree`].
+#[derive(Debug, Default)]
+pub struct Builder {
+    pub(crate) tree: Tree,
+    pub(crate) scratch: Scratch,
+}
+
+/// Moves `scratch[mark..]` to the end of `arena`: the one list helper.
+fn finish_run<T>(scratch: &mut Vec<T>, arena: &mut Vec<T>, mark: Mark) -> Run {
+    let from = (mark.0 as usize).min(scratch.len());
+    let start = arena.len() as u32;
+    arena.extend(scratch.drain(from..));
+    Run {
+        start,
+        len: arena.len() as u32 - start,
+    }
+}
+
+macro_rules! lists {
+    ($($field:ident -> $arena:ident: $ty:ty => $mark:ident, $push:ident, $finish:ident, $discard:ident;)*) => {
+        impl Builder {
+            $(
+                pub(crate) fn $mark(&self) -> Mark {
+                    Mark(self.scratch.$field.len() as u32)
+                }
+                pub(crate) fn $push(&mut self, value: $ty) {
+                    self.scratch.$field.push(value);
+                }
+                pub(crate) fn $finish(&mut self, mark: Mark) -> Run {
+                    finish_run(&mut self.scratch.$field, &mut self.tree.$arena, mark)
+                }
+                /// Drops the run above `mark` (a list given up on).
+                #[allow(dead_code)]
+                pub(crate) fn $discard(&mut self, mark: Mark) {
+                    self.scratch.$field.truncate(mark.0 as usize);
+                }
+            )*
+        }
+    };
+}
+
+lists! {
+    exprs -> expr_lists: ExprId => mark_exprs, push_list_expr, finish_exprs, discard_exprs;
+    steps -> steps: StepNode => mark_steps, push_step, finish_steps, discard_steps;
+    object_items -> object_items: ObjectItemNode => mark_object_items, push_object_item, finish_object_items, discard_object_items;
+    parts -> parts: PartNode => mark_parts, push_part, finish_parts, discard_parts;
+    idents -> idents: TextRange => mark_idents, push_ident, finish_idents, discard_idents;
+    items -> items: ItemNode => mark_items, push_item, finish_items, discard_items;
+    labels -> labels: LabelNode => mark_labels, push_label, finish_labels, discard_labels;
+    comments -> comments: CommentNode => mark_comments, push_comment, finish_comments, discard_comments;
+}
+
+impl Builder {
+    /// A builder sized for a source of `len` bytes (measured densities of
+    /// real programs, so that the arenas rarely grow).
+    pub(crate) fn for_source(len: usize) -> Builder {
+        let mut b = Builder::default();
+        b.tree.exprs.reserve(len / 12);
+        b
+    }
+
+    pub(crate) fn finish(mut self) -> Tree {
+        let tree = &mut self.tree;
+        tree.exprs.shrink_to_fit();
+        tree.expr_lists.shrink_to_fit();
+        tree.steps.shrink_to_fit();
+        tree.object_items.shrink_to_fit();
+        tree.parts.shrink_to_fit();
+        tree.items.shrink_to_fit();
+        self.tree
+    }
+
+    // ------------------------------------------------------------------
+    // Texts
+    // ------------------------------------------------------------------
+
+    /// `value` as a text: the source bytes at `range` when they are
+    /// `value`, else a copy in the side buffer.
+    pub(crate) fn text(&mut self, source: &str, range: TextRange, value: &str) -> Text {
+        if source.get(range.to_usize()) == Some(value) {
+            Text::Source(range)
+        } else {
+            let start = self.tree.decoded.len() as u32;
+            self.tree.decoded.push_str(value);
+            Text::Decoded {
+                start,
+                len: value.len() as u32,
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Expressions
+    // ------------------------------------------------------------------
+
+    /// The range of a node built already.
+    pub(crate) fn expr_range(&self, id: ExprId) -> TextRange {
+        self.tree.expr_node(id).range
+    }
+
+    /// Whether a node built already is an error placeholder.
+    pub(crate) fn is_error(&self, id: ExprId) -> bool {
+        matches!(self.tree.expr_node(id).kind, ExprNodeKind::Error)
+    }
+
+    fn range_of(&self, id: ExprId) -> Option<TextRange> {
+        let node = self.tree.exprs.get(id.index())?;
+        match node.kind {
+            // The splat item has the range of its splat's marker, which
+            // must not widen the nodes built over it.
+            ExprNodeKind::SplatItem => None,
+            _ => Some(node.range),
+        }
+    }
+
+    fn cover(&self, range: TextRange, id: ExprId) -> TextRange {
+        match self.range_of(id) {
+            Some(r) => TextRange::new(range.start.min(r.start), range.end.max(r.end)),
+            None => range,
+        }
+    }
+
+    fn cover_run<T>(
+        &self,
+        range: TextRange,
+        list: &[T],
+        each: impl Fn(&T) -> TextRange,
+    ) -> TextRange {
+        list.iter().fold(range, |acc, x| {
+            let r = each(x);
+            TextRange::new(acc.start.min(r.start), acc.end.max(r.end))
+        })
+    }
+
+    /// Appends an expression node. Its range is widened to cover its
+    /// direct children (error recovery may leave a child past the end the
+    /// parser computed), so every node's range contains its children's.
+    pub(crate) fn expr(&mut self, kind: ExprNodeKind, range: TextRange) -> ExprId {
+        let range = self.covered(kind, range);
+        let id = ExprId(self.tree.exprs.len() as u32);
+        self.tree.exprs.push(ExprNode { kind, range });
+        id
+    }
+
+    fn covered(&self, kind: ExprNodeKind, range: TextRange) -> TextRange {
+        let t = &self.tree;
+        let widen =
+            |a: TextRange, b: TextRange| TextRange::new(a.start.min(b.start), a.end.max(b.end));
+        match kind {
+            ExprNodeKind::Int { .. }
+            | ExprNodeKind::BigInt(_)
+            | ExprNodeKind::Fraction { .. }
+            | ExprNodeKind::InvalidNumber
+            | ExprNodeKind::Bool(_)
+            | ExprNodeKind::Null
+            | ExprNodeKind::Variable
+            | ExprNodeKind::SplatItem
+            | ExprNodeKind::Error => range,
+            ExprNodeKind::Template(i) => match t.templates.get(i as usize) {
+                Some(node) => self.cover_run(range, slice(&t.parts, node.parts), |p| p.range),
+                None => range,
+            },
+            ExprNodeKind::Traversal { source, steps } => {
+                self.cover_run(self.cover(range, source), slice(&t.steps, steps), |s| {
+                    s.range
+                })
+            }
+            ExprNodeKind::Splat(i) => match t.splats.get(i as usize) {
+                Some(s) => self.cover(widen(self.cover(range, s.source), s.marker), s.each),
+                None => range,
+            },
+            ExprNodeKind::Call(i) => match t.calls.get(i as usize) {
+                Some(c) => slice(&t.expr_lists, c.args)
+                    .iter()
+                    .fold(widen(range, c.name_range), |acc, &arg| self.cover(acc, arg)),
+                None => range,
+            },
+            ExprNodeKind::For(i) => match t.fors.get(i as usize) {
+                Some(f) => {
+                    let mut r = self.cover(range, f.collection);
+                    if let Some(k) = f.key_expr {
+                        r = self.cover(r, k);
+                    }
+                    r = self.cover(r, f.value_expr);
+                    if let Some(c) = f.condition {
+                        r = self.cover(r, c);
+                    }
+                    r
+                }
+                None => range,
+            },
+            ExprNodeKind::Conditional {
+                condition,
+                then_expr,
+                else_expr,
+            } => self.cover(
+                self.cover(self.cover(range, condition), then_expr),
+                else_expr,
+            ),
+            ExprNodeKind::Binary {
+                op,
+                op_start,
+                lhs,
+                rhs,
+            } => {
+                let op_range = TextRange::new(op_start, op_start + op.as_str().len() as u32);
+                self.cover(widen(self.cover(range, lhs), op_range), rhs)
+            }
+            ExprNodeKind::Unary {
+                op_start, operand, ..
+            } => self.cover(
+                widen(range, TextRange::new(op_start, op_start + 1)),
+                operand,
+            ),
+            ExprNodeKind::Tuple(run) => slice(&t.expr_lists, run)
+                .iter()
+                .fold(range, |acc, &e| self.cover(acc, e)),
+            ExprNodeKind::Object(run) => {
+                self.cover_run(range, slice(&t.object_items, run), |i| i.range)
+            }
+            ExprNodeKind::Parens(inner) => self.cover(range, inner),
+        }
+    }
+
+    pub(crate) fn number(&mut self, value: NumberLit, range: TextRange) -> ExprId {
+        let kind = match value {
+            NumberLit::Small(small) => ExprNodeKind::Int {
+                lo: small as u32,
+                hi: (small >> 32) as u32,
+            },
+            NumberLit::Int(v) => match v.to_u64() {
+                Some(small) => ExprNodeKind::Int {
+                    lo: small as u32,
+                    hi: (small >> 32) as u32,
+                },
+                None => {
+                    let index = self.tree.bigs.len() as u32;
+                    self.tree.bigs.push(v);
+                    ExprNodeKind::BigInt(index)
+                }
+            },
+            NumberLit::Fraction(f) => {
+                let bits = f.to_bits();
+                ExprNodeKind::Fraction {
+                    lo: bits as u32,
+                    hi: (bits >> 32) as u32,
+                }
+            }
+            NumberLit::Invalid => ExprNodeKind::InvalidNumber,
+        };
+        self.expr(kind, range)
+    }
+
+    pub(crate) fn legacy_index_step(
+        &mut self,
+        digits: TextRange,
+        value: BigInt,
+        range: TextRange,
+    ) -> StepNode {
+        let index = self.tree.bigs.len() as u32;
+        self.tree.bigs.push(value);
+        StepNode {
+            kind: StepNodeKind::LegacyIndex {
+                digits,
+                value: index,
+            },
+            range,
+        }
+    }
+
+    /// A step, its range widened over an index expression.
+    pub(crate) fn step(&mut self, kind: StepNodeKind, range: TextRange) -> StepNode {
+        let range = match kind {
+            StepNodeKind::Index(e) => self.cover(range, e),
+            _ => range,
+        };
+        StepNode { kind, range }
+    }
+
+    pub(crate) fn object_item(
+        &self,
+        key: ExprId,
+        value: ExprId,
+        range: TextRange,
+    ) -> ObjectItemNode {
+        ObjectItemNode {
+            key,
+            value,
+            range: self.cover(self.cover(range, key), value),
+        }
+    }
+
+    pub(crate) fn template(
+        &mut self,
+        kind: TemplateNodeKind,
+        parts: Run,
+        range: TextRange,
+    ) -> ExprId {
+        let index = self.tree.templates.len() as u32;
+        self.tree.templates.push(TemplateNode { kind, parts });
+        self.expr(ExprNodeKind::Template(index), range)
+    }
+
+    /// A template node not wrapped in an expression (a bare template).
+    pub(crate) fn bare_template(&mut self, parts: Run) -> u32 {
+        let index = self.tree.templates.len() as u32;
+        self.tree.templates.push(TemplateNode {
+            kind: TemplateNodeKind::Bare,
+            parts,
+        });
+        index
+    }
+
+    pub(crate) fn call(&mut self, node: CallNode, range: TextRange) -> ExprId {
+        let index = self.tree.calls.len() as u32;
+        self.tree.calls.push(node);
+        self.expr(ExprNodeKind::Call(index), range)
+    }
+
+    pub(crate) fn for_expr(&mut self, node: ForNode, range: TextRange) -> ExprId {
+        let index = self.tree.fors.len() as u32;
+        self.tree.fors.push(node);
+        self.expr(ExprNodeKind::For(index), range)
+    }
+
+    pub(crate) fn splat(&mut self, node: SplatNode, range: TextRange) -> ExprId {
+        let index = self.tree.splats.len() as u32;
+        self.tree.splats.push(node);
+        self.expr(ExprNodeKind::Splat(index), range)
+    }
+
+    // ------------------------------------------------------------------
+    // Template parts
+    // ------------------------------------------------------------------
+
+    pub(crate) fn interpolation(&self, expr: ExprId, strip: Strip, range: TextRange) -> PartNode {
+        PartNode {
+            kind: PartNodeKind::Interpolation { expr, strip },
+            range: self.cover(range, expr),
+        }
+    }
+
+    pub(crate) fn template_if(&mut self, node: TemplateIfNode, range: TextRange) -> PartNode {
+        let t = &self.tree;
+        let mut r = self.cover(range, node.condition);
+        r = self.cover_run(r, slice(&t.parts, node.then_parts), |p| p.range);
+        if let Some(else_parts) = node.else_parts {
+            r = self.cover_run(r, slice(&t.parts, else_parts), |p| p.range);
+        }
+        let index = self.tree.template_ifs.len() as u32;
+        self.tree.template_ifs.push(node);
+        PartNode {
+            kind: PartNodeKind::If(index),
+            range: r,
+        }
+    }
+
+    pub(crate) fn template_for(&mut self, node: TemplateForNode, range: TextRange) -> PartNode {
+        let t = &self.tree;
+        let r = self.cover_run(
+            self.cover(range, node.collection),
+            slice(&t.parts, node.body),
+            |p| p.range,
+        );
+        let index = self.tree.template_fors.len() as u32;
+        self.tree.template_fors.push(node);
+        PartNode {
+            kind: PartNodeKind::For(index),
+            range: r,
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Bodies
+    // ------------------------------------------------------------------
+
+    pub(crate) fn body(&mut self, items: Run, range: TextRange, dangling: Run) -> BodyId {
+        let range = self.cover_run(range, slice(&self.tree.items, items), |i| i.range);
+        let id = BodyId(self.tree.bodies.len() as u32);
+        self.tree.bodies.push(BodyNode {
+            items,
+            range,
+            dangling,
+        });
+        id
+    }
+
+    pub(crate) fn attribute(
+        &self,
+        name: TextRange,
+        equals: TextRange,
+        expr: ExprId,
+        range: TextRange,
+        comments: (Run, Run),
+    ) -> ItemNode {
+        let widen =
+            |a: TextRange, b: TextRange| TextRange::new(a.start.min(b.start), a.end.max(b.end));
+        ItemNode {
+            kind: ItemNodeKind::Attribute { name, equals, expr },
+            range: self.cover(widen(widen(range, name), equals), expr),
+            leading: comments.0,
+            trailing: comments.1,
+        }
+    }
+
+    pub(crate) fn block(
+        &mut self,
+        node: BlockNode,
+        range: TextRange,
+        comments: (Run, Run),
+    ) -> ItemNode {
+        let widen =
+            |a: TextRange, b: TextRange| TextRange::new(a.start.min(b.start), a.end.max(b.end));
+        let t = &self.tree;
+        let mut r = self.cover_run(
+            widen(range, node.type_name),
+            slice(&t.labels, node.labels),
+            |l| l.range,
+        );
+        if let Some(body) = t.bodies.get(node.body.0 as usize) {
+            r = widen(r, body.range);
+        }
+        r = widen(widen(r, node.open_brace), node.close_brace);
+        let index = self.tree.blocks.len() as u32;
+        self.tree.blocks.push(node);
+        ItemNode {
+            kind: ItemNodeKind::Block(index),
+            range: r,
+            leading: comments.0,
+            trailing: comments.1,
+        }
+    }
+}
+
+impl Builder {
+    /// Appends a list of items built outside the scratch stack (the top
+    /// level's, which grow with the file) as one run.
+    pub(crate) fn items_run(&mut self, items: Vec<ItemNode>) -> Run {
+        let start = self.tree.items.len() as u32;
+        self.tree.items.extend(items);
+        Run {
+            start,
+            len: self.tree.items.len() as u32 - start,
+        }
+    }
+
+    /// The items of a body built already.
+    pub(crate) fn body_items(&self, body: BodyId) -> Run {
+        self.tree
+            .bodies
+            .get(body.0 as usize)
+            .map_or(Run::default(), |b| b.items)
+    }
+
+    /// Takes the steps above `mark` off the scratch stack, as a `Vec`
+    /// (a postfix chain that turned out to hold a splat).
+    pub(crate) fn take_steps(&mut self, mark: Mark) -> Vec<StepNode> {
+        let from = (mark.0 as usize).min(self.scratch.steps.len());
+        self.scratch.steps.drain(from..).collect()
+    }
+}
+
+/// The elements of `run` in `arena` (empty when out of bounds).
+pub(crate) fn slice<T>(arena: &[T], run: Run) -> &[T] {
+    arena.get(run.range()).unwrap_or(&[])
+}

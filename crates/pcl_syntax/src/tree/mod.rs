@@ -1,0 +1,459 @@
+//! The flat syntax tree: typed arenas linked by `u32` ids.
+//!
+//! A parse builds one [`Tree`]. Its nodes live in a few arenas, one per
+//! node type (expressions, traversal steps, object items, template parts,
+//! body items, …); a node refers to its children by index, and every list
+//! of children (a call's arguments, a body's items, a template's parts) is
+//! one contiguous run of an arena, written once when the list is complete
+//! ([`Builder`] keeps the lists under construction on scratch stacks).
+//! Names and literal texts are ranges into the source; text that differs
+//! from its source bytes (a decoded string, a joined call name) lives in
+//! one side buffer. Integers up to `u64::MAX` are stored inline, wider ones
+//! in a side table of `BigInt`s.
+//!
+//! Nothing outside this crate sees the arenas: the typed AST is the set of
+//! borrowing views in [`views`] ([`ExprRef`], [`BodyRef`], …), which are
+//! `Copy` handles of a tree reference and an index. Dropping a tree frees a
+//! few vectors, whatever the depth of the program.
+//!
+//! The tree is lossless together with the token list it is built from:
+//! every node knows its byte range, [`crate::Parsed::tokens_in`] gives
+//! the tokens (trivia included) of any range, and comments attach to body
+//! items by the rule in `comments.rs`; a comment inside an expression
+//! belongs to the innermost node whose range contains it
+//! ([`crate::Parsed::node_at`]).
+
+pub(crate) mod builder;
+mod nav;
+mod views;
+
+use num_bigint::BigInt;
+use pcl_diagnostics::TextRange;
+
+pub use nav::NodeRef;
+pub use views::*;
+
+/// Index of an expression in [`Tree`]'s expression arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub(crate) u32);
+
+impl ExprId {
+    /// The index, e.g. to key a side table by expression.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Index of a body in [`Tree`]'s body arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId(pub(crate) u32);
+
+/// A contiguous run of one arena: a list of children.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Run {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+}
+
+impl Run {
+    pub(crate) fn range(self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + self.len as usize
+    }
+}
+
+/// A text: bytes of the source, or of the tree's side buffer of decoded
+/// text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Text {
+    Source(TextRange),
+    Decoded { start: u32, len: u32 },
+}
+
+/// The arenas of one parse.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    pub(crate) exprs: Vec<ExprNode>,
+    /// Runs of expression ids: tuple elements, call arguments.
+    pub(crate) expr_lists: Vec<ExprId>,
+    pub(crate) steps: Vec<StepNode>,
+    pub(crate) object_items: Vec<ObjectItemNode>,
+    pub(crate) templates: Vec<TemplateNode>,
+    pub(crate) parts: Vec<PartNode>,
+    pub(crate) template_ifs: Vec<TemplateIfNode>,
+    pub(crate) template_fors: Vec<TemplateForNode>,
+    pub(crate) calls: Vec<CallNode>,
+    pub(crate) fors: Vec<ForNode>,
+    pub(crate) splats: Vec<SplatNode>,
+    /// Identifier ranges: call name segments.
+    pub(crate) idents: Vec<TextRange>,
+    pub(crate) bodies: Vec<BodyNode>,
+    pub(crate) items: Vec<ItemNode>,
+    pub(crate) blocks: Vec<BlockNode>,
+    pub(crate) labels: Vec<LabelNode>,
+    pub(crate) comments: Vec<CommentNode>,
+    pub(crate) decoded: String,
+    pub(crate) bigs: Vec<BigInt>,
+    /// Each expression's parent, built on first use (see `nav.rs`).
+    pub(crate) parents: std::sync::OnceLock<Vec<u32>>,
+}
+
+impl Tree {
+    pub(crate) fn expr_node(&self, id: ExprId) -> &ExprNode {
+        // Ids come only from this tree's builder.
+        self.exprs.get(id.index()).unwrap_or(&ERROR_NODE)
+    }
+
+    /// The number of expression nodes (every [`ExprId`] is below it).
+    pub fn expr_count(&self) -> usize {
+        self.exprs.len()
+    }
+
+    /// Bytes held by the arenas (capacity, not length), for memory
+    /// benchmarks.
+    pub fn heap_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        bytes(&self.exprs)
+            + bytes(&self.expr_lists)
+            + bytes(&self.steps)
+            + bytes(&self.object_items)
+            + bytes(&self.templates)
+            + bytes(&self.parts)
+            + bytes(&self.template_ifs)
+            + bytes(&self.template_fors)
+            + bytes(&self.calls)
+            + bytes(&self.fors)
+            + bytes(&self.splats)
+            + bytes(&self.idents)
+            + bytes(&self.bodies)
+            + bytes(&self.items)
+            + bytes(&self.blocks)
+            + bytes(&self.labels)
+            + bytes(&self.comments)
+            + self.decoded.capacity()
+            + bytes(&self.bigs)
+    }
+}
+
+static ERROR_NODE: ExprNode = ExprNode {
+    kind: ExprNodeKind::Error,
+    range: TextRange { start: 0, end: 0 },
+};
+
+/// One expression: 24 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ExprNode {
+    pub(crate) kind: ExprNodeKind,
+    pub(crate) range: TextRange,
+}
+
+/// The payload of an expression node. Large, rare forms (calls, `for`
+/// expressions, splats, templates) live in their own arenas.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ExprNodeKind {
+    /// An integer that fits in a `u64`, split in two halves to keep the
+    /// node 4-byte aligned.
+    Int {
+        lo: u32,
+        hi: u32,
+    },
+    /// A wider integer: an index into `bigs`.
+    BigInt(u32),
+    /// A fractional number: the `f64`'s bits, split.
+    Fraction {
+        lo: u32,
+        hi: u32,
+    },
+    InvalidNumber,
+    Bool(bool),
+    Null,
+    Template(u32),
+    /// The name is the node's range.
+    Variable,
+    Traversal {
+        source: ExprId,
+        steps: Run,
+    },
+    Splat(u32),
+    SplatItem,
+    Call(u32),
+    For(u32),
+    Conditional {
+        condition: ExprId,
+        then_expr: ExprId,
+        else_expr: ExprId,
+    },
+    Binary {
+        op: BinaryOp,
+        op_start: u32,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Unary {
+        op: UnaryOp,
+        op_start: u32,
+        operand: ExprId,
+    },
+    Tuple(Run),
+    Object(Run),
+    Parens(ExprId),
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct StepNode {
+    pub(crate) kind: StepNodeKind,
+    pub(crate) range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum StepNodeKind {
+    Attr(TextRange),
+    Index(ExprId),
+    /// `.0`: the digits' range and the value, an index into `bigs`.
+    LegacyIndex {
+        digits: TextRange,
+        value: u32,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ObjectItemNode {
+    pub(crate) key: ExprId,
+    pub(crate) value: ExprId,
+    pub(crate) range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TemplateNode {
+    pub(crate) kind: TemplateNodeKind,
+    pub(crate) parts: Run,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum TemplateNodeKind {
+    Quoted,
+    Heredoc { marker: TextRange, flush: bool },
+    Bare,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PartNode {
+    pub(crate) kind: PartNodeKind,
+    pub(crate) range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum PartNodeKind {
+    Literal(Text),
+    Interpolation { expr: ExprId, strip: Strip },
+    If(u32),
+    For(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TemplateIfNode {
+    pub(crate) condition: ExprId,
+    pub(crate) then_parts: Run,
+    pub(crate) else_parts: Option<Run>,
+    pub(crate) if_strip: Strip,
+    pub(crate) else_strip: Strip,
+    pub(crate) endif_strip: Strip,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TemplateForNode {
+    pub(crate) key_var: Option<TextRange>,
+    pub(crate) value_var: TextRange,
+    pub(crate) collection: ExprId,
+    pub(crate) body: Run,
+    pub(crate) for_strip: Strip,
+    pub(crate) endfor_strip: Strip,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CallNode {
+    pub(crate) name: Text,
+    pub(crate) name_range: TextRange,
+    pub(crate) segments: Run,
+    pub(crate) args: Run,
+    pub(crate) expand_final: bool,
+    pub(crate) open_paren: TextRange,
+    pub(crate) close_paren: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ForNode {
+    pub(crate) kind: ForKind,
+    pub(crate) key_var: Option<TextRange>,
+    pub(crate) value_var: TextRange,
+    pub(crate) collection: ExprId,
+    pub(crate) key_expr: Option<ExprId>,
+    pub(crate) value_expr: ExprId,
+    pub(crate) grouping: bool,
+    pub(crate) condition: Option<ExprId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SplatNode {
+    pub(crate) source: ExprId,
+    pub(crate) kind: SplatKind,
+    pub(crate) marker: TextRange,
+    pub(crate) each: ExprId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BodyNode {
+    pub(crate) items: Run,
+    pub(crate) range: TextRange,
+    pub(crate) dangling: Run,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ItemNode {
+    pub(crate) kind: ItemNodeKind,
+    pub(crate) range: TextRange,
+    pub(crate) leading: Run,
+    pub(crate) trailing: Run,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ItemNodeKind {
+    Attribute {
+        name: TextRange,
+        equals: TextRange,
+        expr: ExprId,
+    },
+    Block(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BlockNode {
+    pub(crate) type_name: TextRange,
+    pub(crate) labels: Run,
+    pub(crate) body: BodyId,
+    pub(crate) open_brace: TextRange,
+    pub(crate) close_brace: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LabelNode {
+    pub(crate) value: Text,
+    pub(crate) quoted: bool,
+    pub(crate) range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CommentNode {
+    pub(crate) kind: CommentKind,
+    /// Without the terminating line break.
+    pub(crate) range: TextRange,
+}
+
+/// What kind of comment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// `# …`
+    Hash,
+    /// `// …`
+    DoubleSlash,
+    /// `/* … */`
+    Block,
+}
+
+/// Which splat operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SplatKind {
+    /// `.*`: only the following `.name` / `.0` steps apply per element.
+    Attr,
+    /// `[*]`: the whole rest of the postfix chain applies per element.
+    Full,
+}
+
+/// Tuple or object `for` expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ForKind {
+    Tuple,
+    Object,
+}
+
+/// Binary operators, loosest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Equal,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+}
+
+impl BinaryOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "||",
+            BinaryOp::And => "&&",
+            BinaryOp::Equal => "==",
+            BinaryOp::NotEqual => "!=",
+            BinaryOp::Less => "<",
+            BinaryOp::LessEqual => "<=",
+            BinaryOp::Greater => ">",
+            BinaryOp::GreaterEqual => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Subtract => "-",
+            BinaryOp::Multiply => "*",
+            BinaryOp::Divide => "/",
+            BinaryOp::Modulo => "%",
+        }
+    }
+    /// Binding strength, 1 (loosest, `||`) to 6 (`*`, `/`, `%`): the
+    /// EBNF's precedence table.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Or => 1,
+            BinaryOp::And => 2,
+            BinaryOp::Equal | BinaryOp::NotEqual => 3,
+            BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual => 4,
+            BinaryOp::Add | BinaryOp::Subtract => 5,
+            BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Modulo => 6,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-`
+    Negate,
+    /// `!`
+    Not,
+}
+
+impl UnaryOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnaryOp::Negate => "-",
+            UnaryOp::Not => "!",
+        }
+    }
+}
+
+/// Template strip markers (`~`) on a sequence's two sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Strip {
+    /// `${~` / `%{~`: strip the whitespace before.
+    pub left: bool,
+    /// `~}`: strip the whitespace after.
+    pub right: bool,
+}
+
+#[cfg(test)]
+mod tests;
