@@ -8,7 +8,8 @@ use pcl_types::Type;
 
 use crate::codes;
 use crate::model::{
-    BoundAttribute, Comment, ConfigNode, HookKind, HookNode, LocalNode, NodeKind, OutputNode, PulumiNode,
+    BoundAttribute, Comment, ConfigNode, HookKind, HookNode, LocalNode, NodeKind, OutputNode,
+    PulumiNode,
 };
 use crate::packages::string_literal;
 use crate::program::ProgramBinder;
@@ -196,7 +197,13 @@ impl ProgramBinder<'_, '_> {
         self.finish_node(idx, NodeKind::Output(node), logical_name);
     }
 
-    pub(crate) fn bind_hook(&mut self, idx: usize, file: FileId, block: BlockRef<'_>, kind: HookKind) {
+    pub(crate) fn bind_hook(
+        &mut self,
+        idx: usize,
+        file: FileId,
+        block: BlockRef<'_>,
+        kind: HookKind,
+    ) {
         let scope = self.scope.clone();
         let mut args = vec![
             ("urn", Type::string()),

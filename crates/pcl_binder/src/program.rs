@@ -275,13 +275,7 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
-    fn declare_item(
-        &mut self,
-        file: FileId,
-        file_idx: usize,
-        item_idx: usize,
-        item: ItemRef<'_>,
-    ) {
+    fn declare_item(&mut self, file: FileId, file_idx: usize, item_idx: usize, item: ItemRef<'_>) {
         let span = |r: TextRange| Span::new(file, r);
         let (kind, name, name_range) = match item.kind() {
             Item::Attribute(attr) => (DeclKind::Local, attr.name().to_string(), attr.name_range()),
@@ -337,11 +331,9 @@ impl ProgramBinder<'_, '_> {
                             label_error(self, "components must have one or two labels");
                         }
                         match labels.first() {
-                            Some(first) => (
-                                DeclKind::Component,
-                                first.value().to_owned(),
-                                first.range(),
-                            ),
+                            Some(first) => {
+                                (DeclKind::Component, first.value().to_owned(), first.range())
+                            }
                             None => return,
                         }
                     }
@@ -506,7 +498,8 @@ impl ProgramBinder<'_, '_> {
             };
             if self.scope.lookup(&name).is_none() {
                 let _ = self.scope.define(name, def, is_output);
-                self.misspelt.insert(Span::new(file, label.range()), warning);
+                self.misspelt
+                    .insert(Span::new(file, label.range()), warning);
             }
         }
     }

@@ -247,7 +247,13 @@ impl ProgramBinder<'_, '_> {
         package.version_text().map(|v| v.to_string())
     }
 
-    pub(crate) fn bind_resource(&mut self, idx: usize, file: FileId, block: BlockRef<'_>, read: bool) {
+    pub(crate) fn bind_resource(
+        &mut self,
+        idx: usize,
+        file: FileId,
+        block: BlockRef<'_>,
+        read: bool,
+    ) {
         let skip = self.policy().skip_resource_typecheck;
         let mut diags = Vec::new();
         // Without a type token (a `block-labels` error already) the

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 use pcl_syntax::tree::{
-    BinaryOp, BinaryRef, ExprKind, ExprRef, ForKind, ForRef, Ident, List, Literal,
-    NumberRef, NumberValue, ObjectItemRef, Part, PartRef, SplatRef, StepKind, StepRef, TemplateKind,
+    BinaryOp, BinaryRef, ExprKind, ExprRef, ForKind, ForRef, Ident, List, Literal, NumberRef,
+    NumberValue, ObjectItemRef, Part, PartRef, SplatRef, StepKind, StepRef, TemplateKind,
     TemplateRef, TraversalRef, UnaryOp, UnaryRef,
 };
 use pcl_types::{
@@ -483,10 +483,7 @@ fn define_for_vars(
         ty: value_ty,
         range: Some(cx.span(value_var.range)),
     };
-    if scope
-        .define(value_var.name.to_owned(), def, false)
-        .is_err()
-    {
+    if scope.define(value_var.name.to_owned(), def, false).is_err() {
         let span = cx.span(for_range);
         cx.report(Diagnostic::error(
             codes::DUPLICATE_FOR_VARIABLE,
@@ -496,12 +493,7 @@ fn define_for_vars(
     }
 }
 
-fn bind_for(
-    f: ForRef<'_>,
-    range: TextRange,
-    scope: &Scope,
-    cx: &mut BindContext<'_>,
-) -> BoundExpr {
+fn bind_for(f: ForRef<'_>, range: TextRange, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
     let collection = bind_expr(f.collection(), scope, cx);
     let (key_ty, value_ty) = iteration_types(&collection, cx);
     let mut inner = scope.child();
