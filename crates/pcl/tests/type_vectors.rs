@@ -1037,7 +1037,7 @@ fn bind_text(text: &str, scope: &Scope) -> Result<BoundText, Failure> {
     let options = ExprOptions::default();
     let env = EmptyEnvironment;
     let mut cx = BindContext::new(file, &env, &options);
-    let bound = bind_expr(parsed.ast_expr(), scope, &mut cx);
+    let bound = bind_expr(parsed.expr(), scope, &mut cx);
     if let Some(d) = cx.diagnostics().iter().find(|d| d.span.range.is_empty()) {
         return Err((
             "*".into(),

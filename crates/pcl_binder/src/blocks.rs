@@ -3,19 +3,20 @@
 
 use pcl_diagnostics::{Diagnostic, FileId, Span};
 use pcl_expr::{BoundExpr, Definition};
-use pcl_syntax::ast::{Attribute, Block, BodyItem, ExprKind, Literal};
+use pcl_syntax::tree::{AttributeRef, BlockRef, BodyRef, ExprKind, Item, Literal};
 use pcl_types::Type;
 
 use crate::codes;
 use crate::model::{
-    BoundAttribute, ConfigNode, HookKind, HookNode, LocalNode, NodeKind, OutputNode, PulumiNode,
+    BoundAttribute, Comment, ConfigNode, HookKind, HookNode, LocalNode, NodeKind, OutputNode,
+    PulumiNode,
 };
 use crate::packages::string_literal;
 use crate::program::ProgramBinder;
 
 pub(crate) fn bound_attribute(
     file: FileId,
-    attr: &Attribute,
+    attr: AttributeRef<'_>,
     value: BoundExpr,
     expected: Option<Type>,
 ) -> BoundAttribute {
@@ -24,8 +25,8 @@ pub(crate) fn bound_attribute(
         name_span: Span::new(file, attr.name_range()),
         value,
         expected,
-        leading_comments: attr.leading_comments.clone(),
-        trailing_comments: attr.trailing_comments.clone(),
+        leading_comments: attr.leading_comments().iter().map(Comment::new).collect(),
+        trailing_comments: attr.trailing_comments().iter().map(Comment::new).collect(),
     }
 }
 
@@ -48,7 +49,7 @@ pub(crate) const PULUMI_ATTRIBUTES: &[&str] = &["requiredVersionRange"];
 /// without a value. The attribute is still bound.
 pub(crate) fn unknown_attributes(
     file: FileId,
-    body: &pcl_syntax::ast::Body,
+    body: BodyRef<'_>,
     what: &str,
     known: &[&str],
     diags: &mut Vec<Diagnostic>,
@@ -76,27 +77,27 @@ pub(crate) fn unknown_attributes(
     }
 }
 
-fn bool_literal(attr: &Attribute) -> Option<bool> {
-    match &attr.expr.kind {
-        ExprKind::Literal(Literal::Bool(b)) => Some(*b),
+fn bool_literal(attr: AttributeRef<'_>) -> Option<bool> {
+    match attr.expr().kind() {
+        ExprKind::Literal(Literal::Bool(b)) => Some(b),
         _ => None,
     }
 }
 
 impl ProgramBinder<'_, '_> {
-    pub(crate) fn bind_local(&mut self, idx: usize, file: FileId, attr: &Attribute) {
+    pub(crate) fn bind_local(&mut self, idx: usize, file: FileId, attr: AttributeRef<'_>) {
         let scope = self.scope.clone();
-        let (value, diags) = self.bind(file, &attr.expr, &scope);
+        let (value, diags) = self.bind(file, attr.expr(), &scope);
         self.diags.extend(diags);
         self.set_type(idx, value.ty.clone());
         self.finish_node(idx, NodeKind::Local(LocalNode { value: Some(value) }), None);
     }
 
-    pub(crate) fn bind_config(&mut self, idx: usize, file: FileId, block: &Block) {
+    pub(crate) fn bind_config(&mut self, idx: usize, file: FileId, block: BlockRef<'_>) {
         let scope = self.scope.clone();
         let mut ty = self.node_type(idx);
         let mut node = ConfigNode {
-            type_label: block.labels.get(1).map(|l| l.value.as_str().to_owned()),
+            type_label: block.labels().get(1).map(|l| l.value().to_owned()),
             default: None,
             description: None,
             nullable: false,
@@ -105,20 +106,20 @@ impl ProgramBinder<'_, '_> {
         };
         let mut logical_name = None;
         let mut later: Vec<Diagnostic> = Vec::new();
-        unknown_attributes(file, &block.body, "config", CONFIG_ATTRIBUTES, &mut later);
-        for attr in block.body.attributes() {
-            let (value, diags) = self.bind(file, &attr.expr, &scope);
+        unknown_attributes(file, block.body(), "config", CONFIG_ATTRIBUTES, &mut later);
+        for attr in block.body().attributes() {
+            let (value, diags) = self.bind(file, attr.expr(), &scope);
             self.diags.extend(diags);
             let lit_error = |what: &str| {
                 Diagnostic::error(
                     codes::LITERAL_REQUIRED,
-                    Span::new(file, attr.expr.range),
+                    Span::new(file, attr.expr().range()),
                     format!("attribute {} must be a {what} literal", attr.name()),
                 )
             };
             match attr.name() {
                 "default" => {
-                    if matches!(attr.expr.kind, ExprKind::Literal(Literal::Null))
+                    if matches!(attr.expr().kind(), ExprKind::Literal(Literal::Null))
                         && !pcl_types::is_optional(&ty)
                     {
                         ty = Type::optional(ty);
@@ -129,11 +130,11 @@ impl ProgramBinder<'_, '_> {
                     node.default = Some(value);
                     continue;
                 }
-                "__logicalName" => match string_literal(&attr.expr) {
+                "__logicalName" => match string_literal(attr.expr()) {
                     Some(s) => logical_name = Some(s.to_string()),
                     None => later.push(lit_error("string")),
                 },
-                "description" => match string_literal(&attr.expr) {
+                "description" => match string_literal(attr.expr()) {
                     Some(s) => node.description = Some(s.to_string()),
                     None => later.push(lit_error("string")),
                 },
@@ -158,30 +159,30 @@ impl ProgramBinder<'_, '_> {
         self.finish_node(idx, NodeKind::Config(node), logical_name);
     }
 
-    pub(crate) fn bind_output(&mut self, idx: usize, file: FileId, block: &Block) {
+    pub(crate) fn bind_output(&mut self, idx: usize, file: FileId, block: BlockRef<'_>) {
         let scope = self.scope.clone();
         let declared = self.node_type(idx);
         let mut value_expr = None;
         let mut logical_name = None;
         let mut later = Vec::new();
-        unknown_attributes(file, &block.body, "output", OUTPUT_ATTRIBUTES, &mut later);
-        for attr in block.body.attributes() {
-            let (value, diags) = self.bind(file, &attr.expr, &scope);
+        unknown_attributes(file, block.body(), "output", OUTPUT_ATTRIBUTES, &mut later);
+        for attr in block.body().attributes() {
+            let (value, diags) = self.bind(file, attr.expr(), &scope);
             self.diags.extend(diags);
             match attr.name() {
                 "value" => {
-                    if block.labels.get(1).is_some() {
+                    if block.labels().get(1).is_some() {
                         let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
                         later
                             .extend(self.check_assignment(file, &value, &declared, "output", name));
                     }
                     value_expr = Some(value);
                 }
-                "__logicalName" => match string_literal(&attr.expr) {
+                "__logicalName" => match string_literal(attr.expr()) {
                     Some(s) => logical_name = Some(s.to_string()),
                     None => later.push(Diagnostic::error(
                         codes::LITERAL_REQUIRED,
-                        Span::new(file, attr.expr.range),
+                        Span::new(file, attr.expr().range()),
                         "attribute __logicalName must be a string literal",
                     )),
                 },
@@ -190,13 +191,19 @@ impl ProgramBinder<'_, '_> {
         }
         self.diags.extend(later);
         let node = OutputNode {
-            type_label: block.labels.get(1).map(|l| l.value.as_str().to_owned()),
+            type_label: block.labels().get(1).map(|l| l.value().to_owned()),
             value: value_expr,
         };
         self.finish_node(idx, NodeKind::Output(node), logical_name);
     }
 
-    pub(crate) fn bind_hook(&mut self, idx: usize, file: FileId, block: &Block, kind: HookKind) {
+    pub(crate) fn bind_hook(
+        &mut self,
+        idx: usize,
+        file: FileId,
+        block: BlockRef<'_>,
+        kind: HookKind,
+    ) {
         let scope = self.scope.clone();
         let mut args = vec![
             ("urn", Type::string()),
@@ -227,15 +234,15 @@ impl ProgramBinder<'_, '_> {
             ignore_errors: None,
         };
         let mut later = Vec::new();
-        for item in &block.body.items {
-            match item {
-                BodyItem::Attribute(attr) if valid.contains(&attr.name()) => {
+        for item in block.body().items() {
+            match item.kind() {
+                Item::Attribute(attr) if valid.contains(&attr.name()) => {
                     let s = if attr.name() == "command" {
                         &command_scope
                     } else {
                         &scope
                     };
-                    let (value, diags) = self.bind(file, &attr.expr, s);
+                    let (value, diags) = self.bind(file, attr.expr(), s);
                     self.diags.extend(diags);
                     let dest = if attr.name() == "command" {
                         Type::list(Type::string())
@@ -249,8 +256,8 @@ impl ProgramBinder<'_, '_> {
                         _ => node.ignore_errors = Some(value),
                     }
                 }
-                BodyItem::Attribute(attr) => {
-                    let (_, diags) = self.bind(file, &attr.expr, &scope);
+                Item::Attribute(attr) => {
+                    let (_, diags) = self.bind(file, attr.expr(), &scope);
                     self.diags.extend(diags);
                     later.push(unknown_hook_property(
                         file,
@@ -259,7 +266,7 @@ impl ProgramBinder<'_, '_> {
                         valid,
                     ));
                 }
-                BodyItem::Block(b) => later.push(unknown_hook_property(
+                Item::Block(b) => later.push(unknown_hook_property(
                     file,
                     b.type_name(),
                     b.type_range(),
@@ -271,7 +278,7 @@ impl ProgramBinder<'_, '_> {
             self.diags.push(
                 Diagnostic::error(
                     codes::MISSING_HOOK_COMMAND,
-                    Span::new(file, block.open_brace_range),
+                    Span::new(file, block.open_brace_range()),
                     "Missing required attribute",
                 )
                 .with_detail("Hook blocks must have a 'command' attribute"),
@@ -281,18 +288,18 @@ impl ProgramBinder<'_, '_> {
         self.finish_node(idx, NodeKind::Hook(node), None);
     }
 
-    pub(crate) fn bind_pulumi(&mut self, idx: usize, file: FileId, block: &Block) {
+    pub(crate) fn bind_pulumi(&mut self, idx: usize, file: FileId, block: BlockRef<'_>) {
         let scope = self.scope.clone();
         let mut attributes = Vec::new();
         unknown_attributes(
             file,
-            &block.body,
+            block.body(),
             "pulumi",
             PULUMI_ATTRIBUTES,
             &mut self.diags,
         );
-        for attr in block.body.attributes() {
-            let (value, diags) = self.bind(file, &attr.expr, &scope);
+        for attr in block.body().attributes() {
+            let (value, diags) = self.bind(file, attr.expr(), &scope);
             self.diags.extend(diags);
             let mut expected = None;
             if attr.name() == "requiredVersionRange" {

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use pcl_diagnostics::suggest::did_you_mean;
 use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use pcl_expr::Definition;
-use pcl_syntax::ast::{Block, BodyItem};
+use pcl_syntax::tree::{BlockRef, Item};
 use pcl_types::{collection_types, conversion_from, ConversionKind, Type};
 
 use crate::blocks::bound_attribute;
@@ -139,23 +139,23 @@ impl ProgramBinder<'_, '_> {
         sources: &mut SourceMap,
         idx: usize,
         file: FileId,
-        block: &Block,
+        block: BlockRef<'_>,
     ) {
         let name = self
             .decls
             .get(idx)
             .map(|d| d.name.clone())
             .unwrap_or_default();
-        let source = block.labels.get(1).map(|l| l.value.as_str().to_owned());
-        let span = Span::new(file, block.range);
+        let source = block.labels().get(1).map(|l| l.value().to_owned());
+        let span = Span::new(file, block.range());
         let mut diags = Vec::new();
         let mut directory = None;
         let mut program = None;
         if let Some(src) = &source {
             let label_span = block
-                .labels
+                .labels()
                 .get(1)
-                .map_or(span, |l| Span::new(file, l.range));
+                .map_or(span, |l| Span::new(file, l.range()));
             match self.shared.files.resolve(&self.dir, src) {
                 Err(ResolveError::OutsideRoot) => diags.push(
                     Diagnostic::error(
@@ -190,7 +190,7 @@ impl ProgramBinder<'_, '_> {
         let mut var_type = outputs.clone();
         if let Some(attr) = range_attr(block) {
             let scope = self.scope.clone();
-            let (bound, _) = self.bind(file, &attr.expr, &scope);
+            let (bound, _) = self.bind(file, attr.expr(), &scope);
             let typ = bound.ty;
             if conversion_from(&self.input_type(&Type::bool()), &typ) == ConversionKind::Safe {
                 var_type = Type::optional(outputs.clone());
@@ -246,17 +246,17 @@ impl ProgramBinder<'_, '_> {
         let mut logical_name = None;
         let mut options_block = None;
         let mut checks = Vec::new();
-        for item in &block.body.items {
-            match item {
-                BodyItem::Attribute(attr) => {
-                    let (value, d) = self.bind(file, &attr.expr, &scope);
+        for item in block.body().items() {
+            match item.kind() {
+                Item::Attribute(attr) => {
+                    let (value, d) = self.bind(file, attr.expr(), &scope);
                     diags.extend(d);
                     match attr.name() {
-                        "__logicalName" => match string_literal(&attr.expr) {
+                        "__logicalName" => match string_literal(attr.expr()) {
                             Some(s) => logical_name = Some(s.to_string()),
                             None => diags.push(Diagnostic::error(
                                 codes::LITERAL_REQUIRED,
-                                Span::new(file, attr.expr.range),
+                                Span::new(file, attr.expr().range()),
                                 "attribute __logicalName must be a string literal",
                             )),
                         },
@@ -265,11 +265,11 @@ impl ProgramBinder<'_, '_> {
                             Span::new(file, attr.name_range()),
                             "'token' may only be set on a component declared without a source",
                         )),
-                        "token" => match string_literal(&attr.expr) {
+                        "token" => match string_literal(attr.expr()) {
                             Some(s) => node.token = Some(s.to_string()),
                             None => diags.push(Diagnostic::error(
                                 codes::LITERAL_REQUIRED,
-                                Span::new(file, attr.expr.range),
+                                Span::new(file, attr.expr().range()),
                                 "attribute token must be a string literal",
                             )),
                         },
@@ -316,7 +316,7 @@ impl ProgramBinder<'_, '_> {
                         }
                     }
                 }
-                BodyItem::Block(b) if b.type_name() == "options" => {
+                Item::Block(b) if b.type_name() == "options" => {
                     if options_block.is_some() {
                         diags.push(Diagnostic::error(
                             codes::DUPLICATE_BLOCK,
@@ -327,7 +327,7 @@ impl ProgramBinder<'_, '_> {
                         options_block = Some(b);
                     }
                 }
-                BodyItem::Block(b) => diags.push(Diagnostic::error(
+                Item::Block(b) => diags.push(Diagnostic::error(
                     codes::UNSUPPORTED_BLOCK,
                     Span::new(file, b.type_range()),
                     format!("unsupported block of type '{}'", b.type_name()),

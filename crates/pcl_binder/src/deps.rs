@@ -8,7 +8,7 @@
 //! `additionalSecretOutputs`) are skipped: their names are input properties,
 //! not references.
 
-use pcl_syntax::ast::{Body, BodyItem, Expr, ExprKind, TemplatePart};
+use pcl_syntax::tree::{BodyRef, ExprKind, ExprRef, Item, List, Part, PartRef};
 
 /// Options whose values name the resource's own input properties.
 pub(crate) const PROPERTY_LIST_OPTIONS: [&str; 4] = [
@@ -22,9 +22,9 @@ pub(crate) const PROPERTY_LIST_OPTIONS: [&str; 4] = [
 /// program (so a walk allocates only while its lists still grow).
 #[derive(Default)]
 pub(crate) struct Walk<'a> {
-    exprs: Vec<&'a Expr>,
-    parts: Vec<&'a [TemplatePart]>,
-    bodies: Vec<(&'a Body, bool)>,
+    exprs: Vec<ExprRef<'a>>,
+    parts: Vec<List<'a, PartRef<'a>>>,
+    bodies: Vec<(BodyRef<'a>, bool)>,
 }
 
 impl<'a> Walk<'a> {
@@ -32,7 +32,7 @@ impl<'a> Walk<'a> {
     /// from the syntax tree.
     pub(crate) fn body_names(
         &mut self,
-        body: &'a Body,
+        body: BodyRef<'a>,
         skip_property_options: bool,
         out: &mut Vec<(u32, &'a str)>,
     ) {
@@ -40,19 +40,19 @@ impl<'a> Walk<'a> {
         stack.clear();
         stack.push((body, false));
         while let Some((body, in_options)) = stack.pop() {
-            for item in body.items.iter().rev() {
-                match item {
-                    BodyItem::Attribute(attr) => {
+            for item in body.items().iter().rev() {
+                match item.kind() {
+                    Item::Attribute(attr) => {
                         if in_options
                             && skip_property_options
                             && PROPERTY_LIST_OPTIONS.contains(&attr.name())
                         {
                             continue;
                         }
-                        self.expr_names(&attr.expr, out);
+                        self.expr_names(attr.expr(), out);
                     }
-                    BodyItem::Block(block) => {
-                        stack.push((&block.body, block.type_name() == "options"))
+                    Item::Block(block) => {
+                        stack.push((block.body(), block.type_name() == "options"))
                     }
                 }
             }
@@ -62,89 +62,55 @@ impl<'a> Walk<'a> {
 
     /// Names referenced by one expression, iteratively (deep trees are
     /// fine).
-    pub(crate) fn expr_names(&mut self, expr: &'a Expr, out: &mut Vec<(u32, &'a str)>) {
+    pub(crate) fn expr_names(&mut self, expr: ExprRef<'a>, out: &mut Vec<(u32, &'a str)>) {
         let stack = &mut self.exprs;
         stack.clear();
         stack.push(expr);
         while let Some(e) = stack.pop() {
-            match &e.kind {
-                ExprKind::Variable(ident) => out.push((ident.range.start, ident.name.as_str())),
+            match e.kind() {
+                ExprKind::Variable(ident) => out.push((ident.range.start, ident.name)),
                 ExprKind::Call(call) => {
-                    out.push((call.name_range.start, &call.name));
-                    stack.extend(call.args.iter());
+                    out.push((call.name_range().start, call.name()));
+                    stack.extend(call.args().iter());
                 }
-                ExprKind::Literal(_) | ExprKind::SplatItem | ExprKind::Error => {}
-                ExprKind::Template(t) => parts(&t.parts, stack, &mut self.parts),
-                ExprKind::Traversal(t) => {
-                    stack.push(&t.source);
-                    for step in &t.steps {
-                        if let pcl_syntax::ast::StepKind::Index(k) = &step.kind {
-                            stack.push(k);
-                        }
-                    }
-                }
-                ExprKind::Splat(s) => {
-                    stack.push(&s.source);
-                    stack.push(&s.each);
-                }
-                ExprKind::For(f) => {
-                    stack.push(&f.collection);
-                    if let Some(k) = &f.key_expr {
-                        stack.push(k);
-                    }
-                    stack.push(&f.value_expr);
-                    if let Some(c) = &f.condition {
-                        stack.push(c);
-                    }
-                }
-                ExprKind::Conditional(c) => {
-                    stack.push(&c.condition);
-                    stack.push(&c.then_expr);
-                    stack.push(&c.else_expr);
-                }
-                ExprKind::Binary(b) => {
-                    stack.push(&b.lhs);
-                    stack.push(&b.rhs);
-                }
-                ExprKind::Unary(u) => stack.push(&u.operand),
-                ExprKind::Tuple(items) => stack.extend(items.iter()),
+                ExprKind::Template(t) => parts(t.parts(), stack, &mut self.parts),
                 ExprKind::Object(items) => {
                     for item in items {
                         // A bare identifier key is a literal name, not a reference.
                         if item.bare_key().is_none() {
-                            stack.push(&item.key);
+                            stack.push(item.key());
                         }
-                        stack.push(&item.value);
+                        stack.push(item.value());
                     }
                 }
-                ExprKind::Parens(inner) => stack.push(inner),
+                _ => e.for_each_child(|child| stack.push(child)),
             }
         }
     }
 }
 
 fn parts<'a>(
-    parts_list: &'a [TemplatePart],
-    stack: &mut Vec<&'a Expr>,
-    todo: &mut Vec<&'a [TemplatePart]>,
+    parts_list: List<'a, PartRef<'a>>,
+    stack: &mut Vec<ExprRef<'a>>,
+    todo: &mut Vec<List<'a, PartRef<'a>>>,
 ) {
     todo.clear();
     todo.push(parts_list);
     while let Some(list) = todo.pop() {
         for part in list {
-            match part {
-                TemplatePart::Literal(_) => {}
-                TemplatePart::Interpolation(i) => stack.push(&i.expr),
-                TemplatePart::If(d) => {
-                    stack.push(&d.condition);
-                    todo.push(&d.then_parts);
-                    if let Some(e) = &d.else_parts {
+            match part.kind() {
+                Part::Literal(_) => {}
+                Part::Interpolation(i) => stack.push(i.expr()),
+                Part::If(d) => {
+                    stack.push(d.condition());
+                    todo.push(d.then_parts());
+                    if let Some(e) = d.else_parts() {
                         todo.push(e);
                     }
                 }
-                TemplatePart::For(d) => {
-                    stack.push(&d.collection);
-                    todo.push(&d.body);
+                Part::For(d) => {
+                    stack.push(d.collection());
+                    todo.push(d.body());
                 }
             }
         }

@@ -12,8 +12,42 @@ use std::sync::Arc;
 
 use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use pcl_expr::{BoundExpr, NodeId};
-use pcl_syntax::ast::Comment;
+use pcl_syntax::tree::{CommentKind, CommentRef};
 use pcl_types::Type;
+
+/// A comment written before or after a declaration, copied out of the
+/// syntax tree (the program outlives the parse). `text` is the raw
+/// comment, delimiters included, without its line break.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comment {
+    pub kind: CommentKind,
+    pub text: String,
+    pub range: pcl_diagnostics::TextRange,
+}
+
+impl Comment {
+    pub(crate) fn new(view: CommentRef<'_>) -> Comment {
+        Comment {
+            kind: view.kind(),
+            text: view.text().to_owned(),
+            range: view.range(),
+        }
+    }
+
+    /// The comment text with its delimiters (`#`, `//`, `/*`, `*/`)
+    /// removed.
+    pub fn content(&self) -> &str {
+        let text = self.text.as_str();
+        match self.kind {
+            CommentKind::Hash => text.strip_prefix('#').unwrap_or(text),
+            CommentKind::DoubleSlash => text.strip_prefix("//").unwrap_or(text),
+            CommentKind::Block => {
+                let inner = text.strip_prefix("/*").unwrap_or(text);
+                inner.strip_suffix("*/").unwrap_or(inner)
+            }
+        }
+    }
+}
 
 /// A value with the diagnostics found while producing it.
 #[derive(Debug)]

@@ -4,19 +4,19 @@
 use indexmap::IndexMap;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
 use pcl_schema::{PackageDescriptor, Parameterization};
-use pcl_syntax::ast::{Block, Body, Expr, ExprKind};
+use pcl_syntax::tree::{AttributeRef, BlockRef, BodyRef, ExprKind, ExprRef};
 
 use crate::codes;
 
 /// The string value of a plain string literal (`"text"`).
-pub(crate) fn string_literal(expr: &Expr) -> Option<&str> {
-    match &expr.kind {
+pub(crate) fn string_literal(expr: ExprRef<'_>) -> Option<&str> {
+    match expr.kind() {
         ExprKind::Template(t) => t.literal_value(),
         _ => None,
     }
 }
 
-fn attr<'b>(body: &'b Body, name: &str) -> Option<&'b pcl_syntax::ast::Attribute> {
+fn attr<'b>(body: BodyRef<'b>, name: &str) -> Option<AttributeRef<'b>> {
     body.attributes().find(|a| a.name() == name)
 }
 
@@ -54,7 +54,7 @@ fn is_base64(s: &str) -> bool {
 /// name (in order) and appends diagnostics.
 pub(crate) fn read_package_blocks(
     file: FileId,
-    body: &Body,
+    body: BodyRef<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> IndexMap<String, (PackageDescriptor, TextRange)> {
     let mut out: IndexMap<String, (PackageDescriptor, TextRange)> = IndexMap::new();
@@ -64,12 +64,12 @@ pub(crate) fn read_package_blocks(
             if out.contains_key(&name) {
                 diags.push(Diagnostic::error(
                     codes::DUPLICATE_PACKAGE,
-                    Span::new(file, block.range),
+                    Span::new(file, block.range()),
                     format!("package \"{name}\" was already defined"),
                 ));
                 continue;
             }
-            out.insert(name, (desc, block.range));
+            out.insert(name, (desc, block.range()));
         }
     }
     out
@@ -77,34 +77,35 @@ pub(crate) fn read_package_blocks(
 
 fn read_block(
     file: FileId,
-    block: &Block,
+    block: BlockRef<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<PackageDescriptor> {
     let span = |r: TextRange| Span::new(file, r);
     let mut label_name: Option<String> = None;
-    match block.labels.as_slice() {
-        [] => {}
-        [one] => {
+    let labels = block.labels();
+    match (labels.first(), labels.last(), labels.len()) {
+        (None, _, _) | (_, None, _) => {}
+        (Some(one), _, 1) => {
             diags.push(
                 Diagnostic::warning(
                     codes::PACKAGE_LABEL_DEPRECATED,
-                    span(one.range),
+                    span(one.range()),
                     "package block label is deprecated",
                 )
                 .with_detail("Package block labels should be replaced by baseProviderName."),
             );
-            label_name = Some(one.value.as_str().to_owned());
+            label_name = Some(one.value().to_owned());
         }
-        [first, .., last] => {
+        (Some(first), Some(last), _) => {
             diags.push(Diagnostic::error(
                 codes::BLOCK_LABELS,
-                span(first.range.cover(last.range)),
+                span(first.range().cover(last.range())),
                 "package blocks must have at most one label",
             ));
             return None;
         }
     }
-    let body = &block.body;
+    let body = block.body();
     crate::blocks::unknown_attributes(
         file,
         body,
@@ -118,11 +119,11 @@ fn read_block(
     );
     let mut name = label_name;
     if let Some(a) = attr(body, "baseProviderName") {
-        match string_literal(&a.expr) {
+        match string_literal(a.expr()) {
             Some(s) if !s.is_empty() => name = Some(s.to_string()),
             _ => diags.push(Diagnostic::error(
                 codes::PACKAGE_BLOCK,
-                span(a.expr.range),
+                span(a.expr().range()),
                 "invalid base provider name for package: must be a non-empty string literal",
             )),
         }
@@ -137,29 +138,29 @@ fn read_block(
     };
     let mut desc = PackageDescriptor::new(name.clone());
     if let Some(a) = attr(body, "baseProviderVersion") {
-        match string_literal(&a.expr).map(semver::Version::parse) {
+        match string_literal(a.expr()).map(semver::Version::parse) {
             Some(Ok(v)) => desc.version = Some(v),
             Some(Err(e)) => diags.push(Diagnostic::error(
                 codes::PACKAGE_BLOCK,
-                span(a.expr.range),
+                span(a.expr().range()),
                 format!(
                     "invalid baseProviderVersion \"{}\" for package: {e}",
-                    string_literal(&a.expr).unwrap_or("")
+                    string_literal(a.expr()).unwrap_or("")
                 ),
             )),
             None => diags.push(Diagnostic::error(
                 codes::PACKAGE_BLOCK,
-                span(a.expr.range),
+                span(a.expr().range()),
                 "invalid baseProviderVersion for package: must be a string literal",
             )),
         }
     }
     if let Some(a) = attr(body, "baseProviderDownloadUrl") {
-        match string_literal(&a.expr) {
+        match string_literal(a.expr()) {
             Some(s) if is_absolute_uri(s) => desc.download_url = Some(s.to_string()),
             _ => diags.push(Diagnostic::error(
                 codes::PACKAGE_BLOCK,
-                span(a.expr.range),
+                span(a.expr().range()),
                 "invalid download URL for package: must be an absolute URI string literal",
             )),
         }
@@ -175,19 +176,19 @@ fn read_block(
 fn read_parameterization(
     file: FileId,
     pkg: &str,
-    block: &Block,
+    block: BlockRef<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Parameterization> {
     let span = |r: TextRange| Span::new(file, r);
-    let body = &block.body;
+    let body = block.body();
     let mut error = |range: TextRange, msg: String| {
         diags.push(Diagnostic::error(codes::PACKAGE_BLOCK, span(range), msg));
     };
     let name = match attr(body, "name") {
-        Some(a) => match string_literal(&a.expr) {
+        Some(a) => match string_literal(a.expr()) {
             Some("") => {
                 error(
-                    a.expr.range,
+                    a.expr().range(),
                     format!("name attribute of parameterization of \"{pkg}\" cannot be empty"),
                 );
                 return None;
@@ -195,7 +196,7 @@ fn read_parameterization(
             Some(s) => s.to_string(),
             None => {
                 error(
-                    a.expr.range,
+                    a.expr().range(),
                     format!("invalid name attribute of parameterization of \"{pkg}\": must be a string literal"),
                 );
                 return None;
@@ -211,12 +212,12 @@ fn read_parameterization(
     };
     let version_attr = attr(body, "version");
     let version_text = version_attr
-        .and_then(|a| string_literal(&a.expr))
+        .and_then(|a| string_literal(a.expr()))
         .unwrap_or("");
     let version = match semver::Version::parse(version_text) {
         Ok(v) => v,
         Err(e) => {
-            let range = version_attr.map_or(block.type_range(), |a| a.expr.range);
+            let range = version_attr.map_or(block.type_range(), |a| a.expr().range());
             error(
                 range,
                 format!("invalid version \"{version_text}\" of parameterization for package \"{pkg}\": {e}"),
@@ -226,10 +227,10 @@ fn read_parameterization(
     };
     let value_attr = attr(body, "value");
     let value = value_attr
-        .and_then(|a| string_literal(&a.expr))
+        .and_then(|a| string_literal(a.expr()))
         .unwrap_or("");
     if !is_base64(value) {
-        let range = value_attr.map_or(block.type_range(), |a| a.expr.range);
+        let range = value_attr.map_or(block.type_range(), |a| a.expr().range());
         error(
             range,
             format!("invalid base64 encoded value for parameterization of \"{pkg}\": illegal base64 data"),

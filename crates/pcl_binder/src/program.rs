@@ -21,7 +21,8 @@ use pcl_expr::{
     bind_expr, check_convertible, BindContext, BoundExpr, Definition, NodeMode, NodeReference,
     Scope,
 };
-use pcl_syntax::ast::{self, Block, BodyItem};
+use pcl_syntax::tree::{BlockRef, BodyRef, ExprRef, Item, ItemRef};
+use pcl_syntax::Parse;
 use pcl_types::{InputTypeMemo, Type};
 
 use crate::codes;
@@ -29,7 +30,7 @@ use crate::deps;
 use crate::env::EnvView;
 use crate::files::FileProvider;
 use crate::linearize::{linearize, OrderInput};
-use crate::model::{HookKind, Node, NodeKind, Program, ProgramFile};
+use crate::model::{Comment, HookKind, Node, NodeKind, Program, ProgramFile};
 use crate::packages::read_package_blocks;
 use crate::policy::BindPolicy;
 use crate::schema_types::Schemas;
@@ -57,10 +58,18 @@ pub(crate) struct Shared<'s> {
     pub sibling_uses: crate::siblings::SiblingUses,
 }
 
+/// One file of a program: its parse stays alive while the program binds,
+/// and everything reads the syntax through its views.
 pub(crate) struct ParsedFile {
     pub id: FileId,
     pub name: String,
-    pub body: ast::Body,
+    pub parse: Parse,
+}
+
+impl ParsedFile {
+    pub fn body(&self) -> BodyRef<'_> {
+        self.parse.body()
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,19 +145,18 @@ pub(crate) fn bind_program(
     for (name, text) in files {
         let id = sources.add(name.clone(), text.as_str());
         let parse = pcl_syntax::parse(id, text);
-        let (body, parse_diags) = parse.into_parts();
-        diags.extend(parse_diags);
+        diags.extend(parse.diagnostics().iter().cloned());
         parsed.push(ParsedFile {
             id,
             name: name.clone(),
-            body,
+            parse,
         });
     }
     let incomplete = incomplete_items(&parsed, &diags);
     let syntax_diags = diags.len();
     let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
-        let descriptors = read_package_blocks(file.id, &file.body, &mut diags);
+        let descriptors = read_package_blocks(file.id, file.body(), &mut diags);
         for (name, (desc, range)) in descriptors {
             if !shared.schemas.add_descriptor(desc) {
                 let mut d = Diagnostic::error(
@@ -191,9 +199,10 @@ pub(crate) fn bind_program(
     binder.finish()
 }
 
-fn label_span(block: &Block) -> TextRange {
-    match (block.labels.first(), block.labels.last()) {
-        (Some(first), Some(last)) => first.range.cover(last.range),
+fn label_span(block: BlockRef<'_>) -> TextRange {
+    let labels = block.labels();
+    match (labels.first(), labels.last()) {
+        (Some(first), Some(last)) => first.range().cover(last.range()),
         _ => block.type_range(),
     }
 }
@@ -208,14 +217,16 @@ impl ProgramBinder<'_, '_> {
     fn declare_all(&mut self) {
         let files = self.files.clone();
         // Nearly every top-level item declares one node.
-        let items: usize = files.iter().map(|f| f.body.items.len()).sum();
+        let items: usize = files.iter().map(|f| f.body().items().len()).sum();
         self.decls.reserve(items);
         self.refs.reserve(items);
         self.nodes.reserve(items);
         for (file_idx, file) in files.iter().enumerate() {
             for pass_a in [true, false] {
-                for (item_idx, item) in file.body.items.iter().enumerate() {
-                    let is_resource = matches!(item, BodyItem::Block(b) if matches!(b.type_name(), "resource" | "read"));
+                for (item_idx, item) in file.body().items().iter().enumerate() {
+                    let is_resource = item
+                        .as_block()
+                        .is_some_and(|b| matches!(b.type_name(), "resource" | "read"));
                     if is_resource != pass_a {
                         continue;
                     }
@@ -224,11 +235,9 @@ impl ProgramBinder<'_, '_> {
             }
         }
         for file in files.iter() {
-            for item in &file.body.items {
-                if let BodyItem::Block(block) = item {
-                    if self.is_incomplete(Span::new(file.id, block.range)) {
-                        self.declare_swallowed(file.id, block);
-                    }
+            for block in file.body().blocks() {
+                if self.is_incomplete(Span::new(file.id, block.range())) {
+                    self.declare_swallowed(file.id, block);
                 }
             }
         }
@@ -239,10 +248,10 @@ impl ProgramBinder<'_, '_> {
     /// are defined as `dynamic` variables, so other files using them do not
     /// get a cascade of undefined variables: the syntax error is the one
     /// diagnostic. Iterative, so nesting depth is no concern.
-    fn declare_swallowed(&mut self, file: FileId, block: &Block) {
-        let mut stack: Vec<&Block> = block.body.blocks().collect();
+    fn declare_swallowed(&mut self, file: FileId, block: BlockRef<'_>) {
+        let mut stack: Vec<BlockRef<'_>> = block.body().blocks().collect();
         while let Some(b) = stack.pop() {
-            stack.extend(b.body.blocks());
+            stack.extend(b.body().blocks());
             let kind = b.type_name();
             if !matches!(
                 kind,
@@ -250,30 +259,28 @@ impl ProgramBinder<'_, '_> {
             ) {
                 continue;
             }
-            let Some(label) = b.labels.first() else {
+            let Some(label) = b.labels().first() else {
                 continue;
             };
-            let name = label.value.as_str().to_owned();
+            let name = label.value().to_owned();
             if self.scope.lookup(&name).is_some() {
                 continue;
             }
             let def = Definition::Variable {
                 name: name.clone(),
                 ty: Type::dynamic(),
-                range: Some(Span::new(file, label.range)),
+                range: Some(Span::new(file, label.range())),
             };
             let _ = self.scope.define(name, def, kind == "output");
         }
     }
 
-    fn declare_item(&mut self, file: FileId, file_idx: usize, item_idx: usize, item: &BodyItem) {
+    fn declare_item(&mut self, file: FileId, file_idx: usize, item_idx: usize, item: ItemRef<'_>) {
         let span = |r: TextRange| Span::new(file, r);
-        let (kind, name, name_range) = match item {
-            BodyItem::Attribute(attr) => {
-                (DeclKind::Local, attr.name().to_string(), attr.name_range())
-            }
-            BodyItem::Block(block) => {
-                let labels = &block.labels;
+        let (kind, name, name_range) = match item.kind() {
+            Item::Attribute(attr) => (DeclKind::Local, attr.name().to_string(), attr.name_range()),
+            Item::Block(block) => {
+                let labels = block.labels();
                 let label_error = |this: &mut Self, msg: &str| {
                     this.diags.push(Diagnostic::error(
                         codes::BLOCK_LABELS,
@@ -298,7 +305,7 @@ impl ProgramBinder<'_, '_> {
                         // type is dynamic, see below), so references to it
                         // are not a cascade of undefined names.
                         match labels.first() {
-                            Some(first) => (kind, first.value.as_str().to_owned(), first.range),
+                            Some(first) => (kind, first.value().to_owned(), first.range()),
                             None => return,
                         }
                     }
@@ -315,7 +322,7 @@ impl ProgramBinder<'_, '_> {
                             );
                         }
                         match labels.first() {
-                            Some(first) => (kind, first.value.as_str().to_owned(), first.range),
+                            Some(first) => (kind, first.value().to_owned(), first.range()),
                             None => return,
                         }
                     }
@@ -324,11 +331,9 @@ impl ProgramBinder<'_, '_> {
                             label_error(self, "components must have one or two labels");
                         }
                         match labels.first() {
-                            Some(first) => (
-                                DeclKind::Component,
-                                first.value.as_str().to_owned(),
-                                first.range,
-                            ),
+                            Some(first) => {
+                                (DeclKind::Component, first.value().to_owned(), first.range())
+                            }
                             None => return,
                         }
                     }
@@ -356,8 +361,8 @@ impl ProgramBinder<'_, '_> {
                         };
                         (
                             DeclKind::Hook(kind),
-                            name_label.value.as_str().to_owned(),
-                            name_label.range,
+                            name_label.value().to_owned(),
+                            name_label.range(),
                         )
                     }
                     "pulumi" => {
@@ -412,7 +417,7 @@ impl ProgramBinder<'_, '_> {
             span: span(item.range()),
             name_span: span(name_range),
         });
-        let has_token = matches!(item, BodyItem::Block(b) if b.labels.len() >= 2);
+        let has_token = item.as_block().is_some_and(|b| b.labels().len() >= 2);
         // The provisional types are the same for every resource (and every
         // read), so they are built once per process and shared.
         static RESOURCE: OnceLock<Type> = OnceLock::new();
@@ -453,7 +458,7 @@ impl ProgramBinder<'_, '_> {
         });
         self.nodes.push(None);
         if matches!(kind, DeclKind::Config | DeclKind::Output) {
-            if let BodyItem::Block(block) = item {
+            if let Some(block) = item.as_block() {
                 let ty = self.label_type(file, block, kind == DeclKind::Config);
                 if let Some(r) = self.refs.get_mut(id) {
                     r.ty = ty;
@@ -468,7 +473,7 @@ impl ProgramBinder<'_, '_> {
     /// (`resorce`, `ouput`, `confg`, …) its first label is defined as a
     /// `dynamic` variable, so the uses of the name are not a cascade of
     /// undefined variables: one mistake, one diagnostic.
-    fn unknown_block(&mut self, file: FileId, block: &Block) {
+    fn unknown_block(&mut self, file: FileId, block: BlockRef<'_>) {
         let name = block.type_name();
         let span = Span::new(file, block.type_range());
         let found = pcl_expr::suggest::candidates(name, BLOCK_TYPES.iter().copied());
@@ -483,24 +488,25 @@ impl ProgramBinder<'_, '_> {
         let declares = found
             .first()
             .is_some_and(|t| matches!(*t, "resource" | "read" | "config" | "output" | "component"));
-        if let (true, Some(label)) = (declares, block.labels.first()) {
+        if let (true, Some(label)) = (declares, block.labels().first()) {
             let is_output = found.first() == Some(&"output");
-            let name = label.value.as_str().to_owned();
+            let name = label.value().to_owned();
             let def = Definition::Variable {
                 name: name.clone(),
                 ty: Type::dynamic(),
-                range: Some(Span::new(file, label.range)),
+                range: Some(Span::new(file, label.range())),
             };
             if self.scope.lookup(&name).is_none() {
                 let _ = self.scope.define(name, def, is_output);
-                self.misspelt.insert(Span::new(file, label.range), warning);
+                self.misspelt
+                    .insert(Span::new(file, label.range()), warning);
             }
         }
     }
 
     /// The type of a config/output type label (diagnostics at the label).
-    fn label_type(&mut self, file: FileId, block: &Block, config: bool) -> Type {
-        let Some(label) = block.labels.get(1) else {
+    fn label_type(&mut self, file: FileId, block: BlockRef<'_>, config: bool) -> Type {
+        let Some(label) = block.labels().get(1) else {
             return Type::dynamic();
         };
         // A label naming a primitive (`string`) binds to a type whose
@@ -516,10 +522,11 @@ impl ProgramBinder<'_, '_> {
         }
         let result = pcl_types::bind_type_label(label.value());
         let remember = constructed && result.diagnostics.is_empty();
-        let offset = if label.quoted {
-            label.range.start + 1
+        let label_range = label.range();
+        let offset = if label.quoted() {
+            label_range.start + 1
         } else {
-            label.range.start
+            label_range.start
         };
         for mut d in result.diagnostics {
             // `d.range` is relative to the label; make it absolute here and
@@ -528,8 +535,8 @@ impl ProgramBinder<'_, '_> {
                 .range
                 .take()
                 .map(|r| TextRange::new(r.start + offset, r.end + offset))
-                .filter(|r| label.range.contains_range(*r) && !r.is_empty())
-                .unwrap_or(label.range);
+                .filter(|r| label_range.contains_range(*r) && !r.is_empty())
+                .unwrap_or(label_range);
             let unknown = (d.code == pcl_expr::codes::UNDEFINED_VARIABLE)
                 .then(|| d.summary.strip_prefix("undefined variable "))
                 .flatten();
@@ -567,13 +574,13 @@ impl ProgramBinder<'_, '_> {
             names.clear();
             if let Some(item) = files
                 .get(decl.file_idx)
-                .and_then(|f| f.body.items.get(decl.item_idx))
+                .and_then(|f| f.body().items().get(decl.item_idx))
             {
-                match item {
-                    BodyItem::Attribute(a) => walk.expr_names(&a.expr, &mut names),
-                    BodyItem::Block(b) => {
+                match item.kind() {
+                    Item::Attribute(a) => walk.expr_names(a.expr(), &mut names),
+                    Item::Block(b) => {
                         let skip = matches!(decl.kind, DeclKind::Resource | DeclKind::Read);
-                        walk.body_names(&b.body, skip, &mut names);
+                        walk.body_names(b.body(), skip, &mut names);
                     }
                 }
             }
@@ -764,7 +771,7 @@ impl ProgramBinder<'_, '_> {
     pub fn bind(
         &self,
         file: FileId,
-        expr: &ast::Expr,
+        expr: ExprRef<'_>,
         scope: &Scope,
     ) -> (BoundExpr, Vec<Diagnostic>) {
         let env = EnvView {
@@ -867,11 +874,11 @@ impl ProgramBinder<'_, '_> {
         let files = self.files.clone();
         let item = files
             .get(decl.file_idx)
-            .and_then(|f| f.body.items.get(decl.item_idx));
+            .and_then(|f| f.body().items().get(decl.item_idx));
         let (leading, trailing) = item.map_or((Vec::new(), Vec::new()), |i| {
             (
-                i.leading_comments().to_vec(),
-                i.trailing_comments().to_vec(),
+                i.leading_comments().iter().map(Comment::new).collect(),
+                i.trailing_comments().iter().map(Comment::new).collect(),
             )
         });
         let deps = self
@@ -905,20 +912,18 @@ impl ProgramBinder<'_, '_> {
         let Some(file) = files.get(decl.file_idx) else {
             return;
         };
-        let Some(item) = file.body.items.get(decl.item_idx) else {
+        let Some(item) = file.body().items().get(decl.item_idx) else {
             return;
         };
-        match (kind, item) {
-            (DeclKind::Local, BodyItem::Attribute(attr)) => self.bind_local(idx, file.id, attr),
-            (DeclKind::Config, BodyItem::Block(b)) => self.bind_config(idx, file.id, b),
-            (DeclKind::Output, BodyItem::Block(b)) => self.bind_output(idx, file.id, b),
-            (DeclKind::Resource, BodyItem::Block(b)) => self.bind_resource(idx, file.id, b, false),
-            (DeclKind::Read, BodyItem::Block(b)) => self.bind_resource(idx, file.id, b, true),
-            (DeclKind::Component, BodyItem::Block(b)) => {
-                self.bind_component(sources, idx, file.id, b)
-            }
-            (DeclKind::Hook(k), BodyItem::Block(b)) => self.bind_hook(idx, file.id, b, k),
-            (DeclKind::Pulumi, BodyItem::Block(b)) => self.bind_pulumi(idx, file.id, b),
+        match (kind, item.kind()) {
+            (DeclKind::Local, Item::Attribute(attr)) => self.bind_local(idx, file.id, attr),
+            (DeclKind::Config, Item::Block(b)) => self.bind_config(idx, file.id, b),
+            (DeclKind::Output, Item::Block(b)) => self.bind_output(idx, file.id, b),
+            (DeclKind::Resource, Item::Block(b)) => self.bind_resource(idx, file.id, b, false),
+            (DeclKind::Read, Item::Block(b)) => self.bind_resource(idx, file.id, b, true),
+            (DeclKind::Component, Item::Block(b)) => self.bind_component(sources, idx, file.id, b),
+            (DeclKind::Hook(k), Item::Block(b)) => self.bind_hook(idx, file.id, b, k),
+            (DeclKind::Pulumi, Item::Block(b)) => self.bind_pulumi(idx, file.id, b),
             _ => {}
         }
     }
@@ -1000,7 +1005,7 @@ fn incomplete_items(files: &[ParsedFile], diags: &[Diagnostic]) -> Vec<(FileId, 
     errors.sort_unstable();
     let mut out = Vec::new();
     for file in files {
-        for item in &file.body.items {
+        for item in file.body().items() {
             let r = item.range();
             let from = errors.partition_point(|e| *e < (file.id, r.start));
             if errors

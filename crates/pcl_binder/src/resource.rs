@@ -15,7 +15,7 @@ use pcl_expr::fit::{fit_diagnostics, Subject};
 use pcl_expr::{suggest, BoundExpr, Definition, Scope};
 use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
-use pcl_syntax::ast::{Attribute, Block, BodyItem};
+use pcl_syntax::tree::{AttributeRef, BlockRef, Item};
 use pcl_types::{
     collection_types, conversion_from, is_optional, resolve_outputs, unwrap_option,
     wrap_iterable_result_type, ConversionKind, Type, TypeKind,
@@ -42,12 +42,12 @@ pub(crate) struct RangeResult {
     pub kind: Option<RangeKind>,
 }
 
-pub(crate) fn first_options_block(block: &Block) -> Option<&Block> {
-    block.body.blocks().find(|b| b.type_name() == "options")
+pub(crate) fn first_options_block(block: BlockRef<'_>) -> Option<BlockRef<'_>> {
+    block.body().blocks().find(|b| b.type_name() == "options")
 }
 
-pub(crate) fn range_attr(block: &Block) -> Option<&Attribute> {
-    first_options_block(block).and_then(|o| o.body.attributes().find(|a| a.name() == "range"))
+pub(crate) fn range_attr(block: BlockRef<'_>) -> Option<AttributeRef<'_>> {
+    first_options_block(block).and_then(|o| o.body().attributes().find(|a| a.name() == "range"))
 }
 
 impl ProgramBinder<'_, '_> {
@@ -180,7 +180,7 @@ impl ProgramBinder<'_, '_> {
     pub(crate) fn resource_range(
         &mut self,
         file: FileId,
-        attr: Option<&Attribute>,
+        attr: Option<AttributeRef<'_>>,
         r: &Type,
         diags: &mut Vec<Diagnostic>,
     ) -> RangeResult {
@@ -192,7 +192,7 @@ impl ProgramBinder<'_, '_> {
             };
         };
         let scope = self.scope.clone();
-        let (bound, _discarded) = self.bind(file, &attr.expr, &scope);
+        let (bound, _discarded) = self.bind(file, attr.expr(), &scope);
         let mut typ = resolve_outputs(&bound.ty);
         if is_optional(&typ) {
             typ = unwrap_option(&typ);
@@ -215,7 +215,7 @@ impl ProgramBinder<'_, '_> {
         let strict = !self.policy().skip_range_typecheck;
         let c = collection_types(&typ, strict);
         for d in c.diagnostics {
-            diags.push(d.into_diagnostic(Span::new(file, attr.range)));
+            diags.push(d.into_diagnostic(Span::new(file, attr.range())));
         }
         let range_var = Some(Type::object([
             ("key", c.key.clone()),
@@ -247,17 +247,23 @@ impl ProgramBinder<'_, '_> {
         package.version_text().map(|v| v.to_string())
     }
 
-    pub(crate) fn bind_resource(&mut self, idx: usize, file: FileId, block: &Block, read: bool) {
+    pub(crate) fn bind_resource(
+        &mut self,
+        idx: usize,
+        file: FileId,
+        block: BlockRef<'_>,
+        read: bool,
+    ) {
         let skip = self.policy().skip_resource_typecheck;
         let mut diags = Vec::new();
         // Without a type token (a `block-labels` error already) the
         // resource is dynamic: its body is still bound, nothing is checked
         // against a schema.
-        let (written, resolved) = match block.labels.get(1) {
+        let (written, resolved) = match block.labels().get(1) {
             Some(token_label) => {
-                let written = token_label.value.as_str().to_owned();
+                let written = token_label.value().to_owned();
                 let resolved =
-                    self.resolve_resource(file, &written, token_label.range, read, &mut diags);
+                    self.resolve_resource(file, &written, token_label.range(), read, &mut diags);
                 (written, resolved)
             }
             None => (String::new(), None),
@@ -292,18 +298,18 @@ impl ProgramBinder<'_, '_> {
         let mut structural = Vec::new();
         let mut inputs = Vec::new();
         let mut logical_name = None;
-        let mut options_block: Option<&Block> = None;
-        for item in &block.body.items {
-            match item {
-                BodyItem::Attribute(attr) => {
-                    let (value, d) = self.bind(file, &attr.expr, &scope);
+        let mut options_block: Option<BlockRef<'_>> = None;
+        for item in block.body().items() {
+            match item.kind() {
+                Item::Attribute(attr) => {
+                    let (value, d) = self.bind(file, attr.expr(), &scope);
                     body_diags.extend(d);
                     if attr.name() == "__logicalName" {
-                        match string_literal(&attr.expr) {
+                        match string_literal(attr.expr()) {
                             Some(s) => logical_name = Some(s.to_string()),
                             None => structural.push(Diagnostic::error(
                                 codes::LITERAL_REQUIRED,
-                                Span::new(file, attr.expr.range),
+                                Span::new(file, attr.expr().range()),
                                 "attribute __logicalName must be a string literal",
                             )),
                         }
@@ -311,7 +317,7 @@ impl ProgramBinder<'_, '_> {
                     }
                     inputs.push((attr, value));
                 }
-                BodyItem::Block(b) if b.type_name() == "options" => {
+                Item::Block(b) if b.type_name() == "options" => {
                     if options_block.is_some() {
                         structural.push(Diagnostic::error(
                             codes::DUPLICATE_BLOCK,
@@ -322,7 +328,7 @@ impl ProgramBinder<'_, '_> {
                         options_block = Some(b);
                     }
                 }
-                BodyItem::Block(b) => structural.push(Diagnostic::error(
+                Item::Block(b) => structural.push(Diagnostic::error(
                     codes::UNSUPPORTED_BLOCK,
                     Span::new(file, b.type_range()),
                     format!("unsupported block of type '{}'", b.type_name()),
@@ -405,7 +411,7 @@ impl ProgramBinder<'_, '_> {
                 checks.push(
                     Diagnostic::error(
                         codes::MISSING_REQUIRED_ATTRIBUTE,
-                        Span::new(file, block.open_brace_range),
+                        Span::new(file, block.open_brace_range()),
                         format!("missing required attribute '{prop}'"),
                     )
                     .with_detail(format!(
@@ -446,7 +452,7 @@ impl ProgramBinder<'_, '_> {
     pub(crate) fn bind_options(
         &mut self,
         file: FileId,
-        block: &Block,
+        block: BlockRef<'_>,
         inputs: Option<&Type>,
         diags: &mut Vec<Diagnostic>,
     ) -> ResourceOptions {
@@ -471,13 +477,13 @@ impl ProgramBinder<'_, '_> {
             property_scope
         };
         let mut out = ResourceOptions {
-            span: Some(Span::new(file, block.range)),
+            span: Some(Span::new(file, block.range())),
             attributes: Vec::new(),
         };
-        for item in &block.body.items {
-            let attr = match item {
-                BodyItem::Attribute(a) => a,
-                BodyItem::Block(b) => {
+        for item in block.body().items() {
+            let attr = match item.kind() {
+                Item::Attribute(a) => a,
+                Item::Block(b) => {
                     diags.push(Diagnostic::error(
                         codes::UNSUPPORTED_BLOCK,
                         Span::new(file, b.type_range()),
@@ -492,7 +498,7 @@ impl ProgramBinder<'_, '_> {
             } else {
                 &scope
             };
-            let (value, d) = self.bind(file, &attr.expr, bind_scope);
+            let (value, d) = self.bind(file, attr.expr(), bind_scope);
             diags.extend(d);
             let dest = match option_type(attr.name()) {
                 Some(t) => t,
@@ -548,12 +554,12 @@ impl ProgramBinder<'_, '_> {
     fn check_hooks(
         &self,
         file: FileId,
-        attr: &Attribute,
+        attr: AttributeRef<'_>,
         value: &BoundExpr,
         diags: &mut Vec<Diagnostic>,
     ) {
         use pcl_expr::BoundExprKind;
-        use pcl_syntax::ast::ExprKind;
+        use pcl_syntax::tree::ExprKind;
         let bad = |range: TextRange| {
             Diagnostic::error(
                 codes::INVALID_HOOKS_OPTION,
@@ -561,8 +567,8 @@ impl ProgramBinder<'_, '_> {
                 "hooks option must be an object mapping hook names to lists of hook references",
             )
         };
-        let ExprKind::Object(items) = &attr.expr.kind else {
-            diags.push(bad(attr.expr.range));
+        let ExprKind::Object(items) = attr.expr().kind() else {
+            diags.push(bad(attr.expr().range()));
             return;
         };
         let bound_items = match &value.strip_parens().kind {
@@ -579,16 +585,16 @@ impl ProgramBinder<'_, '_> {
             "onError",
         ];
         for (i, item) in items.iter().enumerate() {
-            let key = item.bare_key().or_else(|| string_literal(&item.key));
+            let key = item.bare_key().or_else(|| string_literal(item.key()));
             let Some(key) = key else { continue };
             if !HOOK_NAMES.contains(&key) {
                 let mut d = Diagnostic::error(
                     codes::UNKNOWN_HOOK_NAME,
-                    Span::new(file, item.key.range),
+                    Span::new(file, item.key().range()),
                     format!("unknown hook name '{key}'"),
                 );
                 let found = suggest::candidates(key, HOOK_NAMES.iter().copied());
-                let at = Span::new(file, item.key.range);
+                let at = Span::new(file, item.key().range());
                 d = if item.bare_key().is_some() {
                     suggest::attach(d, at, &found)
                 } else {
@@ -597,8 +603,8 @@ impl ProgramBinder<'_, '_> {
                 diags.push(d);
                 continue;
             }
-            let ExprKind::Tuple(_) = &item.value.kind else {
-                diags.push(bad(item.value.range));
+            let ExprKind::Tuple(_) = item.value().kind() else {
+                diags.push(bad(item.value().range()));
                 continue;
             };
             let Some((_, bound_value)) = bound_items.get(i) else {

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use pcl_diagnostics::{Diagnostic, FileId, Severity, Span};
-use pcl_syntax::ast::BodyItem;
+use pcl_syntax::tree::{Item, ItemRef};
 
 use crate::codes;
 
@@ -37,8 +37,8 @@ impl DeclaredNames {
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
         let mut names = DeclaredNames::default();
         for (file, text) in sorted {
-            let (body, _) = pcl_syntax::parse(FileId(0), text).into_parts();
-            for item in &body.items {
+            let parse = pcl_syntax::parse(FileId(0), text);
+            for item in parse.body().items() {
                 let Some(name) = declared_name(item) else {
                     continue;
                 };
@@ -95,13 +95,13 @@ impl Siblings {
 }
 
 /// The name a top-level item declares, as the binder declares it.
-fn declared_name(item: &BodyItem) -> Option<&str> {
-    match item {
-        BodyItem::Attribute(attr) => Some(attr.name()),
-        BodyItem::Block(block) => {
+fn declared_name(item: ItemRef<'_>) -> Option<&str> {
+    match item.kind() {
+        Item::Attribute(attr) => Some(attr.name()),
+        Item::Block(block) => {
             let label = match block.type_name() {
-                "resource" | "read" | "config" | "output" | "component" => block.labels.first(),
-                "hook" => block.labels.get(1),
+                "resource" | "read" | "config" | "output" | "component" => block.labels().first(),
+                "hook" => block.labels().get(1),
                 _ => None,
             };
             label.map(|l| l.value())

@@ -7,7 +7,11 @@
 use std::sync::Arc;
 
 use pcl_diagnostics::{Diagnostic, Severity, TextRange};
-use pcl_syntax::ast::{self, ExprKind, StepKind, TemplatePart, UnaryOp};
+use pcl_syntax::tree::{
+    BinaryOp, BinaryRef, ExprKind, ExprRef, ForKind, ForRef, Ident, List, Literal, NumberRef,
+    NumberValue, ObjectItemRef, Part, PartRef, SplatRef, StepKind, StepRef, TemplateKind,
+    TemplateRef, TraversalRef, UnaryOp, UnaryRef,
+};
 use pcl_types::{
     collection_types, conversion_from, expr_not_convertible, lift_operation_type, operators,
     traverse, unify_types_safe, unwrap_iterable_source_type, wrap_iterable_result_type, Number,
@@ -23,18 +27,18 @@ use crate::suggest;
 use crate::MAX_EXPR_DEPTH;
 
 /// Binds one expression in `scope`; diagnostics go to `cx`.
-pub fn bind_expr(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
+pub fn bind_expr(expr: ExprRef<'_>, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
     if cx.depth >= MAX_EXPR_DEPTH {
         if !cx.too_deep_reported {
             cx.too_deep_reported = true;
-            let span = cx.span(expr.range);
+            let span = cx.span(expr.range());
             cx.report(Diagnostic::error(
                 codes::EXPRESSION_TOO_DEEP,
                 span,
                 format!("expression nests more than {MAX_EXPR_DEPTH} levels deep"),
             ));
         }
-        return error_expr(expr.range);
+        return error_expr(expr.range());
     }
     cx.depth += 1;
     let bound = bind_kind(expr, scope, cx);
@@ -76,12 +80,14 @@ pub(crate) fn error_expr(range: TextRange) -> BoundExpr {
     }
 }
 
-fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
-    let range = expr.range;
-    match &expr.kind {
+fn bind_kind(expr: ExprRef<'_>, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
+    let range = expr.range();
+    match expr.kind() {
         ExprKind::Literal(lit) => bind_literal(lit, range, cx),
         ExprKind::Template(t) => bind_template(t, range, scope, cx),
-        ExprKind::Variable(ident) => bind_scope_traversal(ident, &[], range, scope, cx),
+        ExprKind::Variable(ident) => {
+            bind_scope_traversal(ident, std::iter::empty(), range, scope, cx)
+        }
         ExprKind::Traversal(t) => bind_traversal(t, range, scope, cx),
         ExprKind::Splat(s) => bind_splat(s, range, scope, cx),
         ExprKind::SplatItem => match cx.splat_items.last() {
@@ -107,9 +113,9 @@ fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> Bound
         ExprKind::Call(c) => crate::call::bind_call(c, range, scope, cx),
         ExprKind::For(f) => bind_for(f, range, scope, cx),
         ExprKind::Conditional(c) => {
-            let condition = bind_expr(&c.condition, scope, cx);
-            let then_expr = bind_expr(&c.then_expr, scope, cx);
-            let else_expr = bind_expr(&c.else_expr, scope, cx);
+            let condition = bind_expr(c.condition, scope, cx);
+            let then_expr = bind_expr(c.then_expr, scope, cx);
+            let else_expr = bind_expr(c.else_expr, scope, cx);
             conditional(condition, then_expr, else_expr, range, cx)
         }
         ExprKind::Binary(b) => bind_binary_chain(b, range, scope, cx),
@@ -143,20 +149,20 @@ fn bind_kind(expr: &ast::Expr, scope: &Scope, cx: &mut BindContext<'_>) -> Bound
 /// order as a recursive bind: the leftmost operand's, then each right
 /// operand's followed by its operator's own checks.
 fn bind_binary_chain(
-    outer: &ast::Binary,
+    outer: BinaryRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let mut spine: Vec<(&ast::Binary, TextRange)> = vec![(outer, range)];
-    let mut leftmost: &ast::Expr = &outer.lhs;
-    while let ExprKind::Binary(inner) = &leftmost.kind {
-        spine.push((inner, leftmost.range));
-        leftmost = &inner.lhs;
+    let mut spine: Vec<(BinaryRef<'_>, TextRange)> = vec![(outer, range)];
+    let mut leftmost = outer.lhs;
+    while let ExprKind::Binary(inner) = leftmost.kind() {
+        spine.push((inner, leftmost.range()));
+        leftmost = inner.lhs;
     }
     let mut acc = bind_expr(leftmost, scope, cx);
     for (b, range) in spine.into_iter().rev() {
-        let rhs = bind_expr(&b.rhs, scope, cx);
+        let rhs = bind_expr(b.rhs, scope, cx);
         acc = binary(b.op, acc, rhs, range, cx);
     }
     acc
@@ -164,7 +170,7 @@ fn bind_binary_chain(
 
 /// Types one binary operation whose operands are bound (binder.md §3.5).
 fn binary(
-    op: ast::BinaryOp,
+    op: BinaryOp,
     lhs: BoundExpr,
     rhs: BoundExpr,
     range: TextRange,
@@ -194,19 +200,20 @@ fn binary(
 // ---- literals ------------------------------------------------------------------------
 
 /// The value of a numeric literal.
-pub(crate) fn number_value(n: &ast::Number) -> Option<Number> {
-    match &n.value {
-        ast::NumberValue::Int(i) => Some(Number::from_bigint(i)),
-        ast::NumberValue::Fraction(_) => Number::parse(&n.text),
-        ast::NumberValue::Invalid => None,
+pub(crate) fn number_value(n: NumberRef<'_>) -> Option<Number> {
+    match n.value {
+        NumberValue::Int(i) => Some(Number::from_bigint(&i.into())),
+        NumberValue::Big(i) => Some(Number::from_bigint(i)),
+        NumberValue::Fraction(_) => Number::parse(n.text),
+        NumberValue::Invalid => None,
     }
 }
 
-fn bind_literal(lit: &ast::Literal, range: TextRange, _cx: &mut BindContext<'_>) -> BoundExpr {
+fn bind_literal(lit: Literal<'_>, range: TextRange, _cx: &mut BindContext<'_>) -> BoundExpr {
     let value = match lit {
-        ast::Literal::Null => Value::Null,
-        ast::Literal::Bool(b) => Value::Bool(*b),
-        ast::Literal::Number(n) => match number_value(n) {
+        Literal::Null => Value::Null,
+        Literal::Bool(b) => Value::Bool(b),
+        Literal::Number(n) => match number_value(n) {
             Some(v) => Value::Number(v),
             // The parser has already reported the malformed number.
             None => return error_expr(range),
@@ -233,12 +240,12 @@ fn negate(n: &Number) -> Option<Number> {
 }
 
 fn bind_unary(
-    u: &ast::Unary,
+    u: UnaryRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let operand = bind_expr(&u.operand, scope, cx);
+    let operand = bind_expr(u.operand, scope, cx);
     if u.op == UnaryOp::Negate {
         if let BoundExprKind::Literal(Value::Number(n)) = &operand.kind {
             if let Some(neg) = negate(n) {
@@ -270,7 +277,7 @@ fn bind_unary(
 // ---- templates -----------------------------------------------------------------------
 
 fn bind_template(
-    t: &ast::Template,
+    t: TemplateRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
@@ -279,10 +286,10 @@ fn bind_template(
     if let Some(inner) = t.wrapped_expr() {
         return bind_expr(inner, scope, cx);
     }
-    let parts = if t.parts.is_empty() {
+    let parts = if t.parts().is_empty() {
         vec![string_literal("", range)]
     } else {
-        bind_parts(&t.parts, scope, cx)
+        bind_parts(t.parts(), scope, cx)
     };
     template(parts, range)
 }
@@ -300,71 +307,77 @@ fn string_literal(s: &str, range: TextRange) -> BoundExpr {
     literal(Value::string(s), range)
 }
 
-fn parts_range(parts: &[TemplatePart], fallback: TextRange) -> TextRange {
+fn parts_range(parts: List<'_, PartRef<'_>>, fallback: TextRange) -> TextRange {
     match (parts.first(), parts.last()) {
         (Some(a), Some(b)) => a.range().cover(b.range()),
         _ => TextRange::empty(fallback.end),
     }
 }
 
-fn bind_parts(parts: &[TemplatePart], scope: &Scope, cx: &mut BindContext<'_>) -> Vec<BoundExpr> {
+fn bind_parts(
+    parts: List<'_, PartRef<'_>>,
+    scope: &Scope,
+    cx: &mut BindContext<'_>,
+) -> Vec<BoundExpr> {
     let mut out = Vec::with_capacity(parts.len());
     for part in parts {
-        match part {
-            TemplatePart::Literal(lit) => out.push(string_literal(&lit.value, lit.range)),
-            TemplatePart::Interpolation(i) => out.push(bind_expr(&i.expr, scope, cx)),
-            TemplatePart::If(dir) => {
+        match part.kind() {
+            Part::Literal(lit) => out.push(string_literal(lit.value(), lit.range())),
+            Part::Interpolation(i) => out.push(bind_expr(i.expr(), scope, cx)),
+            Part::If(dir) => {
                 if cx.depth >= MAX_EXPR_DEPTH {
-                    out.push(bind_expr(&dir.condition, scope, cx));
+                    out.push(bind_expr(dir.condition(), scope, cx));
                     continue;
                 }
+                let dir_range = dir.range();
                 cx.depth += 1;
-                let condition = bind_expr(&dir.condition, scope, cx);
-                let then_range = parts_range(&dir.then_parts, dir.range);
-                let then_parts = bind_parts(&dir.then_parts, scope, cx);
+                let condition = bind_expr(dir.condition(), scope, cx);
+                let then_range = parts_range(dir.then_parts(), dir_range);
+                let then_parts = bind_parts(dir.then_parts(), scope, cx);
                 let then_expr = template(non_empty(then_parts, then_range), then_range);
-                let else_expr = match &dir.else_parts {
+                let else_expr = match dir.else_parts() {
                     Some(ps) => {
-                        let r = parts_range(ps, dir.range);
+                        let r = parts_range(ps, dir_range);
                         let bound = bind_parts(ps, scope, cx);
                         template(non_empty(bound, r), r)
                     }
                     None => template(
-                        vec![string_literal("", TextRange::empty(dir.range.end))],
-                        dir.range,
+                        vec![string_literal("", TextRange::empty(dir_range.end))],
+                        dir_range,
                     ),
                 };
                 cx.depth -= 1;
-                out.push(conditional(condition, then_expr, else_expr, dir.range, cx));
+                out.push(conditional(condition, then_expr, else_expr, dir_range, cx));
             }
-            TemplatePart::For(dir) => {
+            Part::For(dir) => {
                 if cx.depth >= MAX_EXPR_DEPTH {
-                    out.push(bind_expr(&dir.collection, scope, cx));
+                    out.push(bind_expr(dir.collection(), scope, cx));
                     continue;
                 }
+                let dir_range = dir.range();
                 cx.depth += 1;
-                let collection = bind_expr(&dir.collection, scope, cx);
+                let collection = bind_expr(dir.collection(), scope, cx);
                 let (key_ty, value_ty) = iteration_types(&collection, cx);
                 let mut inner = scope.child();
                 define_for_vars(
                     &mut inner,
-                    dir.key_var.as_ref(),
-                    &dir.value_var,
+                    dir.key_var(),
+                    dir.value_var(),
                     key_ty,
                     value_ty,
-                    dir.range,
+                    dir_range,
                     cx,
                 );
-                let body_range = parts_range(&dir.body, dir.range);
-                let body = bind_parts(&dir.body, &inner, cx);
+                let body_range = parts_range(dir.body(), dir_range);
+                let body = bind_parts(dir.body(), &inner, cx);
                 let value = template(non_empty(body, body_range), body_range);
                 cx.depth -= 1;
                 let result =
                     wrap_iterable_result_type(&collection.ty, &Type::list(value.ty.clone()));
                 let for_expr = BoundExpr {
                     kind: BoundExprKind::For(Box::new(BoundFor {
-                        key_var: dir.key_var.as_ref().map(|k| k.name.as_str().to_owned()),
-                        value_var: dir.value_var.name.as_str().to_owned(),
+                        key_var: dir.key_var().map(|k| k.name.to_owned()),
+                        value_var: dir.value_var().name.to_owned(),
                         collection,
                         key: None,
                         value,
@@ -372,13 +385,13 @@ fn bind_parts(parts: &[TemplatePart], scope: &Scope, cx: &mut BindContext<'_>) -
                         grouping: false,
                     })),
                     ty: result,
-                    range: dir.range,
+                    range: dir_range,
                 };
                 let ty = lift_operation_type(&Type::string(), [&for_expr.ty]);
                 out.push(BoundExpr {
                     kind: BoundExprKind::TemplateJoin(Box::new(for_expr)),
                     ty,
-                    range: dir.range,
+                    range: dir_range,
                 });
             }
         }
@@ -450,8 +463,8 @@ pub(crate) fn iteration_types_of(
 
 fn define_for_vars(
     scope: &mut Scope,
-    key_var: Option<&ast::Ident>,
-    value_var: &ast::Ident,
+    key_var: Option<Ident<'_>>,
+    value_var: Ident<'_>,
     key_ty: Type,
     value_ty: Type,
     for_range: TextRange,
@@ -459,21 +472,18 @@ fn define_for_vars(
 ) {
     if let Some(k) = key_var {
         let def = Definition::Variable {
-            name: k.name.as_str().to_owned(),
+            name: k.name.to_owned(),
             ty: key_ty,
             range: Some(cx.span(k.range)),
         };
-        let _ = scope.define(k.name.as_str().to_owned(), def, false);
+        let _ = scope.define(k.name.to_owned(), def, false);
     }
     let def = Definition::Variable {
-        name: value_var.name.as_str().to_owned(),
+        name: value_var.name.to_owned(),
         ty: value_ty,
         range: Some(cx.span(value_var.range)),
     };
-    if scope
-        .define(value_var.name.as_str().to_owned(), def, false)
-        .is_err()
-    {
+    if scope.define(value_var.name.to_owned(), def, false).is_err() {
         let span = cx.span(for_range);
         cx.report(Diagnostic::error(
             codes::DUPLICATE_FOR_VARIABLE,
@@ -483,27 +493,22 @@ fn define_for_vars(
     }
 }
 
-fn bind_for(
-    f: &ast::ForExpr,
-    range: TextRange,
-    scope: &Scope,
-    cx: &mut BindContext<'_>,
-) -> BoundExpr {
-    let collection = bind_expr(&f.collection, scope, cx);
+fn bind_for(f: ForRef<'_>, range: TextRange, scope: &Scope, cx: &mut BindContext<'_>) -> BoundExpr {
+    let collection = bind_expr(f.collection(), scope, cx);
     let (key_ty, value_ty) = iteration_types(&collection, cx);
     let mut inner = scope.child();
     define_for_vars(
         &mut inner,
-        f.key_var.as_ref(),
-        &f.value_var,
+        f.key_var(),
+        f.value_var(),
         key_ty,
         value_ty,
         range,
         cx,
     );
-    let key = f.key_expr.as_ref().map(|k| bind_expr(k, &inner, cx));
-    let value = bind_expr(&f.value_expr, &inner, cx);
-    let condition = f.condition.as_ref().map(|c| bind_expr(c, &inner, cx));
+    let key = f.key_expr().map(|k| bind_expr(k, &inner, cx));
+    let value = bind_expr(f.value_expr(), &inner, cx);
+    let condition = f.condition().map(|c| bind_expr(c, &inner, cx));
     if let Some(k) = &key {
         let dest = cx.input_type(&Type::string());
         check_type(cx, &k.ty, k.range, &dest);
@@ -512,28 +517,28 @@ fn bind_for(
         let dest = cx.input_type(&Type::bool());
         check_type(cx, &c.ty, c.range, &dest);
     }
-    let result = match (&key, f.kind) {
-        (Some(_), _) | (None, ast::ForKind::Object) => {
-            if f.grouping {
+    let result = match (&key, f.kind()) {
+        (Some(_), _) | (None, ForKind::Object) => {
+            if f.grouping() {
                 Type::map(Type::list(value.ty.clone()))
             } else {
                 Type::map(value.ty.clone())
             }
         }
-        (None, ast::ForKind::Tuple) => Type::list(value.ty.clone()),
+        (None, ForKind::Tuple) => Type::list(value.ty.clone()),
     };
     let result = wrap_iterable_result_type(&collection.ty, &result);
     let lifters: Vec<&Type> = key.iter().chain(condition.iter()).map(|e| &e.ty).collect();
     let ty = lift_operation_type(&result, lifters);
     BoundExpr {
         kind: BoundExprKind::For(Box::new(BoundFor {
-            key_var: f.key_var.as_ref().map(|k| k.name.as_str().to_owned()),
-            value_var: f.value_var.name.as_str().to_owned(),
+            key_var: f.key_var().map(|k| k.name.to_owned()),
+            value_var: f.value_var().name.to_owned(),
             collection,
             key,
             value,
             condition,
-            grouping: f.grouping,
+            grouping: f.grouping(),
         })),
         ty,
         range,
@@ -543,13 +548,13 @@ fn bind_for(
 // ---- splats --------------------------------------------------------------------------
 
 fn bind_splat(
-    s: &ast::Splat,
+    s: SplatRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
     let (mark, repeats) = (cx.mark(), cx.repeats);
-    let source = bind_expr(&s.source, scope, cx);
+    let source = bind_expr(s.source(), scope, cx);
     let source_reported = cx.mark() > mark || cx.repeats > repeats;
     let unwrapped = unwrap_iterable_source_type(&source.ty);
     let (item, source_ty) = match unwrapped.kind() {
@@ -566,7 +571,7 @@ fn bind_splat(
     // once), not a new one.
     let failed = source_reported && item.is_none();
     cx.splat_items.push((item, failed));
-    let each = bind_expr(&s.each, scope, cx);
+    let each = bind_expr(s.each(), scope, cx);
     cx.splat_items.pop();
     let ty = wrap_iterable_result_type(&source_ty, &Type::list(each.ty.clone()));
     BoundExpr {
@@ -602,7 +607,7 @@ fn literal_key(key: &BoundExpr) -> Option<Arc<str>> {
 }
 
 fn bind_object(
-    items: &[ast::ObjectItem],
+    items: List<'_, ObjectItemRef<'_>>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
@@ -611,13 +616,14 @@ fn bind_object(
     for item in items {
         let key = match item.bare_key() {
             Some(name)
-                if !item.force_non_literal() && matches!(item.key.kind, ExprKind::Variable(_)) =>
+                if !item.force_non_literal()
+                    && matches!(item.key().kind(), ExprKind::Variable(_)) =>
             {
-                string_literal(name, item.key.range)
+                string_literal(name, item.key().range())
             }
-            _ => bind_expr(&item.key, scope, cx),
+            _ => bind_expr(item.key(), scope, cx),
         };
-        let value = bind_expr(&item.value, scope, cx);
+        let value = bind_expr(item.value(), scope, cx);
         let string_input = cx.input_type(&Type::string());
         if !conversion_from(&string_input, &key.ty).exists() {
             let span = cx.span(key.range);
@@ -658,12 +664,12 @@ fn bind_object(
 
 /// A step key that the parser would have folded into a traversal step:
 /// a number/bool/null literal or a string without interpolations.
-fn literal_step_key(e: &ast::Expr) -> Option<Value> {
-    match &e.kind {
-        ExprKind::Literal(ast::Literal::Null) => Some(Value::Null),
-        ExprKind::Literal(ast::Literal::Bool(b)) => Some(Value::Bool(*b)),
-        ExprKind::Literal(ast::Literal::Number(n)) => number_value(n).map(Value::Number),
-        ExprKind::Template(t) if matches!(t.kind, ast::TemplateKind::Quoted) => {
+fn literal_step_key(e: ExprRef<'_>) -> Option<Value> {
+    match e.kind() {
+        ExprKind::Literal(Literal::Null) => Some(Value::Null),
+        ExprKind::Literal(Literal::Bool(b)) => Some(Value::Bool(b)),
+        ExprKind::Literal(Literal::Number(n)) => number_value(n).map(Value::Number),
+        ExprKind::Template(t) if matches!(t.kind(), TemplateKind::Quoted) => {
             t.literal_value().map(Value::string)
         }
         _ => None,
@@ -673,23 +679,22 @@ fn literal_step_key(e: &ast::Expr) -> Option<Value> {
 /// A pending traversal step.
 enum PendingStep<'e> {
     Literal(BoundStepKind, TextRange),
-    Index(&'e ast::Expr, TextRange),
+    Index(ExprRef<'e>, TextRange),
 }
 
-fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
+fn classify<'t>(steps: impl Iterator<Item = StepRef<'t>>) -> Vec<PendingStep<'t>> {
     steps
-        .iter()
-        .map(|s| match &s.kind {
+        .map(|s| match s.kind() {
             StepKind::Attr(id) => {
-                PendingStep::Literal(BoundStepKind::Attr(id.name.as_str().to_owned()), s.range)
+                PendingStep::Literal(BoundStepKind::Attr(id.name.to_owned()), s.range())
             }
             StepKind::LegacyIndex { value, .. } => PendingStep::Literal(
                 BoundStepKind::Index(Value::Number(Number::from_bigint(value))),
-                s.range,
+                s.range(),
             ),
             StepKind::Index(e) => match literal_step_key(e) {
-                Some(v) => PendingStep::Literal(BoundStepKind::Index(v), s.range),
-                None => PendingStep::Index(e, s.range),
+                Some(v) => PendingStep::Literal(BoundStepKind::Index(v), s.range()),
+                None => PendingStep::Index(e, s.range()),
             },
         })
         .collect()
@@ -698,22 +703,25 @@ fn classify(steps: &[ast::Step]) -> Vec<PendingStep<'_>> {
 /// The leading run of literal steps, bound, and the rest classified (an
 /// empty rest allocates nothing): what [`classify`] gives, split at the
 /// first non-literal index, without building the whole list first.
-fn split_literal_run(
-    steps: &[ast::Step],
-) -> (Vec<(BoundStepKind, TextRange)>, Vec<PendingStep<'_>>) {
-    let mut run = Vec::with_capacity(steps.len());
-    for (i, s) in steps.iter().enumerate() {
-        let kind = match &s.kind {
-            StepKind::Attr(id) => BoundStepKind::Attr(id.name.as_str().to_owned()),
+fn split_literal_run<'t>(
+    steps: impl Iterator<Item = StepRef<'t>> + Clone,
+) -> (Vec<(BoundStepKind, TextRange)>, Vec<PendingStep<'t>>) {
+    let mut run = Vec::with_capacity(steps.size_hint().0);
+    let mut rest = steps;
+    loop {
+        let from_here = rest.clone();
+        let Some(s) = rest.next() else { break };
+        let kind = match s.kind() {
+            StepKind::Attr(id) => BoundStepKind::Attr(id.name.to_owned()),
             StepKind::LegacyIndex { value, .. } => {
                 BoundStepKind::Index(Value::Number(Number::from_bigint(value)))
             }
             StepKind::Index(e) => match literal_step_key(e) {
                 Some(v) => BoundStepKind::Index(v),
-                None => return (run, classify(steps.get(i..).unwrap_or_default())),
+                None => return (run, classify(from_here)),
             },
         };
-        run.push((kind, s.range));
+        run.push((kind, s.range()));
     }
     (run, Vec::new())
 }
@@ -964,16 +972,16 @@ fn property_names(ty: &Type) -> Vec<String> {
 }
 
 fn bind_traversal(
-    t: &ast::Traversal,
+    t: TraversalRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    if let ExprKind::Variable(ident) = &t.source.kind {
-        return bind_scope_traversal(ident, &t.steps, range, scope, cx);
+    if let ExprKind::Variable(ident) = t.source().kind() {
+        return bind_scope_traversal(ident, t.steps().iter(), range, scope, cx);
     }
-    let source = bind_expr(&t.source, scope, cx);
-    continue_traversal(source, classify(&t.steps), range, scope, cx)
+    let source = bind_expr(t.source(), scope, cx);
+    continue_traversal(source, classify(t.steps().iter()), range, scope, cx)
 }
 
 /// Applies the remaining steps to an already-bound source: runs of literal
@@ -1073,15 +1081,15 @@ fn index(
     }
 }
 
-fn bind_scope_traversal(
-    ident: &ast::Ident,
-    steps: &[ast::Step],
+fn bind_scope_traversal<'t>(
+    ident: Ident<'t>,
+    steps: impl Iterator<Item = StepRef<'t>> + Clone,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
     let (literal_run, rest) = split_literal_run(steps);
-    let name = ident.as_str();
+    let name = ident.name;
     let root_end = literal_run.last().map_or(ident.range.end, |(_, r)| r.end);
     let head_range = TextRange::new(ident.range.start, root_end);
     let head = match scope.lookup(name).cloned() {

@@ -14,7 +14,7 @@
 //! must not be debug-printed on small stacks.
 
 use pcl_diagnostics::TextRange;
-use pcl_syntax::ast::{BinaryOp, UnaryOp};
+use pcl_syntax::tree::{BinaryOp, UnaryOp};
 use pcl_types::{Type, Value};
 
 use crate::scope::{Definition, Function, NodeId};
@@ -796,7 +796,7 @@ mod tests {
             BoundExprKind::Conditional {
                 condition: Box::new(expr(
                     BoundExprKind::Unary {
-                        op: pcl_syntax::ast::UnaryOp::Not,
+                        op: pcl_syntax::tree::UnaryOp::Not,
                         operand: Box::new(expr(BoundExprKind::Error, 17)),
                     },
                     16,
@@ -844,7 +844,7 @@ mod tests {
                 let BoundExprKind::Unary { op, .. } = &mut condition.kind else {
                     panic!()
                 };
-                *op = pcl_syntax::ast::UnaryOp::Negate;
+                *op = pcl_syntax::tree::UnaryOp::Negate;
             },
         ];
         for (i, edit) in edits.into_iter().enumerate() {

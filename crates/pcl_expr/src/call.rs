@@ -5,7 +5,7 @@
 use pcl_diagnostics::{Diagnostic, Severity, TextRange};
 
 use crate::suggest;
-use pcl_syntax::ast;
+use pcl_syntax::tree::CallRef;
 use pcl_types::{
     assignable_from, collection_types, contains_outputs, contains_promises, conversion_from,
     is_optional, lift_operation_type, resolve_outputs, unify_types_safe, unify_types_unsafe,
@@ -48,16 +48,16 @@ impl From<Signature> for Computed {
 }
 
 pub(crate) fn bind_call(
-    c: &ast::Call,
+    c: CallRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let name: &str = &c.name;
-    let mut args = Vec::with_capacity(c.args.len());
+    let name: &str = c.name();
+    let mut args = Vec::with_capacity(c.args().len());
     // The ranges of the arguments whose binding reported an error.
     let mut failed: Vec<TextRange> = Vec::new();
-    for (i, arg) in c.args.iter().enumerate() {
+    for (i, arg) in c.args().iter().enumerate() {
         let mark = cx.mark();
         if name == "recover" && i == 1 {
             let mut inner = scope.child();
@@ -71,12 +71,12 @@ pub(crate) fn bind_call(
             args.push(bind_expr(arg, scope, cx));
         }
         if cx.errors_since(mark) {
-            failed.push(arg.range);
+            failed.push(arg.range());
         }
     }
     let function = scope.lookup_function(name).cloned();
     let Some(function) = function else {
-        let span = cx.span(c.name_range);
+        let span = cx.span(c.name_range());
         let mut d = Diagnostic::error(
             codes::UNKNOWN_FUNCTION,
             span,
@@ -91,10 +91,10 @@ pub(crate) fn bind_call(
         return BoundExpr {
             kind: BoundExprKind::Call(Box::new(BoundCall {
                 name: name.to_string(),
-                name_range: c.name_range,
+                name_range: c.name_range(),
                 function: None,
                 args,
-                expand_final: c.expand_final,
+                expand_final: c.expand_final(),
                 signature: Signature::dynamic(),
                 invoke_token: None,
             })),
@@ -102,7 +102,7 @@ pub(crate) fn bind_call(
             range,
         };
     };
-    let effective = effective_args(&args, c.expand_final);
+    let effective = effective_args(&args, c.expand_final());
     let mark = cx.mark();
     let computed: Computed = match &function {
         Function::Static(sig) => Signature::clone(sig).into(),
@@ -140,10 +140,10 @@ pub(crate) fn bind_call(
     BoundExpr {
         kind: BoundExprKind::Call(Box::new(BoundCall {
             name: name.to_string(),
-            name_range: c.name_range,
+            name_range: c.name_range(),
             function: Some(function),
             args,
-            expand_final: c.expand_final,
+            expand_final: c.expand_final(),
             signature: computed.signature,
             invoke_token: computed.invoke_token,
         })),

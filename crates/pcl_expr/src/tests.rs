@@ -710,31 +710,25 @@ mod calls {
 
 mod depth {
     use super::*;
-    use pcl_syntax::ast::{Expr, ExprKind, Literal, Unary, UnaryOp};
+    use pcl_syntax::tree::{ExprKind, ExprRef};
 
-    fn nested_not(depth: usize) -> Expr {
-        let mut e = Expr::new(
-            ExprKind::Literal(Literal::Bool(true)),
-            pcl_diagnostics::TextRange::new(0, 4),
-        );
-        for _ in 0..depth {
-            e = Expr::new(
-                ExprKind::Unary(Box::new(Unary {
-                    op: UnaryOp::Not,
-                    op_range: pcl_diagnostics::TextRange::new(0, 1),
-                    operand: e,
-                })),
-                pcl_diagnostics::TextRange::new(0, 5),
-            );
-        }
-        e
+    // The parser caps nesting at `pcl_syntax::MAX_NESTING_DEPTH`, below
+    // `MAX_EXPR_DEPTH`, so a parsed expression alone never reaches the
+    // binder's limit. These tests start binding at a given depth instead,
+    // as if the expression were nested that deep already.
+
+    /// `!!…!true` with `nots` operators: `nots + 1` nested nodes.
+    fn nested_not(nots: usize) -> String {
+        format!("{}true", "!".repeat(nots))
     }
 
-    fn run(depth: usize) -> Vec<Diagnostic> {
-        let e = nested_not(depth);
+    /// Binds `text` starting at nesting depth `start`.
+    fn bind_at(text: &str, start: usize) -> Vec<Diagnostic> {
+        let parsed = pcl_syntax::parse_expr(FileId(0), text);
         let options = ExprOptions::default();
         let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
-        let bound = bind_expr(&e, &Scope::root(), &mut cx);
+        cx.depth = start;
+        let bound = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
         drop(bound);
         cx.take_diagnostics()
     }
@@ -748,14 +742,26 @@ mod depth {
             .unwrap()
     }
 
+    fn find_splat_item(e: ExprRef<'_>) -> Option<ExprRef<'_>> {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            if matches!(e.kind(), ExprKind::SplatItem) {
+                return Some(e);
+            }
+            e.for_each_child(|c| stack.push(c));
+        }
+        None
+    }
+
     #[test]
     fn splat_item_outside_a_splat_is_reported() {
-        // The parser only puts splat items inside splats; a hand-built tree
-        // can have one anywhere.
-        let e = Expr::new(ExprKind::SplatItem, pcl_diagnostics::TextRange::new(0, 1));
+        // The parser only puts splat items inside splats; binding one on
+        // its own (outside its splat) has no item type to give it.
+        let parsed = pcl_syntax::parse_expr(FileId(0), "x[*].a");
+        let item = find_splat_item(parsed.expr()).expect("a splat has an item");
         let options = ExprOptions::default();
         let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
-        let bound = bind_expr(&e, &Scope::root(), &mut cx);
+        let bound = bind_expr(item, &Scope::root(), &mut cx);
         let diags = cx.take_diagnostics();
         assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].code, codes::UNDEFINED_ANONYMOUS_SYMBOL);
@@ -764,18 +770,26 @@ mod depth {
 
     #[test]
     fn at_the_limit_binds_cleanly() {
-        // MAX_EXPR_DEPTH nodes in total: the literal plus the `!`s.
-        let diags = on_small_stack(|| run(MAX_EXPR_DEPTH - 1));
+        // 101 nodes (100 `!`s and the literal) started 101 levels below the
+        // limit reach it exactly; one level more is too deep.
+        let text = nested_not(100);
+        let diags = bind_at(&text, MAX_EXPR_DEPTH - 101);
         assert!(diags.is_empty(), "{diags:?}");
-        let diags = on_small_stack(|| run(MAX_EXPR_DEPTH));
-        assert_eq!(diags.len(), 1);
+        let diags = bind_at(&text, MAX_EXPR_DEPTH - 100);
+        assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].code, codes::EXPRESSION_TOO_DEEP);
     }
 
     #[test]
     fn very_deep_input_reports_once() {
-        let diags = on_small_stack(|| run(100_000));
-        assert_eq!(diags.len(), 1);
+        // 100 000 `!`s: the parser reports its own nesting limit and keeps
+        // the first levels; the binder, started near its limit, reports
+        // once however many levels are left.
+        let diags = on_small_stack(|| {
+            let text = nested_not(100_000);
+            bind_at(&text, MAX_EXPR_DEPTH - 20)
+        });
+        assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(
             diags[0].summary,
             format!("expression nests more than {MAX_EXPR_DEPTH} levels deep")
@@ -808,37 +822,20 @@ mod depth {
 
     #[test]
     fn operands_inside_a_chain_still_count_their_nesting() {
-        // The chain itself is free, but an operand's own nesting counts:
-        // `true || true || <MAX_EXPR_DEPTH nested !s> || true`, where the
-        // operand alone is one level too deep once under the chain.
-        use pcl_syntax::ast::{Binary, BinaryOp};
-        let or = |lhs: Expr, rhs: Expr| {
-            Expr::new(
-                ExprKind::Binary(Box::new(Binary {
-                    op: BinaryOp::Or,
-                    op_range: pcl_diagnostics::TextRange::new(0, 2),
-                    lhs,
-                    rhs,
-                })),
-                pcl_diagnostics::TextRange::new(0, 5),
-            )
+        // The chain itself is free (1 000 terms count as one level), but an
+        // operand's own nesting counts: `true || … || <101 nested nodes> ||
+        // … || true` fits when started 102 levels below the limit, and is
+        // one level too deep when started 101 below.
+        let mut terms = vec!["true".to_string(); 1_000];
+        terms[500] = nested_not(100);
+        let text = terms.join(" || ");
+        let run_chain = move |start: usize| {
+            let text = text.clone();
+            on_small_stack(move || bind_at(&text, start))
         };
-        let run_chain = |operand_depth: usize| {
-            on_small_stack(move || {
-                let e = or(
-                    or(or(nested_not(0), nested_not(0)), nested_not(operand_depth)),
-                    nested_not(0),
-                );
-                let options = ExprOptions::default();
-                let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
-                let _ = bind_expr(&e, &Scope::root(), &mut cx);
-                cx.take_diagnostics()
-            })
-        };
-        // The operand plus the chain's one level fits exactly.
-        let diags = run_chain(MAX_EXPR_DEPTH - 2);
+        let diags = run_chain(MAX_EXPR_DEPTH - 102);
         assert!(diags.is_empty(), "{diags:?}");
-        let diags = run_chain(MAX_EXPR_DEPTH - 1);
+        let diags = run_chain(MAX_EXPR_DEPTH - 101);
         assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].code, codes::EXPRESSION_TOO_DEEP);
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pcl_diagnostics::FileId;
-use pcl_syntax::ast::{Body, BodyItem, Comment};
+use pcl_syntax::tree::{BodyRef, CommentRef, List};
 
 /// The workspace root.
 pub fn root() -> PathBuf {
@@ -109,14 +109,15 @@ pub fn significant_tokens(text: &str) -> Vec<(pcl_syntax::TokenKind, String)> {
 pub fn comment_attachment(text: &str) -> Vec<String> {
     let parse = pcl_syntax::parse(FileId(0), text);
     let mut out = Vec::new();
-    walk(parse.ast_body(), "", &mut out);
+    walk(parse.body(), "", &mut out);
     out
 }
 
-fn walk(body: &Body, path: &str, out: &mut Vec<String>) {
-    let show = |out: &mut Vec<String>, at: &str, how: &str, comments: &[Comment]| {
+/// Recursive over block nesting, which the parser bounds.
+fn walk(body: BodyRef<'_>, path: &str, out: &mut Vec<String>) {
+    let show = |out: &mut Vec<String>, at: &str, how: &str, comments: List<'_, CommentRef<'_>>| {
         for c in comments {
-            out.push(format!("{at} {how} {:?}", c.text));
+            out.push(format!("{at} {how} {:?}", c.text()));
         }
     };
     show(out, path, "dangling", body.dangling_comments());
@@ -124,7 +125,7 @@ fn walk(body: &Body, path: &str, out: &mut Vec<String>) {
         let at = format!("{path}/{i}");
         show(out, &at, "leading", item.leading_comments());
         show(out, &at, "trailing", item.trailing_comments());
-        if let BodyItem::Block(block) = item {
+        if let Some(block) = item.as_block() {
             walk(block.body(), &at, out);
         }
     }
