@@ -32,6 +32,7 @@ mod semantic;
 mod server;
 mod settings;
 mod signature;
+mod walk;
 
 pub use position::{Encoding, Lines};
 pub use settings::Settings;

@@ -211,10 +211,10 @@ fn from_binder(program: &Program, file: FileId, text: &str) -> HashMap<u32, (Kin
             unquoted_start(text, node.name_span),
             (kind, mods | DECLARATION),
         );
-        for attr in crate::server::node_attributes(&node.kind) {
+        for attr in crate::walk::node_attributes(&node.kind) {
             known.insert(attr.name_span.range.start, (Kind::Property, 0));
         }
-        crate::server::for_each_expr(node, |e| match &e.kind {
+        crate::walk::for_each_expr(node, |e| match &e.kind {
             BoundExprKind::ScopeTraversal {
                 root_range,
                 definition: Some(def),

@@ -2,9 +2,9 @@
 //! (`pcl.toml` and the editor's), semantic tokens, going to a component's
 //! directory, cancellation and the lifecycle's edge cases.
 
-mod client;
+mod common;
 
-use client::{pos, program, started, url, Client};
+use common::{pos, program, started, url, Client};
 use serde_json::{json, Value};
 
 /// The (code, severity) of each diagnostic.
@@ -226,7 +226,7 @@ fn semantic_tokens_from_the_lexer_and_the_binder() {
     let root = lsp_types::Url::from_directory_path(&dir).unwrap_or_else(|()| panic!("path"));
     let init = client.initialize(json!({
         "capabilities": {}, "rootUri": root,
-        "initializationOptions": {"schema-dirs": [client::schemas()], "schema-cache": false},
+        "initializationOptions": {"schema-dirs": [common::schemas()], "schema-cache": false},
     }));
     let uri = url(&dir, "main.pp");
     client.open(&uri, SEMANTIC);

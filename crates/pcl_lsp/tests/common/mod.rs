@@ -1,6 +1,8 @@
-//! A small JSON-RPC client for the in-memory server, shared by the tests
-//! of `capabilities.rs` (a copy of the one in `lsp.rs`, plus raw sends for
-//! cancellation and the messages received in order).
+//! A small JSON-RPC client for the in-memory server, shared by the test
+//! files that drive it (`lsp.rs`, `completion.rs`, `capabilities.rs`:
+//! each says `mod common;`), and the helpers they build programs and
+//! positions with. It keeps every notification and server request it
+//! receives, so the memory test (which must not grow) has its own.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -151,7 +153,7 @@ impl Client {
 pub fn program(files: &[(&str, &str)]) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "pcl-lsp-caps-{}-{}",
+        "pcl-lsp-test-{}-{}",
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
     ));

@@ -1,0 +1,202 @@
+//! Hover: what the cursor is on, in Markdown. An attribute name shows the
+//! property's type and what the schema says of it; an `invoke` its
+//! function; an expression its type (and a referenced config's
+//! description); a declaration's name its kind, type or resource token.
+
+use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+use pcl_binder::{BoundAttribute, NodeKind};
+use pcl_diagnostics::Span;
+use pcl_expr::BoundExprKind;
+use pcl_schema::SchemaLoader;
+
+use super::analysis::Analysis;
+use super::navigation::Target;
+use super::Server;
+use crate::walk::{contains, for_each_expr, innermost_expr, innermost_node, node_attributes};
+
+impl Server {
+    pub(super) fn hover(&self, p: &lsp_types::HoverParams) -> Option<Hover> {
+        let tdp = &p.text_document_position_params;
+        let (a, file) = self.find(&tdp.text_document.uri)?;
+        let offset = a.offset(file, tdp.position, self.encoding);
+        let program = a.checked.value();
+        let node = innermost_node(program, file, offset)?;
+        let schema = match &node.kind {
+            NodeKind::Resource(r) => r.schema.as_ref().and_then(|s| Self::schema_resource(a, s)),
+            _ => None,
+        };
+        let inputs: &[BoundAttribute] = match &node.kind {
+            NodeKind::Resource(r) => &r.inputs,
+            _ => &[],
+        };
+        let mut markdown = None;
+        let mut range = None;
+        // An attribute name: the property it sets, its expected type and,
+        // for a resource input, what the schema says of it.
+        for attr in node_attributes(&node.kind) {
+            if contains(attr.name_span.range, offset) {
+                let ty = attr.expected.as_ref().unwrap_or(&attr.value.ty);
+                let mut text = format!("```pcl\n{}: {}\n```", attr.name, ty);
+                let is_input = inputs.iter().any(|i| std::ptr::eq(i, attr));
+                if let Some(prop) = schema
+                    .as_ref()
+                    .filter(|_| is_input)
+                    .and_then(|r| r.input(&attr.name))
+                {
+                    text.push_str(if prop.required {
+                        "\n\nrequired"
+                    } else {
+                        "\n\noptional"
+                    });
+                    if let Some(d) = &prop.description {
+                        text.push_str("\n\n");
+                        text.push_str(d);
+                    }
+                }
+                markdown = Some(text);
+                range = Some(a.range(attr.name_span, self.encoding));
+            }
+        }
+        if markdown.is_none() {
+            if let Some((text, r)) = Self::invoke_hover(a, node, offset) {
+                markdown = Some(text);
+                range = Some(a.range(Span::new(file, r), self.encoding));
+            }
+        }
+        if markdown.is_none() {
+            if let Some((ty, r)) = innermost_expr(node, offset) {
+                let mut text = format!("```pcl\n{ty}\n```");
+                // A reference to a config: what its declaration says.
+                let referenced = self
+                    .target(tdp)
+                    .and_then(|(_, target)| match target {
+                        Target::Node(id) => program.node(id),
+                        _ => None,
+                    })
+                    .filter(|n| n.id != node.id);
+                if let Some(described) = referenced.and_then(|n| config_description(&n.kind)) {
+                    text.push_str("\n\n");
+                    text.push_str(described);
+                }
+                markdown = Some(text);
+                range = Some(a.range(Span::new(file, r), self.encoding));
+            }
+        }
+        if markdown.is_none() {
+            let mut text = format!(
+                "```pcl\n{} {}: {}\n```",
+                node.kind_name(),
+                node.name,
+                node.ty
+            );
+            if let NodeKind::Resource(r) = &node.kind {
+                text = format!(
+                    "```pcl\n{} {} \"{}\"\n```",
+                    node.kind_name(),
+                    node.name,
+                    r.token
+                );
+                if let Some(s) = &r.schema {
+                    let version = s.package_version.as_deref().unwrap_or("unversioned");
+                    text.push_str(&format!(
+                        "\n\nschema token `{}` (package `{}` {version})",
+                        s.schema_token, s.package
+                    ));
+                }
+                if let Some(d) = schema.as_ref().and_then(|r| r.description.as_ref()) {
+                    text.push_str("\n\n");
+                    text.push_str(d);
+                }
+            }
+            if let Some(described) = config_description(&node.kind) {
+                text.push_str("\n\n");
+                text.push_str(described);
+            }
+            markdown = Some(text);
+            range = Some(a.range(node.name_span, self.encoding));
+        }
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: markdown?,
+            }),
+            range,
+        })
+    }
+
+    /// On an `invoke` call's name or token: the function's token, its
+    /// signature as checked, its description and its inputs with required
+    /// markers and descriptions.
+    fn invoke_hover(
+        a: &Analysis,
+        node: &pcl_binder::Node,
+        offset: usize,
+    ) -> Option<(String, pcl_diagnostics::TextRange)> {
+        let mut found = None;
+        for_each_expr(node, |e| {
+            if let BoundExprKind::Call(call) = &e.kind {
+                let on_token = call.args.first().is_some_and(|t| contains(t.range, offset));
+                if call.name == "invoke" && (contains(call.name_range, offset) || on_token) {
+                    found = Some(call);
+                }
+            }
+        });
+        let call = found?;
+        let token = call.invoke_token.as_deref()?;
+        let range = match call.args.first() {
+            Some(t) if contains(t.range, offset) => t.range,
+            _ => call.name_range,
+        };
+        let mut text = format!("```pcl\ninvoke(\"{token}\")\n{}\n```", call.signature);
+        let package = token.split(':').next().unwrap_or("");
+        let request = pcl_schema::PackageDescriptor::new(package.to_string());
+        let function = a
+            .profile
+            .schemas
+            .load(&request)
+            .ok()
+            .and_then(|p| p.lookup_function(token).ok().flatten());
+        if let Some(found) = function {
+            let f = &found.item;
+            text.push_str(&format!("\n\nschema token `{}`", found.schema_token));
+            if let Some(d) = &f.description {
+                text.push_str("\n\n");
+                text.push_str(d);
+            }
+            if let Some(inputs) = &f.inputs {
+                text.push_str("\n\ninputs:");
+                for prop in inputs.properties.values() {
+                    let need = if prop.required {
+                        "required"
+                    } else {
+                        "optional"
+                    };
+                    text.push_str(&format!("\n- `{}` ({need})", prop.name));
+                    if let Some(d) = prop.description.as_deref().and_then(|d| d.lines().next()) {
+                        text.push_str(": ");
+                        text.push_str(d);
+                    }
+                }
+            }
+        }
+        Some((text, range))
+    }
+
+    /// The schema of a resolved resource (loaded already by the check).
+    fn schema_resource(
+        a: &Analysis,
+        s: &pcl_binder::SchemaResourceRef,
+    ) -> Option<std::sync::Arc<pcl_schema::Resource>> {
+        let request = pcl_schema::PackageDescriptor::new(s.package.clone());
+        let package = a.profile.schemas.load(&request).ok()?;
+        package.resource(&s.schema_token)?.ok()
+    }
+}
+
+/// The `description` of a config.
+fn config_description(kind: &NodeKind) -> Option<&str> {
+    match kind {
+        NodeKind::Config(c) => c.description.as_deref(),
+        _ => None,
+    }
+}
