@@ -218,6 +218,13 @@ fn main() {
         settled.0,
         end.0
     );
+    // The figure: resident memory, within 10 % as well.
+    assert!(
+        end.1 as f64 <= settled.1 as f64 * 1.10,
+        "resident memory grew from {} to {} KiB over {edits} edits",
+        settled.1 / 1024,
+        end.1 / 1024
+    );
     println!("test memory_stays_flat_over_edits ... ok");
     println!("1 passed, 0 failed");
 }
