@@ -120,6 +120,8 @@ impl Diagnostic {
     }
 
     pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Self {
+        // Most diagnostics carry one label: a first push would reserve four.
+        self.related.reserve_exact(1);
         self.related.push(Label {
             span,
             message: message.into(),
@@ -128,6 +130,7 @@ impl Diagnostic {
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help.reserve_exact(1);
         self.help.push(help.into());
         self
     }
@@ -135,6 +138,7 @@ impl Diagnostic {
     /// Adds a machine-applicable edit: replace `span` with `replacement`.
     pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Self {
         let replacement = replacement.into();
+        self.fixes.reserve_exact(1);
         self.fixes.push(Fix {
             message: format!("replace with `{replacement}`"),
             span,

@@ -51,10 +51,18 @@ pub struct Builder {
 }
 
 /// Moves `scratch[mark..]` to the end of `arena`: the one list helper.
+///
+/// A run that is the whole scratch stack going into an empty arena (the
+/// one big list of a dense file: `[1,1,…]`, a long call) is handed over
+/// instead of copied, so the peak never holds it twice.
 fn finish_run<T>(scratch: &mut Vec<T>, arena: &mut Vec<T>, mark: Mark) -> Run {
     let from = (mark.0 as usize).min(scratch.len());
     let start = arena.len() as u32;
-    arena.extend(scratch.drain(from..));
+    if from == 0 && arena.is_empty() {
+        std::mem::swap(scratch, arena);
+    } else {
+        arena.extend(scratch.drain(from..));
+    }
     Run {
         start,
         len: arena.len() as u32 - start,
@@ -480,9 +488,14 @@ impl Builder {
 impl Builder {
     /// Appends a list of items built outside the scratch stack (the top
     /// level's, which grow with the file) as one run.
+    /// Into an empty arena the list is moved, not copied.
     pub(crate) fn items_run(&mut self, items: Vec<ItemNode>) -> Run {
         let start = self.tree.items.len() as u32;
-        self.tree.items.extend(items);
+        if self.tree.items.is_empty() {
+            self.tree.items = items;
+        } else {
+            self.tree.items.extend(items);
+        }
         Run {
             start,
             len: self.tree.items.len() as u32 - start,
