@@ -167,12 +167,19 @@ impl Diagnostic {
 }
 
 /// Sorts diagnostics deterministically and removes exact duplicates.
+///
+/// A list in order already (a file of syntax errors, which the parser
+/// reports in order) is not sorted again: a stable sort allocates a buffer
+/// of half the list, which is most of the memory such a check takes.
 pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
-    diagnostics.sort_by(|a, b| {
+    let order = |a: &Diagnostic, b: &Diagnostic| {
         a.sort_key()
             .cmp(&b.sort_key())
             .then_with(|| a.detail.cmp(&b.detail))
-    });
+    };
+    if !diagnostics.is_sorted_by(|a, b| order(a, b).is_le()) {
+        diagnostics.sort_by(order);
+    }
     diagnostics.dedup();
 }
 

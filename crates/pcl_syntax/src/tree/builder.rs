@@ -104,11 +104,16 @@ lists! {
 }
 
 impl Builder {
-    /// A builder sized for a source of `len` bytes (measured densities of
-    /// real programs, so that the arenas rarely grow).
-    pub(crate) fn for_source(len: usize) -> Builder {
+    /// A builder sized for a source of `len` bytes with `significant`
+    /// significant tokens. Almost every expression node owns a significant
+    /// token, so the expression arena is reserved for that many up front
+    /// (never fewer than the measured density of real programs): growing
+    /// it by doubling would copy it, and hold both copies, at every step.
+    /// The unused tail is never touched (so never resident) and is given
+    /// back by [`Builder::finish`].
+    pub(crate) fn for_source(len: usize, significant: usize) -> Builder {
         let mut b = Builder::default();
-        b.tree.exprs.reserve(len / 12);
+        b.tree.exprs.reserve(significant.max(len / 12));
         b
     }
 
