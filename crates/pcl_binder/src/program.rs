@@ -144,8 +144,15 @@ pub(crate) fn bind_program(
     files.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, text) in files {
         let id = sources.add(name.clone(), text.as_str());
-        let parse = pcl_syntax::parse(id, text);
-        diags.extend(parse.diagnostics().iter().cloned());
+        let mut parse = pcl_syntax::parse(id, text);
+        // Moved, not cloned: nothing reads a file's parse diagnostics
+        // after this, and a file of errors would hold them twice.
+        let found = parse.take_diagnostics();
+        if diags.is_empty() {
+            diags = found;
+        } else {
+            diags.extend(found);
+        }
         parsed.push(ParsedFile {
             id,
             name: name.clone(),

@@ -120,6 +120,8 @@ impl Diagnostic {
     }
 
     pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Self {
+        // Most diagnostics carry one label: a first push would reserve four.
+        self.related.reserve_exact(1);
         self.related.push(Label {
             span,
             message: message.into(),
@@ -128,6 +130,7 @@ impl Diagnostic {
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help.reserve_exact(1);
         self.help.push(help.into());
         self
     }
@@ -135,6 +138,7 @@ impl Diagnostic {
     /// Adds a machine-applicable edit: replace `span` with `replacement`.
     pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Self {
         let replacement = replacement.into();
+        self.fixes.reserve_exact(1);
         self.fixes.push(Fix {
             message: format!("replace with `{replacement}`"),
             span,
@@ -163,12 +167,19 @@ impl Diagnostic {
 }
 
 /// Sorts diagnostics deterministically and removes exact duplicates.
+///
+/// A list in order already (a file of syntax errors, which the parser
+/// reports in order) is not sorted again: a stable sort allocates a buffer
+/// of half the list, which is most of the memory such a check takes.
 pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
-    diagnostics.sort_by(|a, b| {
+    let order = |a: &Diagnostic, b: &Diagnostic| {
         a.sort_key()
             .cmp(&b.sort_key())
             .then_with(|| a.detail.cmp(&b.detail))
-    });
+    };
+    if !diagnostics.is_sorted_by(|a, b| order(a, b).is_le()) {
+        diagnostics.sort_by(order);
+    }
     diagnostics.dedup();
 }
 

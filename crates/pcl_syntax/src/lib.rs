@@ -99,6 +99,12 @@ impl<T> Parsed<T> {
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         self.diagnostics
     }
+    /// Moves the diagnostics out, leaving none (for a caller that keeps
+    /// the tree and collects every file's diagnostics in one list, so
+    /// they are not held twice).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }

@@ -59,6 +59,11 @@ pub(crate) fn file(root: BodyRef<'_>, file: FileId, diags: &mut Vec<Diagnostic>)
 /// `found` goes after every diagnostic of `diags` that starts at or before
 /// it and that comes before the first one starting after it.
 fn merge(diags: &mut Vec<Diagnostic>, found: Vec<Diagnostic>) {
+    if diags.is_empty() {
+        // Nothing to interleave: move the list rather than hold two.
+        *diags = found;
+        return;
+    }
     let parser = std::mem::take(diags);
     diags.reserve(parser.len() + found.len());
     let mut parser = parser.into_iter().peekable();

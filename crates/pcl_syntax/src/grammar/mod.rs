@@ -412,7 +412,7 @@ fn new_state<'s>(
         depth_of_blocks: 0,
         item_start: None,
         last_end: 0,
-        b: Builder::for_source(text.len()),
+        b: Builder::for_source(text.len(), sigs.len()),
         flats: Vec::new(),
         solid_literal_end: None,
     };

@@ -51,10 +51,18 @@ pub struct Builder {
 }
 
 /// Moves `scratch[mark..]` to the end of `arena`: the one list helper.
+///
+/// A run that is the whole scratch stack going into an empty arena (the
+/// one big list of a dense file: `[1,1,…]`, a long call) is handed over
+/// instead of copied, so the peak never holds it twice.
 fn finish_run<T>(scratch: &mut Vec<T>, arena: &mut Vec<T>, mark: Mark) -> Run {
     let from = (mark.0 as usize).min(scratch.len());
     let start = arena.len() as u32;
-    arena.extend(scratch.drain(from..));
+    if from == 0 && arena.is_empty() {
+        std::mem::swap(scratch, arena);
+    } else {
+        arena.extend(scratch.drain(from..));
+    }
     Run {
         start,
         len: arena.len() as u32 - start,
@@ -96,11 +104,16 @@ lists! {
 }
 
 impl Builder {
-    /// A builder sized for a source of `len` bytes (measured densities of
-    /// real programs, so that the arenas rarely grow).
-    pub(crate) fn for_source(len: usize) -> Builder {
+    /// A builder sized for a source of `len` bytes with `significant`
+    /// significant tokens. Almost every expression node owns a significant
+    /// token, so the expression arena is reserved for that many up front
+    /// (never fewer than the measured density of real programs): growing
+    /// it by doubling would copy it, and hold both copies, at every step.
+    /// The unused tail is never touched (so never resident) and is given
+    /// back by [`Builder::finish`].
+    pub(crate) fn for_source(len: usize, significant: usize) -> Builder {
         let mut b = Builder::default();
-        b.tree.exprs.reserve(len / 12);
+        b.tree.exprs.reserve(significant.max(len / 12));
         b
     }
 
@@ -480,9 +493,14 @@ impl Builder {
 impl Builder {
     /// Appends a list of items built outside the scratch stack (the top
     /// level's, which grow with the file) as one run.
+    /// Into an empty arena the list is moved, not copied.
     pub(crate) fn items_run(&mut self, items: Vec<ItemNode>) -> Run {
         let start = self.tree.items.len() as u32;
-        self.tree.items.extend(items);
+        if self.tree.items.is_empty() {
+            self.tree.items = items;
+        } else {
+            self.tree.items.extend(items);
+        }
         Run {
             start,
             len: self.tree.items.len() as u32 - start,
