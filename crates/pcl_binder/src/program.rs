@@ -228,6 +228,7 @@ impl ProgramBinder<'_, '_> {
         self.decls.reserve(items);
         self.refs.reserve(items);
         self.nodes.reserve(items);
+        self.scope.reserve(items);
         for (file_idx, file) in files.iter().enumerate() {
             for pass_a in [true, false] {
                 for (item_idx, item) in file.body().items().iter().enumerate() {

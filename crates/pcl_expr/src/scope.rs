@@ -229,6 +229,13 @@ impl Scope {
         Ok(())
     }
 
+    /// Makes room for `additional` more defs in this level (the program
+    /// binder knows how many top-level items it will define), so the
+    /// level's map is not rebuilt as it grows.
+    pub fn reserve(&mut self, additional: usize) {
+        Arc::make_mut(&mut self.frame).defs.reserve(additional);
+    }
+
     /// Defines a function in this level; fails with the existing one.
     pub fn define_function(
         &mut self,
@@ -326,6 +333,25 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserving_keeps_definitions_and_snapshots() {
+        let mut scope = Scope::root();
+        assert!(scope
+            .define("a", Definition::Node(NodeId(0)), false)
+            .is_ok());
+        let before = scope.clone();
+        scope.reserve(1000);
+        assert!(scope
+            .define("b", Definition::Node(NodeId(1)), false)
+            .is_ok());
+        assert_eq!(scope.lookup("a"), Some(&Definition::Node(NodeId(0))));
+        assert_eq!(scope.lookup("b"), Some(&Definition::Node(NodeId(1))));
+        assert_eq!(scope.lookup("null"), Some(&Definition::Null));
+        // The copy taken before is a snapshot: reserving copied the level.
+        assert_eq!(before.lookup("b"), None);
+        assert_eq!(before.lookup("a"), Some(&Definition::Node(NodeId(0))));
+    }
 
     #[test]
     fn define_lookup_and_shadow() {

@@ -236,8 +236,17 @@ fn names_of_the_last_good_check_survive_a_syntax_error() {
     let names = labels(&got);
     assert!(names.contains(&"alpha"), "{names:?}");
     assert!(names.contains(&"alpine"), "{names:?}");
+    // Still broken, differently: the names of the last good check stay.
+    let broken = "alpha = 1\nresource s \"shop:index:Store\" {\n  name = alp\nalpine = 2\n";
+    client.change(&uri, 3, broken);
+    let got = items(&client.ok(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 12}}),
+    ));
+    let names = labels(&got);
+    assert!(names.contains(&"alpine"), "{names:?}");
     // Good again without `alpine`: it is gone.
-    client.change(&uri, 3, "alpha = 1\nx = al\n");
+    client.change(&uri, 4, "alpha = 1\nx = al\n");
     let got = items(&client.ok(
         "textDocument/completion",
         json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 6}}),

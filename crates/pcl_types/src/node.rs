@@ -71,6 +71,9 @@ impl Drop for Node {
 }
 
 impl Clone for Type {
+    // Inlined across crates, as a derived `Clone` would be: a clone of a
+    // type outside every group is one reference-count increment.
+    #[inline]
     fn clone(&self) -> Type {
         let node = Arc::clone(self.node());
         if let Some(g) = &node.group {
@@ -81,7 +84,23 @@ impl Clone for Type {
 }
 
 impl Drop for Type {
+    /// The common case inline: a handle outside every group to a leaf or
+    /// to a node that other handles share is one reference-count
+    /// decrement (what the `Arc` drop after this does).
+    #[inline]
     fn drop(&mut self) {
+        let node = self.node();
+        if node.group.is_none() && (Arc::strong_count(node) != 1 || !node.kind.has_elements()) {
+            return;
+        }
+        self.drop_slow();
+    }
+}
+
+impl Type {
+    /// The rest of [`Type`]'s `Drop`: the group's count, and taking apart
+    /// the node this handle owns alone.
+    fn drop_slow(&mut self) {
         if let Some(g) = &self.node().group {
             g.release();
         }
@@ -148,6 +167,7 @@ fn take_last(t: &mut Type) -> Option<Node> {
 impl TypeKind {
     /// Whether this kind holds other types (leaves are the builtins and
     /// opaques).
+    #[inline]
     pub(crate) fn has_elements(&self) -> bool {
         !matches!(
             self,
@@ -177,6 +197,35 @@ impl TypeKind {
             TypeKind::Union(u) => u.elements().iter().for_each(f),
             TypeKind::Object(def) => def.for_each_element(f),
             _ => {}
+        }
+    }
+
+    /// The group of the first element (in [`TypeKind::for_each_element`]'s
+    /// order) that has one. The kinds other than objects are read
+    /// directly, without the callback, and clone nothing when no element
+    /// has a group.
+    pub(crate) fn first_group(&self) -> Option<Arc<Group>> {
+        let of_slice = |elements: &[Type]| elements.iter().find_map(Type::group).cloned();
+        match self {
+            TypeKind::List(t)
+            | TypeKind::Map(t)
+            | TypeKind::Set(t)
+            | TypeKind::Promise(t)
+            | TypeKind::Output(t) => t.group().cloned(),
+            TypeKind::Const(c) => c.underlying().group().cloned(),
+            TypeKind::Enum(e) => e.underlying().group().cloned(),
+            TypeKind::Tuple(elements) => of_slice(elements),
+            TypeKind::Union(u) => of_slice(u.elements()),
+            TypeKind::Object(_) => {
+                let mut first = None;
+                self.for_each_element(&mut |e| {
+                    if first.is_none() {
+                        first = e.group().cloned();
+                    }
+                });
+                first
+            }
+            _ => None,
         }
     }
 
@@ -215,5 +264,61 @@ impl TypeKind {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::group::{Group, TypeGroup};
+    use crate::ty::{Type, TypeKind};
+
+    /// The group the callback finds first, as `from_kind` read it before
+    /// the direct lookup.
+    fn by_callback(kind: &TypeKind) -> Option<Arc<Group>> {
+        let mut first = None;
+        kind.for_each_element(&mut |e| {
+            if first.is_none() {
+                first = e.group().cloned();
+            }
+        });
+        first
+    }
+
+    fn same(a: Option<&Arc<Group>>, b: Option<&Arc<Group>>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn first_group_agrees_with_the_callback_order() {
+        let (one, two) = (TypeGroup::new(), TypeGroup::new());
+        let a = one.scope(|| Type::list(Type::string()));
+        let b = two.scope(|| Type::output(Type::int()));
+        assert!(a.group().is_some() && b.group().is_some());
+        assert!(!same(a.group(), b.group()));
+        let plain = Type::list(Type::number());
+        assert!(plain.group().is_none());
+        let kinds = [
+            TypeKind::List(a.clone()),
+            TypeKind::Output(plain.clone()),
+            TypeKind::Tuple(vec![plain.clone(), b.clone(), a.clone()].into()),
+            TypeKind::Tuple(vec![plain.clone(), Type::bool()].into()),
+            TypeKind::Map(b.clone()),
+        ];
+        for kind in &kinds {
+            let direct = kind.first_group();
+            assert!(same(direct.as_ref(), by_callback(kind).as_ref()));
+        }
+        // The order matters: the tuple's first grouped element is `b`.
+        let tuple = Type::tuple([plain.clone(), b.clone(), a.clone()]);
+        assert!(same(tuple.group(), b.group()));
+        let union = Type::union([Type::none(), a.clone()]);
+        assert!(same(union.group(), a.group()));
+        assert!(Type::tuple([plain.clone(), Type::bool()]).group().is_none());
     }
 }

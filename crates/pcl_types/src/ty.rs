@@ -157,15 +157,7 @@ impl Type {
     /// group of its first element that has one (see [`crate::group`]).
     pub(crate) fn from_kind(kind: TypeKind) -> Type {
         let group = if kind.has_elements() {
-            group::current().or_else(|| {
-                let mut first = None;
-                kind.for_each_element(&mut |e| {
-                    if first.is_none() {
-                        first = e.group().cloned();
-                    }
-                });
-                first
-            })
+            group::current().or_else(|| kind.first_group())
         } else {
             None
         };

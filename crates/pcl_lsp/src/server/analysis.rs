@@ -84,14 +84,14 @@ impl Server {
     pub(super) fn recheck(&mut self, uri: &Url, out: &mut Vec<Message>) {
         let key = program_key(uri);
         self.dirty.retain(|u| program_key(u) != key);
-        let previous = match self.analyses.remove(&key) {
+        let (previous, replaced_here) = match self.analyses.remove(&key) {
             Some(mut old) => {
                 let published = std::mem::take(&mut old.published);
                 // Replacing (and so dropping) an older one first.
                 self.replaced = Some(old);
-                published
+                (published, true)
             }
-            None => HashSet::new(),
+            None => (HashSet::new(), false),
         };
         let (profile, config_error) = self.profiles.of(match &key {
             ProgramKey::Dir(dir) => Some(dir.as_path()),
@@ -103,7 +103,13 @@ impl Server {
         let started = std::time::Instant::now();
         let analysed = self.analyse(&key, profile);
         self.last_check = started.elapsed();
+        let replaced = self
+            .replaced
+            .as_ref()
+            .filter(|_| replaced_here)
+            .map(|a| &a.checked);
         let Some(mut analysis) = analysed else {
+            self.last_good.detach(&key, replaced);
             for gone in previous {
                 out.push(publish(gone, Vec::new()));
             }
@@ -126,7 +132,13 @@ impl Server {
             out.push(publish(gone.clone(), Vec::new()));
         }
         analysis.published = published;
-        self.last_good.remember(key.clone(), &analysis.checked);
+        let replaced = self
+            .replaced
+            .as_ref()
+            .filter(|_| replaced_here)
+            .map(|a| &a.checked);
+        self.last_good
+            .remember(key.clone(), &analysis.checked, replaced);
         self.analyses.insert(key, analysis);
     }
 
