@@ -31,6 +31,22 @@ fn live_bytes() -> usize {
 
 /// Resident memory in bytes (from `/proc/self/statm`; 0 where absent), for
 /// the report only: it depends on the allocator's caching.
+/// The live heap once it has stopped changing: read again every 2 ms
+/// until two readings agree (the server thread is then waiting for the
+/// next message), at most 100 times.
+fn quiescent_live_bytes() -> usize {
+    let mut last = live_bytes();
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(2));
+        let now = live_bytes();
+        if now == last {
+            return now;
+        }
+        last = now;
+    }
+    last
+}
+
 fn resident_bytes() -> usize {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
     let pages: usize = statm
@@ -172,9 +188,11 @@ fn main() {
 
     let start = Instant::now();
     // The live heap at one instant depends on what the server thread is
-    // doing then (an analysis waiting to be freed while idle, a pending
-    // check), so each end is the least of 50 samples: transient states
-    // differ from one sample to the next, a leak raises them all.
+    // doing then (the analysis a check replaced is freed once no message
+    // waits, right after the answer this loop has just read), so each
+    // sample waits until the heap stops changing, and each end is the
+    // least of 50 samples: transient states differ from one sample to the
+    // next, a leak raises them all.
     let mut settled = (usize::MAX, usize::MAX);
     let mut end = (usize::MAX, usize::MAX);
     for n in 1..=edits {
@@ -199,12 +217,12 @@ fn main() {
             let shown = hover.result.map(|r| r.to_string()).unwrap_or_default();
             assert!(shown.contains("Meta") || shown.contains("owner"), "{shown}");
         }
-        let sample = (live_bytes(), resident_bytes());
-        if (100..150).contains(&n) {
-            settled = (settled.0.min(sample.0), settled.1.min(sample.1));
-        }
-        if n > edits - 50 {
-            end = (end.0.min(sample.0), end.1.min(sample.1));
+        let first = (100..150).contains(&n);
+        let last = n > edits - 50;
+        if first || last {
+            let sample = (quiescent_live_bytes(), resident_bytes());
+            let slot = if first { &mut settled } else { &mut end };
+            *slot = (slot.0.min(sample.0), slot.1.min(sample.1));
         }
     }
     let elapsed = start.elapsed();
