@@ -786,3 +786,32 @@ fn hover_on_an_invoke_shows_the_function() {
     }
     assert_eq!(client.stop(), Ok(()));
 }
+
+#[test]
+fn hover_on_a_nested_key_shows_the_schema_property() {
+    let text = "resource b \"aws:s3/bucket:Bucket\" {\n  website = {\n    indexDocument = \"index.html\"\n  }\n}\nresource sg \"aws:ec2/securityGroup:SecurityGroup\" {\n  ingress = [{ protocol = \"tcp\", fromPort = 80, toPort = 80 }]\n}\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    // A key of an object typed by a named schema type.
+    let hover = client.ok("textDocument/hover", pos(&uri, 2, 8));
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("indexDocument: string"), "{value}");
+    assert!(value.contains("optional"), "{value}");
+    assert!(
+        value.contains("The object returned for requests to the root."),
+        "{value}"
+    );
+    assert_eq!(hover["range"]["start"], json!({"line": 2, "character": 4}));
+    // Through a list: an element's key, required by its type.
+    let hover = client.ok("textDocument/hover", pos(&uri, 6, 16));
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("protocol: string"), "{value}");
+    assert!(value.contains("required"), "{value}");
+    // The value of a nested key is still an expression: its type.
+    let hover = client.ok("textDocument/hover", pos(&uri, 2, 24));
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(!value.contains("optional"), "{value}");
+    assert_eq!(client.stop(), Ok(()));
+}

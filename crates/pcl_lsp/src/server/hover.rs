@@ -1,4 +1,5 @@
-//! Hover: what the cursor is on, in Markdown. An attribute name shows the
+//! Hover: what the cursor is on, in Markdown. An attribute name (or a key
+//! of an object nested in a resource input) shows the
 //! property's type and what the schema says of it; an `invoke` its
 //! function; an expression its type (and a referenced config's
 //! description); a declaration's name its kind, type or resource token.
@@ -55,6 +56,20 @@ impl Server {
                 }
                 markdown = Some(text);
                 range = Some(a.range(attr.name_span, self.encoding));
+            }
+        }
+        // A key of an object written for a resource input, at any depth:
+        // the nested property it sets, as the schema describes it.
+        if markdown.is_none() {
+            if let NodeKind::Resource(r) = &node.kind {
+                if let Some((text, key_range)) = r
+                    .schema
+                    .as_ref()
+                    .and_then(|s| nested_property_hover(a, s, inputs, offset))
+                {
+                    markdown = Some(text);
+                    range = Some(a.range(Span::new(file, key_range), self.encoding));
+                }
             }
         }
         if markdown.is_none() {
@@ -191,6 +206,111 @@ impl Server {
         let package = a.profile.schemas.load(&request).ok()?;
         package.resource(&s.schema_token)?.ok()
     }
+}
+
+/// The object key under `offset` inside the value of one of `inputs`, with
+/// the path of keys from the input down to it (list elements are passed
+/// through); the walk follows the one child containing `offset` at each
+/// level, so it is as deep as the expression, without recursion.
+fn key_path<'a>(
+    inputs: &'a [BoundAttribute],
+    offset: usize,
+) -> Option<(
+    &'a str,
+    Vec<String>,
+    &'a pcl_expr::BoundExpr,
+    pcl_diagnostics::TextRange,
+)> {
+    let attr = inputs.iter().find(|a| contains(a.value.range, offset))?;
+    let mut path = Vec::new();
+    let mut here = &attr.value;
+    loop {
+        match &here.kind {
+            BoundExprKind::Object(items) => {
+                let (key, value) = items
+                    .iter()
+                    .find(|(k, v)| contains(k.range, offset) || contains(v.range, offset))?;
+                path.push(object_key(key)?);
+                if contains(key.range, offset) {
+                    return Some((&attr.name, path, value, key.range));
+                }
+                here = value;
+            }
+            BoundExprKind::Tuple(elements) => {
+                here = elements.iter().find(|e| contains(e.range, offset))?;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The text of a literal object key (`name` or `"name"`).
+fn object_key(key: &pcl_expr::BoundExpr) -> Option<String> {
+    match &key.kind {
+        BoundExprKind::Literal(pcl_types::Value::String(s)) => Some(s.to_string()),
+        BoundExprKind::Template(parts) => match parts.as_slice() {
+            [one] => object_key(one),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Hover for a nested key: the schema property it names, found by
+/// following `path` from the resource input through objects (named
+/// types, also in other packages), lists, maps and unions.
+fn nested_property_hover(
+    a: &Analysis,
+    s: &pcl_binder::SchemaResourceRef,
+    inputs: &[BoundAttribute],
+    offset: usize,
+) -> Option<(String, pcl_diagnostics::TextRange)> {
+    use pcl_schema::{Resolved, SchemaTypeKind, TypeDef};
+    let (input, path, value, key_range) = key_path(inputs, offset)?;
+    let request = pcl_schema::PackageDescriptor::new(s.package.clone());
+    let mut package = a.profile.schemas.load(&request).ok()?;
+    let resource = package.resource(&s.schema_token)?.ok()?;
+    let mut property = resource.input(input)?.clone();
+    for key in &path {
+        // The object type the property's type holds (through lists, maps
+        // and unions), then its property `key`.
+        let mut pending = vec![property.ty.clone()];
+        let mut next = None;
+        while let Some(ty) = pending.pop() {
+            match ty.kind {
+                SchemaTypeKind::Array(inner) | SchemaTypeKind::Map(inner) => pending.push(*inner),
+                SchemaTypeKind::Union(u) => pending.extend(u.members),
+                SchemaTypeKind::Ref(reference) => {
+                    let Ok(found) = package.resolve_ref(&reference, &a.profile.schemas) else {
+                        continue;
+                    };
+                    if let Resolved::TypeDef(def) = &found.resolved {
+                        if let TypeDef::Object(object) = &**def {
+                            if let Some(p) = object.property(key) {
+                                next = Some((p.clone(), found.package.clone()));
+                                break;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (p, owner) = next?;
+        property = p;
+        package = owner;
+    }
+    let need = if property.required {
+        "required"
+    } else {
+        "optional"
+    };
+    let mut text = format!("```pcl\n{}: {}\n```\n\n{need}", property.name, value.ty);
+    if let Some(d) = &property.description {
+        text.push_str("\n\n");
+        text.push_str(d);
+    }
+    Some((text, key_range))
 }
 
 /// The `description` of a config.
