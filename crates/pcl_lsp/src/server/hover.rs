@@ -212,13 +212,13 @@ impl Server {
 /// the path of keys from the input down to it (list elements are passed
 /// through); the walk follows the one child containing `offset` at each
 /// level, so it is as deep as the expression, without recursion.
-fn key_path<'a>(
-    inputs: &'a [BoundAttribute],
+fn key_path(
+    inputs: &[BoundAttribute],
     offset: usize,
 ) -> Option<(
-    &'a str,
+    &str,
     Vec<String>,
-    &'a pcl_expr::BoundExpr,
+    &pcl_expr::BoundExpr,
     pcl_diagnostics::TextRange,
 )> {
     let attr = inputs.iter().find(|a| contains(a.value.range, offset))?;
