@@ -113,6 +113,20 @@ pub struct PolicyFlags {
     pub prefer_output_versioned_invokes: bool,
 }
 
+impl From<PolicyFlags> for pcl_config::PolicyFlags {
+    fn from(f: PolicyFlags) -> pcl_config::PolicyFlags {
+        pcl_config::PolicyFlags {
+            lenient: f.lenient,
+            allow_missing_variables: f.allow_missing_variables,
+            allow_missing_properties: f.allow_missing_properties,
+            skip_resource_typecheck: f.skip_resource_typecheck,
+            skip_invoke_typecheck: f.skip_invoke_typecheck,
+            skip_range_typecheck: f.skip_range_typecheck,
+            prefer_output_versioned_invokes: f.prefer_output_versioned_invokes,
+        }
+    }
+}
+
 /// The `[codes]` choices of the command line: each code's reporting level.
 pub use pcl_config::CodeLevels;
 

@@ -27,7 +27,7 @@ use pcl_binder::{
 use pcl_schema::{CachingLoader, ChainLoader, DirLoader, SchemaLoader};
 use rayon::prelude::*;
 
-use crate::args::{CheckArgs, CheckEmit, Color, Format, PolicyFlags};
+use crate::args::{CheckArgs, CheckEmit, Color, Format};
 use crate::config::{self, Config, Discovery, Settings};
 use crate::formats::{self, ProgramResult, Report, RunError};
 use crate::inputs::{self, ProgramInput, Source};
@@ -37,23 +37,6 @@ use crate::Status;
 /// panics, so that tests can prove a panic becomes "internal error" and
 /// exit status 2.
 pub const TEST_PANIC_ENV: &str = "PCL_INTERNAL_TEST_PANIC";
-
-/// The bind policy the flags ask for: `--lenient` first, then each single
-/// option on top of it.
-pub fn policy(flags: &PolicyFlags) -> BindPolicy {
-    let mut policy = if flags.lenient {
-        BindPolicy::lenient()
-    } else {
-        BindPolicy::strict()
-    };
-    policy.allow_missing_variables |= flags.allow_missing_variables;
-    policy.allow_missing_properties |= flags.allow_missing_properties;
-    policy.skip_resource_typecheck |= flags.skip_resource_typecheck;
-    policy.skip_invoke_typecheck |= flags.skip_invoke_typecheck;
-    policy.skip_range_typecheck |= flags.skip_range_typecheck;
-    policy.prefer_output_versioned_invokes |= flags.prefer_output_versioned_invokes;
-    policy
-}
 
 /// Runs `pcl check`.
 pub fn run(args: &CheckArgs) -> Status {
@@ -121,7 +104,7 @@ pub fn run(args: &CheckArgs) -> Status {
             }
         }
         let loader = SchemaCache::new(loader(&settings));
-        let policy = policy(&settings.policy);
+        let policy = settings.policy.bind_policy();
         let inputs = with_siblings(inputs);
         let mut bound = bind_all(inputs, &loader, &policy, args.jobs, progress.as_ref());
         for program in &mut bound {
@@ -555,6 +538,8 @@ mod tests {
 
     #[test]
     fn policy_from_flags() {
+        use crate::args::PolicyFlags;
+        let policy = |flags: &PolicyFlags| pcl_config::PolicyFlags::from(*flags).bind_policy();
         let strict = policy(&PolicyFlags::default());
         assert_eq!(strict, BindPolicy::strict());
         let lenient = policy(&PolicyFlags {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::args::{CheckArgs, PolicyFlags};
+use crate::args::CheckArgs;
 
 pub use pcl_config::{Config, Discovery, Level, Levels};
 
@@ -20,7 +20,7 @@ pub fn load(path: &Path) -> Result<Config, String> {
 pub struct Settings {
     pub schema_dirs: Vec<PathBuf>,
     pub schema_cache: bool,
-    pub policy: PolicyFlags,
+    pub policy: pcl_config::PolicyFlags,
     pub deny_warnings: bool,
     /// What each named code is reported as; the command line's choice wins.
     pub levels: Levels,
@@ -33,26 +33,7 @@ impl Settings {
         let config = config.unwrap_or(&empty);
         let mut schema_dirs = config.schema_dirs.clone();
         schema_dirs.extend(args.schema_dirs.iter().cloned());
-        let f = &config.policy;
-        let a = pcl_config::PolicyFlags {
-            lenient: args.policy.lenient,
-            allow_missing_variables: args.policy.allow_missing_variables,
-            allow_missing_properties: args.policy.allow_missing_properties,
-            skip_resource_typecheck: args.policy.skip_resource_typecheck,
-            skip_invoke_typecheck: args.policy.skip_invoke_typecheck,
-            skip_range_typecheck: args.policy.skip_range_typecheck,
-            prefer_output_versioned_invokes: args.policy.prefer_output_versioned_invokes,
-        };
-        let p = f.or(&a);
-        let policy = PolicyFlags {
-            lenient: p.lenient,
-            allow_missing_variables: p.allow_missing_variables,
-            allow_missing_properties: p.allow_missing_properties,
-            skip_resource_typecheck: p.skip_resource_typecheck,
-            skip_invoke_typecheck: p.skip_invoke_typecheck,
-            skip_range_typecheck: p.skip_range_typecheck,
-            prefer_output_versioned_invokes: p.prefer_output_versioned_invokes,
-        };
+        let policy = config.policy.or(&args.policy.into());
         let levels = Levels::merge(&[&config.codes, &args.code_levels()]);
         Settings {
             schema_dirs,

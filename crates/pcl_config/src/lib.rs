@@ -5,8 +5,10 @@
 //! program's directory upward to the filesystem root, the first
 //! `pcl.toml` found wins), reading and validating it ([`load`], [`parse`]:
 //! an unknown key or a bad value is an error naming the file, the line and
-//! the key, with a "did you mean" where one helps), and applying its code
-//! levels to diagnostics ([`Levels`]). Paths in a file are relative to the
+//! the key, with a "did you mean" where one helps), turning its bind
+//! options into the binder's policy ([`PolicyFlags::bind_policy`], also
+//! for the command line's flags and the editor's settings), and applying
+//! its code levels to diagnostics ([`Levels`]). Paths in a file are relative to the
 //! file's directory. How a file combines with the command line (`pcl
 //! check`'s flags) or with an editor's `initializationOptions` belongs to
 //! those front ends.
@@ -287,6 +289,24 @@ pub struct PolicyFlags {
 }
 
 impl PolicyFlags {
+    /// The bind policy these flags ask for: `lenient` first, then each
+    /// single option on top of it. The one place flags become a policy,
+    /// for `pcl check` and `pcl lsp` alike.
+    pub fn bind_policy(&self) -> pcl_binder::BindPolicy {
+        let mut policy = if self.lenient {
+            pcl_binder::BindPolicy::lenient()
+        } else {
+            pcl_binder::BindPolicy::strict()
+        };
+        policy.allow_missing_variables |= self.allow_missing_variables;
+        policy.allow_missing_properties |= self.allow_missing_properties;
+        policy.skip_resource_typecheck |= self.skip_resource_typecheck;
+        policy.skip_invoke_typecheck |= self.skip_invoke_typecheck;
+        policy.skip_range_typecheck |= self.skip_range_typecheck;
+        policy.prefer_output_versioned_invokes |= self.prefer_output_versioned_invokes;
+        policy
+    }
+
     /// Each option set in `self` or in `other`.
     pub fn or(&self, other: &PolicyFlags) -> PolicyFlags {
         PolicyFlags {

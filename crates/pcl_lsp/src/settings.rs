@@ -178,18 +178,7 @@ impl Profiles {
         let empty = pcl_config::Config::default();
         let config = config.unwrap_or(&empty);
         let editor = &self.editor;
-        let flags = config.policy.or(&editor.policy);
-        let mut policy = if flags.lenient {
-            BindPolicy::lenient()
-        } else {
-            BindPolicy::strict()
-        };
-        policy.allow_missing_variables |= flags.allow_missing_variables;
-        policy.allow_missing_properties |= flags.allow_missing_properties;
-        policy.skip_resource_typecheck |= flags.skip_resource_typecheck;
-        policy.skip_invoke_typecheck |= flags.skip_invoke_typecheck;
-        policy.skip_range_typecheck |= flags.skip_range_typecheck;
-        policy.prefer_output_versioned_invokes |= flags.prefer_output_versioned_invokes;
+        let policy = config.policy.or(&editor.policy).bind_policy();
         let mut dirs = config.schema_dirs.clone();
         dirs.extend(editor.schema_dirs.iter().cloned());
         let cache = editor.schema_cache != Some(false) && config.schema_cache != Some(false);
