@@ -7,7 +7,7 @@ use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
 use super::expressions::{expr, PExpr};
-use super::recovery::{enter, leave, recover_line, recover_to, skip_to_close_brace};
+use super::recovery::{enter, leave, recover_line, recover_to, skip_to_closer};
 use super::{bump, next, peek, peek2_kind, peek_kind, peek_range, st, Ex, Expr, In, Inp, St};
 use crate::codes;
 use crate::comments;
@@ -460,7 +460,7 @@ fn one_line_body<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, BodyId, Ex<
                     _ => "expected `}` right after the single attribute of a single-line block",
                 };
                 st(inp).error_r(codes::INVALID_ONE_LINE_BLOCK, range, message);
-                skip_to_close_brace(inp);
+                skip_to_closer(inp);
             }
         }
         let end = peek_range(inp).start.max(start);

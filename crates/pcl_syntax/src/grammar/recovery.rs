@@ -15,23 +15,10 @@ use crate::MAX_NESTING_DEPTH;
 /// Skips to the closer of the construct whose opener was consumed; see
 /// the module docs. Returns whether `close` was consumed.
 pub(super) fn recover_to(inp: &mut Inp<'_, '_>, close: K) -> bool {
-    let mut depth: usize = 0;
-    while let Some(sig) = peek(inp) {
-        if is_open(sig.kind) {
-            depth += 1;
-        } else if is_close(sig.kind) {
-            if depth == 0 {
-                if sig.kind == close {
-                    bump(inp);
-                    return true;
-                }
-                return false;
-            }
-            depth -= 1;
-        } else if sig.kind == K::Newline && st(inp).item_starts_after(sig) {
-            return false;
-        }
+    skip_to_closer(inp);
+    if peek_kind(inp) == Some(close) {
         bump(inp);
+        return true;
     }
     false
 }
@@ -141,8 +128,9 @@ where
     })
 }
 
-/// Like `recover_to(CBrace)`, but leaves the `}` unconsumed.
-pub(super) fn skip_to_close_brace(inp: &mut Inp<'_, '_>) {
+/// Skips balanced groups up to the first unmatched closer (left
+/// unconsumed), a line break where a new body item starts, or the end.
+pub(super) fn skip_to_closer(inp: &mut Inp<'_, '_>) {
     let mut depth: usize = 0;
     while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
