@@ -7,10 +7,11 @@
 //! `{`) or an object constructor's `{`, and ignored inside `(`, `[`, `${`,
 //! `%{` and an object `{ for` (where `for` may follow line breaks). A `#`
 //! or `//` comment contains its line break and becomes a `Newline` where
-//! line breaks count; every other trivia token is dropped. The grammar's
-//! input is the kept tokens' indices in the full token vector (4 bytes
-//! each); the grammar reads kind and range from there (`St::sig`), so a
-//! token's place in the full vector, and thus every byte, is at hand.
+//! line breaks count; every other trivia token is dropped. The kept
+//! tokens are a set of indices into the full token vector, one bit per
+//! token (`grammar::SigSet`); the grammar's input (`grammar::SigInput`)
+//! walks the full vector through it, so a token's place in the full
+//! vector, and thus every byte, is at hand.
 //!
 //! Recovery for unclosed `(` / `[`: a line break inside them followed by a
 //! line that starts a body item (`name =`, `name {`, `name "`, `name name`
@@ -19,6 +20,7 @@
 
 use pcl_diagnostics::TextRange;
 
+use crate::grammar::SigSet;
 use crate::token::{TokenKind as K, Tokens};
 
 /// A token the grammar sees, built on the fly from its index in the full
@@ -91,8 +93,8 @@ fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
         .is_some_and(|t| t.kind == K::Ident && text.get(t.range.to_usize()) == Some("for"))
 }
 
-/// The grammar's input: the indices (in `tokens`) of the significant
-/// tokens. `top_significant`: line breaks count at the top level (a file)
+/// The grammar's input: the set of the significant tokens' indices (in
+/// `tokens`). `top_significant`: line breaks count at the top level (a file)
 /// or not (a standalone expression). The indices of the lexer's error
 /// tokens (`Invalid`, `Semicolon`, …) are added to `errors`, those of
 /// comments to `comments`, in order.
@@ -102,10 +104,8 @@ pub(crate) fn significant_tokens(
     top_significant: bool,
     errors: &mut Vec<u32>,
     comments: &mut Vec<u32>,
-) -> Vec<u32> {
-    // Reserving for every token never reallocates; the untouched tail of
-    // a large reservation is never paged in.
-    let mut out: Vec<u32> = Vec::with_capacity(tokens.len() + 1);
+) -> SigSet {
+    let mut out = SigSet::for_tokens(tokens.len());
     // The kind of the last kept token (a kept line comment counts as a
     // line break).
     let mut last_kind: Option<K> = None;
@@ -142,7 +142,7 @@ pub(crate) fn significant_tokens(
             // every such kind here made the pass slower.)
             K::Ident if !line_start => {
                 last_kind = Some(kind);
-                out.push(index);
+                out.insert(index);
                 continue;
             }
             K::NumberLit
@@ -156,7 +156,7 @@ pub(crate) fn significant_tokens(
             | K::Colon => {
                 line_start = false;
                 last_kind = Some(kind);
-                out.push(index);
+                out.insert(index);
                 continue;
             }
             _ => {}
@@ -189,7 +189,7 @@ pub(crate) fn significant_tokens(
                         stack.pop();
                     }
                 }
-                out.push(index);
+                out.insert(index);
                 last_kind = Some(K::Newline);
                 line_start = true;
                 continue;
@@ -235,7 +235,7 @@ pub(crate) fn significant_tokens(
         }
         line_start = false;
         last_kind = Some(kind);
-        out.push(index);
+        out.insert(index);
     }
     out
 }

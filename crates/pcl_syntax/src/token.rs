@@ -109,6 +109,64 @@ pub enum TokenKind {
 }
 
 impl TokenKind {
+    /// Every kind, in declaration order (`ALL[k as usize] == k`).
+    pub(crate) const ALL: [TokenKind; 54] = [
+        TokenKind::Whitespace,
+        TokenKind::HashComment,
+        TokenKind::SlashComment,
+        TokenKind::BlockComment,
+        TokenKind::Bom,
+        TokenKind::Newline,
+        TokenKind::Ident,
+        TokenKind::NumberLit,
+        TokenKind::OBrace,
+        TokenKind::CBrace,
+        TokenKind::OBrack,
+        TokenKind::CBrack,
+        TokenKind::OParen,
+        TokenKind::CParen,
+        TokenKind::Star,
+        TokenKind::Slash,
+        TokenKind::Plus,
+        TokenKind::Minus,
+        TokenKind::Percent,
+        TokenKind::Equal,
+        TokenKind::EqualOp,
+        TokenKind::NotEqual,
+        TokenKind::LessThan,
+        TokenKind::LessThanEq,
+        TokenKind::GreaterThan,
+        TokenKind::GreaterThanEq,
+        TokenKind::And,
+        TokenKind::Or,
+        TokenKind::Bang,
+        TokenKind::Dot,
+        TokenKind::Comma,
+        TokenKind::Question,
+        TokenKind::Colon,
+        TokenKind::DoubleColon,
+        TokenKind::Ellipsis,
+        TokenKind::FatArrow,
+        TokenKind::OQuote,
+        TokenKind::CQuote,
+        TokenKind::OHeredoc,
+        TokenKind::CHeredoc,
+        TokenKind::TemplateInterp,
+        TokenKind::TemplateControl,
+        TokenKind::TemplateSeqEnd,
+        TokenKind::QuotedLit,
+        TokenKind::StringLit,
+        TokenKind::QuotedNewline,
+        TokenKind::BitwiseAnd,
+        TokenKind::BitwiseOr,
+        TokenKind::BitwiseXor,
+        TokenKind::BitwiseNot,
+        TokenKind::Apostrophe,
+        TokenKind::Backtick,
+        TokenKind::Semicolon,
+        TokenKind::Invalid,
+    ];
+
     /// Whitespace, comments and a byte-order mark.
     pub fn is_trivia(self) -> bool {
         matches!(
@@ -226,6 +284,11 @@ impl Tokens {
         self.end = end;
     }
 
+    /// Where the last token ends (the input's length).
+    pub(crate) fn end(&self) -> u32 {
+        self.end
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.kinds.len()
     }
@@ -298,5 +361,19 @@ impl Tokens {
 
     pub(crate) fn to_vec(&self) -> Vec<Token> {
         self.iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TokenKind;
+
+    #[test]
+    fn all_lists_every_kind_at_its_discriminant() {
+        for (idx, kind) in TokenKind::ALL.iter().enumerate() {
+            assert_eq!(*kind as usize, idx, "{kind:?}");
+        }
+        // The last variant is the last entry: nothing is missing at the end.
+        assert_eq!(TokenKind::ALL.last(), Some(&TokenKind::Invalid));
     }
 }

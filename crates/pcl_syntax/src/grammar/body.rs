@@ -2,11 +2,11 @@
 //! `block_rest`, `one_line_body` and `quoted_label` of `grammar/pcl.ebnf`,
 //! and the attachment of comments to the items they build.
 
-use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
 use super::expressions::{expr, PExpr};
+use super::input::SyntaxError;
 use super::recovery::{enter, leave, recover_line, recover_to, skip_to_closer};
 use super::{bump, next, peek, peek2_kind, peek_kind, peek_range, st, Ex, Expr, In, Inp, St};
 use crate::codes;
@@ -29,7 +29,7 @@ pub(super) fn body<'s>(
     let item = body_item(block_body, expression);
     let stray = custom(move |inp: &mut Inp<'s, '_>| {
         let Some(sig) = peek(inp) else {
-            return Err(EmptyErr::default());
+            return Err(SyntaxError::default());
         };
         let s = st(inp);
         s.item_start = Some(sig.range.start);
@@ -160,7 +160,7 @@ fn body_item<'s>(
     let attr = attribute_rest(expression.clone());
     let block = block_rest(block_body, expression);
     custom(move |inp: &mut Inp<'s, '_>| {
-        let name_sig = bump(inp).ok_or(EmptyErr::default())?;
+        let name_sig = bump(inp).ok_or(SyntaxError::default())?;
         let s = st(inp);
         s.item_start = Some(name_sig.range.start);
         let name = name_sig.range;
@@ -277,7 +277,7 @@ fn item_end(inp: &mut Inp<'_, '_>, attribute: bool) {
 /// `attribute_rest = "=" expression` (the name is the caller's).
 fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, AttrRest, Ex<'s>> {
     custom(move |inp: &mut Inp<'s, '_>| {
-        let equals = bump(inp).ok_or(EmptyErr::default())?;
+        let equals = bump(inp).ok_or(SyntaxError::default())?;
         let expr = match peek_kind(inp) {
             None | Some(K::Newline) => {
                 let range = peek_range(inp);
@@ -348,7 +348,7 @@ fn block_rest<'s>(
             };
             st(inp).b.push_label(label);
         }
-        Ok::<_, EmptyErr>(st(inp).b.finish_labels(mark))
+        Ok::<_, SyntaxError>(st(inp).b.finish_labels(mark))
     });
     let one_line = one_line_body(expression);
     labels
@@ -364,7 +364,7 @@ fn block_rest<'s>(
                 recover_line(inp);
                 return Ok(None);
             }
-            let open = bump(inp).ok_or(EmptyErr::default())?;
+            let open = bump(inp).ok_or(SyntaxError::default())?;
             let body = match peek_kind(inp) {
                 Some(K::CBrace) | Some(K::Newline) | None => {
                     if enter(inp) {
@@ -473,12 +473,12 @@ fn one_line_body<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, BodyId, Ex<
 
 /// `quoted_label = O_QUOTE { QUOTED_LIT } C_QUOTE`: escapes resolved, no
 /// template sequences.
-fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<LabelNode, EmptyErr> {
+fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<LabelNode, SyntaxError> {
     match peek_kind(inp) {
         Some(K::OQuote) => {}
-        _ => return Err(EmptyErr::default()),
+        _ => return Err(SyntaxError::default()),
     }
-    let open = bump(inp).ok_or(EmptyErr::default())?;
+    let open = bump(inp).ok_or(SyntaxError::default())?;
     // The common label, `"text"` without escapes or sequences: its text
     // as written.
     if let (Some(lit), Some(K::CQuote)) = (peek(inp), peek2_kind(inp)) {

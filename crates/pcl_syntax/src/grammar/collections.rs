@@ -2,11 +2,11 @@
 //! `object_items`, `object_item` and `for_body` of `grammar/pcl.ebnf`
 //! (with `for_head`, shared with the template `for` directive).
 
-use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
 use super::expressions::{expr, PExpr};
+use super::input::SyntaxError;
 use super::recovery::recover_to;
 use super::{bump, is_keyword, peek_kind, peek_range, st, Expr, Inp};
 use crate::codes;
@@ -19,7 +19,7 @@ pub(super) fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     let for_expr = for_body(expression.clone(), ForKind::Tuple);
     custom(move |inp: &mut Inp<'s, '_>| {
         let save = inp.save();
-        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
         if is_keyword(inp, "for") {
             inp.rewind(save);
             return inp.parse(&for_expr);
@@ -41,7 +41,7 @@ fn tuple_items_onto_scratch<'s>(
     inp: &mut Inp<'s, '_>,
     expression: &PExpr<'s>,
     open: Sig,
-) -> Result<(), EmptyErr> {
+) -> Result<(), SyntaxError> {
     loop {
         match peek_kind(inp) {
             Some(K::CBrack) => {
@@ -105,7 +105,7 @@ pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
 /// `object_items`: items separated by `,` or a newline, then `}`.
 fn object_items<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     custom(move |inp: &mut Inp<'s, '_>| {
-        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
         let mark = st(inp).b.mark_object_items();
         let result = object_items_onto_scratch(inp, &expression, open);
         let s = st(inp);
@@ -123,7 +123,7 @@ fn object_items_onto_scratch<'s>(
     inp: &mut Inp<'s, '_>,
     expression: &PExpr<'s>,
     open: Sig,
-) -> Result<(), EmptyErr> {
+) -> Result<(), SyntaxError> {
     loop {
         while peek_kind(inp) == Some(K::Newline) {
             bump(inp);
@@ -234,11 +234,11 @@ pub(super) type ForHead = (Option<TextRange>, TextRange, Expr);
 pub(super) fn for_head<'s>(
     inp: &mut Inp<'s, '_>,
     expression: &PExpr<'s>,
-) -> Result<Result<ForHead, &'static str>, EmptyErr> {
+) -> Result<Result<ForHead, &'static str>, SyntaxError> {
     if peek_kind(inp) != Some(K::Ident) {
         return Ok(Err("expected a variable name after `for`"));
     }
-    let first = bump(inp).ok_or(EmptyErr::default())?;
+    let first = bump(inp).ok_or(SyntaxError::default())?;
     let mut key_var = None;
     let mut value_var = first.range;
     if peek_kind(inp) == Some(K::Comma) {
@@ -246,7 +246,7 @@ pub(super) fn for_head<'s>(
         if peek_kind(inp) != Some(K::Ident) {
             return Ok(Err("expected a value variable name after `,`"));
         }
-        let second = bump(inp).ok_or(EmptyErr::default())?;
+        let second = bump(inp).ok_or(SyntaxError::default())?;
         key_var = Some(value_var);
         value_var = second.range;
     }
@@ -267,8 +267,8 @@ fn for_body<'s>(expression: PExpr<'s>, kind: ForKind) -> PExpr<'s> {
         K::CBrace
     };
     custom(move |inp: &mut Inp<'s, '_>| {
-        let open = bump(inp).ok_or(EmptyErr::default())?;
-        let for_token = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
+        let for_token = bump(inp).ok_or(SyntaxError::default())?;
         let fail = |inp: &mut Inp<'s, '_>, message: &str| {
             let range = peek_range(inp);
             st(inp).error_r(codes::INVALID_FOR, range, message.to_string());

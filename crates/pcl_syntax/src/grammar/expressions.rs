@@ -4,17 +4,17 @@
 //! Postfix chains are in `postfix.rs`, collections in `collections.rs`,
 //! templates in `templates.rs`.
 
-use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
 use super::collections::{object_or_for, tuple_or_for};
+use super::input::SyntaxError;
 use super::postfix::{finish_traversal_run, postfix_chain, postfix_expr, Chain};
 use super::recovery::{enter, leave, nested, recover_line_in_expr, recover_to};
 use super::templates::{plain_parts, template_expr};
 use super::{
-    bump, ends_expression, peek, peek2_kind, peek_kind, peek_nth, peek_range, st, tok, Ex, Expr,
-    In, Inp, St,
+    bump, ends_expression, peek, peek2_kind, peek_kind, peek_nth, peek_range, range_of, st, token,
+    Ex, Expr, In, Inp, St,
 };
 use crate::codes;
 use crate::literal::{self, NumberError};
@@ -28,7 +28,7 @@ pub(super) type PExpr<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
 
 /// Parses an expression with `expression`, or directly when it is a
 /// [`simple_atom`] (skipping the recursive parser's dispatch).
-pub(super) fn expr<'s>(inp: &mut Inp<'s, '_>, expression: &PExpr<'s>) -> Result<Expr, EmptyErr> {
+pub(super) fn expr<'s>(inp: &mut Inp<'s, '_>, expression: &PExpr<'s>) -> Result<Expr, SyntaxError> {
     match simple_atom(inp) {
         Some(atom) => Ok(atom),
         None => inp.parse(expression),
@@ -66,13 +66,24 @@ fn simple_atom(inp: &mut Inp<'_, '_>) -> Option<Expr> {
 /// term and its steps). `None` (nothing consumed) for anything else.
 fn simple_traversal(inp: &mut Inp<'_, '_>, first: Sig) -> Option<Expr> {
     let cursor = *inp.cursor().inner();
-    let s = st(inp);
-    let kind_at = |n: usize| s.sigs.get(cursor + n).map(|idx| s.sig_kind(*idx));
+    let input = st(inp).input;
+    // The significant tokens after `first`, by kind.
+    let mut at = cursor;
+    let mut following = std::iter::from_fn(|| {
+        at = input.nth_from(at, 1);
+        input.kind(at)
+    });
     let mut steps = 0;
-    while kind_at(1 + 2 * steps) == Some(K::Dot) && kind_at(2 + 2 * steps) == Some(K::Ident) {
-        steps += 1;
-    }
-    if steps == 0 || !ends_expression(kind_at(1 + 2 * steps)) {
+    let after = loop {
+        match following.next() {
+            Some(K::Dot) => match following.next() {
+                Some(K::Ident) => steps += 1,
+                _ => return None,
+            },
+            other => break other,
+        }
+    };
+    if steps == 0 || !ends_expression(after) {
         return None;
     }
     bump(inp);
@@ -190,7 +201,7 @@ pub(super) struct Operand<'s> {
 }
 
 fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
-    let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, EmptyErr> {
+    let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, SyntaxError> {
         if !enter(inp) {
             recover_line_in_expr(inp);
             return Ok(None);
@@ -271,7 +282,7 @@ fn binary_op(kind: K) -> Option<BinaryOp> {
 /// left-associative, parsed by one precedence-climbing loop instead of a
 /// `foldl` per level. Called directly from `conditional`'s `custom`
 /// parser (one combinator layer fewer per expression).
-fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &Operand<'s>) -> Result<Expr, EmptyErr> {
+fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &Operand<'s>) -> Result<Expr, SyntaxError> {
     climb(inp, unary, 1).map(|(expr, _)| expr)
 }
 
@@ -283,7 +294,7 @@ fn climb<'s>(
     inp: &mut Inp<'s, '_>,
     unary: &Operand<'s>,
     min_prec: u8,
-) -> Result<(Expr, bool), EmptyErr> {
+) -> Result<(Expr, bool), SyntaxError> {
     let mut lhs = unary_expr(inp, unary)?;
     loop {
         let Some(op) = peek_kind(inp).and_then(binary_op) else {
@@ -334,7 +345,7 @@ fn climb<'s>(
 /// plain Rust recursion (bounded by [`MAX_NESTING_DEPTH`] through
 /// `enter`), so an operand that is not a unary expression costs no parser
 /// dispatch of its own.
-fn unary_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+fn unary_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, SyntaxError> {
     if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
         let before = inp.save();
         match unary_operator(inp, parts) {
@@ -345,7 +356,7 @@ fn unary_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, Em
     postfix_expr(inp, parts)
 }
 
-fn unary_operator<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, EmptyErr> {
+fn unary_operator<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, SyntaxError> {
     if !enter(inp) {
         let start = peek_range(inp).start;
         while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
@@ -356,7 +367,7 @@ fn unary_operator<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr
         let range = s.range_from(start);
         return Ok(s.error_node(range));
     }
-    let op_sig = bump(inp).ok_or(EmptyErr::default())?;
+    let op_sig = bump(inp).ok_or(SyntaxError::default())?;
     let op = if op_sig.kind == K::Minus {
         UnaryOp::Negate
     } else {
@@ -434,7 +445,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
 
 /// `paren_expr = "(" expression ")"`.
 fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
-    tok(K::OParen)
+    token(K::OParen)
         .then(expression)
         .then(custom(|inp: &mut Inp<'s, '_>| {
             match peek_kind(inp) {
@@ -455,15 +466,11 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             Ok(None)
         }))
         .map_with(|((open, inner), unclosed_at_newline), e| {
+            let range = range_of(e.span());
             let st = &mut e.state().0;
             if unclosed_at_newline.is_some() {
-                st.error_r(
-                    codes::UNCLOSED_PAREN,
-                    open.range,
-                    "this `(` has no matching `)`",
-                );
+                st.error_r(codes::UNCLOSED_PAREN, open, "this `(` has no matching `)`");
             }
-            let range = st.range_from(open.range.start);
             st.mk(ExprNodeKind::Parens(inner.id), range)
         })
         .boxed()
@@ -472,16 +479,16 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
 /// `function_call = IDENT { "::" IDENT } "(" call_args`.
 fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     custom(move |inp: &mut Inp<'s, '_>| {
-        let first = bump(inp).ok_or(EmptyErr::default())?;
+        let first = bump(inp).ok_or(SyntaxError::default())?;
         let start = first.range.start;
         let s = st(inp);
         let segments = s.b.mark_idents();
         s.b.push_ident(first.range);
         let mut n_segments = 1;
         while peek_kind(inp) == Some(K::DoubleColon) {
-            let colons = bump(inp).ok_or(EmptyErr::default())?;
+            let colons = bump(inp).ok_or(SyntaxError::default())?;
             if peek_kind(inp) == Some(K::Ident) {
-                let token = bump(inp).ok_or(EmptyErr::default())?;
+                let token = bump(inp).ok_or(SyntaxError::default())?;
                 st(inp).b.push_ident(token.range);
                 n_segments += 1;
             } else {
@@ -509,7 +516,7 @@ fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             s.recovering = true;
             return Ok(s.error_node(name_range));
         }
-        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
         let s = st(inp);
         let segments = s.b.finish_idents(segments);
         let text = s.text;
@@ -554,7 +561,7 @@ fn call_args<'s>(
     inp: &mut Inp<'s, '_>,
     expression: &PExpr<'s>,
     open: TextRange,
-) -> Result<(bool, Option<TextRange>), EmptyErr> {
+) -> Result<(bool, Option<TextRange>), SyntaxError> {
     let mut expand = false;
     loop {
         match peek_kind(inp) {

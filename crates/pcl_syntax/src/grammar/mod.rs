@@ -44,12 +44,12 @@
 mod body;
 mod collections;
 mod expressions;
+mod input;
 mod postfix;
 mod recovery;
 mod templates;
 
 use chumsky::cache::{Cache, Cached};
-use chumsky::error::EmptyErr;
 use chumsky::extra;
 use chumsky::input::InputRef;
 use chumsky::inspector::SimpleState;
@@ -61,13 +61,15 @@ use crate::newlines::{item_starts_after, significant_tokens, Sig};
 use crate::token::{Token, TokenKind as K, Tokens};
 use crate::tree::builder::Builder;
 use crate::tree::{BodyId, ExprId, ExprNodeKind, Tree};
+pub(crate) use input::SigSet;
+use input::{SigInput, SyntaxError};
 
 use body::BodyRec;
 use expressions::PExpr;
 use templates::Flat;
 
-/// The grammar's input: the significant tokens.
-type In<'s> = &'s [u32];
+/// The grammar's input: the significant tokens (see `input.rs`).
+type In<'s> = SigInput<'s>;
 
 /// An expression built already: its id and (covered) range.
 #[derive(Clone, Copy, Debug)]
@@ -81,9 +83,8 @@ pub(crate) struct St<'s> {
     file: FileId,
     text: &'s str,
     tokens: &'s Tokens,
-    /// The grammar's input (indices into `tokens`), for looking one
-    /// token past the next.
-    sigs: &'s [u32],
+    /// The grammar's input, for looking past the next token.
+    input: SigInput<'s>,
     /// The indices of every comment token, in order.
     comments: &'s [u32],
     diags: Vec<Diagnostic>,
@@ -98,7 +99,8 @@ pub(crate) struct St<'s> {
     /// Where the current body item starts (its column is computed only
     /// when recovery needs it).
     item_start: Option<u32>,
-    /// End offset of the last consumed token.
+    /// End offset of the last significant token before the cursor (kept
+    /// current by [`st`] and [`bump`]).
     last_end: u32,
     /// The tree under construction.
     b: Builder,
@@ -113,7 +115,7 @@ pub(crate) struct St<'s> {
     solid_literal_end: Option<u32>,
 }
 
-type Ex<'s> = extra::Full<EmptyErr, SimpleState<St<'s>>, ()>;
+type Ex<'s> = extra::Full<SyntaxError, SimpleState<St<'s>>, ()>;
 type Inp<'s, 'p> = InputRef<'s, 'p, In<'s>, Ex<'s>>;
 
 impl<'s> St<'s> {
@@ -232,6 +234,7 @@ impl<'s> St<'s> {
         }
     }
     /// `self.sig(idx).kind`, without the range.
+    #[allow(dead_code)]
     fn sig_kind(&self, idx: u32) -> K {
         match self.tokens.kind(idx as usize) {
             Some(K::HashComment | K::SlashComment) => K::Newline,
@@ -245,42 +248,49 @@ impl<'s> St<'s> {
 // Token-level helpers (used inside `custom` parsers)
 // ----------------------------------------------------------------------
 
+/// The parser state, with `last_end` brought up to date with the cursor
+/// (tokens consumed by combinators, and rewinds, move the cursor without
+/// `bump`).
 fn st<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
-    &mut inp.state().0
+    let cursor = *inp.cursor().inner();
+    let s = &mut inp.state().0;
+    s.last_end = s.input.end_before(cursor);
+    s
 }
 
 /// The next significant token, not consumed.
 fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let idx = inp.peek()?;
-    Some(st(inp).sig(idx))
+    let idx = *inp.cursor().inner();
+    inp.peek()?;
+    Some(st(inp).sig(idx as u32))
 }
 
 /// Consumes the next significant token (see [`bump`], which also records
 /// its end).
 fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let idx = inp.next()?;
-    Some(st(inp).sig(idx))
+    let idx = *inp.cursor().inner();
+    inp.next()?;
+    Some(st(inp).sig(idx as u32))
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    let idx = inp.peek()?;
-    Some(st(inp).sig_kind(idx))
+    inp.peek()
 }
 
 /// The kind of the token after the next one (neither consumed).
 fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
     let cursor = *inp.cursor().inner();
-    let s = st(inp);
-    let idx = *s.sigs.get(cursor + 1)?;
-    Some(s.sig_kind(idx))
+    let input = st(inp).input;
+    input.kind(input.nth_from(cursor, 1))
 }
 
 /// The `n`th token after the next one (`n` = 0: the next), not consumed.
 fn peek_nth(inp: &mut Inp<'_, '_>, n: usize) -> Option<Sig> {
     let cursor = *inp.cursor().inner();
     let s = st(inp);
-    let idx = *s.sigs.get(cursor + n)?;
-    Some(s.sig(idx))
+    let idx = s.input.nth_from(cursor, n);
+    s.tokens.get(idx)?;
+    Some(s.sig(idx as u32))
 }
 
 /// Can a token of this kind (or the end) not continue an expression?
@@ -332,15 +342,28 @@ fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
     }
 }
 
-/// One token of `kind`, recording its end (a `custom` parser, so the
-/// state update also happens when the output is discarded).
-fn tok<'s>(kind: K) -> impl Parser<'s, In<'s>, Sig, Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| match peek(inp) {
-        Some(sig) if sig.kind == kind => {
-            bump(inp);
-            Ok(sig)
+/// A chumsky span of [`SigInput`] as a range.
+fn range_of(span: SimpleSpan<u32>) -> TextRange {
+    TextRange::new(span.start, span.end)
+}
+
+/// One token of `kind`: its range.
+fn token<'s>(kind: K) -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {
+    just(kind).map_with(|_, e| range_of(e.span()))
+}
+
+#[allow(dead_code)] // Used by the productions being moved onto combinators.
+/// The keyword `word`: an identifier with that text (keywords are not
+/// reserved: `for = 1` is an attribute). Its range.
+fn keyword<'s>(word: &'static str) -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {
+    just(K::Ident).try_map_with(move |_, e| {
+        let range = range_of(e.span());
+        let state: &mut SimpleState<St<'s>> = e.state();
+        if state.0.slice(range) == word {
+            Ok(range)
+        } else {
+            Err(SyntaxError::unexpected(e.span(), K::Ident))
         }
-        _ => Err(EmptyErr::default()),
     })
 }
 
@@ -395,14 +418,14 @@ fn new_state<'s>(
     file: FileId,
     text: &'s str,
     tokens: &'s Tokens,
-    sigs: &'s [u32],
+    sigs: &'s SigSet,
     comments: &'s [u32],
 ) -> SimpleState<St<'s>> {
     let mut st = St {
         file,
         text,
         tokens,
-        sigs,
+        input: SigInput { tokens, sigs },
         comments,
         diags: Vec::new(),
         lexer_errors: 0,
@@ -412,7 +435,7 @@ fn new_state<'s>(
         depth_of_blocks: 0,
         item_start: None,
         last_end: 0,
-        b: Builder::for_source(text.len(), sigs.len()),
+        b: Builder::for_source(text.len(), sigs.count()),
         flats: Vec::new(),
         solid_literal_end: None,
     };
@@ -481,6 +504,25 @@ fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
     s.lexer_errors = s.diags.len();
 }
 
+/// Reports the errors chumsky returned (those `recover_with` recovered
+/// from, and a failure at the top), after the ones the productions
+/// reported as they went; an error at the start of one already reported
+/// is the same problem.
+fn report_errors(s: &mut St<'_>, errors: &[SyntaxError]) {
+    if errors.is_empty() {
+        return;
+    }
+    let mut reported: Vec<u32> = s.diags.iter().map(|d| d.span.range.start).collect();
+    reported.sort_unstable();
+    for error in errors {
+        let (code, range, message) = error.diagnostic();
+        if reported.binary_search(&range.start).is_ok() {
+            continue;
+        }
+        s.error(code, range, message);
+    }
+}
+
 /// `parse_file = body`: the whole input as a body.
 pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     let (mut errors, mut comments) = (Vec::new(), Vec::new());
@@ -488,13 +530,20 @@ pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     let mut state = new_state(file, text, tokens, &sigs, &comments);
     lexer_diagnostics(&mut state.0, &errors);
     let mark = state.0.b.mark_items();
-    let items = GRAMMARS.with(|g| {
+    let (items, errors) = GRAMMARS.with(|g| {
         g.get()
             .file
-            .parse_with_state(sigs.as_slice(), &mut state)
-            .into_output()
+            .parse_with_state(
+                SigInput {
+                    tokens,
+                    sigs: &sigs,
+                },
+                &mut state,
+            )
+            .into_output_errors()
     });
     let s = &mut state.0;
+    report_errors(s, &errors);
     let items = match items {
         Some(items) => items,
         None => {
@@ -540,10 +589,18 @@ pub(crate) fn parse_expression_file(file: FileId, text: &str, tokens: &Tokens) -
             Ok(())
         }))
         .map(|(e, ())| e)
-        .parse_with_state(sigs.as_slice(), &mut state)
-        .into_output()
+        .parse_with_state(
+            SigInput {
+                tokens,
+                sigs: &sigs,
+            },
+            &mut state,
+        )
+        .into_output_errors()
     });
+    let (parser, errors) = parser;
     let s = &mut state.0;
+    report_errors(s, &errors);
     let root = match parser {
         Some(e) => e,
         None => s.error_node(TextRange::empty(0)),
@@ -564,7 +621,7 @@ pub(crate) fn parse_template_file(file: FileId, text: &str, tokens: &Tokens) -> 
     let mut comments = Vec::new();
     let mut sigs = significant_tokens(text, tokens, false, &mut Vec::new(), &mut comments);
     if tokens.kind(0) == Some(K::Bom) {
-        sigs.insert(0, 0);
+        sigs.insert(0);
     }
     let mut state = new_state(file, text, tokens, &sigs, &comments);
     let flat = GRAMMARS.with(|g| {
@@ -583,10 +640,18 @@ pub(crate) fn parse_template_file(file: FileId, text: &str, tokens: &Tokens) -> 
                 Ok(())
             }))
             .map(|(f, ())| f)
-            .parse_with_state(sigs.as_slice(), &mut state)
-            .into_output()
+            .parse_with_state(
+                SigInput {
+                    tokens,
+                    sigs: &sigs,
+                },
+                &mut state,
+            )
+            .into_output_errors()
     });
+    let (flat, errors) = flat;
     let s = &mut state.0;
+    report_errors(s, &errors);
     let parts = templates::finish(s, flat.unwrap_or_default(), false);
     let root = s.b.bare_template(parts);
     Output {

@@ -2,11 +2,11 @@
 //! `legacy_index`, `attr_splat` and `full_splat` of `grammar/pcl.ebnf`,
 //! and the folding of a parsed chain into traversals and splats.
 
-use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
 use super::expressions::{expr, Operand, PExpr};
+use super::input::SyntaxError;
 use super::recovery::{enter, leave, recover_line_in_expr, recover_to, skip_group};
 use super::{bump, peek, peek_kind, peek_range, st, Ex, Expr, In, Inp, St};
 use crate::codes;
@@ -61,7 +61,7 @@ fn legacy_index(st: &mut St<'_>, dot: Sig, token: Sig, in_splat: bool) -> StepNo
 pub(super) fn postfix_expr<'s>(
     inp: &mut Inp<'s, '_>,
     parts: &Operand<'s>,
-) -> Result<Expr, EmptyErr> {
+) -> Result<Expr, SyntaxError> {
     let term = inp.parse(&parts.term)?;
     if !matches!(peek_kind(inp), Some(K::Dot | K::OBrack)) {
         return Ok(term);
@@ -92,21 +92,21 @@ pub(super) fn postfix_chain<'s>(
     expression: PExpr<'s>,
 ) -> impl Parser<'s, In<'s>, Chain, Ex<'s>> + Clone {
     let dot_step = custom(|inp: &mut Inp<'s, '_>| {
-        let dot = bump(inp).ok_or(EmptyErr::default())?;
+        let dot = bump(inp).ok_or(SyntaxError::default())?;
         match peek_kind(inp) {
             Some(K::Ident) => {
-                let token = bump(inp).ok_or(EmptyErr::default())?;
+                let token = bump(inp).ok_or(SyntaxError::default())?;
                 Ok(Op::Attr(st(inp).b.step(
                     StepNodeKind::Attr(token.range),
                     TextRange::new(dot.range.start, token.range.end),
                 )))
             }
             Some(K::NumberLit) => {
-                let token = bump(inp).ok_or(EmptyErr::default())?;
+                let token = bump(inp).ok_or(SyntaxError::default())?;
                 Ok(Op::Attr(legacy_index(st(inp), dot, token, false)))
             }
             Some(K::Star) => {
-                let star = bump(inp).ok_or(EmptyErr::default())?;
+                let star = bump(inp).ok_or(SyntaxError::default())?;
                 let marker = TextRange::new(dot.range.start, star.range.end);
                 Ok(Op::AttrSplat(marker, attr_splat(inp)))
             }
@@ -123,11 +123,11 @@ pub(super) fn postfix_chain<'s>(
     });
     let bracket_step = custom(move |inp: &mut Inp<'s, '_>| {
         let before_open = inp.save();
-        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
         if peek_kind(inp) == Some(K::Star) {
             bump(inp);
             let marker = if peek_kind(inp) == Some(K::CBrack) {
-                let close = bump(inp).ok_or(EmptyErr::default())?;
+                let close = bump(inp).ok_or(SyntaxError::default())?;
                 TextRange::new(open.range.start, close.range.end)
             } else {
                 let range = peek_range(inp);

@@ -3,12 +3,12 @@
 //! `grammar/pcl.ebnf`. They push flat parts (see `crate::template`, which
 //! strips, merges and structures them into the tree's template parts).
 
-use chumsky::error::EmptyErr;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
 use super::collections::for_head;
 use super::expressions::{expr, PExpr};
+use super::input::SyntaxError;
 use super::recovery::{enter, recover_to, skip_group};
 use super::{bump, peek, peek_kind, peek_range, st, Ex, In, Inp, St};
 use crate::codes;
@@ -26,7 +26,7 @@ pub(super) fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     let quoted_parts = template_parts(expression.clone(), true).boxed();
     let heredoc_parts = template_parts(expression, false).boxed();
     custom(move |inp: &mut Inp<'s, '_>| {
-        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
         let (kind, end_kind) = if open.kind == K::OQuote {
             (TemplateNodeKind::Quoted, K::CQuote)
         } else {
@@ -313,10 +313,10 @@ fn interpolation<'s>(
 ) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
     custom(move |inp: &mut Inp<'s, '_>| {
         if peek_kind(inp) != Some(K::TemplateInterp) {
-            return Err(EmptyErr::default());
+            return Err(SyntaxError::default());
         }
         let save = inp.save();
-        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
         if !enter(inp) {
             inp.rewind(save);
             skip_group(inp);
@@ -344,7 +344,7 @@ fn directive<'s>(
     let head = directive_head(expression, quoted);
     custom(move |inp: &mut Inp<'s, '_>| {
         if peek_kind(inp) != Some(K::TemplateControl) {
-            return Err(EmptyErr::default());
+            return Err(SyntaxError::default());
         }
         let save = inp.save();
         bump(inp);
@@ -368,7 +368,7 @@ fn directive_head<'s>(
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
     custom(move |inp: &mut Inp<'s, '_>| {
-        let open = bump(inp).ok_or(EmptyErr::default())?;
+        let open = bump(inp).ok_or(SyntaxError::default())?;
         let left = st(inp).slice(open.range).ends_with('~');
         let open = open.range;
         if peek_kind(inp) != Some(K::Ident) {
@@ -381,7 +381,7 @@ fn directive_head<'s>(
             recover_to(inp, K::TemplateSeqEnd);
             return Ok(Some(Flat::Broken));
         }
-        let keyword_sig = bump(inp).ok_or(EmptyErr::default())?;
+        let keyword_sig = bump(inp).ok_or(SyntaxError::default())?;
         let keyword = st(inp).slice(keyword_sig.range);
         let strip = |right| Strip { left, right };
         Ok(Some(match keyword {
