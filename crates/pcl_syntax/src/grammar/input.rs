@@ -31,7 +31,6 @@ use crate::token::{TokenKind as K, Tokens};
 pub(crate) struct SigSet {
     words: Vec<u64>,
     len: usize,
-    count: usize,
 }
 
 impl SigSet {
@@ -40,24 +39,19 @@ impl SigSet {
         SigSet {
             words: vec![0; len / 64 + 1],
             len,
-            count: 0,
         }
     }
 
     pub(crate) fn insert(&mut self, idx: u32) {
         let idx = idx as usize;
         if let Some(word) = self.words.get_mut(idx / 64) {
-            let bit = 1u64 << (idx % 64);
-            if *word & bit == 0 {
-                *word |= bit;
-                self.count += 1;
-            }
+            *word |= 1u64 << (idx % 64);
         }
     }
 
     /// How many tokens are in the set.
     pub(crate) fn count(&self) -> usize {
-        self.count
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// The first index in the set at or after `from`, else the token

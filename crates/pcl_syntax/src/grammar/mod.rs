@@ -102,6 +102,8 @@ pub(crate) struct St<'s> {
     /// End offset of the last significant token before the cursor (kept
     /// current by [`st`] and [`bump`]).
     last_end: u32,
+    /// The cursor `last_end` was computed for.
+    synced_cursor: usize,
     /// The tree under construction.
     b: Builder,
     /// The flat parts of the templates under construction: each
@@ -254,15 +256,24 @@ impl<'s> St<'s> {
 fn st<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
     let cursor = *inp.cursor().inner();
     let s = &mut inp.state().0;
-    s.last_end = s.input.end_before(cursor);
+    if s.synced_cursor != cursor {
+        s.synced_cursor = cursor;
+        s.last_end = s.input.end_before(cursor);
+    }
     s
+}
+
+/// The parser state without that update (for looking at tokens).
+fn raw<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
+    &mut inp.state().0
 }
 
 /// The next significant token, not consumed.
 fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     let idx = *inp.cursor().inner();
-    inp.peek()?;
-    Some(st(inp).sig(idx as u32))
+    let s = raw(inp);
+    s.input.kind(idx)?;
+    Some(s.sig(idx as u32))
 }
 
 /// Consumes the next significant token (see [`bump`], which also records
@@ -270,24 +281,25 @@ fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
 fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     let idx = *inp.cursor().inner();
     inp.next()?;
-    Some(st(inp).sig(idx as u32))
+    Some(raw(inp).sig(idx as u32))
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    inp.peek()
+    let idx = *inp.cursor().inner();
+    raw(inp).input.kind(idx)
 }
 
 /// The kind of the token after the next one (neither consumed).
 fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
     let cursor = *inp.cursor().inner();
-    let input = st(inp).input;
+    let input = raw(inp).input;
     input.kind(input.nth_from(cursor, 1))
 }
 
 /// The `n`th token after the next one (`n` = 0: the next), not consumed.
 fn peek_nth(inp: &mut Inp<'_, '_>, n: usize) -> Option<Sig> {
     let cursor = *inp.cursor().inner();
-    let s = st(inp);
+    let s = raw(inp);
     let idx = s.input.nth_from(cursor, n);
     s.tokens.get(idx)?;
     Some(s.sig(idx as u32))
@@ -321,7 +333,10 @@ fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
 
 fn bump(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     let sig = next(inp)?;
-    st(inp).last_end = sig.range.end;
+    let cursor = *inp.cursor().inner();
+    let s = raw(inp);
+    s.last_end = sig.range.end;
+    s.synced_cursor = cursor;
     Some(sig)
 }
 
@@ -435,6 +450,7 @@ fn new_state<'s>(
         depth_of_blocks: 0,
         item_start: None,
         last_end: 0,
+        synced_cursor: 0,
         b: Builder::for_source(text.len(), sigs.count()),
         flats: Vec::new(),
         solid_literal_end: None,
