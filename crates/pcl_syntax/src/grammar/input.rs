@@ -42,6 +42,7 @@ impl SigSet {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn insert(&mut self, idx: u32) {
         let idx = idx as usize;
         if let Some(word) = self.words.get_mut(idx / 64) {
@@ -56,6 +57,7 @@ impl SigSet {
 
     /// The first index in the set at or after `from`, else the token
     /// count (the end).
+    #[inline(always)]
     pub(crate) fn next_from(&self, from: usize) -> usize {
         let mut word_idx = from / 64;
         let mut word = match self.words.get(word_idx) {
@@ -64,8 +66,8 @@ impl SigSet {
         };
         loop {
             if word != 0 {
-                let idx = word_idx * 64 + word.trailing_zeros() as usize;
-                return idx.min(self.len);
+                // Only indices below `len` are ever inserted.
+                return word_idx * 64 + word.trailing_zeros() as usize;
             }
             word_idx += 1;
             word = match self.words.get(word_idx) {
@@ -104,6 +106,7 @@ pub(crate) struct SigInput<'s> {
 impl<'s> SigInput<'s> {
     /// The kind the grammar sees for the token at `idx`: a significant
     /// line comment stands for its line break.
+    #[inline(always)]
     pub(crate) fn kind(&self, idx: usize) -> Option<K> {
         self.tokens.kind(idx).map(|kind| match kind {
             K::HashComment | K::SlashComment => K::Newline,
@@ -155,10 +158,12 @@ impl<'s> Input<'s> for SigInput<'s> {
         (self.sigs.next_from(0), self)
     }
 
+    #[inline(always)]
     fn cursor_location(cursor: &usize) -> usize {
         *cursor
     }
 
+    #[inline(always)]
     unsafe fn next_maybe(this: &mut Self, cursor: &mut usize) -> Option<K> {
         let kind = this.kind(*cursor)?;
         *cursor = this.sigs.next_from(*cursor + 1);
@@ -178,6 +183,7 @@ impl<'s> Input<'s> for SigInput<'s> {
 
 #[allow(unsafe_code)] // See `Input` above.
 impl<'s> ValueInput<'s> for SigInput<'s> {
+    #[inline(always)]
     unsafe fn next(this: &mut Self, cursor: &mut usize) -> Option<K> {
         let kind = this.kind(*cursor)?;
         *cursor = this.sigs.next_from(*cursor + 1);

@@ -331,6 +331,7 @@ fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
     }
 }
 
+#[inline]
 fn bump(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     let sig = next(inp)?;
     let cursor = *inp.cursor().inner();
