@@ -223,14 +223,17 @@ pub(crate) struct SyntaxError {
     pub(crate) span: SimpleSpan<u32>,
     pub(crate) found: Option<K>,
     /// Token kinds expected, one bit per `TokenKind` discriminant.
-    expected: u128,
+    expected: u64,
     /// Labels expected, one bit per `Label`.
     labels: u8,
     /// Set when the end of the input was an acceptable continuation.
     end_ok: bool,
 }
 
-const _: () = assert!(K::ALL.len() <= 128);
+// One bit per kind in `expected`; the error stays 24 bytes (chumsky
+// copies it at every failed alternative).
+const _: () = assert!(K::ALL.len() <= 64);
+const _: () = assert!(std::mem::size_of::<SyntaxError>() <= 24);
 
 impl SyntaxError {
     fn at(span: SimpleSpan<u32>, found: Option<K>) -> Self {
@@ -255,7 +258,7 @@ impl SyntaxError {
         K::ALL
             .iter()
             .copied()
-            .filter(|kind| self.expected & (1u128 << (*kind as u8)) != 0)
+            .filter(|kind| self.expected & (1u64 << (*kind as u8)) != 0)
     }
 
     /// The code and message this error maps onto: a missing expression
@@ -306,7 +309,7 @@ impl<'s> LabelError<'s, SigInput<'s>, DefaultExpected<'s, K>> for SyntaxError {
         let mut error = SyntaxError::at(span, found.map(|k| *k));
         for item in expected {
             match item {
-                DefaultExpected::Token(kind) => error.expected |= 1u128 << (*kind as u8),
+                DefaultExpected::Token(kind) => error.expected |= 1u64 << (*kind as u8),
                 DefaultExpected::EndOfInput => error.end_ok = true,
                 _ => {}
             }
