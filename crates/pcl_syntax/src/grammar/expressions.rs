@@ -65,7 +65,7 @@ fn simple_atom(inp: &mut Inp<'_, '_>) -> Option<Expr> {
 /// as `term` and `postfix_chain` would (`finish_traversal` of the name's
 /// term and its steps). `None` (nothing consumed) for anything else.
 fn simple_traversal(inp: &mut Inp<'_, '_>, first: Sig) -> Option<Expr> {
-    let cursor = *inp.cursor().inner();
+    let cursor = inp.cursor().inner().idx;
     let input = st(inp).input;
     // The significant tokens after `first`, by kind.
     let mut at = cursor;

@@ -76,24 +76,16 @@ impl SigSet {
             };
         }
     }
+}
 
-    /// The last index in the set before `before`, if any.
-    pub(crate) fn prev_before(&self, before: usize) -> Option<usize> {
-        if before == 0 {
-            return None;
-        }
-        let last = before - 1;
-        let mut word_idx = last / 64;
-        let shift = 63 - (last % 64);
-        let mut word = (self.words.get(word_idx)? << shift) >> shift;
-        loop {
-            if word != 0 {
-                return Some(word_idx * 64 + 63 - word.leading_zeros() as usize);
-            }
-            word_idx = word_idx.checked_sub(1)?;
-            word = *self.words.get(word_idx)?;
-        }
-    }
+/// A position in a [`SigInput`]: the index (in the full token vector) of
+/// the next significant token (the token count at the end), and where the
+/// significant token before it ends, so a span or the end of what was
+/// consumed is known without a scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SigCursor {
+    pub(crate) idx: usize,
+    pub(crate) prev_end: u32,
 }
 
 /// The significant tokens of one input, as chumsky reads them.
@@ -124,12 +116,21 @@ impl<'s> SigInput<'s> {
         idx
     }
 
-    /// The end of the last significant token before `cursor` (0 if none).
-    pub(crate) fn end_before(&self, cursor: usize) -> u32 {
-        match self.sigs.prev_before(cursor) {
-            Some(idx) => self.tokens.get(idx).map_or(0, |t| t.range.end),
-            None => 0,
+    /// Where the token at `idx` ends.
+    #[inline(always)]
+    fn end_of(&self, idx: usize) -> u32 {
+        match self.tokens.start(idx + 1) {
+            Some(end) => end,
+            None => self.tokens.end(),
         }
+    }
+
+    #[inline(always)]
+    fn advance(&self, cursor: &mut SigCursor) -> Option<K> {
+        let kind = self.kind(cursor.idx)?;
+        cursor.prev_end = self.end_of(cursor.idx);
+        cursor.idx = self.sigs.next_from(cursor.idx + 1);
+        Some(kind)
     }
 
     /// Where the token at `cursor` starts (the input's end past the last).
@@ -149,31 +150,29 @@ impl<'s> Input<'s> for SigInput<'s> {
     type Span = SimpleSpan<u32>;
     type Token = K;
     type MaybeToken = K;
-    /// The index (in the full token vector) of the next significant
-    /// token, or the token count at the end.
-    type Cursor = usize;
+    type Cursor = SigCursor;
     type Cache = Self;
 
-    fn begin(self) -> (usize, Self) {
-        (self.sigs.next_from(0), self)
+    fn begin(self) -> (SigCursor, Self) {
+        let idx = self.sigs.next_from(0);
+        (SigCursor { idx, prev_end: 0 }, self)
     }
 
     #[inline(always)]
-    fn cursor_location(cursor: &usize) -> usize {
-        *cursor
+    fn cursor_location(cursor: &SigCursor) -> usize {
+        cursor.idx
     }
 
     #[inline(always)]
-    unsafe fn next_maybe(this: &mut Self, cursor: &mut usize) -> Option<K> {
-        let kind = this.kind(*cursor)?;
-        *cursor = this.sigs.next_from(*cursor + 1);
-        Some(kind)
+    unsafe fn next_maybe(this: &mut Self, cursor: &mut SigCursor) -> Option<K> {
+        this.advance(cursor)
     }
 
-    unsafe fn span(this: &mut Self, range: Range<&usize>) -> SimpleSpan<u32> {
-        let start = this.start_at(*range.start);
-        let end = if range.end > range.start {
-            this.end_before(*range.end).max(start)
+    #[inline(always)]
+    unsafe fn span(this: &mut Self, range: Range<&SigCursor>) -> SimpleSpan<u32> {
+        let start = this.start_at(range.start.idx);
+        let end = if range.end.idx > range.start.idx {
+            range.end.prev_end.max(start)
         } else {
             start
         };
@@ -184,10 +183,8 @@ impl<'s> Input<'s> for SigInput<'s> {
 #[allow(unsafe_code)] // See `Input` above.
 impl<'s> ValueInput<'s> for SigInput<'s> {
     #[inline(always)]
-    unsafe fn next(this: &mut Self, cursor: &mut usize) -> Option<K> {
-        let kind = this.kind(*cursor)?;
-        *cursor = this.sigs.next_from(*cursor + 1);
-        Some(kind)
+    unsafe fn next(this: &mut Self, cursor: &mut SigCursor) -> Option<K> {
+        this.advance(cursor)
     }
 }
 
@@ -352,7 +349,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sig_set_scans_both_ways_across_words() {
+    fn sig_set_scans_across_words() {
         let mut set = SigSet::for_tokens(200);
         for idx in [0u32, 5, 63, 64, 130, 199] {
             set.insert(idx);
@@ -365,10 +362,6 @@ mod tests {
             at = set.next_from(at + 1);
         }
         assert_eq!(seen, [0, 5, 63, 64, 130, 199]);
-        assert_eq!(set.prev_before(64), Some(63));
-        assert_eq!(set.prev_before(130), Some(64));
-        assert_eq!(set.prev_before(1), Some(0));
-        assert_eq!(set.prev_before(0), None);
         assert_eq!(set.next_from(131), 199);
         assert_eq!(SigSet::for_tokens(10).next_from(0), 10);
     }

@@ -99,11 +99,9 @@ pub(crate) struct St<'s> {
     /// Where the current body item starts (its column is computed only
     /// when recovery needs it).
     item_start: Option<u32>,
-    /// End offset of the last significant token before the cursor (kept
-    /// current by [`st`] and [`bump`]).
+    /// End offset of the last significant token before the cursor (set
+    /// from the cursor by [`st`] and [`bump`]).
     last_end: u32,
-    /// The cursor `last_end` was computed for.
-    synced_cursor: usize,
     /// The tree under construction.
     b: Builder,
     /// The flat parts of the templates under construction: each
@@ -250,16 +248,12 @@ impl<'s> St<'s> {
 // Token-level helpers (used inside `custom` parsers)
 // ----------------------------------------------------------------------
 
-/// The parser state, with `last_end` brought up to date with the cursor
-/// (tokens consumed by combinators, and rewinds, move the cursor without
-/// `bump`).
+/// The parser state, with `last_end` set from the cursor (tokens
+/// consumed by combinators, and rewinds, move the cursor without `bump`).
 fn st<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
-    let cursor = *inp.cursor().inner();
+    let end = inp.cursor().inner().prev_end;
     let s = &mut inp.state().0;
-    if s.synced_cursor != cursor {
-        s.synced_cursor = cursor;
-        s.last_end = s.input.end_before(cursor);
-    }
+    s.last_end = end;
     s
 }
 
@@ -270,7 +264,7 @@ fn raw<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
 
 /// The next significant token, not consumed.
 fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let idx = *inp.cursor().inner();
+    let idx = inp.cursor().inner().idx;
     let s = raw(inp);
     s.input.kind(idx)?;
     Some(s.sig(idx as u32))
@@ -279,26 +273,26 @@ fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
 /// Consumes the next significant token (see [`bump`], which also records
 /// its end).
 fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let idx = *inp.cursor().inner();
+    let idx = inp.cursor().inner().idx;
     inp.next()?;
     Some(raw(inp).sig(idx as u32))
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    let idx = *inp.cursor().inner();
+    let idx = inp.cursor().inner().idx;
     raw(inp).input.kind(idx)
 }
 
 /// The kind of the token after the next one (neither consumed).
 fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    let cursor = *inp.cursor().inner();
+    let cursor = inp.cursor().inner().idx;
     let input = raw(inp).input;
     input.kind(input.nth_from(cursor, 1))
 }
 
 /// The `n`th token after the next one (`n` = 0: the next), not consumed.
 fn peek_nth(inp: &mut Inp<'_, '_>, n: usize) -> Option<Sig> {
-    let cursor = *inp.cursor().inner();
+    let cursor = inp.cursor().inner().idx;
     let s = raw(inp);
     let idx = s.input.nth_from(cursor, n);
     s.tokens.get(idx)?;
@@ -334,10 +328,7 @@ fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
 #[inline]
 fn bump(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     let sig = next(inp)?;
-    let cursor = *inp.cursor().inner();
-    let s = raw(inp);
-    s.last_end = sig.range.end;
-    s.synced_cursor = cursor;
+    raw(inp).last_end = sig.range.end;
     Some(sig)
 }
 
@@ -451,7 +442,6 @@ fn new_state<'s>(
         depth_of_blocks: 0,
         item_start: None,
         last_end: 0,
-        synced_cursor: 0,
         b: Builder::for_source(text.len(), sigs.count()),
         flats: Vec::new(),
         solid_literal_end: None,
