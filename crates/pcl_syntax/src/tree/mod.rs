@@ -24,21 +24,26 @@
 //! ([`crate::Parsed::node_at`]).
 
 pub(crate) mod builder;
-mod nav;
+pub(crate) mod nav;
+mod store;
 mod views;
 
 use num_bigint::BigInt;
 use pcl_diagnostics::TextRange;
 
 pub use nav::NodeRef;
+pub(crate) use store::{Bits, Slot, WideBinary, LEAF};
 pub use views::*;
 
-/// Index of an expression in [`Tree`]'s expression arena.
+/// An expression of a [`Tree`]: the index of a stored node, or (with
+/// the top bit set) a one-token expression that is not stored, named by
+/// its start offset (see `store.rs`). Unique within a tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub(crate) u32);
 
 impl ExprId {
-    /// The index, e.g. to key a side table by expression.
+    /// The id as a number, e.g. to key a side table by expression (a
+    /// map: ids of unstored expressions are above 2^31).
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -73,7 +78,16 @@ pub(crate) enum Text {
 /// The arenas of one parse.
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
-    pub(crate) exprs: Vec<ExprNode>,
+    /// The stored expressions (see `store.rs`): a slot and a tag each.
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) expr_tags: Vec<u8>,
+    /// The last byte of every unstored (leaf) expression.
+    pub(crate) leaf_ends: Bits,
+    /// Traversals whose source is not a leaf at their start.
+    pub(crate) traversals: Vec<(ExprId, Run)>,
+    pub(crate) conditionals: Vec<[ExprId; 3]>,
+    /// Binary nodes whose operator is far from their left operand.
+    pub(crate) wide_binaries: Vec<WideBinary>,
     /// Runs of expression ids: tuple elements, call arguments.
     pub(crate) expr_lists: Vec<ExprId>,
     pub(crate) steps: Vec<StepNode>,
@@ -95,18 +109,14 @@ pub struct Tree {
     pub(crate) decoded: String,
     pub(crate) bigs: Vec<BigInt>,
     /// Each expression's parent, built on first use (see `nav.rs`).
-    pub(crate) parents: std::sync::OnceLock<Vec<u32>>,
+    pub(crate) parents: std::sync::OnceLock<nav::Parents>,
 }
 
 impl Tree {
-    pub(crate) fn expr_node(&self, id: ExprId) -> &ExprNode {
-        // Ids come only from this tree's builder.
-        self.exprs.get(id.index()).unwrap_or(&ERROR_NODE)
-    }
-
-    /// The number of expression nodes (every [`ExprId`] is below it).
+    /// The number of stored expression nodes (one-token expressions are
+    /// not stored, see [`ExprId`]).
     pub fn expr_count(&self) -> usize {
-        self.exprs.len()
+        self.slots.len()
     }
 
     /// Bytes held by the arenas (capacity, not length), for memory
@@ -115,7 +125,12 @@ impl Tree {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
-        bytes(&self.exprs)
+        bytes(&self.slots)
+            + bytes(&self.expr_tags)
+            + self.leaf_ends.bytes()
+            + bytes(&self.traversals)
+            + bytes(&self.conditionals)
+            + bytes(&self.wide_binaries)
             + bytes(&self.expr_lists)
             + bytes(&self.steps)
             + bytes(&self.object_items)
@@ -137,20 +152,9 @@ impl Tree {
     }
 }
 
-static ERROR_NODE: ExprNode = ExprNode {
-    kind: ExprNodeKind::Error,
-    range: TextRange { start: 0, end: 0 },
-};
-
-/// One expression: 24 bytes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ExprNode {
-    pub(crate) kind: ExprNodeKind,
-    pub(crate) range: TextRange,
-}
-
-/// The payload of an expression node. Large, rare forms (calls, `for`
-/// expressions, splats, templates) live in their own arenas.
+/// What an expression is, as the parser builds it and the views read
+/// it; the tree stores it compactly (`store.rs`). Large, rare forms
+/// (calls, `for` expressions, splats, templates) live in their own arenas.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum ExprNodeKind {
     /// An integer that fits in a `u64`, split in two halves to keep the
@@ -200,6 +204,10 @@ pub(crate) enum ExprNodeKind {
     Object(Run),
     Parens(ExprId),
     Error,
+    /// A quoted string with at most one literal part, whose text is its
+    /// source bytes, stored as a leaf: its range, quotes included (never
+    /// given to the builder, which makes it from a `Template`).
+    PlainString(TextRange),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
