@@ -579,7 +579,7 @@ fn node_sizes_stay_small() {
     use std::mem::size_of;
     assert_eq!(size_of::<Slot>(), 16);
     assert!(
-        size_of::<StepNode>() <= 24,
+        size_of::<StepNode>() <= 16,
         "StepNode is {} bytes",
         size_of::<StepNode>()
     );

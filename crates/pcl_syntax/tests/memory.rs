@@ -32,12 +32,12 @@ const BOUND: f64 = 16.0;
 /// what each measured when it was set, plus 5 % for noise. The syntax
 /// shapes are dominated by the token lists (5 bytes per token, 4 per
 /// significant token) and the nodes left: a 16-byte slot and a tag per
-/// operator (`1+1+…`), the template parts of `${a}`, the 24-byte steps of a
+/// operator (`1+1+…`), the template parts of `${a}`, the 16-byte steps of a
 /// traversal, and a block's item, block and body nodes; the two error
 /// shapes by one 152-byte `Diagnostic` (plus its message) per error.
 const KNOWN_OVER: &[(&str, f64)] = &[
     ("`${a}` interpolations in one string", 21.6),
-    ("`a.b.c…` traversal", 23.0),
+    ("`a.b.c…` traversal", 18.4),
     ("`1+1+…` sum", 18.7),
     ("`a=1` lines", 116.8),
     ("`b{}` blocks", 32.5),

@@ -185,6 +185,7 @@ impl Builder {
         self.tree.is_error_expr(id)
     }
 
+    #[inline]
     fn range_of(&self, id: ExprId) -> Option<TextRange> {
         if id.0 & LEAF != 0 {
             return Some(self.leaf_range(id.0));
@@ -225,6 +226,7 @@ impl Builder {
         Some(ExprId(id))
     }
 
+    #[inline]
     fn cover(&self, range: TextRange, id: ExprId) -> TextRange {
         match self.range_of(id) {
             Some(r) => TextRange::new(range.start.min(r.start), range.end.max(r.end)),
@@ -395,24 +397,35 @@ impl Builder {
     ) -> StepNode {
         let index = self.tree.bigs.len() as u32;
         self.tree.bigs.push(value);
-        StepNode {
-            kind: StepNodeKind::LegacyIndex {
+        self.step(
+            StepNodeKind::LegacyIndex {
                 digits,
                 value: index,
             },
             range,
-        }
+        )
     }
 
     /// A step, its range widened over an index expression.
     pub(crate) fn step(&mut self, kind: StepNodeKind, range: TextRange) -> StepNode {
-        let range = match kind {
-            StepNodeKind::Index(e) => self.cover(range, e),
-            _ => range,
+        let mut extra = |value| {
+            self.tree.step_extras.push(value);
+            self.tree.step_extras.len() as u32 - 1
         };
-        StepNode { kind, range }
+        let (tag, a, range) = match kind {
+            StepNodeKind::Attr(name) if name.end == range.end && name.start >= range.start => {
+                (StepTag::Attr, name.start, range)
+            }
+            StepNodeKind::Attr(name) => (StepTag::WideAttr, extra((name, 0)), range),
+            StepNodeKind::LegacyIndex { digits, value } => {
+                (StepTag::LegacyIndex, extra((digits, value)), range)
+            }
+            StepNodeKind::Index(e) => (StepTag::Index, e.0, self.cover(range, e)),
+        };
+        StepNode { range, a, tag }
     }
 
+    #[inline]
     pub(crate) fn object_item(
         &self,
         key: ExprId,
@@ -450,7 +463,7 @@ impl Builder {
         parts: Run,
         range: TextRange,
     ) -> Option<ExprId> {
-        if kind != TemplateNodeKind::Quoted {
+        if kind != TemplateNodeKind::Quoted || parts.len > 1 {
             return None;
         }
         let range = self.cover_run(range, slice(&self.tree.parts, parts), |p| p.range);

@@ -91,6 +91,9 @@ pub struct Tree {
     /// Runs of expression ids: tuple elements, call arguments.
     pub(crate) expr_lists: Vec<ExprId>,
     pub(crate) steps: Vec<StepNode>,
+    /// The names of `WideAttr` steps and the digits and values of legacy
+    /// index steps.
+    pub(crate) step_extras: Vec<(TextRange, u32)>,
     pub(crate) object_items: Vec<ObjectItemNode>,
     pub(crate) templates: Vec<TemplateNode>,
     pub(crate) parts: Vec<PartNode>,
@@ -133,6 +136,7 @@ impl Tree {
             + bytes(&self.wide_binaries)
             + bytes(&self.expr_lists)
             + bytes(&self.steps)
+            + bytes(&self.step_extras)
             + bytes(&self.object_items)
             + bytes(&self.templates)
             + bytes(&self.parts)
@@ -210,12 +214,43 @@ pub(crate) enum ExprNodeKind {
     PlainString(TextRange),
 }
 
+/// One traversal step, 16 bytes: its range, a tag and one `u32` (see
+/// [`StepNode::kind`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct StepNode {
-    pub(crate) kind: StepNodeKind,
     pub(crate) range: TextRange,
+    /// `Attr`: where the name starts (it ends with the step); `Index`: the
+    /// expression; `WideAttr`, `LegacyIndex`: an index into `step_extras`.
+    a: u32,
+    tag: StepTag,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum StepTag {
+    Attr,
+    /// An attribute step whose name does not end with it.
+    WideAttr,
+    Index,
+    LegacyIndex,
+}
+
+impl StepNode {
+    /// What the step is, as the builder was given it.
+    pub(crate) fn kind(&self, tree: &Tree) -> StepNodeKind {
+        let extra = || tree.step_extras.get(self.a as usize).copied();
+        match self.tag {
+            StepTag::Attr => StepNodeKind::Attr(TextRange::new(self.a, self.range.end)),
+            StepTag::Index => StepNodeKind::Index(ExprId(self.a)),
+            StepTag::WideAttr => StepNodeKind::Attr(extra().map_or(self.range, |(name, _)| name)),
+            StepTag::LegacyIndex => {
+                let (digits, value) = extra().unwrap_or((self.range, u32::MAX));
+                StepNodeKind::LegacyIndex { digits, value }
+            }
+        }
+    }
+}
+
+/// What a step is (the builder's input; stored as a [`StepNode`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum StepNodeKind {
     Attr(TextRange),

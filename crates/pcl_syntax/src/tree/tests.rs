@@ -232,4 +232,19 @@ fn traversals_keep_their_source_leaf_or_node() {
         })
         .collect();
     assert_eq!(sources, [("x", 3), ("f(1)", 1), ("(x)", 1)]);
+    let text = "a = x.0 .b[y]\n";
+    let parse = crate::parse(FileId(0), text);
+    let ExprKind::Traversal(t) = first_expr(&parse).kind() else {
+        panic!("not a traversal:\n{}", parse.dump());
+    };
+    let steps: Vec<String> = t
+        .steps()
+        .iter()
+        .map(|s| match s.kind() {
+            StepKind::Attr(name) => format!("attr {} {}", name.name, name.range),
+            StepKind::Index(e) => format!("index {}", e.text()),
+            StepKind::LegacyIndex { text, value } => format!("legacy {text} {value}"),
+        })
+        .collect();
+    assert_eq!(steps, ["legacy 0 0", "attr b 9..10", "index y"]);
 }

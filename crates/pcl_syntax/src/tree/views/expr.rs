@@ -310,7 +310,7 @@ impl<'t> StepRef<'t> {
     }
     pub fn kind(self) -> StepKind<'t> {
         static ZERO: std::sync::OnceLock<BigInt> = std::sync::OnceLock::new();
-        match self.node.kind {
+        match self.node.kind(self.src.tree) {
             StepNodeKind::Attr(name) => StepKind::Attr(Ident::new(self.src, name)),
             StepNodeKind::Index(expr) => StepKind::Index(self.src.expr(expr)),
             StepNodeKind::LegacyIndex { digits, value } => StepKind::LegacyIndex {
