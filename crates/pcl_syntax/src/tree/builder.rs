@@ -407,6 +407,7 @@ impl Builder {
     }
 
     /// A step, its range widened over an index expression.
+    #[inline]
     pub(crate) fn step(&mut self, kind: StepNodeKind, range: TextRange) -> StepNode {
         let mut extra = |value| {
             self.tree.step_extras.push(value);
