@@ -8,8 +8,14 @@
 //! ([`Builder`] keeps the lists under construction on scratch stacks).
 //! Names and literal texts are ranges into the source; text that differs
 //! from its source bytes (a decoded string, a joined call name) lives in
-//! one side buffer. Integers up to `u64::MAX` are stored inline, wider ones
-//! in a side table of `BigInt`s.
+//! one side buffer. Wide integers live in a side table of `BigInt`s.
+//!
+//! Memory is linear in the source and kept small: a one-token
+//! expression (a number, a name, `true`/`false`/`null`, a plain string)
+//! is not stored at all (its id names its start; its kind and value are
+//! read from the source), every other expression is a 16-byte slot plus a
+//! one-byte tag, and a traversal step is 16 bytes (`store.rs` has the
+//! encoding).
 //!
 //! Nothing outside this crate sees the arenas: the typed AST is the set of
 //! borrowing views in [`views`] ([`ExprRef`], [`BodyRef`], …), which are
