@@ -170,7 +170,7 @@ impl Parsed<TemplateRoot> {
         };
         tree::TemplateRef {
             src: self.src(),
-            node: self
+            node: *self
                 .tree
                 .templates
                 .get(self.root as usize)

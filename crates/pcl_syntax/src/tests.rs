@@ -570,15 +570,16 @@ fn duplicates_merge_into_the_parse_diagnostics_by_position() {
     );
 }
 
-/// The tree's memory per source byte depends on these sizes (every
-/// expression is an `ExprNode`, every list element one of the others); a
-/// new variant or field that grows them should go to a side arena instead.
+/// The tree's memory per source byte depends on these sizes (every stored
+/// expression is a `Slot` plus a one-byte tag, every list element one of
+/// the others); a new variant or field that grows them should go to a side
+/// arena instead.
 #[test]
 fn node_sizes_stay_small() {
     use std::mem::size_of;
-    assert_eq!(size_of::<ExprNode>(), 24);
+    assert_eq!(size_of::<Slot>(), 16);
     assert!(
-        size_of::<StepNode>() <= 24,
+        size_of::<StepNode>() <= 16,
         "StepNode is {} bytes",
         size_of::<StepNode>()
     );

@@ -14,6 +14,7 @@ use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use pcl_diagnostics::TextRange;
 
+use super::store;
 use super::*;
 
 /// The scratch length at the start of a list.
@@ -48,6 +49,12 @@ pub(crate) struct Scratch {
 pub struct Builder {
     pub(crate) tree: Tree,
     pub(crate) scratch: Scratch,
+    /// The end of the last leaf made (see [`Builder::leaf`]).
+    leaves_end: u32,
+    /// The last two leaves made, with their ranges: a node's children are
+    /// usually among them, and a leaf's range is otherwise a scan of the
+    /// end bits.
+    recent: [(u32, u32); 2],
 }
 
 /// Moves `scratch[mark..]` to the end of `arena`: the one list helper.
@@ -113,13 +120,17 @@ impl Builder {
     /// back by [`Builder::finish`].
     pub(crate) fn for_source(len: usize, significant: usize) -> Builder {
         let mut b = Builder::default();
-        b.tree.exprs.reserve(significant.max(len / 12));
+        let nodes = significant.max(len / 12);
+        b.tree.slots.reserve(nodes);
+        b.tree.expr_tags.reserve(nodes);
+        b.tree.leaf_ends = Bits::with_len(len);
         b
     }
 
     pub(crate) fn finish(mut self) -> Tree {
         let tree = &mut self.tree;
-        tree.exprs.shrink_to_fit();
+        tree.slots.shrink_to_fit();
+        tree.expr_tags.shrink_to_fit();
         tree.expr_lists.shrink_to_fit();
         tree.steps.shrink_to_fit();
         tree.object_items.shrink_to_fit();
@@ -153,24 +164,69 @@ impl Builder {
 
     /// The range of a node built already.
     pub(crate) fn expr_range(&self, id: ExprId) -> TextRange {
-        self.tree.expr_node(id).range
+        if id.0 & LEAF != 0 {
+            return self.leaf_range(id.0);
+        }
+        self.tree.expr_range(id)
+    }
+
+    #[inline]
+    fn leaf_range(&self, id: u32) -> TextRange {
+        let start = id & !LEAF;
+        match self.recent {
+            [(newest, end), _] if newest == id => TextRange { start, end },
+            [_, (older, end)] if older == id => TextRange { start, end },
+            _ => self.tree.leaf_range(start),
+        }
     }
 
     /// Whether a node built already is an error placeholder.
     pub(crate) fn is_error(&self, id: ExprId) -> bool {
-        matches!(self.tree.expr_node(id).kind, ExprNodeKind::Error)
+        self.tree.is_error_expr(id)
     }
 
+    #[inline]
     fn range_of(&self, id: ExprId) -> Option<TextRange> {
-        let node = self.tree.exprs.get(id.index())?;
-        match node.kind {
-            // The splat item has the range of its splat's marker, which
-            // must not widen the nodes built over it.
-            ExprNodeKind::SplatItem => None,
-            _ => Some(node.range),
+        if id.0 & LEAF != 0 {
+            return Some(self.leaf_range(id.0));
         }
+        let slot = self.tree.slots.get(id.index())?;
+        // The splat item has the range of its splat's marker, which must
+        // not widen the nodes built over it.
+        (!self.tree.is_splat_item(id)).then_some(slot.range)
     }
 
+    /// The id of a one-token expression at `range`, not stored (see
+    /// `store.rs`), or `None` when it must be stored: it is empty, starts
+    /// at or past 2 GiB, or would make another leaf's end ambiguous. A
+    /// leaf's end is the first end bit at or after its start, so none may
+    /// lie inside it, and its own end bit must not land inside an earlier
+    /// leaf: it is new and after every leaf made so far (the parser makes
+    /// them in source order), or it is set already (the same token made
+    /// again after a rewind).
+    #[inline]
+    fn leaf(&mut self, range: TextRange) -> Option<ExprId> {
+        let (start, end) = (range.start, range.end);
+        if start >= end || end > LEAF {
+            return None;
+        }
+        let last = end - 1;
+        if start >= self.leaves_end {
+            // No end bit lies at or after `start` yet.
+            if !self.tree.leaf_ends.set(last) {
+                return None;
+            }
+            self.leaves_end = end;
+        } else if self.tree.leaf_ends.next(start, end) != Some(last) {
+            return None;
+        }
+        let id = LEAF | start;
+        let [newest, _] = self.recent;
+        self.recent = [(id, end), newest];
+        Some(ExprId(id))
+    }
+
+    #[inline]
     fn cover(&self, range: TextRange, id: ExprId) -> TextRange {
         match self.range_of(id) {
             Some(r) => TextRange::new(range.start.min(r.start), range.end.max(r.end)),
@@ -193,11 +249,29 @@ impl Builder {
     /// Appends an expression node. Its range is widened to cover its
     /// direct children (error recovery may leave a child past the end the
     /// parser computed), so every node's range contains its children's.
+    #[inline]
     pub(crate) fn expr(&mut self, kind: ExprNodeKind, range: TextRange) -> ExprId {
+        if matches!(
+            kind,
+            ExprNodeKind::Variable | ExprNodeKind::Bool(_) | ExprNodeKind::Null
+        ) {
+            // No children: the range is covered already.
+            if let Some(id) = self.leaf(range) {
+                return id;
+            }
+        }
+        self.stored_expr(kind, range)
+    }
+
+    /// [`Builder::expr`] for a node that is stored.
+    #[inline(never)]
+    fn stored_expr(&mut self, kind: ExprNodeKind, range: TextRange) -> ExprId {
         let range = self.covered(kind, range);
-        let id = ExprId(self.tree.exprs.len() as u32);
-        self.tree.exprs.push(ExprNode { kind, range });
-        id
+        let lhs_end = match kind {
+            ExprNodeKind::Binary { lhs, .. } => self.expr_range(lhs).end,
+            _ => 0,
+        };
+        self.tree.push_expr(kind, range, lhs_end)
     }
 
     fn covered(&self, kind: ExprNodeKind, range: TextRange) -> TextRange {
@@ -213,6 +287,7 @@ impl Builder {
             | ExprNodeKind::Null
             | ExprNodeKind::Variable
             | ExprNodeKind::SplatItem
+            | ExprNodeKind::PlainString(_)
             | ExprNodeKind::Error => range,
             ExprNodeKind::Template(i) => match t.templates.get(i as usize) {
                 Some(node) => self.cover_run(range, slice(&t.parts, node.parts), |p| p.range),
@@ -281,6 +356,11 @@ impl Builder {
     }
 
     pub(crate) fn number(&mut self, value: NumberLit, range: TextRange) -> ExprId {
+        if store::number_is_leaf(&value) {
+            if let Some(id) = self.leaf(range) {
+                return id;
+            }
+        }
         let kind = match value {
             NumberLit::Small(small) => ExprNodeKind::Int {
                 lo: small as u32,
@@ -317,24 +397,36 @@ impl Builder {
     ) -> StepNode {
         let index = self.tree.bigs.len() as u32;
         self.tree.bigs.push(value);
-        StepNode {
-            kind: StepNodeKind::LegacyIndex {
+        self.step(
+            StepNodeKind::LegacyIndex {
                 digits,
                 value: index,
             },
             range,
-        }
+        )
     }
 
     /// A step, its range widened over an index expression.
+    #[inline]
     pub(crate) fn step(&mut self, kind: StepNodeKind, range: TextRange) -> StepNode {
-        let range = match kind {
-            StepNodeKind::Index(e) => self.cover(range, e),
-            _ => range,
+        let mut extra = |value| {
+            self.tree.step_extras.push(value);
+            self.tree.step_extras.len() as u32 - 1
         };
-        StepNode { kind, range }
+        let (tag, a, range) = match kind {
+            StepNodeKind::Attr(name) if name.end == range.end && name.start >= range.start => {
+                (StepTag::Attr, name.start, range)
+            }
+            StepNodeKind::Attr(name) => (StepTag::WideAttr, extra((name, 0)), range),
+            StepNodeKind::LegacyIndex { digits, value } => {
+                (StepTag::LegacyIndex, extra((digits, value)), range)
+            }
+            StepNodeKind::Index(e) => (StepTag::Index, e.0, self.cover(range, e)),
+        };
+        StepNode { range, a, tag }
     }
 
+    #[inline]
     pub(crate) fn object_item(
         &self,
         key: ExprId,
@@ -354,9 +446,44 @@ impl Builder {
         parts: Run,
         range: TextRange,
     ) -> ExprId {
+        if let Some(id) = self.plain_string(kind, parts, range) {
+            return id;
+        }
         let index = self.tree.templates.len() as u32;
         self.tree.templates.push(TemplateNode { kind, parts });
         self.expr(ExprNodeKind::Template(index), range)
+    }
+
+    /// A quoted string that is a leaf (see `store.rs`): no parts and at
+    /// most two bytes (`""`, or an unclosed `"`), or one literal part whose
+    /// text is its source, between the first byte and the last. The view
+    /// makes those parts again from the range alone.
+    fn plain_string(
+        &mut self,
+        kind: TemplateNodeKind,
+        parts: Run,
+        range: TextRange,
+    ) -> Option<ExprId> {
+        if kind != TemplateNodeKind::Quoted || parts.len > 1 {
+            return None;
+        }
+        let range = self.cover_run(range, slice(&self.tree.parts, parts), |p| p.range);
+        let inner = (range.len() > 2).then(|| TextRange::new(range.start + 1, range.end - 1));
+        let plain = match (slice(&self.tree.parts, parts), inner) {
+            ([], None) => true,
+            ([part], Some(inner)) => {
+                part.range == inner && part.kind == PartNodeKind::Literal(Text::Source(inner))
+            }
+            _ => false,
+        };
+        if !plain {
+            return None;
+        }
+        let id = self.leaf(range)?;
+        if parts.len == 1 && parts.start as usize + 1 == self.tree.parts.len() {
+            self.tree.parts.pop();
+        }
+        Some(id)
     }
 
     /// A template node not wrapped in an expression (a bare template).

@@ -8,8 +8,14 @@
 //! ([`Builder`] keeps the lists under construction on scratch stacks).
 //! Names and literal texts are ranges into the source; text that differs
 //! from its source bytes (a decoded string, a joined call name) lives in
-//! one side buffer. Integers up to `u64::MAX` are stored inline, wider ones
-//! in a side table of `BigInt`s.
+//! one side buffer. Wide integers live in a side table of `BigInt`s.
+//!
+//! Memory is linear in the source and kept small: a one-token
+//! expression (a number, a name, `true`/`false`/`null`, a plain string)
+//! is not stored at all (its id names its start; its kind and value are
+//! read from the source), every other expression is a 16-byte slot plus a
+//! one-byte tag, and a traversal step is 16 bytes (`store.rs` has the
+//! encoding).
 //!
 //! Nothing outside this crate sees the arenas: the typed AST is the set of
 //! borrowing views in [`views`] ([`ExprRef`], [`BodyRef`], …), which are
@@ -24,21 +30,26 @@
 //! ([`crate::Parsed::node_at`]).
 
 pub(crate) mod builder;
-mod nav;
+pub(crate) mod nav;
+mod store;
 mod views;
 
 use num_bigint::BigInt;
 use pcl_diagnostics::TextRange;
 
 pub use nav::NodeRef;
+pub(crate) use store::{Bits, Slot, WideBinary, LEAF};
 pub use views::*;
 
-/// Index of an expression in [`Tree`]'s expression arena.
+/// An expression of a [`Tree`]: the index of a stored node, or (with
+/// the top bit set) a one-token expression that is not stored, named by
+/// its start offset (see `store.rs`). Unique within a tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub(crate) u32);
 
 impl ExprId {
-    /// The index, e.g. to key a side table by expression.
+    /// The id as a number, e.g. to key a side table by expression (a
+    /// map: ids of unstored expressions are above 2^31).
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -73,10 +84,22 @@ pub(crate) enum Text {
 /// The arenas of one parse.
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
-    pub(crate) exprs: Vec<ExprNode>,
+    /// The stored expressions (see `store.rs`): a slot and a tag each.
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) expr_tags: Vec<u8>,
+    /// The last byte of every unstored (leaf) expression.
+    pub(crate) leaf_ends: Bits,
+    /// Traversals whose source is not a leaf at their start.
+    pub(crate) traversals: Vec<(ExprId, Run)>,
+    pub(crate) conditionals: Vec<[ExprId; 3]>,
+    /// Binary nodes whose operator is far from their left operand.
+    pub(crate) wide_binaries: Vec<WideBinary>,
     /// Runs of expression ids: tuple elements, call arguments.
     pub(crate) expr_lists: Vec<ExprId>,
     pub(crate) steps: Vec<StepNode>,
+    /// The names of `WideAttr` steps and the digits and values of legacy
+    /// index steps.
+    pub(crate) step_extras: Vec<(TextRange, u32)>,
     pub(crate) object_items: Vec<ObjectItemNode>,
     pub(crate) templates: Vec<TemplateNode>,
     pub(crate) parts: Vec<PartNode>,
@@ -95,18 +118,14 @@ pub struct Tree {
     pub(crate) decoded: String,
     pub(crate) bigs: Vec<BigInt>,
     /// Each expression's parent, built on first use (see `nav.rs`).
-    pub(crate) parents: std::sync::OnceLock<Vec<u32>>,
+    pub(crate) parents: std::sync::OnceLock<nav::Parents>,
 }
 
 impl Tree {
-    pub(crate) fn expr_node(&self, id: ExprId) -> &ExprNode {
-        // Ids come only from this tree's builder.
-        self.exprs.get(id.index()).unwrap_or(&ERROR_NODE)
-    }
-
-    /// The number of expression nodes (every [`ExprId`] is below it).
+    /// The number of stored expression nodes (one-token expressions are
+    /// not stored, see [`ExprId`]).
     pub fn expr_count(&self) -> usize {
-        self.exprs.len()
+        self.slots.len()
     }
 
     /// Bytes held by the arenas (capacity, not length), for memory
@@ -115,9 +134,15 @@ impl Tree {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
-        bytes(&self.exprs)
+        bytes(&self.slots)
+            + bytes(&self.expr_tags)
+            + self.leaf_ends.bytes()
+            + bytes(&self.traversals)
+            + bytes(&self.conditionals)
+            + bytes(&self.wide_binaries)
             + bytes(&self.expr_lists)
             + bytes(&self.steps)
+            + bytes(&self.step_extras)
             + bytes(&self.object_items)
             + bytes(&self.templates)
             + bytes(&self.parts)
@@ -137,20 +162,9 @@ impl Tree {
     }
 }
 
-static ERROR_NODE: ExprNode = ExprNode {
-    kind: ExprNodeKind::Error,
-    range: TextRange { start: 0, end: 0 },
-};
-
-/// One expression: 24 bytes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ExprNode {
-    pub(crate) kind: ExprNodeKind,
-    pub(crate) range: TextRange,
-}
-
-/// The payload of an expression node. Large, rare forms (calls, `for`
-/// expressions, splats, templates) live in their own arenas.
+/// What an expression is, as the parser builds it and the views read
+/// it; the tree stores it compactly (`store.rs`). Large, rare forms
+/// (calls, `for` expressions, splats, templates) live in their own arenas.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum ExprNodeKind {
     /// An integer that fits in a `u64`, split in two halves to keep the
@@ -200,14 +214,49 @@ pub(crate) enum ExprNodeKind {
     Object(Run),
     Parens(ExprId),
     Error,
+    /// A quoted string with at most one literal part, whose text is its
+    /// source bytes, stored as a leaf: its range, quotes included (never
+    /// given to the builder, which makes it from a `Template`).
+    PlainString(TextRange),
+}
+
+/// One traversal step, 16 bytes: its range, a tag and one `u32` (see
+/// [`StepNode::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct StepNode {
+    pub(crate) range: TextRange,
+    /// `Attr`: where the name starts (it ends with the step); `Index`: the
+    /// expression; `WideAttr`, `LegacyIndex`: an index into `step_extras`.
+    a: u32,
+    tag: StepTag,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct StepNode {
-    pub(crate) kind: StepNodeKind,
-    pub(crate) range: TextRange,
+enum StepTag {
+    Attr,
+    /// An attribute step whose name does not end with it.
+    WideAttr,
+    Index,
+    LegacyIndex,
 }
 
+impl StepNode {
+    /// What the step is, as the builder was given it.
+    pub(crate) fn kind(&self, tree: &Tree) -> StepNodeKind {
+        let extra = || tree.step_extras.get(self.a as usize).copied();
+        match self.tag {
+            StepTag::Attr => StepNodeKind::Attr(TextRange::new(self.a, self.range.end)),
+            StepTag::Index => StepNodeKind::Index(ExprId(self.a)),
+            StepTag::WideAttr => StepNodeKind::Attr(extra().map_or(self.range, |(name, _)| name)),
+            StepTag::LegacyIndex => {
+                let (digits, value) = extra().unwrap_or((self.range, u32::MAX));
+                StepNodeKind::LegacyIndex { digits, value }
+            }
+        }
+    }
+}
+
+/// What a step is (the builder's input; stored as a [`StepNode`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum StepNodeKind {
     Attr(TextRange),

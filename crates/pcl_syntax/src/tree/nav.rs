@@ -36,6 +36,14 @@ impl<'t> NodeRef<'t> {
 /// "No parent" in the parent table.
 const NONE: u32 = u32::MAX;
 
+/// Each expression's parent: a table for the stored nodes, a map for the
+/// leaves (see `store.rs`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Parents {
+    nodes: Vec<u32>,
+    leaves: std::collections::HashMap<u32, u32>,
+}
+
 fn contains(range: TextRange, offset: u32) -> bool {
     range.start <= offset && offset < range.end.max(range.start + 1)
 }
@@ -47,18 +55,28 @@ impl<'t> ExprRef<'t> {
     pub fn parent(self) -> Option<ExprRef<'t>> {
         let src = self.src;
         let parents = src.tree.parents.get_or_init(|| {
-            let mut parents = vec![NONE; src.tree.exprs.len()];
-            for index in 0..src.tree.exprs.len() {
+            let count = src.tree.slots.len();
+            let mut parents = Parents {
+                nodes: vec![NONE; count],
+                leaves: Default::default(),
+            };
+            for index in 0..count {
                 let parent = ExprId(index as u32);
                 src.expr(parent).for_each_child(|child| {
-                    if let Some(slot) = parents.get_mut(child.id.index()) {
+                    if child.id.0 & LEAF != 0 {
+                        parents.leaves.insert(child.id.0, parent.0);
+                    } else if let Some(slot) = parents.nodes.get_mut(child.id.index()) {
                         *slot = parent.0;
                     }
                 });
             }
             parents
         });
-        match parents.get(self.id.index()) {
+        let parent = match self.id.0 & LEAF {
+            0 => parents.nodes.get(self.id.index()),
+            _ => parents.leaves.get(&self.id.0),
+        };
+        match parent {
             Some(&p) if p != NONE => Some(src.expr(ExprId(p))),
             _ => None,
         }

@@ -13,8 +13,8 @@ fn offset_of(text: &str, needle: &str) -> u32 {
 }
 
 #[test]
-fn an_expression_node_is_24_bytes() {
-    assert_eq!(std::mem::size_of::<ExprNode>(), 24);
+fn an_expression_slot_is_16_bytes() {
+    assert_eq!(std::mem::size_of::<Slot>(), 16);
 }
 
 #[test]
@@ -118,4 +118,133 @@ fn decoded_text_lives_in_the_side_buffer_only_when_it_differs() {
         .collect();
     assert_eq!(literals, ["plain", "tab\t"]);
     assert_eq!(parse.tree().decoded, "tab\t");
+}
+
+/// The one expression of `text`'s first attribute.
+fn first_expr(parse: &crate::Parse) -> ExprRef<'_> {
+    match parse.body().attributes().next() {
+        Some(attr) => attr.expr(),
+        None => panic!("no attribute:\n{}", parse.dump()),
+    }
+}
+
+#[test]
+fn one_token_expressions_are_not_stored() {
+    let text = "a = [1, x, true, null, \"s\", \"\", 2.5, \"t\\n\", \"${y}\"]\n";
+    let parse = parse(FileId(0), text);
+    let ExprKind::Tuple(items) = first_expr(&parse).kind() else {
+        panic!("not a tuple:\n{}", parse.dump());
+    };
+    let kinds: Vec<String> = items
+        .iter()
+        .map(|e| match e.kind() {
+            ExprKind::Literal(Literal::Number(n)) => format!("{:?}", n.value),
+            ExprKind::Literal(l) => format!("{l:?}"),
+            ExprKind::Variable(v) => format!("var {}", v.name),
+            ExprKind::Template(t) => {
+                let parts: Vec<String> = t
+                    .parts()
+                    .iter()
+                    .map(|p| format!("{} {:?}", p.range(), p.kind()))
+                    .collect();
+                format!("{:?} {:?} {parts:?}", e.text(), t.literal_value())
+            }
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds.len(), 9, "{kinds:#?}");
+    assert_eq!(kinds[..4], ["Int(1)", "var x", "Bool(true)", "Null"]);
+    assert!(
+        kinds[4].starts_with("\"\\\"s\\\"\" Some(\"s\") [\"24..25 Literal"),
+        "{}",
+        kinds[4]
+    );
+    assert_eq!(kinds[5], "\"\\\"\\\"\" Some(\"\") []");
+    assert_eq!(kinds[6], "Fraction(2.5)");
+    assert!(kinds[7].contains("Some(\"t\\n\")"), "{}", kinds[7]);
+    // Stored: the tuple, the escaped string and the interpolated one (the
+    // `y` inside it is a leaf).
+    assert_eq!(parse.tree().expr_count(), 3, "{}", parse.dump());
+    for item in items {
+        assert_eq!(item.parent().map(|p| p.id()), Some(first_expr(&parse).id()));
+    }
+}
+
+#[test]
+fn binary_operators_keep_their_positions_near_and_far() {
+    let text = "a = (1+2  *  x ||\n  y     &&   z % 3 >= 4)\n";
+    let parse = parse(FileId(0), text);
+    let mut ops = Vec::new();
+    let mut stack = vec![first_expr(&parse)];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Binary(b) = e.kind() {
+            ops.push((b.op.as_str(), parse.text().get(b.op_range.to_usize())));
+        }
+        e.for_each_child(|c| stack.push(c));
+    }
+    ops.sort();
+    let expected = [
+        ("%", "%"),
+        ("&&", "&&"),
+        ("*", "*"),
+        ("+", "+"),
+        (">=", ">="),
+        ("||", "||"),
+    ];
+    let expected: Vec<(&str, Option<&str>)> =
+        expected.iter().map(|(o, t)| (*o, Some(*t))).collect();
+    assert_eq!(ops, expected, "{}", parse.dump());
+    // Every binary operator is one of the 13 a tag can hold, in order.
+    for (index, op) in store_ops().iter().enumerate() {
+        assert_eq!(*op as usize, index);
+    }
+}
+
+fn store_ops() -> [BinaryOp; 13] {
+    use BinaryOp::*;
+    [
+        Or,
+        And,
+        Equal,
+        NotEqual,
+        Less,
+        LessEqual,
+        Greater,
+        GreaterEqual,
+        Add,
+        Subtract,
+        Multiply,
+        Divide,
+        Modulo,
+    ]
+}
+
+#[test]
+fn traversals_keep_their_source_leaf_or_node() {
+    let text = "a = x.b[0].c\nb = f(1).d\nc = (x).e\n";
+    let parse = parse(FileId(0), text);
+    let sources: Vec<(&str, usize)> = parse
+        .body()
+        .attributes()
+        .map(|a| match a.expr().kind() {
+            ExprKind::Traversal(t) => (t.source().text(), t.steps().len()),
+            other => panic!("not a traversal: {other:?}"),
+        })
+        .collect();
+    assert_eq!(sources, [("x", 3), ("f(1)", 1), ("(x)", 1)]);
+    let text = "a = x.0 .b[y]\n";
+    let parse = crate::parse(FileId(0), text);
+    let ExprKind::Traversal(t) = first_expr(&parse).kind() else {
+        panic!("not a traversal:\n{}", parse.dump());
+    };
+    let steps: Vec<String> = t
+        .steps()
+        .iter()
+        .map(|s| match s.kind() {
+            StepKind::Attr(name) => format!("attr {} {}", name.name, name.range),
+            StepKind::Index(e) => format!("index {}", e.text()),
+            StepKind::LegacyIndex { text, value } => format!("legacy {text} {value}"),
+        })
+        .collect();
+    assert_eq!(steps, ["legacy 0 0", "attr b 9..10", "index y"]);
 }

@@ -6,6 +6,7 @@ use num_bigint::BigInt;
 use pcl_diagnostics::TextRange;
 
 use super::*;
+use crate::tree::store;
 
 // ----------------------------------------------------------------------
 // Expressions
@@ -82,14 +83,11 @@ impl<'t> ExprRef<'t> {
         self.id
     }
     pub fn range(self) -> TextRange {
-        self.node().range
-    }
-    fn node(self) -> &'t ExprNode {
-        self.src.tree.expr_node(self.id)
+        self.src.tree.expr_range(self.id)
     }
     /// True for the placeholder produced at a syntax error.
     pub fn is_error(self) -> bool {
-        matches!(self.node().kind, ExprNodeKind::Error)
+        self.src.tree.is_error_expr(self.id)
     }
     /// The source text of this expression.
     pub fn text(self) -> &'t str {
@@ -98,17 +96,15 @@ impl<'t> ExprRef<'t> {
     pub fn kind(self) -> ExprKind<'t> {
         let src = self.src;
         let tree = src.tree;
-        let node = self.node();
+        let range = self.range();
         let number = |value| {
             ExprKind::Literal(Literal::Number(NumberRef {
-                text: src.slice(node.range),
+                text: src.slice(range),
                 value,
             }))
         };
-        match node.kind {
-            ExprNodeKind::Int { lo, hi } => {
-                number(NumberValue::Int(u64::from(lo) | (u64::from(hi) << 32)))
-            }
+        match tree.expr_kind(self.id, src.text) {
+            ExprNodeKind::Int { lo, hi } => number(NumberValue::Int(store::int_value(lo, hi))),
             ExprNodeKind::BigInt(i) => match tree.bigs.get(i as usize) {
                 Some(big) => number(NumberValue::Big(big)),
                 None => number(NumberValue::Invalid),
@@ -120,10 +116,11 @@ impl<'t> ExprRef<'t> {
             ExprNodeKind::Bool(b) => ExprKind::Literal(Literal::Bool(b)),
             ExprNodeKind::Null => ExprKind::Literal(Literal::Null),
             ExprNodeKind::Template(i) => match tree.templates.get(i as usize) {
-                Some(node) => ExprKind::Template(TemplateRef { src, node }),
+                Some(node) => ExprKind::Template(TemplateRef { src, node: *node }),
                 None => ExprKind::Error,
             },
-            ExprNodeKind::Variable => ExprKind::Variable(Ident::new(src, node.range)),
+            ExprNodeKind::PlainString(range) => ExprKind::Template(TemplateRef::plain(src, range)),
+            ExprNodeKind::Variable => ExprKind::Variable(Ident::new(src, range)),
             ExprNodeKind::Traversal { source, steps } => {
                 ExprKind::Traversal(TraversalRef { src, source, steps })
             }
@@ -313,7 +310,7 @@ impl<'t> StepRef<'t> {
     }
     pub fn kind(self) -> StepKind<'t> {
         static ZERO: std::sync::OnceLock<BigInt> = std::sync::OnceLock::new();
-        match self.node.kind {
+        match self.node.kind(self.src.tree) {
             StepNodeKind::Attr(name) => StepKind::Attr(Ident::new(self.src, name)),
             StepNodeKind::Index(expr) => StepKind::Index(self.src.expr(expr)),
             StepNodeKind::LegacyIndex { digits, value } => StepKind::LegacyIndex {

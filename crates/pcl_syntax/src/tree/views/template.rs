@@ -25,10 +25,31 @@ pub enum TemplateKind<'t> {
 #[derive(Clone, Copy, Debug)]
 pub struct TemplateRef<'t> {
     pub(crate) src: Src<'t>,
-    pub(crate) node: &'t TemplateNode,
+    pub(crate) node: TemplateNode,
 }
 
 impl<'t> TemplateRef<'t> {
+    /// The plain string stored as a leaf at `range` (see `store.rs`): a
+    /// quoted template of one literal part, everything between its first
+    /// and last byte, when there is anything between them. Its part is
+    /// made by [`PartRef`]'s `at` from a run marked with [`LEAF`].
+    pub(crate) fn plain(src: Src<'t>, range: TextRange) -> TemplateRef<'t> {
+        let parts = if range.len() > 2 {
+            Run {
+                start: LEAF | range.start,
+                len: 1,
+            }
+        } else {
+            Run::default()
+        };
+        TemplateRef {
+            src,
+            node: TemplateNode {
+                kind: TemplateNodeKind::Quoted,
+                parts,
+            },
+        }
+    }
     pub fn kind(self) -> TemplateKind<'t> {
         match self.node.kind {
             TemplateNodeKind::Quoted => TemplateKind::Quoted,
@@ -90,15 +111,25 @@ fn parts_exprs<'t>(parts: List<'t, PartRef<'t>>, f: &mut impl FnMut(ExprRef<'t>)
 #[derive(Clone, Copy, Debug)]
 pub struct PartRef<'t> {
     src: Src<'t>,
-    node: &'t PartNode,
+    node: PartNode,
 }
 
 impl<'t> Element<'t> for PartRef<'t> {
     fn at(src: Src<'t>, index: usize) -> Option<Self> {
-        Some(PartRef {
-            src,
-            node: src.tree.parts.get(index)?,
-        })
+        let leaf = u32::try_from(index).ok().filter(|i| i & LEAF != 0);
+        let node = match leaf {
+            // The one part of a plain string stored as a leaf.
+            Some(i) => {
+                let range = src.tree.leaf_range(i & !LEAF);
+                let inner = TextRange::new(range.start + 1, range.end.max(range.start + 2) - 1);
+                PartNode {
+                    kind: PartNodeKind::Literal(Text::Source(inner)),
+                    range: inner,
+                }
+            }
+            None => *src.tree.parts.get(index)?,
+        };
+        Some(PartRef { src, node })
     }
 }
 
