@@ -87,17 +87,27 @@ pub(super) fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<
 /// attr_splat } [ full_splat ]`. A full splat takes the rest of the
 /// chain, so it is the last step.
 fn postfix_chain<'s>(expression: PExpr<'s>) -> impl IterParser<'s, In<'s>, Op, Ex<'s>> + Clone {
-    recursive(|step| {
-        choice((
-            attr_name().map(Op::Step),
-            full_splat(step.repeated()),
-            index(expression),
-            legacy_index(false).map(Op::Step),
-            attr_splat(),
-            bad_attr_name(),
-        ))
-    })
-    .repeated()
+    // The chain after a `[*]` is parsed by the recursive parser; a chain
+    // without one (nearly all) does not go through `recursive`.
+    let expr = expression.clone();
+    let after_splat = recursive(move |step| postfix_step(full_splat(step.repeated()), expr));
+    postfix_step(full_splat(after_splat.repeated()), expression).repeated()
+}
+
+/// One step of `postfix_chain`.
+fn postfix_step<'s>(
+    full_splat: impl Parser<'s, In<'s>, Op, Ex<'s>> + Clone + 's,
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clone {
+    // Every step starts with `.` or `[`: one token test ends the chain.
+    one_of([K::Dot, K::OBrack]).rewind().ignore_then(choice((
+        attr_name().map(Op::Step),
+        full_splat,
+        index(expression),
+        legacy_index(false).map(Op::Step),
+        attr_splat(),
+        bad_attr_name(),
+    )))
 }
 
 /// `"." IDENT`: an attribute step.
