@@ -13,8 +13,10 @@
 //!
 //! Side effects on the parser state (building nodes, reporting errors,
 //! counting levels) happen in `try_map_with` closures, which chumsky runs
-//! whether or not the output is used, or in the `pratt` and `foldl_with`
-//! folds, which build the output.
+//! whether or not the output is used, or in the `foldl_with` folds, which
+//! build the output. There is no shortcut past the productions (the
+//! former `simple_atom` and `climb` are gone): every expression is parsed
+//! by them.
 
 use chumsky::input::MapExtra;
 use chumsky::prelude::*;
@@ -45,8 +47,7 @@ pub(super) fn expr<'s>(inp: &mut Inp<'s, '_>, expression: &PExpr<'s>) -> Result<
 pub(super) fn expression<'s>() -> PExpr<'s> {
     recursive(|expression| {
         let expression: PExpr<'s> = expression.boxed();
-        let operand = unary(postfix_expr(term(expression.clone()), expression.clone()));
-        conditional(binary(operand), expression)
+        conditional(binary(unary(expression.clone())), expression)
     })
     .boxed()
 }
@@ -114,9 +115,10 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
 /// climbing over a stack of at most one pending operator per level).
 ///
 /// chumsky's `pratt` says the same with one `infix` per level, but tries
-/// every level's operator after every operand (six failed token tests
-/// where this tries one): measured at about +45 M instructions on the
-/// 1 MB generated file, against a budget of +4 M for the whole area.
+/// every level's operator after every operand: six failed token tests
+/// where this fold tries one. With `pratt` a parse of the 1 MB generated
+/// file took 358 M instructions, with this fold (and the first-token test
+/// of `postfix_chain`) 234 M.
 fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
     unary
         .clone()
@@ -128,9 +130,9 @@ fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
         .boxed()
 }
 
-/// `binary_op`, with its range: `||` (precedence 1), `&&` (2), `==` `!=`
-/// (3), `<` `<=` `>` `>=` (4), `+` `-` (5), `*` `/` `%` (6), as
-/// `BinaryOp::precedence` says.
+/// `binary_op = "||" | "&&" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+"
+/// | "-" | "*" | "/" | "%"`, with its range; the EBNF's precedence levels
+/// (1 for `||` … 6 for `*` `/` `%`) are `BinaryOp::precedence`.
 fn binary_op<'s>() -> impl Parser<'s, In<'s>, (BinaryOp, TextRange), Ex<'s>> + Clone {
     select! {
         K::Or => BinaryOp::Or,
@@ -205,11 +207,17 @@ impl Climb {
 
 /// `unary = ( "-" | "!" ) unary | postfix_expr` (the operator applies to
 /// the whole traversal). Each operator is one nesting level.
-fn unary<'s>(postfix_expr: PExpr<'s>) -> PExpr<'s> {
+fn unary<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    // Tried first, as nearly every operand is one; where no term starts
+    // (and no operator), an `expected-expression` error stands in for it,
+    // still followed by its postfix chain.
+    let operand = postfix_expr(term(expression.clone()), expression.clone());
+    let missing = postfix_expr(expected().boxed(), expression);
     // The operand after an operator is parsed by the recursive parser; an
-    // operand without one (nearly all) does not go through `recursive`.
-    let after_op = recursive(|unary| choice((prefixed(unary.boxed()), postfix_expr.clone())));
-    choice((prefixed(after_op.boxed()), postfix_expr)).boxed()
+    // operand without one does not go through `recursive`.
+    let after_op =
+        recursive(|unary| choice((operand.clone(), prefixed(unary.boxed()), missing.clone())));
+    choice((operand, prefixed(after_op.boxed()), missing)).boxed()
 }
 
 /// `( "-" | "!" ) unary`, the operand one nesting level deeper (past the
@@ -244,8 +252,8 @@ fn prefixed<'s>(unary: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clo
 }
 
 /// `term = NUMBER_LIT | function_call | "true" | "false" | "null" | IDENT
-/// | paren_expr | tuple_or_for | object_or_for | template_expr`, and where
-/// none starts, an `expected-expression` error standing in for it.
+/// | paren_expr | tuple_or_for | object_or_for | template_expr`; fails
+/// where none starts (`unary` then stands an error in for it).
 fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     // `function_call` starts `IDENT &( "(" | "::" )`.
     let name = token(K::Ident)
@@ -263,7 +271,7 @@ fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     ));
     let template = at(&[K::OQuote, K::OHeredoc], template_expr(expression));
     // By frequency.
-    choice((name, template, number, group, expected())).boxed()
+    choice((name, template, number, group)).boxed()
 }
 
 /// Where a term should start but none does: reports `expected-expression`
