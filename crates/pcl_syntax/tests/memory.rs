@@ -37,6 +37,7 @@ const BOUND: f64 = 16.0;
 /// shapes by one 152-byte `Diagnostic` (plus its message) per error.
 const KNOWN_OVER: &[(&str, f64)] = &[
     ("`${a}` interpolations in one string", 18.6),
+    ("`1+1+…` sum", 17.0),
     ("`a=1` lines", 112.7),
     ("`b{}` blocks", 30.1),
     ("`= = =` errors", 148.0),

@@ -1,266 +1,140 @@
 //! Expressions: the productions `expression`, `conditional`, `binary`
-//! (with `binary_op`), `unary`, `term`, `paren_expr`, `function_call` and
-//! `call_args` of `grammar/pcl.ebnf`, and the `simple_atom` shortcut.
-//! Postfix chains are in `postfix.rs`, collections in `collections.rs`,
-//! templates in `templates.rs`.
+//! (its operator table is `binary_op`), `unary`, `term`, `paren_expr`,
+//! `function_call` and `call_args` of `grammar/pcl.ebnf`, as chumsky
+//! combinators. Postfix chains (`postfix_expr` …) are in `postfix.rs`,
+//! collections in `collections.rs`, templates in `templates.rs`.
+//!
+//! Nesting: `unary`, `conditional` and (in `postfix.rs`) indexes and full
+//! splats go one level deeper with [`enter_level`] (and back with
+//! [`leave`]); at [`MAX_NESTING_DEPTH`] they report `nesting-too-deep`
+//! once ([`too_deep`]) and [`skip`] what is left without recursion. Groups
+//! (`paren_expr`, calls, collections, templates) run under
+//! `recovery::nested`.
+//!
+//! Side effects on the parser state (building nodes, reporting errors,
+//! counting levels) happen in `try_map_with` closures, which chumsky runs
+//! whether or not the output is used, or in the `foldl_with` folds, which
+//! build the output. There is no shortcut past the productions (the
+//! former `simple_atom` and `climb` are gone): every expression is parsed
+//! by them.
 
+use chumsky::input::MapExtra;
 use chumsky::prelude::*;
-use pcl_diagnostics::TextRange;
+use pcl_diagnostics::{Code, TextRange};
 
 use super::collections::{object_or_for, tuple_or_for};
 use super::input::SyntaxError;
-use super::postfix::{finish_traversal_run, postfix_chain, postfix_expr, Chain};
-use super::recovery::{enter, leave, nested, recover_line_in_expr, recover_to};
-use super::templates::{plain_parts, template_expr};
-use super::{
-    bump, ends_expression, peek, peek2_kind, peek_kind, peek_nth, peek_range, range_of, st, token,
-    Ex, Expr, In, Inp, St,
-};
+use super::postfix::postfix_expr;
+use super::recovery::{nested, recover_line_in_expr, recover_to};
+use super::templates::template_expr;
+use super::{bump, peek, range_of, token, Ex, Expr, In, Inp, St};
 use crate::codes;
 use crate::literal::{self, NumberError};
-use crate::newlines::Sig;
 use crate::token::TokenKind as K;
 use crate::tree::builder::{slice, NumberLit};
-use crate::tree::{BinaryOp, CallNode, ExprNodeKind, StepNodeKind, TemplateNodeKind, UnaryOp};
+use crate::tree::{BinaryOp, CallNode, ExprNodeKind, UnaryOp};
 use crate::MAX_NESTING_DEPTH;
 
 pub(super) type PExpr<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
 
-/// Parses an expression with `expression`, or directly when it is a
-/// [`simple_atom`] (skipping the recursive parser's dispatch).
+/// Parses an expression with `expression` (for productions written as
+/// `custom` parsers).
 pub(super) fn expr<'s>(inp: &mut Inp<'s, '_>, expression: &PExpr<'s>) -> Result<Expr, SyntaxError> {
-    match simple_atom(inp) {
-        Some(atom) => Ok(atom),
-        None => inp.parse(expression),
-    }
+    inp.parse(expression)
 }
 
-/// An identifier, keyword literal or number followed by a token that
-/// cannot continue an expression (the value of most attributes and object
-/// items, most object keys): consumed and built exactly as the full
-/// `conditional` → … → `term` descent would, without it. `None` (nothing
-/// consumed) otherwise.
-fn simple_atom(inp: &mut Inp<'_, '_>) -> Option<Expr> {
-    let first = peek(inp)?;
-    if first.kind == K::OQuote {
-        return simple_string(inp, first);
-    }
-    if first.kind == K::Ident && peek2_kind(inp) == Some(K::Dot) {
-        return simple_traversal(inp, first);
-    }
-    if !matches!(first.kind, K::Ident | K::NumberLit) || !ends_expression(peek2_kind(inp)) {
-        return None;
-    }
-    bump(inp);
-    let s = st(inp);
-    Some(if first.kind == K::NumberLit {
-        number(s, first)
-    } else {
-        ident_term(s, first)
-    })
-}
-
-/// `simple_atom` for `name.attr.attr…` (attribute steps only, the most
-/// common reference) followed by a token that ends an expression: built
-/// as `term` and `postfix_chain` would (`finish_traversal` of the name's
-/// term and its steps). `None` (nothing consumed) for anything else.
-fn simple_traversal(inp: &mut Inp<'_, '_>, first: Sig) -> Option<Expr> {
-    let cursor = inp.cursor().inner().idx;
-    let input = st(inp).input;
-    // The significant tokens after `first`, by kind.
-    let mut at = cursor;
-    let mut following = std::iter::from_fn(|| {
-        at = input.nth_from(at, 1);
-        input.kind(at)
-    });
-    let mut steps = 0;
-    let after = loop {
-        match following.next() {
-            Some(K::Dot) => match following.next() {
-                Some(K::Ident) => steps += 1,
-                _ => return None,
-            },
-            other => break other,
-        }
-    };
-    if steps == 0 || !ends_expression(after) {
-        return None;
-    }
-    bump(inp);
-    let source = ident_term(st(inp), first);
-    let mark = st(inp).b.mark_steps();
-    for _ in 0..steps {
-        let (Some(dot), Some(name)) = (bump(inp), bump(inp)) else {
-            break;
-        };
-        let s = st(inp);
-        let step = s.b.step(
-            StepNodeKind::Attr(name.range),
-            TextRange::new(dot.range.start, name.range.end),
-        );
-        s.b.push_step(step);
-    }
-    Some(finish_traversal_run(st(inp), source, mark))
-}
-
-/// `simple_atom` for a plain quoted string (see [`plain_quoted`]) below
-/// the nesting limit (where the template production would not stop).
-fn simple_string(inp: &mut Inp<'_, '_>, open: Sig) -> Option<Expr> {
-    if st(inp).depth >= MAX_NESTING_DEPTH {
-        return None;
-    }
-    let lit = peek_nth(inp, 1)?;
-    let (part, after) = match lit.kind {
-        K::QuotedLit if peek_nth(inp, 2).map(|s| s.kind) == Some(K::CQuote) => (Some(lit), 3),
-        K::CQuote => (None, 2),
-        _ => return None,
-    };
-    if !ends_expression(peek_nth(inp, after).map(|s| s.kind)) {
-        return None;
-    }
-    let parts = plain_parts(st(inp), part)?;
-    for _ in 0..after {
-        bump(inp);
-    }
-    let s = st(inp);
-    let range = s.range_from(open.range.start);
-    let id = s.b.template(TemplateNodeKind::Quoted, parts, range);
-    Some(s.handle(id))
-}
-
-/// A bare identifier as a term: a keyword literal or a variable.
-pub(super) fn ident_term(s: &mut St<'_>, sig: Sig) -> Expr {
-    // Only a name of 4 or 5 bytes can be a keyword literal.
-    let kind = if !matches!(sig.range.len(), 4 | 5) {
-        ExprNodeKind::Variable
-    } else {
-        match s.slice(sig.range) {
-            "true" => ExprNodeKind::Bool(true),
-            "false" => ExprNodeKind::Bool(false),
-            "null" => ExprNodeKind::Null,
-            _ => ExprNodeKind::Variable,
-        }
-    };
-    s.mk(kind, sig.range)
-}
-
-pub(super) fn number(st: &mut St<'_>, sig: Sig) -> Expr {
-    let text = st.slice(sig.range);
-    let value = match literal::parse_number(text) {
-        Ok(value) => value,
-        Err(NumberError::Malformed) => {
-            st.error(
-                codes::INVALID_NUMBER,
-                sig.range,
-                format!("`{text}` is not a valid number"),
-            );
-            NumberLit::Invalid
-        }
-        Err(NumberError::OutOfRange) => {
-            st.error(
-                codes::NUMBER_OUT_OF_RANGE,
-                sig.range,
-                literal::out_of_range_message(text),
-            );
-            NumberLit::Invalid
-        }
-        Err(NumberError::TooLong) => {
-            st.error(
-                codes::NUMBER_TOO_LONG,
-                sig.range,
-                literal::too_long_message(text),
-            );
-            NumberLit::Invalid
-        }
-    };
-    let id = st.b.number(value, sig.range);
-    st.handle(id)
-}
-
-/// `expression = conditional`, with everything it needs.
+/// `expression = conditional`.
 pub(super) fn expression<'s>() -> PExpr<'s> {
     recursive(|expression| {
-        let expression = expression.boxed();
-        let operand = Operand {
-            term: term(expression.clone()),
-            chain: postfix_chain(expression.clone()).boxed(),
-        };
-        conditional(operand, expression)
+        let expression: PExpr<'s> = expression.boxed();
+        conditional(binary(unary(expression.clone())), expression)
     })
     .boxed()
 }
 
-/// `conditional = binary [ "?" expression ":" expression ]`.
-/// What an operand of an operator is made of. `unary` and `postfix_expr`
-/// are plain functions over these parsers, called directly (two chumsky
-/// dispatches fewer per operand than one boxed parser per production).
-#[derive(Clone)]
-pub(super) struct Operand<'s> {
-    pub(super) term: PExpr<'s>,
-    pub(super) chain: Boxed<'s, 's, In<'s>, Chain, Ex<'s>>,
-}
-
-fn conditional<'s>(unary: Operand<'s>, expression: PExpr<'s>) -> PExpr<'s> {
-    let rest = move |inp: &mut Inp<'s, '_>| -> Result<Option<(Expr, Expr)>, SyntaxError> {
-        if !enter(inp) {
-            recover_line_in_expr(inp);
-            return Ok(None);
-        }
-        bump(inp);
-        let then_expr = expr(inp, &expression)?;
-        let else_expr = if peek_kind(inp) == Some(K::Colon) {
-            bump(inp);
-            expr(inp, &expression)?
-        } else {
-            let range = peek_range(inp);
-            st(inp).error_r(
-                codes::MISSING_CONDITIONAL_ELSE,
-                range,
-                "expected `:` and the false branch of the conditional",
-            );
-            st(inp).error_node(TextRange::empty(then_expr.range.end))
-        };
-        leave(inp);
-        Ok(Some((then_expr, else_expr)))
-    };
-    // Callers go through [`expr`], which has tried `simple_atom` already.
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let condition = binary(inp, &unary)?;
-        if peek_kind(inp) != Some(K::Question) {
-            return Ok(condition);
-        }
-        let before = inp.save();
-        Ok(match rest(inp) {
-            Err(_) => {
-                inp.rewind(before);
-                condition
-            }
-            Ok(None) => {
-                let s = st(inp);
-                let range = s.range_from(condition.range.start);
-                s.error_node(range)
-            }
-            Ok(Some((then_expr, else_expr))) => {
-                let range = TextRange::new(
-                    condition.range.start,
-                    else_expr.range.end.max(then_expr.range.end),
+/// `conditional = binary [ "?" expression ":" expression ]`
+/// (right-associative: each branch is a whole expression).
+fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+    // A missing `:` branch is reported at what stands there instead.
+    let else_branch = choice((
+        just(K::Colon).ignore_then(expression.clone()).map(Ok),
+        next_range().map(Err),
+    ));
+    let branches = enter_level()
+        .ignore_then(expression)
+        .then(else_branch)
+        .try_map_with(|(then_expr, else_expr), e| {
+            let s = state(e);
+            leave(s);
+            let else_expr = else_expr.unwrap_or_else(|at| {
+                s.error_r(
+                    codes::MISSING_CONDITIONAL_ELSE,
+                    at,
+                    "expected `:` and the false branch of the conditional",
                 );
-                st(inp).mk(
-                    ExprNodeKind::Conditional {
-                        condition: condition.id,
-                        then_expr: then_expr.id,
-                        else_expr: else_expr.id,
-                    },
-                    range,
-                )
-            }
+                s.error_node(TextRange::empty(then_expr.range.end))
+            });
+            Ok((then_expr, else_expr))
+        });
+    // Past the nesting limit the rest is skipped (`None`).
+    let rest = token(K::Question).then(choice((branches.map(Some), skip(Skip::Line).to(None))));
+    binary
+        .then(rest.or_not())
+        .try_map_with(|(condition, rest), e| {
+            let end = e.span().end;
+            let s = state(e);
+            Ok(match rest {
+                None => condition,
+                Some((question, None)) => {
+                    too_deep(s, question);
+                    let start = condition.range.start;
+                    s.error_node(TextRange::new(start, end.max(start)))
+                }
+                Some((_, Some((then_expr, else_expr)))) => {
+                    let range = TextRange::new(
+                        condition.range.start,
+                        else_expr.range.end.max(then_expr.range.end),
+                    );
+                    s.mk(
+                        ExprNodeKind::Conditional {
+                            condition: condition.id,
+                            then_expr: then_expr.id,
+                            else_expr: else_expr.id,
+                        },
+                        range,
+                    )
+                }
+            })
         })
-    })
-    .boxed()
+        .boxed()
 }
 
-fn binary_op(kind: K) -> Option<BinaryOp> {
-    Some(match kind {
+/// `binary = unary { binary_op unary }`: the operands and operators are
+/// folded left to right (`foldl_with`) into a tree by the precedence of
+/// `binary_op`'s table, every level left-associative (precedence
+/// climbing over a stack of at most one pending operator per level).
+///
+/// chumsky's `pratt` says the same with one `infix` per level, but tries
+/// every level's operator after every operand: six failed token tests
+/// where this fold tries one. With `pratt` a parse of the 1 MB generated
+/// file took 358 M instructions, with this fold (and the first-token test
+/// of `postfix_chain`) 234 M.
+fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
+    unary
+        .clone()
+        .map(Climb::new)
+        .foldl_with(binary_op().then(unary).repeated(), |climb, (op, rhs), e| {
+            climb.push(state(e), op, rhs)
+        })
+        .try_map_with(|climb, e| Ok(climb.finish(state(e))))
+        .boxed()
+}
+
+/// `binary_op = "||" | "&&" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+"
+/// | "-" | "*" | "/" | "%"`, with its range; the EBNF's precedence levels
+/// (1 for `||` … 6 for `*` `/` `%`) are `BinaryOp::precedence`.
+fn binary_op<'s>() -> impl Parser<'s, In<'s>, (BinaryOp, TextRange), Ex<'s>> + Clone {
+    select! {
         K::Or => BinaryOp::Or,
         K::And => BinaryOp::And,
         K::EqualOp => BinaryOp::Equal,
@@ -274,350 +148,496 @@ fn binary_op(kind: K) -> Option<BinaryOp> {
         K::Star => BinaryOp::Multiply,
         K::Slash => BinaryOp::Divide,
         K::Percent => BinaryOp::Modulo,
-        _ => return None,
-    })
+    }
+    .map_with(|op, e| (op, range_of(e.span())))
 }
 
-/// `binary`: `or_expr` (1) down to `multiplicative` (6), all levels
-/// left-associative, parsed by one precedence-climbing loop instead of a
-/// `foldl` per level. Called directly from `conditional`'s `custom`
-/// parser (one combinator layer fewer per expression).
-fn binary<'s>(inp: &mut Inp<'s, '_>, unary: &Operand<'s>) -> Result<Expr, SyntaxError> {
-    climb(inp, unary, 1).map(|(expr, _)| expr)
+/// A binary expression being folded: the operators still waiting for
+/// their right operand (their precedence strictly rising, so at most one
+/// per level; no allocation until the first operator), and the last
+/// operand.
+#[derive(Clone)]
+struct Climb {
+    pending: Vec<(Expr, BinaryOp, TextRange)>,
+    rhs: Expr,
 }
 
-/// Parses operands joined by operators of precedence `min_prec` or more.
-/// Returns the expression and whether an operand failed after its
-/// operator (the operator is then left unconsumed and every level stops,
-/// as a `foldl` of `op.then(operand).repeated()` would).
-fn climb<'s>(
-    inp: &mut Inp<'s, '_>,
-    unary: &Operand<'s>,
-    min_prec: u8,
-) -> Result<(Expr, bool), SyntaxError> {
-    let mut lhs = unary_expr(inp, unary)?;
-    loop {
-        let Some(op) = peek_kind(inp).and_then(binary_op) else {
-            return Ok((lhs, false));
-        };
-        let prec = op.precedence();
-        if prec < min_prec {
-            return Ok((lhs, false));
+impl Climb {
+    fn new(first: Expr) -> Climb {
+        Climb {
+            pending: Vec::new(),
+            rhs: first,
         }
-        let before = inp.save();
-        let Some(op_sig) = bump(inp) else {
-            return Ok((lhs, false));
-        };
-        let (rhs, stopped) = if prec >= 6 {
-            match unary_expr(inp, unary) {
-                Ok(rhs) => (rhs, false),
-                Err(_) => {
-                    inp.rewind(before);
-                    return Ok((lhs, true));
-                }
+    }
+
+    /// Adds `op rhs`: the pending operators that bind at least as tightly
+    /// take their right operand first (left associativity).
+    fn push(mut self, s: &mut St<'_>, (op, op_range): (BinaryOp, TextRange), rhs: Expr) -> Climb {
+        self.reduce(s, op.precedence());
+        self.pending.push((self.rhs, op, op_range));
+        self.rhs = rhs;
+        self
+    }
+
+    fn finish(mut self, s: &mut St<'_>) -> Expr {
+        self.reduce(s, 0);
+        self.rhs
+    }
+
+    /// Applies the pending operators of precedence `min` or more.
+    fn reduce(&mut self, s: &mut St<'_>, min: u8) {
+        while let Some(&(lhs, op, op_range)) = self.pending.last() {
+            if op.precedence() < min {
+                break;
             }
-        } else {
-            match climb(inp, unary, prec + 1) {
-                Ok(out) => out,
-                Err(_) => {
-                    inp.rewind(before);
-                    return Ok((lhs, true));
-                }
-            }
-        };
-        let range = TextRange::new(lhs.range.start, rhs.range.end.max(op_sig.range.end));
-        lhs = st(inp).mk(
-            ExprNodeKind::Binary {
-                op,
-                op_start: op_sig.range.start,
-                lhs: lhs.id,
-                rhs: rhs.id,
-            },
-            range,
-        );
-        if stopped {
-            return Ok((lhs, true));
+            self.pending.pop();
+            let range = TextRange::new(lhs.range.start, self.rhs.range.end.max(op_range.end));
+            self.rhs = s.mk(
+                ExprNodeKind::Binary {
+                    op,
+                    op_start: op_range.start,
+                    lhs: lhs.id,
+                    rhs: self.rhs.id,
+                },
+                range,
+            );
         }
     }
 }
 
-/// `unary = ( "-" | "!" ) unary | postfix_expr`. The operator chain is
-/// plain Rust recursion (bounded by [`MAX_NESTING_DEPTH`] through
-/// `enter`), so an operand that is not a unary expression costs no parser
-/// dispatch of its own.
-fn unary_expr<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, SyntaxError> {
-    if matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-        let before = inp.save();
-        match unary_operator(inp, parts) {
-            Ok(expr) => return Ok(expr),
-            Err(_) => inp.rewind(before),
-        }
-    }
-    postfix_expr(inp, parts)
+/// `unary = ( "-" | "!" ) unary | postfix_expr` (the operator applies to
+/// the whole traversal). Each operator is one nesting level.
+fn unary<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    // Tried first, as nearly every operand is one; where no term starts
+    // (and no operator), an `expected-expression` error stands in for it,
+    // still followed by its postfix chain.
+    let operand = postfix_expr(term(expression.clone()), expression.clone());
+    let missing = postfix_expr(expected().boxed(), expression);
+    // The operand after an operator is parsed by the recursive parser; an
+    // operand without one does not go through `recursive`.
+    let after_op =
+        recursive(|unary| choice((operand.clone(), prefixed(unary.boxed()), missing.clone())));
+    choice((operand, prefixed(after_op.boxed()), missing)).boxed()
 }
 
-fn unary_operator<'s>(inp: &mut Inp<'s, '_>, parts: &Operand<'s>) -> Result<Expr, SyntaxError> {
-    if !enter(inp) {
-        let start = peek_range(inp).start;
-        while matches!(peek_kind(inp), Some(K::Minus | K::Bang)) {
-            bump(inp);
-        }
-        recover_line_in_expr(inp);
-        let s = st(inp);
-        let range = s.range_from(start);
-        return Ok(s.error_node(range));
-    }
-    let op_sig = bump(inp).ok_or(SyntaxError::default())?;
-    let op = if op_sig.kind == K::Minus {
-        UnaryOp::Negate
-    } else {
-        UnaryOp::Not
-    };
-    let operand = unary_expr(inp, parts)?;
-    leave(inp);
-    let range = TextRange::new(op_sig.range.start, operand.range.end.max(op_sig.range.end));
-    Ok(st(inp).mk(
-        ExprNodeKind::Unary {
-            op,
-            op_start: op_sig.range.start,
-            operand: operand.id,
+/// `( "-" | "!" ) unary`, the operand one nesting level deeper (past the
+/// limit the rest is skipped).
+fn prefixed<'s>(unary: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+    let op = select! { K::Minus => UnaryOp::Negate, K::Bang => UnaryOp::Not }
+        .map_with(|op, e| (op, range_of(e.span())));
+    let operand = choice((
+        enter_level().ignore_then(unary).map(Some),
+        skip(Skip::Line).to(None),
+    ));
+    op.then(operand).try_map_with(
+        |((op, op_range), operand): ((UnaryOp, TextRange), Option<Expr>), e| {
+            let range = range_of(e.span());
+            let s = state(e);
+            let Some(operand) = operand else {
+                too_deep(s, op_range);
+                return Ok(s.error_node(range));
+            };
+            leave(s);
+            let range = TextRange::new(op_range.start, operand.range.end.max(op_range.end));
+            Ok(s.mk(
+                ExprNodeKind::Unary {
+                    op,
+                    op_start: op_range.start,
+                    operand: operand.id,
+                },
+                range,
+            ))
         },
-        range,
-    ))
+    )
 }
 
-/// `term`: a literal, variable, call, template, group or collection.
+/// `term = NUMBER_LIT | function_call | "true" | "false" | "null" | IDENT
+/// | paren_expr | tuple_or_for | object_or_for | template_expr`; fails
+/// where none starts (`unary` then stands an error in for it).
 fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
-    fn expected(inp: &mut Inp<'_, '_>) -> Expr {
-        let range = peek_range(inp);
-        let message = match peek_kind(inp) {
-            None => "expected an expression, found the end of the file".to_string(),
-            Some(kind) => format!("expected an expression, found {}", kind.describe()),
-        };
-        let s = st(inp);
-        s.error_r(codes::EXPECTED_EXPRESSION, range, message);
-        s.error_node(range)
-    }
-    let call = nested(function_call(expression.clone()));
-    let paren = nested(paren_expr(expression.clone()));
-    let tuple = nested(tuple_or_for(expression.clone()));
-    let object = nested(object_or_for(expression.clone()));
-    let template = nested(template_expr(expression));
-    // The alternative is chosen by the next token's kind; a failing
-    // alternative is rewound and the next one tried, as `choice` would.
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let Some(sig) = peek(inp) else {
-            return Ok(expected(inp));
-        };
-        let before = inp.save();
-        let nested_term = match sig.kind {
-            K::NumberLit => {
-                bump(inp);
-                return Ok(number(st(inp), sig));
-            }
-            K::Ident => {
-                if matches!(peek2_kind(inp), Some(K::OParen | K::DoubleColon)) {
-                    st(inp).last_end = sig.range.end;
-                    match inp.parse(&call) {
-                        Ok(expr) => return Ok(expr),
-                        Err(_) => inp.rewind(before),
-                    }
-                }
-                bump(inp);
-                return Ok(ident_term(st(inp), sig));
-            }
-            K::OParen => inp.parse(&paren),
-            K::OBrack => inp.parse(&tuple),
-            K::OBrace => inp.parse(&object),
-            K::OQuote | K::OHeredoc => inp.parse(&template),
-            _ => return Ok(expected(inp)),
-        };
-        match nested_term {
-            Ok(expr) => Ok(expr),
-            Err(_) => {
-                inp.rewind(before);
-                Ok(expected(inp))
-            }
+    // `function_call` starts `IDENT &( "(" | "::" )`.
+    let name = token(K::Ident)
+        .then_ignore(one_of([K::OParen, K::DoubleColon]).not())
+        .try_map_with(|range, e| Ok(name_term(state(e), range)));
+    let number = token(K::NumberLit).try_map_with(|range, e| Ok(number(state(e), range)));
+    // The nesting productions, one level deeper, each tried at its first
+    // token only (at the limit `nested` skips whatever comes).
+    let at = |kinds: &'static [K], p: PExpr<'s>| one_of(kinds).rewind().ignore_then(nested(p));
+    let group = choice((
+        at(&[K::OBrace], object_or_for(expression.clone())),
+        at(&[K::Ident], function_call(expression.clone())),
+        at(&[K::OBrack], tuple_or_for(expression.clone())),
+        at(&[K::OParen], paren_expr(expression.clone())),
+    ));
+    let template = at(&[K::OQuote, K::OHeredoc], template_expr(expression));
+    // By frequency.
+    choice((name, template, number, group)).boxed()
+}
+
+/// Where a term should start but none does: reports `expected-expression`
+/// at the next token and stands in for the term with an error node,
+/// consuming nothing.
+fn expected<'s>() -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+    any()
+        .or_not()
+        .map_with(|kind, e| (kind, range_of(e.span())))
+        .rewind()
+        .try_map_with(|(kind, range), e| {
+            let s = state(e);
+            let (range, message) = match kind {
+                None => (
+                    s.eof(),
+                    "expected an expression, found the end of the file".to_string(),
+                ),
+                Some(kind) => (
+                    range,
+                    format!("expected an expression, found {}", kind.describe()),
+                ),
+            };
+            s.error_r(codes::EXPECTED_EXPRESSION, range, message);
+            Ok(s.error_node(range))
+        })
+}
+
+/// A bare identifier as a term: a keyword literal or a variable.
+fn name_term(s: &mut St<'_>, range: TextRange) -> Expr {
+    // Only a name of 4 or 5 bytes can be a keyword literal.
+    let kind = if !matches!(range.len(), 4 | 5) {
+        ExprNodeKind::Variable
+    } else {
+        match s.slice(range) {
+            "true" => ExprNodeKind::Bool(true),
+            "false" => ExprNodeKind::Bool(false),
+            "null" => ExprNodeKind::Null,
+            _ => ExprNodeKind::Variable,
         }
-    })
-    .boxed()
+    };
+    s.mk(kind, range)
+}
+
+fn number(s: &mut St<'_>, range: TextRange) -> Expr {
+    let text = s.slice(range);
+    let value = match literal::parse_number(text) {
+        Ok(value) => value,
+        Err(NumberError::Malformed) => {
+            s.error(
+                codes::INVALID_NUMBER,
+                range,
+                format!("`{text}` is not a valid number"),
+            );
+            NumberLit::Invalid
+        }
+        Err(NumberError::OutOfRange) => {
+            s.error(
+                codes::NUMBER_OUT_OF_RANGE,
+                range,
+                literal::out_of_range_message(text),
+            );
+            NumberLit::Invalid
+        }
+        Err(NumberError::TooLong) => {
+            s.error(
+                codes::NUMBER_TOO_LONG,
+                range,
+                literal::too_long_message(text),
+            );
+            NumberLit::Invalid
+        }
+    };
+    let id = s.b.number(value, range);
+    s.handle(id)
+}
+
+/// How a bracketed construct ended.
+#[derive(Clone, Copy)]
+pub(super) enum Close {
+    /// At its closer.
+    Closed(TextRange),
+    /// At a line break or the end of the input, the closer missing.
+    Open,
+    /// At something else (`at`), reported; skipped to the closer.
+    Skipped { at: TextRange },
+}
+
+/// The closer `kind`, or where it is missing: a line break or the end
+/// (nothing consumed), or anything else (skipped up to the closer).
+pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
+    choice((
+        token(kind).map(Close::Closed),
+        choice((just(K::Newline).ignored(), end()))
+            .rewind()
+            .to(Close::Open),
+        next_range()
+            .then_ignore(skip(Skip::To(kind)))
+            .map(|at| Close::Skipped { at }),
+    ))
 }
 
 /// `paren_expr = "(" expression ")"`.
 fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     token(K::OParen)
         .then(expression)
-        .then(custom(|inp: &mut Inp<'s, '_>| {
-            match peek_kind(inp) {
-                Some(K::CParen) => {
-                    bump(inp);
-                }
-                Some(K::Newline) | None => return Ok(Some(())),
-                _ => {
-                    let range = peek_range(inp);
-                    st(inp).error_r(
-                        codes::UNCLOSED_PAREN,
-                        range,
-                        "expected `)` to close the parenthesised expression",
-                    );
-                    recover_to(inp, K::CParen);
-                }
-            }
-            Ok(None)
-        }))
-        .map_with(|((open, inner), unclosed_at_newline), e| {
+        .then(close(K::CParen))
+        .try_map_with(|((open, inner), close), e| {
             let range = range_of(e.span());
-            let st = &mut e.state().0;
-            if unclosed_at_newline.is_some() {
-                st.error_r(codes::UNCLOSED_PAREN, open, "this `(` has no matching `)`");
+            let s = state(e);
+            match close {
+                Close::Closed(_) => {}
+                Close::Open => {
+                    s.error_r(codes::UNCLOSED_PAREN, open, "this `(` has no matching `)`")
+                }
+                Close::Skipped { at, .. } => s.error_r(
+                    codes::UNCLOSED_PAREN,
+                    at,
+                    "expected `)` to close the parenthesised expression",
+                ),
             }
-            st.mk(ExprNodeKind::Parens(inner.id), range)
+            Ok(s.mk(ExprNodeKind::Parens(inner.id), range))
         })
         .boxed()
 }
 
 /// `function_call = IDENT { "::" IDENT } "(" call_args`.
 fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let first = bump(inp).ok_or(SyntaxError::default())?;
-        let start = first.range.start;
-        let s = st(inp);
-        let segments = s.b.mark_idents();
-        s.b.push_ident(first.range);
-        let mut n_segments = 1;
-        while peek_kind(inp) == Some(K::DoubleColon) {
-            let colons = bump(inp).ok_or(SyntaxError::default())?;
-            if peek_kind(inp) == Some(K::Ident) {
-                let token = bump(inp).ok_or(SyntaxError::default())?;
-                st(inp).b.push_ident(token.range);
-                n_segments += 1;
-            } else {
-                let s = st(inp);
-                s.b.discard_idents(segments);
-                s.error(
-                    codes::INVALID_FUNCTION_NAME,
-                    colons.range,
-                    "expected a function name after `::`",
-                );
-                s.recovering = true;
-                let range = s.range_from(start);
-                return Ok(s.error_node(range));
-            }
-        }
-        let name_range = st(inp).range_from(start);
-        if peek_kind(inp) != Some(K::OParen) {
-            let s = st(inp);
-            s.b.discard_idents(segments);
-            s.error(
-                codes::INVALID_FUNCTION_NAME,
-                name_range,
-                "expected `(` after the namespaced function name",
-            );
-            s.recovering = true;
-            return Ok(s.error_node(name_range));
-        }
-        let open = bump(inp).ok_or(SyntaxError::default())?;
-        let s = st(inp);
-        let segments = s.b.finish_idents(segments);
-        let text = s.text;
-        let name = if n_segments == 1 {
-            s.b.text(text, name_range, s.slice(name_range))
-        } else {
-            let joined = slice(&s.b.tree.idents, segments)
-                .iter()
-                .map(|r| text.get(r.to_usize()).unwrap_or(""))
-                .collect::<Vec<_>>()
-                .join("::");
-            s.b.text(text, name_range, &joined)
-        };
-        let mark = s.b.mark_exprs();
-        let result = call_args(inp, &expression, open.range);
-        let s = st(inp);
-        let args = s.b.finish_exprs(mark);
-        let (expand_final, close) = result?;
-        let close_paren = close.unwrap_or(TextRange::empty(s.last_end));
-        let range = s.range_from(start);
-        let id = s.b.call(
-            CallNode {
-                name,
-                name_range,
-                segments,
-                args,
-                expand_final,
-                open_paren: open.range,
-                close_paren,
+    // The name's segments go onto the builder's ident list: (list mark,
+    // name range, segment count).
+    let name = token(K::Ident)
+        .try_map_with(|first, e| {
+            let s = state(e);
+            let mark = s.b.mark_idents();
+            s.b.push_ident(first);
+            Ok((mark, first, 1usize))
+        })
+        .foldl_with(
+            just(K::DoubleColon).ignore_then(token(K::Ident)).repeated(),
+            |(mark, name, n), segment, e| {
+                state(e).b.push_ident(segment);
+                (mark, TextRange::new(name.start, segment.end), n + 1)
             },
-            range,
         );
-        Ok(s.handle(id))
-    })
-    .boxed()
+    let open = token(K::OParen).try_map_with(|open, e| Ok((open, state(e).b.mark_exprs())));
+    // After the name: `(` and the arguments, or a `::` without a name
+    // after it (`Err(Some)`), or nothing (`Err(None)`).
+    let rest = choice((
+        open.then(call_args(expression)).map(Ok),
+        token(K::DoubleColon).map(|colons| Err(Some(colons))),
+        empty().to(Err(None)),
+    ));
+    name.then(rest)
+        .try_map_with(|((mark, name_range, n_segments), rest), e| {
+            let span = range_of(e.span());
+            let s = state(e);
+            let ((open, args), (expand_final, end)) = match rest {
+                Ok(call) => call,
+                Err(colons) => {
+                    s.b.discard_idents(mark);
+                    let (range, message, node) = match colons {
+                        Some(colons) => (colons, "expected a function name after `::`", span),
+                        None => (
+                            name_range,
+                            "expected `(` after the namespaced function name",
+                            name_range,
+                        ),
+                    };
+                    s.error(codes::INVALID_FUNCTION_NAME, range, message);
+                    s.recovering = true;
+                    return Ok(s.error_node(node));
+                }
+            };
+            let segments = s.b.finish_idents(mark);
+            let text = s.text;
+            let name = if n_segments == 1 {
+                s.b.text(text, name_range, s.slice(name_range))
+            } else {
+                let joined = slice(&s.b.tree.idents, segments)
+                    .iter()
+                    .map(|r| text.get(r.to_usize()).unwrap_or(""))
+                    .collect::<Vec<_>>()
+                    .join("::");
+                s.b.text(text, name_range, &joined)
+            };
+            let args = s.b.finish_exprs(args);
+            let close_paren = match end {
+                Close::Closed(close) => close,
+                Close::Open => {
+                    s.error_r(
+                        codes::UNCLOSED_CALL,
+                        open,
+                        "this function call has no closing `)`",
+                    );
+                    TextRange::empty(span.end)
+                }
+                Close::Skipped { .. } => TextRange::empty(span.end),
+            };
+            let id = s.b.call(
+                CallNode {
+                    name,
+                    name_range,
+                    segments,
+                    args,
+                    expand_final,
+                    open_paren: open,
+                    close_paren,
+                },
+                span,
+            );
+            Ok(s.handle(id))
+        })
+        .boxed()
 }
 
 /// `call_args = [ expression { "," expression } [ "," | "..." ] ] ")"`,
 /// pushing the arguments onto the builder's expression list: whether the
-/// last one is expanded (`...`) and the `)`'s range.
-fn call_args<'s>(
-    inp: &mut Inp<'s, '_>,
-    expression: &PExpr<'s>,
-    open: TextRange,
-) -> Result<(bool, Option<TextRange>), SyntaxError> {
-    let mut expand = false;
-    loop {
-        match peek_kind(inp) {
-            Some(K::CParen) => {
-                let close = bump(inp).map(|s| s.range);
-                return Ok((expand, close));
-            }
-            None | Some(K::Newline) => {
-                st(inp).error_r(
-                    codes::UNCLOSED_CALL,
-                    open,
-                    "this function call has no closing `)`",
-                );
-                return Ok((expand, None));
-            }
-            _ => {}
+/// last one is expanded (`...`), and how the list ended (a missing `,`
+/// or a misplaced `...` is reported here).
+fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close), Ex<'s>> + Clone {
+    // An argument starts anywhere but at `)` or a line break (the end of
+    // a list left open).
+    let argument = none_of([K::CParen, K::Newline])
+        .rewind()
+        .ignore_then(expression)
+        .try_map_with(|arg, e| {
+            state(e).b.push_list_expr(arg.id);
+            Ok(())
+        });
+    // What stands after the arguments when it is neither `)` nor a `...`
+    // (then a `,` was missing).
+    let unexpected = |code: Code, message: &'static str| {
+        next_range()
+            .then_ignore(skip(Skip::To(K::CParen)))
+            .try_map_with(move |at, e| {
+                state(e).error_r(code, at, message);
+                Ok(Close::Skipped { at })
+            })
+    };
+    let expanded = token(K::Ellipsis).ignore_then(choice((
+        token(K::CParen).map(Close::Closed),
+        unexpected(
+            codes::INVALID_EXPANSION,
+            "an argument expanded with `...` must be the last one, followed by `)`",
+        ),
+    )));
+    let end = choice((
+        token(K::CParen).map(|close| (false, Close::Closed(close))),
+        expanded.map(|close| (true, close)),
+        choice((just(K::Newline).ignored(), end()))
+            .rewind()
+            .to((false, Close::Open)),
+        unexpected(
+            codes::MISSING_COMMA,
+            "expected `,` between function arguments, or `)`",
+        )
+        .map(|close| (false, close)),
+    ));
+    argument
+        .separated_by(just(K::Comma))
+        .allow_trailing()
+        .collect::<()>()
+        .ignore_then(end)
+}
+
+/// The range of the next token (not consumed), or the empty range at the
+/// end of the input.
+pub(super) fn next_range<'s>() -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {
+    any()
+        .map_with(|_, e| range_of(e.span()))
+        .rewind()
+        .or_not()
+        .try_map_with(|range, e| Ok(range.unwrap_or_else(|| state(e).eof())))
+}
+
+/// Goes one nesting level deeper for what follows (undone by [`leave`]):
+/// succeeds, consuming nothing, below [`MAX_NESTING_DEPTH`]; fails at it.
+pub(super) fn enter_level<'s>() -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
+    empty().try_map_with(|(), e| {
+        let s = state(e);
+        if s.depth >= MAX_NESTING_DEPTH {
+            return Err(SyntaxError::default());
         }
-        let before = inp.cursor();
-        let arg = expr(inp, expression)?;
-        st(inp).b.push_list_expr(arg.id);
-        match peek_kind(inp) {
-            Some(K::Comma) => {
-                bump(inp);
-            }
-            Some(K::Ellipsis) => {
-                bump(inp);
-                expand = true;
-                if peek_kind(inp) == Some(K::CParen) {
-                    let close = bump(inp).map(|s| s.range);
-                    return Ok((expand, close));
-                }
-                let range = peek_range(inp);
-                st(inp).error_r(
-                    codes::INVALID_EXPANSION,
-                    range,
-                    "an argument expanded with `...` must be the last one, followed by `)`",
-                );
-                let closed = recover_to(inp, K::CParen);
-                let end = st(inp).last_end;
-                return Ok((expand, closed.then(|| TextRange::empty(end))));
-            }
-            Some(K::CParen) | None | Some(K::Newline) => {}
-            Some(_) => {
-                let range = peek_range(inp);
-                st(inp).error_r(
-                    codes::MISSING_COMMA,
-                    range,
-                    "expected `,` between function arguments, or `)`",
-                );
-                let closed = recover_to(inp, K::CParen);
-                let end = st(inp).last_end;
-                return Ok((expand, closed.then(|| TextRange::empty(end))));
-            }
-        }
-        if inp.cursor() == before {
-            bump(inp);
-        }
+        s.depth += 1;
+        Ok(())
+    })
+}
+
+/// The parser state, from a `map_with`/`try_map_with` closure.
+pub(super) fn state<'a, 's>(e: &'a mut MapExtra<'s, '_, In<'s>, Ex<'s>>) -> &'a mut St<'s> {
+    &mut e.state().0
+}
+
+/// Leaves a level entered with [`enter_level`].
+pub(super) fn leave(s: &mut St<'_>) {
+    s.depth = s.depth.saturating_sub(1);
+}
+
+/// Reports `nesting-too-deep` at `range` (once per input) and enters
+/// recovery.
+pub(super) fn too_deep(s: &mut St<'_>, range: TextRange) {
+    if !s.depth_reported {
+        s.depth_reported = true;
+        s.error(
+            codes::NESTING_TOO_DEEP,
+            range,
+            format!("nesting is deeper than the limit of {MAX_NESTING_DEPTH} levels"),
+        );
     }
+    s.recovering = true;
+}
+
+/// What [`skip`] skips.
+#[derive(Clone, Copy)]
+pub(super) enum Skip {
+    /// What is left of an expression cut off at the nesting limit: up to
+    /// a line break, a closer or a comma.
+    Line,
+    /// The rest of a bracketed group whose opener was consumed.
+    RestOfGroup,
+    /// Balanced groups up to the closer, consumed when it is there
+    /// (`true`).
+    To(K),
+}
+
+/// Error recovery: skips input as `what` says.
+///
+/// The one `custom` parser of the expression productions, because no
+/// combinator can say it: skipping balanced groups must count levels
+/// rather than recurse (`nested_delimiters` recurses once per level, and
+/// inputs nest 100,000 deep past the limit), and skipping to a closer
+/// stops at a line break where a new body item starts, which depends on
+/// the column of the current item's start, kept in the parser state.
+pub(super) fn skip<'s>(what: Skip) -> impl Parser<'s, In<'s>, bool, Ex<'s>> + Clone {
+    custom(move |inp: &mut Inp<'s, '_>| {
+        Ok(match what {
+            Skip::Line => {
+                recover_line_in_expr(inp);
+                false
+            }
+            Skip::RestOfGroup => {
+                let mut depth: usize = 1;
+                while let Some(sig) = peek(inp) {
+                    bump(inp);
+                    match sig.kind {
+                        K::OParen
+                        | K::OBrack
+                        | K::OBrace
+                        | K::TemplateInterp
+                        | K::TemplateControl
+                        | K::OQuote
+                        | K::OHeredoc => depth += 1,
+                        K::CParen
+                        | K::CBrack
+                        | K::CBrace
+                        | K::TemplateSeqEnd
+                        | K::CQuote
+                        | K::CHeredoc => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                false
+            }
+            Skip::To(close) => recover_to(inp, close),
+        })
+    })
 }

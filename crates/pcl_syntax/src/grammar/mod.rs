@@ -290,34 +290,6 @@ fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
     input.kind(input.nth_from(cursor, 1))
 }
 
-/// The `n`th token after the next one (`n` = 0: the next), not consumed.
-fn peek_nth(inp: &mut Inp<'_, '_>, n: usize) -> Option<Sig> {
-    let cursor = inp.cursor().inner().idx;
-    let s = raw(inp);
-    let idx = s.input.nth_from(cursor, n);
-    s.tokens.get(idx)?;
-    Some(s.sig(idx as u32))
-}
-
-/// Can a token of this kind (or the end) not continue an expression?
-fn ends_expression(kind: Option<K>) -> bool {
-    matches!(
-        kind,
-        None | Some(
-            K::Newline
-                | K::Comma
-                | K::CBrace
-                | K::CBrack
-                | K::CParen
-                | K::TemplateSeqEnd
-                | K::Equal
-                | K::Colon
-                | K::FatArrow
-                | K::Ellipsis
-        )
-    )
-}
-
 fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
     match peek(inp) {
         Some(s) => s.range,

@@ -641,13 +641,6 @@ impl Builder {
             .get(body.0 as usize)
             .map_or(Run::default(), |b| b.items)
     }
-
-    /// Takes the steps above `mark` off the scratch stack, as a `Vec`
-    /// (a postfix chain that turned out to hold a splat).
-    pub(crate) fn take_steps(&mut self, mark: Mark) -> Vec<StepNode> {
-        let from = (mark.0 as usize).min(self.scratch.steps.len());
-        self.scratch.steps.drain(from..).collect()
-    }
 }
 
 /// The elements of `run` in `arena` (empty when out of bounds).
