@@ -506,3 +506,51 @@ fn skip_to_closer<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clone {
         Ok(st(inp).last_end)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use pcl_diagnostics::FileId;
+
+    /// The dump of `text` parsed as a file, then its diagnostics' codes.
+    fn parsed(text: &str) -> String {
+        let parse = crate::parse(FileId(0), text);
+        let mut out = parse.dump();
+        for diagnostic in parse.diagnostics() {
+            out.push_str(diagnostic.code.as_str());
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn an_item_without_equals_ends_the_object_where_a_body_item_starts() {
+        // The skip after `a` stops at the line break before `b = 2`: the
+        // object ends there (no separator may follow the stopped item) and
+        // `b` is an attribute of the file.
+        let out = parsed("x = {\na\nb = 2\n}\ny = 1\n");
+        let expected = "\
+Body 0..22
+  Attribute \"x\" 0..7
+    Object 4..7
+      Item 6..7
+        key: Variable \"a\" 6..7
+        value: Error 7..7
+  Attribute \"b\" 8..13
+    Number 2 = 2 12..13
+  Attribute \"y\" 16..21
+    Number 1 = 1 20..21
+";
+        assert!(out.starts_with(expected), "{out}");
+        assert!(
+            out.ends_with("missing-key-value-separator\nunexpected-close-brace\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_stopped_item_in_a_nested_object_does_not_end_the_outer_one() {
+        let out = parsed("x = {\n  a = { b c }\n  d = 1\n}\n");
+        assert!(out.contains("key: Variable \"d\""), "{out}");
+        assert!(out.ends_with("missing-key-value-separator\n"), "{out}");
+    }
+}
