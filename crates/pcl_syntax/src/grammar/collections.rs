@@ -36,8 +36,10 @@ use crate::token::TokenKind as K;
 use crate::tree::builder::Mark;
 use crate::tree::{ExprNodeKind, ForKind, ForNode};
 
-/// `tuple_or_for = "[" ( &"for" for_body | [ expression { "," expression }
-/// [ "," ] ] ) "]"`.
+/// `tuple_or_for = "[" @nl(off) ( &"for" for_body | [ expression { ","
+/// expression } [ "," ] ] ) "]"`. The elements are a `separated_by` of
+/// `,` with a trailing one allowed; an element starts at anything but `]`
+/// or a line break (which, significant here, means the `[` was left open).
 pub(super) fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     let items = empty()
         .map_with(|(), e: &mut Extra<'s, '_>| e.state().0.b.mark_exprs())
@@ -116,7 +118,8 @@ fn tuple_close<'s>() -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
     ))
 }
 
-/// `object_or_for = "{" ( &"for" for_body | object_items ) "}"`.
+/// `object_or_for = "{" ( @nl(off) &"for" for_body | @nl(on) object_items
+/// ) "}"`.
 pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     token(K::OBrace)
         .then(choice((
