@@ -314,6 +314,7 @@ fn is_close(kind: K) -> bool {
     matches!(kind, K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd)
 }
 
+#[allow(dead_code)] // Unused since the collections moved onto combinators.
 fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
     match peek(inp) {
         Some(sig) if sig.kind == K::Ident => st(inp).slice(sig.range) == word,
