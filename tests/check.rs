@@ -643,3 +643,51 @@ fn emit_model_writes_a_long_operator_chain() {
         .expect("reading the model overflowed the test's stack");
     assert_eq!(checked, 99_999);
 }
+
+/// A file reports at most 1,000 problems, then one `too-many-diagnostics`
+/// summary, printed last, whose severity is the highest it counts: the
+/// exit status is the one the whole list would give (#18 finding 7).
+#[test]
+fn a_file_of_many_problems_ends_with_a_summary() {
+    let dir = temp_dir("limit");
+    // 1,000 warnings (unknown block types), then an error the limit drops.
+    let warnings: String = (0..1_000).map(|i| format!("zz{i} {{\n}}\n")).collect();
+    std::fs::write(dir.join("main.pp"), format!("{warnings}x = nope\n")).unwrap();
+    let out = run(&mut command(
+        &["check", "--format", "short", "main.pp"],
+        &dir,
+    ));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1_001);
+    assert!(
+        text.ends_with(
+            ": error[too-many-diagnostics]: 1 more problem in this file is not shown \
+             (pcl reports at most 1,000 per file); fix the ones above and check again\n"
+        ),
+        "{}",
+        text.lines().last().unwrap_or("")
+    );
+    // Only warnings dropped: the summary is a warning, and the check passes.
+    std::fs::write(dir.join("main.pp"), format!("{warnings}zz {{\n}}\n")).unwrap();
+    let out = run(&mut command(
+        &["check", "--format", "short", "main.pp"],
+        &dir,
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains(": warning[too-many-diagnostics]: 1 more problem"));
+    // A parse likewise.
+    std::fs::write(dir.join("errors.pp"), "=\n".repeat(1_500)).unwrap();
+    let out = run(&mut command(
+        &["parse", "--format", "short", "errors.pp"],
+        &dir,
+    ));
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1_001);
+    assert!(text.ends_with(
+        ": error[too-many-diagnostics]: 500 more problems in this file are not shown \
+         (pcl reports at most 1,000 per file); fix the ones above and check again\n"
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -135,7 +135,7 @@ fn json_lists_fixes() {
     assert_eq!(diagnostic["fixes"], want, "{text}");
     // Left out when there are none.
     let mut report = report_with_a_fix();
-    report.programs[0].diagnostics[0].fixes.clear();
+    report.programs[0].diagnostics[0].clear_fixes();
     let doc = pcl_cli::formats::json::document(&report);
     assert!(doc["programs"][0]["diagnostics"][0].get("fixes").is_none());
 }
@@ -164,7 +164,7 @@ fn sarif_lists_fixes() {
     }]);
     assert_eq!(result["fixes"], want);
     let mut report = report_with_a_fix();
-    report.programs[0].diagnostics[0].fixes.clear();
+    report.programs[0].diagnostics[0].clear_fixes();
     let doc = pcl_cli::formats::sarif::document(&report);
     assert!(doc["runs"][0]["results"][0].get("fixes").is_none());
 }

@@ -126,7 +126,7 @@ pub fn check_program_bytes(data: &[u8]) -> Result<(), String> {
             if d.span.range.is_empty() && !text.is_empty() {
                 return Err(format!("{what}: empty range {:?}", d.span.range));
             }
-            for label in &d.related {
+            for label in d.related() {
                 let what = format!("{what} related `{}`", label.message);
                 let Some(file) = files.get(label.span.file) else {
                     return Err(format!(
@@ -220,7 +220,7 @@ fn check_syntax_diagnostics(
             return Err(format!("{what}: file {:?}, expected {FILE:?}", d.span.file));
         }
         check_range(&what, text, d.span.range)?;
-        for label in &d.related {
+        for label in d.related() {
             check_range(
                 &format!("{what} related `{}`", label.message),
                 text,

@@ -31,7 +31,9 @@ const BOUND: f64 = 40.0;
 /// what each measured when it was set, plus 5 % for noise. A check adds
 /// the bound model (`pcl_expr::BoundExpr`, 120 bytes a node, children
 /// boxed) and a literal type (an `Arc` node) per literal to the parse's
-/// figure; the error shapes are the parse's diagnostics.
+/// figure. The shapes with a diagnostic per line (`= = =`, `a=1`, the
+/// unknown block type of `b{}`) are under the bound: a file keeps at most
+/// 1,000 diagnostics (`pcl_diagnostics::DiagnosticList`).
 const KNOWN_OVER: &[(&str, f64)] = &[
     ("`${a}` interpolations in one string", 59.0),
     ("`[1,1,1,…]`", 141.0),
@@ -39,9 +41,6 @@ const KNOWN_OVER: &[(&str, f64)] = &[
     ("`a.b.c…` traversal", 93.0),
     ("`f(1,…)` call arguments", 137.0),
     ("`1+1+…` sum", 265.0),
-    ("`a=1` lines", 125.0),
-    ("`b{}` blocks", 97.5),
-    ("`= = =` errors", 151.0),
     ("`\"x\"` strings in a list", 128.0),
 ];
 

@@ -959,7 +959,7 @@ fn diag_strings(diags: &[pcl_diagnostics::Diagnostic]) -> Vec<String> {
         .iter()
         .map(|d| {
             let mut s = format!("{}: {}", d.severity, d.summary);
-            if let Some(detail) = &d.detail {
+            if let Some(detail) = d.detail() {
                 s.push_str(&format!(" [detail: {detail}]"));
             }
             s

@@ -291,13 +291,15 @@ impl ProgramBinder<'_, '_> {
     pub(crate) fn bind_pulumi(&mut self, idx: usize, file: FileId, block: BlockRef<'_>) {
         let scope = self.scope.clone();
         let mut attributes = Vec::new();
+        let mut unknown = Vec::new();
         unknown_attributes(
             file,
             block.body(),
             "pulumi",
             PULUMI_ATTRIBUTES,
-            &mut self.diags,
+            &mut unknown,
         );
+        self.diags.extend(unknown);
         for attr in block.body().attributes() {
             let (value, diags) = self.bind(file, attr.expr(), &scope);
             self.diags.extend(diags);

@@ -112,7 +112,7 @@ impl ProgramBinder<'_, '_> {
         let (mut program, diags) =
             bind_program(self.shared, sources, &listing.files, dir, self.depth + 1);
         self.shared.stack.borrow_mut().pop();
-        self.diags.extend(diags);
+        self.diags.append(diags);
         if !listing.problems.is_empty() {
             let ids: HashMap<&str, FileId> = program
                 .files()

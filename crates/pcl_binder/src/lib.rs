@@ -195,7 +195,7 @@ fn check_with(
     program.directory = String::new();
     diags.extend(shared.sibling_uses.into_diagnostics());
     widen_empty_ranges(&mut diags, &map);
-    let diags = finish_diagnostics(diags, policy);
+    let diags = finish_diagnostics(diags.into_vec(), policy);
     let conv = shared.schemas.into_conversions();
     (Checked::new(program, map, diags), conv)
 }
@@ -322,7 +322,7 @@ fn widen_empty_ranges(diags: &mut [Diagnostic], map: &SourceMap) {
     };
     for d in diags {
         widen(&mut d.span);
-        for label in &mut d.related {
+        for label in d.related_mut() {
             widen(&mut label.span);
         }
     }

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
-use pcl_diagnostics::{Diagnostic, FileId, Severity, SourceMap, Span, TextRange};
+use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Severity, SourceMap, Span, TextRange};
 use pcl_expr::{
     bind_expr, check_convertible, BindContext, BoundExpr, Definition, NodeMode, NodeReference,
     Scope,
@@ -104,7 +104,8 @@ pub(crate) struct ProgramBinder<'a, 's> {
     pub refs: Vec<NodeReference>,
     pub deps: Vec<Vec<usize>>,
     pub nodes: Vec<Option<Node>>,
-    pub diags: Vec<Diagnostic>,
+    /// At most 1,000 per file (see [`DiagnosticList`]).
+    pub diags: DiagnosticList,
     pub expr_options: pcl_expr::ExprOptions,
     /// The types of the well-formed type labels met so far, by label text
     /// (output labels, then config labels): configs declared with the same
@@ -120,9 +121,10 @@ pub(crate) struct ProgramBinder<'a, 's> {
     pub syntax_diags: usize,
     /// The names defined for misspelt declaring blocks (`resorce b …`):
     /// the label's span and the index of the block's `unknown-block-type`
-    /// warning in `diags`, made an error when the name is used (the
-    /// reference then fails with `undefined variable`; the verdict stays).
-    pub misspelt: HashMap<Span, usize>,
+    /// warning in `diags` (`None` when the file's limit dropped it), made
+    /// an error when the name is used (the reference then fails with
+    /// `undefined variable`; the verdict stays).
+    pub misspelt: HashMap<Span, Option<usize>>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -132,8 +134,8 @@ pub(crate) fn bind_program(
     files: &[(String, String)],
     dir: &str,
     depth: usize,
-) -> (Program, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
+) -> (Program, DiagnosticList) {
+    let mut diags = DiagnosticList::new();
     let mut parsed: Vec<ParsedFile> = Vec::new();
     // Files by name, so that file ids (and with them the order of the
     // diagnostics and of everything below, package blocks first) do not
@@ -147,12 +149,7 @@ pub(crate) fn bind_program(
         let mut parse = pcl_syntax::parse(id, text);
         // Moved, not cloned: nothing reads a file's parse diagnostics
         // after this, and a file of errors would hold them twice.
-        let found = parse.take_diagnostics();
-        if diags.is_empty() {
-            diags = found;
-        } else {
-            diags.extend(found);
-        }
+        diags.append(parse.take_diagnostics());
         parsed.push(ParsedFile {
             id,
             name: name.clone(),
@@ -163,7 +160,9 @@ pub(crate) fn bind_program(
     let syntax_diags = diags.len();
     let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
-        let descriptors = read_package_blocks(file.id, file.body(), &mut diags);
+        let mut found = Vec::new();
+        let descriptors = read_package_blocks(file.id, file.body(), &mut found);
+        diags.extend(found);
         for (name, (desc, range)) in descriptors {
             if !shared.schemas.add_descriptor(desc) {
                 let mut d = Diagnostic::error(
@@ -491,8 +490,7 @@ impl ProgramBinder<'_, '_> {
             format!("unknown block type '{name}'"),
         )
         .with_detail("this block is ignored");
-        let warning = self.diags.len();
-        self.diags.push(pcl_expr::suggest::attach(d, span, &found));
+        let warning = self.diags.push(pcl_expr::suggest::attach(d, span, &found));
         let declares = found
             .first()
             .is_some_and(|t| matches!(*t, "resource" | "read" | "config" | "output" | "component"));
@@ -574,7 +572,7 @@ impl ProgramBinder<'_, '_> {
         let mut all = Vec::with_capacity(self.decls.len());
         let mut names: Vec<(u32, &str)> = Vec::new();
         let mut walk = deps::Walk::default();
-        let mut used: Vec<usize> = Vec::new();
+        let mut used: Vec<(Span, Option<usize>)> = Vec::new();
         // `added[id]` is 1 + the index of the last declaration that took
         // node `id` as a dependency: de-duplication in constant time.
         let mut added: Vec<usize> = vec![0; self.decls.len()];
@@ -609,7 +607,7 @@ impl ProgramBinder<'_, '_> {
                         range: Some(at), ..
                     }) if !self.misspelt.is_empty() => {
                         if let Some(&i) = self.misspelt.get(at) {
-                            used.push(i);
+                            used.push((*at, i));
                         }
                     }
                     _ => {}
@@ -618,14 +616,22 @@ impl ProgramBinder<'_, '_> {
             all.push(deps);
         }
         self.deps = all;
-        for i in used {
+        // A warning the file's limit dropped is counted as an error now.
+        used.sort_unstable();
+        used.dedup();
+        for (at, i) in used {
+            let Some(i) = i else {
+                let (from, to) = (Severity::Warning, Severity::Error);
+                self.diags.reclassify_dropped(at.file, from, to);
+                continue;
+            };
             if let Some(d) = self.diags.get_mut(i) {
                 if d.severity == Severity::Warning {
                     d.severity = Severity::Error;
-                    d.detail = Some(
+                    d.set_detail(Some(
                         "this block is ignored, so the name it declares is undefined where it is used"
                             .into(),
-                    );
+                    ));
                 }
             }
         }
@@ -936,7 +942,7 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
-    fn finish(self) -> (Program, Vec<Diagnostic>) {
+    fn finish(self) -> (Program, DiagnosticList) {
         let ProgramBinder {
             decls,
             files,

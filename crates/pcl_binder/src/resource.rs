@@ -538,8 +538,7 @@ impl ProgramBinder<'_, '_> {
                         _ => None,
                     };
                     if let Some(name) = quoted {
-                        d.help
-                            .push(format!("name the input property without quotes: `{name}`"));
+                        d.add_help(format!("name the input property without quotes: `{name}`"));
                     }
                 }
             }
@@ -759,7 +758,7 @@ mod tests {
     fn fixes<'a>(text: &'a str, ds: &'a [Diagnostic]) -> Vec<(&'a str, &'a str, &'a str)> {
         ds.iter()
             .flat_map(|d| {
-                d.fixes.iter().map(move |f| {
+                d.fixes().iter().map(move |f| {
                     let r = f.span.range;
                     (
                         d.code.as_str(),

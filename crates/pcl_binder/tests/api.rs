@@ -131,8 +131,8 @@ fn duplicates_point_at_the_first_declaration() {
         .cloned();
     let d = d.expect("duplicate diagnostic");
     assert_eq!(d.summary, "\"a\" already declared");
-    assert_eq!(d.related.len(), 1);
-    assert_eq!(d.related[0].span.range.start, 0);
+    assert_eq!(d.related().len(), 1);
+    assert_eq!(d.related()[0].span.range.start, 0);
     assert_eq!(checked.value().nodes().len(), 1);
     assert!(matches!(
         checked.value().nodes()[0].kind,

@@ -55,7 +55,7 @@ fn corpus() {
             .errors()
             .map(|d| {
                 let mut s = render_short(d, checked.sources());
-                if let Some(detail) = &d.detail {
+                if let Some(detail) = d.detail() {
                     s.push_str(" | ");
                     s.push_str(detail);
                 }

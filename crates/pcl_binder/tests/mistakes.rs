@@ -182,8 +182,8 @@ fn fixes_repair_the_typos() {
             &BindPolicy::strict(),
         );
         for d in checked.diagnostics() {
-            let suggests = d.help.iter().any(|h| h.starts_with("did you mean"));
-            if suggests && d.fixes.is_empty() {
+            let suggests = d.help().iter().any(|h| h.starts_with("did you mean"));
+            if suggests && d.fixes().is_empty() {
                 failures.push(format!(
                     "{name}: a did-you-mean without a fix: {}",
                     d.summary
@@ -193,7 +193,7 @@ fn fixes_repair_the_typos() {
         let [only] = checked.diagnostics() else {
             continue;
         };
-        let Some(fix) = only.fixes.first() else {
+        let Some(fix) = only.fixes().first() else {
             continue;
         };
         let range = fix.span.range.to_usize();
@@ -231,20 +231,23 @@ fn fixes_repair_the_typos() {
 #[test]
 fn suggestions_are_linear_in_the_errors() {
     let n = 10_000;
-    let mut text = String::with_capacity(n * 40);
+    let mut locals = String::with_capacity(n * 20);
     for i in 0..n {
-        text.push_str(&format!("local{i:05} = {i}\n"));
+        locals.push_str(&format!("local{i:05} = {i}\n"));
     }
-    for i in 0..n {
-        text.push_str(&format!("use{i:05} = locl{i:05}\n"));
+    let mut sources = vec![("locals.pp".to_string(), locals)];
+    // The uses in files of 1,000 each: a file reports at most 1,000
+    // problems (`pcl_diagnostics::MAX_DIAGNOSTICS_PER_FILE`).
+    let per_file = pcl_diagnostics::MAX_DIAGNOSTICS_PER_FILE;
+    for file in 0..n.div_ceil(per_file) {
+        let uses: String = (file * per_file..((file + 1) * per_file).min(n))
+            .map(|i| format!("use{i:05} = locl{i:05}\n"))
+            .collect();
+        sources.push((format!("uses{file:02}.pp"), uses));
     }
     let loader = pcl_schema::MemoryLoader::new();
     let before = pcl_expr::suggest::compared_on_this_thread();
-    let checked = check_program(
-        &[("main.pp".to_string(), text)],
-        &loader,
-        &BindPolicy::strict(),
-    );
+    let checked = check_program(&sources, &loader, &BindPolicy::strict());
     let compared = pcl_expr::suggest::compared_on_this_thread() - before;
     let undefined = checked
         .diagnostics()
@@ -265,7 +268,8 @@ fn suggestions_are_linear_in_the_errors() {
         .iter()
         .find(|d| d.code.as_str() == "undefined-variable");
     assert!(
-        first.is_some_and(|d| d.help.iter().any(|h| h.contains("local")) && !d.fixes.is_empty()),
+        first
+            .is_some_and(|d| d.help().iter().any(|h| h.contains("local")) && !d.fixes().is_empty()),
         "{first:?}"
     );
 }

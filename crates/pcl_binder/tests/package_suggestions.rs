@@ -24,7 +24,7 @@ fn unknown_package_suggests_and_fixes_the_name() {
         .collect();
     assert_eq!(unknown.len(), 3, "{unknown:?}");
     let mut fixed = source.to_string();
-    let mut fixes: Vec<_> = unknown.iter().flat_map(|d| d.fixes.iter()).collect();
+    let mut fixes: Vec<_> = unknown.iter().flat_map(|d| d.fixes().iter()).collect();
     assert_eq!(fixes.len(), 2, "{fixes:?}");
     // Apply from the end so earlier ranges stay valid.
     fixes.sort_by_key(|f| std::cmp::Reverse(f.span.range.start));
@@ -43,7 +43,7 @@ fn unknown_package_suggests_and_fixes_the_name() {
     let far = unknown
         .iter()
         .find(|d| d.summary.contains("zzzzzz"))
-        .map(|d| d.help.join("\n"))
+        .map(|d| d.help().join("\n"))
         .unwrap_or_default();
     assert!(far.contains("pulumi package get-schema"), "{far}");
 }

@@ -21,7 +21,7 @@ fn summary(checked: &Checked<Program>) -> String {
     let mut out = String::new();
     for d in checked.diagnostics() {
         out.push_str(&render_short(d, checked.sources()));
-        if let Some(detail) = &d.detail {
+        if let Some(detail) = d.detail() {
             out.push_str(" | ");
             out.push_str(detail);
         }

@@ -38,7 +38,8 @@ pub struct Entry {
 pub fn all_codes() -> &'static [Code] {
     static ALL: OnceLock<Vec<Code>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let lists: [&[Code]; 6] = [
+        let lists: [&[Code]; 7] = [
+            SHARED_CODES,
             pcl_syntax::codes::ALL,
             pcl_types::codes::ALL,
             pcl_expr::codes::ALL,
@@ -55,6 +56,9 @@ pub fn all_codes() -> &'static [Code] {
             .collect()
     })
 }
+
+/// The codes of `pcl_diagnostics` itself, which every phase can report.
+pub const SHARED_CODES: &[Code] = &[pcl_diagnostics::TOO_MANY_DIAGNOSTICS];
 
 /// The codes the command line itself reports.
 pub const CLI_CODES: &[Code] = &[
@@ -810,6 +814,14 @@ pub static ENTRIES: &[Entry] = &[
         "x = length([1], [2])\n",
         "Remove the extra arguments.",
         SAME,
+    ),
+    untriggerable(
+        "too-many-diagnostics",
+        E,
+        "A file has more than 1,000 problems: pcl reports the first 1,000 it finds and this one summary, which counts the rest and has the highest severity among them (so a file with an error not shown still fails).",
+        "a file with more than 1,000 problems, such as 1,001 lines that each hold only `=` (too long to show here).",
+        "Fix the problems shown and check again: the next ones appear as these go.",
+        "pcl only: the reference reports every problem, however many (README deviations table).",
     ),
     entry(
         "tuple-index-not-integer",

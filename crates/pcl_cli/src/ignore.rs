@@ -257,9 +257,9 @@ mod tests {
         assert_eq!(unused.len(), 2);
         assert!(unused
             .iter()
-            .any(|d| d.help.iter().any(|h| h.contains("undefined-variable"))));
+            .any(|d| d.help().iter().any(|h| h.contains("undefined-variable"))));
         // The did-you-mean is a fix replacing the misspelt code.
-        let fix = unused.iter().flat_map(|d| &d.fixes).next();
+        let fix = unused.iter().flat_map(|d| d.fixes()).next();
         let fixed = fix.and_then(|f| {
             let range = f.span.range.to_usize();
             let mut text = text.to_string();

@@ -6,6 +6,9 @@
 //!   phases use, and [`LineIndex`], which turns them into 1-based line and
 //!   grapheme-column [`Position`]s;
 //! - [`Diagnostic`]: plain data with a stable [`Code`];
+//! - [`DiagnosticList`]: where a file's diagnostics are collected, at most
+//!   [`MAX_DIAGNOSTICS_PER_FILE`] of them (the rest are counted in one
+//!   `too-many-diagnostics` summary);
 //! - [`render`]: the one place that knows about ariadne (snippets escape
 //!   control characters and show long lines as windows around the labels);
 //! - [`suggest`]: "did you mean" candidates by edit distance;
@@ -15,11 +18,13 @@
 
 pub mod diagnostic;
 pub mod elide;
+pub mod list;
 pub mod render;
 pub mod source;
 pub mod suggest;
 
 pub use diagnostic::{count, sort_and_dedup, Code, Diagnostic, Fix, Label, Severity};
 pub use elide::{elide, elide_quoted, MAX_QUOTED_CHARS};
+pub use list::{DiagnosticList, MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS};
 pub use render::{escape, is_unsafe_char, render, render_all, render_short, RenderOptions};
 pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextRange};

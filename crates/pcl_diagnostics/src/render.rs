@@ -358,7 +358,7 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap, options: RenderOptio
         .with_color(options.color)
         .with_index_type(IndexType::Byte);
     let related: Vec<(FileId, Range<usize>)> = diagnostic
-        .related
+        .related()
         .iter()
         .map(|l| (l.span.file, clamp(sources, l.span.file, l.span.range)))
         .collect();
@@ -394,21 +394,18 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap, options: RenderOptio
     // ariadne draws a label only with a message, and the underline must
     // show where the problem is.
     let label = AriadneLabel::new((file, map(file, &primary))).with_message(escape(
-        diagnostic
-            .detail
-            .as_deref()
-            .unwrap_or(diagnostic.summary.as_str()),
+        diagnostic.detail().unwrap_or(diagnostic.summary.as_str()),
     ));
     let mut builder = Report::build(kind, (file, map(file, &primary)))
         .with_config(config)
         .with_code(escape(diagnostic.code.as_str()))
         .with_message(escape(&diagnostic.summary))
         .with_label(label);
-    for (l, (f, range)) in diagnostic.related.iter().zip(&related) {
+    for (l, (f, range)) in diagnostic.related().iter().zip(&related) {
         builder = builder
             .with_label(AriadneLabel::new((*f, map(*f, range))).with_message(escape(&l.message)));
     }
-    for help in &diagnostic.help {
+    for help in diagnostic.help() {
         builder = builder.with_help(escape(help));
     }
     let report = builder.finish();
@@ -909,10 +906,10 @@ mod tests {
             .with_code(diag.code.as_str())
             .with_message(&diag.summary)
             .with_label(AriadneLabel::new(range(diag.span)).with_message(&diag.summary));
-        for l in &diag.related {
+        for l in diag.related() {
             builder = builder.with_label(AriadneLabel::new(range(l.span)).with_message(&l.message));
         }
-        for h in &diag.help {
+        for h in diag.help() {
             builder = builder.with_help(h);
         }
         let mut out = Vec::new();

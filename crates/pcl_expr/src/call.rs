@@ -117,7 +117,7 @@ pub(crate) fn bind_call(
         // called.
         let usage = format!("usage: {}", b.usage());
         for d in cx.split_off(mark) {
-            let d = if d.is_error() && !d.help.contains(&usage) {
+            let d = if d.is_error() && !d.help().contains(&usage) {
                 d.with_help(usage.clone())
             } else {
                 d

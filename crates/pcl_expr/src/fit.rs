@@ -530,9 +530,9 @@ mod tests {
         assert_eq!(at(&ds[0]), Some("[2]"));
         assert_eq!(at(&ds[1]), Some("{}"));
         assert_eq!(at(&ds[2]), Some("protcol"));
-        assert_eq!(ds[2].fixes.len(), 1);
-        assert_eq!(ds[2].fixes[0].replacement, "protocol");
-        assert_eq!(ds[2].fixes[0].span, ds[2].span);
+        assert_eq!(ds[2].fixes().len(), 1);
+        assert_eq!(ds[2].fixes()[0].replacement, "protocol");
+        assert_eq!(ds[2].fixes()[0].span, ds[2].span);
     }
 
     #[test]
@@ -546,14 +546,14 @@ mod tests {
             summaries(&ds),
             ["error: unknown key `fromPrt` in property `ingress[0]`, did you mean `fromPort`? (`fromPort` of type int is required)"]
         );
-        assert_eq!(ds[0].fixes[0].replacement, "fromPort");
+        assert_eq!(ds[0].fixes()[0].replacement, "fromPort");
         // A quoted key is replaced by a quoted key.
         let ds = fit(
             "[{ \"fromPrt\" = 1, toPort = 2 }]",
             &Type::list(ingress()),
             "ingress",
         );
-        assert_eq!(ds[0].fixes[0].replacement, "\"fromPort\"");
+        assert_eq!(ds[0].fixes()[0].replacement, "\"fromPort\"");
         // A key that is simply missing is named as missing.
         let ds = fit("[{ toPort = 2 }]", &Type::list(ingress()), "ingress");
         assert_eq!(

@@ -471,12 +471,12 @@ mod tests {
         );
         let d = Diagnostic::error(pcl_diagnostics::Code("x"), span, "s");
         let d = attach(d, span, &["bucket", "buckets"]);
-        assert_eq!(d.help, ["did you mean one of `bucket`, `buckets`?"]);
-        let got: Vec<&str> = d.fixes.iter().map(|f| f.replacement.as_str()).collect();
+        assert_eq!(d.help(), ["did you mean one of `bucket`, `buckets`?"]);
+        let got: Vec<&str> = d.fixes().iter().map(|f| f.replacement.as_str()).collect();
         assert_eq!(got, ["bucket", "buckets"]);
-        assert!(d.fixes.iter().all(|f| f.span == span));
+        assert!(d.fixes().iter().all(|f| f.span == span));
         let d = Diagnostic::error(pcl_diagnostics::Code("x"), span, "s");
         let d = attach_quoted(d, span, &["aws:s3:Bucket"]);
-        assert_eq!(d.fixes[0].replacement, "\"aws:s3:Bucket\"");
+        assert_eq!(d.fixes()[0].replacement, "\"aws:s3:Bucket\"");
     }
 }

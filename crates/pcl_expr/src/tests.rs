@@ -196,7 +196,7 @@ mod literals_and_operators {
             ["error[type-not-convertible]: expected number, found list(string)"]
         );
         // The summary says it all; no detail repeats it.
-        assert_eq!(out.diags[0].detail, None);
+        assert_eq!(out.diags[0].detail(), None);
         assert_eq!(
             out.diags[0].span.range,
             pcl_diagnostics::TextRange::new(0, 1)
@@ -386,7 +386,7 @@ mod references {
             out.msgs(),
             ["error[undefined-variable]: undefined variable buckte"]
         );
-        assert_eq!(out.diags[0].help, ["did you mean `bucket`?"]);
+        assert_eq!(out.diags[0].help(), ["did you mean `bucket`?"]);
         assert_eq!(
             out.diags[0].span.range,
             pcl_diagnostics::TextRange::new(0, 6)
@@ -471,7 +471,7 @@ mod calls {
             ["error[unknown-function]: unknown function 'upper'"]
         );
         let out = bind("lenght([])", &[]);
-        assert_eq!(out.diags[0].help, ["did you mean `length`?"]);
+        assert_eq!(out.diags[0].help(), ["did you mean `length`?"]);
         // Removed at HEAD.
         assert_eq!(
             bind("mimeType(\"x\")", &[]).msgs(),
@@ -859,10 +859,10 @@ mod golden {
         for d in cx.take_diagnostics() {
             out.push_str(&render_short(&d, &sources));
             out.push('\n');
-            if let Some(detail) = &d.detail {
+            if let Some(detail) = d.detail() {
                 out.push_str(&format!("  detail: {detail}\n"));
             }
-            for h in &d.help {
+            for h in d.help() {
                 out.push_str(&format!("  help: {h}\n"));
             }
         }

@@ -32,7 +32,7 @@ mod token;
 pub mod tree;
 mod validate;
 
-use pcl_diagnostics::{Diagnostic, FileId, TextRange};
+use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, TextRange};
 
 pub use lexer::lex;
 pub use token::{Token, TokenKind};
@@ -59,7 +59,9 @@ pub struct Parsed<T> {
     tree: tree::Tree,
     /// The root's index: a body, an expression or a template.
     root: u32,
-    diagnostics: Vec<Diagnostic>,
+    /// At most 1,000 per file, then one `too-many-diagnostics` summary
+    /// (sealed: the summary is in the list).
+    diagnostics: DiagnosticList,
     root_kind: std::marker::PhantomData<T>,
 }
 
@@ -82,13 +84,15 @@ pub type ParseTemplate = Parsed<TemplateRoot>;
 
 impl<T> Parsed<T> {
     fn new(text: &str, tokens: token::Tokens, out: grammar::Output) -> Parsed<T> {
+        let mut diagnostics = out.diagnostics;
+        diagnostics.seal();
         Parsed {
             text: text.to_string(),
             tokens,
             token_slice: std::sync::OnceLock::new(),
             tree: out.tree,
             root: out.root,
-            diagnostics: out.diagnostics,
+            diagnostics,
             root_kind: std::marker::PhantomData,
         }
     }
@@ -97,12 +101,14 @@ impl<T> Parsed<T> {
     }
     /// The diagnostics, taking them out of the result.
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
-        self.diagnostics
+        self.diagnostics.into_vec()
     }
     /// Moves the diagnostics out, leaving none (for a caller that keeps
     /// the tree and collects every file's diagnostics in one list, so
-    /// they are not held twice).
-    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+    /// they are not held twice). Appending the list to another
+    /// ([`DiagnosticList::append`]) carries over what the parse counted
+    /// but did not keep, so the file's limit holds across phases.
+    pub fn take_diagnostics(&mut self) -> DiagnosticList {
         std::mem::take(&mut self.diagnostics)
     }
     pub fn has_errors(&self) -> bool {

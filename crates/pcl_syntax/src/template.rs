@@ -91,7 +91,7 @@ pub(crate) struct Sink {
     pub(crate) file: pcl_diagnostics::FileId,
     /// End offset of the template's last token.
     pub(crate) last_end: u32,
-    pub(crate) diags: Vec<pcl_diagnostics::Diagnostic>,
+    pub(crate) diags: pcl_diagnostics::DiagnosticList,
 }
 
 impl Sink {

@@ -749,7 +749,7 @@ fn overlong_number_literal_is_rejected_and_cut() {
     assert_eq!(codes, ["number-too-long", "number-too-long"], "{codes:?}");
     for diag in parse.diagnostics() {
         assert!(
-            diag.summary.len() + diag.detail.as_deref().map_or(0, str::len) < 400,
+            diag.summary.len() + diag.detail().map_or(0, str::len) < 400,
             "{}",
             diag.summary
         );

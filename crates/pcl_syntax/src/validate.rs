@@ -8,72 +8,97 @@
 //! first as related information. (Block labels and `options` blocks are
 //! the binder's business; the grammar never checked them.)
 //!
-//! The pass walks the bodies in source order with an explicit stack, so
-//! its diagnostics come out ordered by position. They are merged into the
-//! parser's list in one pass: each goes after the parser's diagnostics
-//! that start at or before it (up to the first that starts after it).
+//! The pass walks the bodies in source order with an explicit stack
+//! (remembering, per open body, only the names met so far), so
+//! its diagnostics come out ordered by position. They are collected, like
+//! the parser's, into a [`DiagnosticList`] (at most 1,000 per file) and
+//! merged into the parser's list in one pass: each goes after the parser's
+//! diagnostics that start at or before it (up to the first that starts
+//! after it).
 //! When the parser's list is in source order, as it is for every golden
 //! file, the merged list is too.
 
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 
-use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
+use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Span, TextRange};
 
 use crate::codes;
 use crate::tree::{BodyRef, Item};
 
 /// Validates every body under `root` and merges the diagnostics into
 /// `diags` by position.
-pub(crate) fn file(root: BodyRef<'_>, file: FileId, diags: &mut Vec<Diagnostic>) {
-    let mut found = Vec::new();
-    // One frame per open body: the body, the next item, its duplicates
-    // (in source order) and the next of those.
-    let mut stack = vec![(root, 0, duplicate_attributes(root), 0)];
-    while let Some((body, item_idx, dups, dup_idx)) = stack.last_mut() {
-        let Some(item) = body.items().get(*item_idx) else {
+pub(crate) fn file(root: BodyRef<'_>, file: FileId, diags: &mut DiagnosticList) {
+    // Bounded like the parser's list: a file of duplicates keeps the
+    // first ones and counts the rest.
+    let mut found = DiagnosticList::with_limit(diags.limit());
+    // One frame per open body: the body, its next item, and the names its
+    // attributes defined so far.
+    let mut stack = vec![Frame::new(root)];
+    while let Some(frame) = stack.last_mut() {
+        let Some(item) = frame.body.items().get(frame.next) else {
             stack.pop();
             continue;
         };
-        *item_idx += 1;
+        frame.next += 1;
         match item.kind() {
             Item::Attribute(attr) => {
-                if let Some(&(name, range, first)) = dups.get(*dup_idx) {
-                    if range == attr.name_range() {
-                        *dup_idx += 1;
-                        found.push(duplicate(file, name, range, first));
-                    }
+                let (name, range) = (attr.name(), attr.name_range());
+                if let Some(first) = frame.first_definition(name, range) {
+                    found.push(duplicate(file, name, range, first));
                 }
             }
-            Item::Block(block) => {
-                let body = block.body();
-                stack.push((body, 0, duplicate_attributes(body), 0));
-            }
+            Item::Block(block) => stack.push(Frame::new(block.body())),
         }
     }
-    if !found.is_empty() {
-        merge(diags, found);
+    if !found.is_empty() || found.dropped() > 0 {
+        diags.merge_by_position(found);
     }
 }
 
-/// Merges `found` (ordered by position) into `diags`: each element of
-/// `found` goes after every diagnostic of `diags` that starts at or before
-/// it and that comes before the first one starting after it.
-fn merge(diags: &mut Vec<Diagnostic>, found: Vec<Diagnostic>) {
-    if diags.is_empty() {
-        // Nothing to interleave: move the list rather than hold two.
-        *diags = found;
-        return;
-    }
-    let parser = std::mem::take(diags);
-    diags.reserve(parser.len() + found.len());
-    let mut parser = parser.into_iter().peekable();
-    for d in found {
-        while let Some(p) = parser.next_if(|p| p.span.range.start <= d.span.range.start) {
-            diags.push(p);
+/// The bodies with more attributes than this remember the names met in a
+/// hash map; smaller ones (nearly all) scan their earlier attributes,
+/// which beats hashing.
+const SMALL_BODY: usize = 16;
+
+/// A body being validated.
+struct Frame<'a> {
+    body: BodyRef<'a>,
+    /// The index of the next item.
+    next: usize,
+    /// For a large body, the first definition of every attribute name met
+    /// so far (it grows with the distinct names, not with the body).
+    seen: Option<HashMap<&'a str, TextRange>>,
+}
+
+impl<'a> Frame<'a> {
+    fn new(body: BodyRef<'a>) -> Frame<'a> {
+        let large = body.attributes().nth(SMALL_BODY).is_some();
+        Frame {
+            body,
+            next: 0,
+            seen: large.then(HashMap::new),
         }
-        diags.push(d);
     }
-    diags.extend(parser);
+
+    /// The name range of the body's first attribute named `name`, when it
+    /// comes before the attribute at `range` (which is then a duplicate).
+    fn first_definition(&mut self, name: &'a str, range: TextRange) -> Option<TextRange> {
+        match &mut self.seen {
+            Some(seen) => match seen.entry(name) {
+                Entry::Occupied(first) => Some(*first.get()),
+                Entry::Vacant(slot) => {
+                    slot.insert(range);
+                    None
+                }
+            },
+            None => self
+                .body
+                .attributes()
+                .take_while(|a| a.name_range() != range)
+                .find(|a| a.name() == name)
+                .map(|a| a.name_range()),
+        }
+    }
 }
 
 fn duplicate(file: FileId, name: &str, range: TextRange, first: TextRange) -> Diagnostic {
@@ -83,34 +108,4 @@ fn duplicate(file: FileId, name: &str, range: TextRange, first: TextRange) -> Di
         format!("attribute `{name}` is already defined in this body"),
     )
     .with_related(Span::new(file, first), "first defined here")
-}
-
-/// The attributes of one body that repeat an earlier one's name: name,
-/// range, and the first definition's range, in source order.
-fn duplicate_attributes(body: BodyRef<'_>) -> Vec<(&str, TextRange, TextRange)> {
-    let attrs = || body.attributes().map(|a| (a.name(), a.name_range()));
-    let count = attrs().count();
-    if count < 2 {
-        return Vec::new();
-    }
-    let mut dups: Vec<(&str, TextRange, TextRange)> = Vec::new();
-    if count <= 16 {
-        // Small bodies (nearly all): a quadratic scan beats hashing.
-        for (idx, (name, range)) in attrs().enumerate() {
-            if let Some((_, first)) = attrs().take(idx).find(|(n, _)| *n == name) {
-                dups.push((name, range, first));
-            }
-        }
-    } else {
-        let mut seen: HashMap<&str, TextRange> = HashMap::with_capacity(count);
-        for (name, range) in attrs() {
-            match seen.get(name) {
-                Some(first) => dups.push((name, range, *first)),
-                None => {
-                    seen.insert(name, range);
-                }
-            }
-        }
-    }
-    dups
 }

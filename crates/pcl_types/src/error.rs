@@ -156,7 +156,7 @@ impl TypeDiagnostic {
             None => span,
         };
         let mut d = Diagnostic::new(self.severity, self.code, span, self.summary);
-        d.detail = self.detail;
+        d.set_detail(self.detail);
         d
     }
 

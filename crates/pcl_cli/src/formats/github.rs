@@ -24,11 +24,11 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             Severity::Note => "notice",
         };
         let mut message = escape(&d.summary).into_owned();
-        if let Some(detail) = &d.detail {
+        if let Some(detail) = d.detail() {
             message.push('\n');
             message.push_str(&escape(detail));
         }
-        for help in &d.help {
+        for help in d.help() {
             message.push_str("\nhelp: ");
             message.push_str(&escape(help));
         }

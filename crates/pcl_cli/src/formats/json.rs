@@ -105,7 +105,7 @@ fn diagnostic(item: &Item<'_>) -> Value {
     m.insert("severity".into(), json!(d.severity.as_str()));
     m.insert("code".into(), json!(d.code.as_str()));
     m.insert("summary".into(), json!(d.summary));
-    if let Some(detail) = &d.detail {
+    if let Some(detail) = d.detail() {
         m.insert("detail".into(), json!(detail));
     }
     m.insert("file".into(), json!(item.loc.file));
@@ -118,8 +118,8 @@ fn diagnostic(item: &Item<'_>) -> Value {
     if !related.is_empty() {
         m.insert("related".into(), Value::Array(related));
     }
-    if !d.help.is_empty() {
-        m.insert("help".into(), json!(d.help));
+    if !d.help().is_empty() {
+        m.insert("help".into(), json!(d.help()));
     }
     if let Some(fixes) = fixes(item) {
         m.insert("fixes".into(), fixes);
@@ -132,7 +132,7 @@ fn diagnostic(item: &Item<'_>) -> Value {
 /// `file` with `replacement`; an empty range inserts). `None` when there
 /// are none.
 pub fn fixes(item: &Item<'_>) -> Option<Value> {
-    let fixes = &item.diagnostic.fixes;
+    let fixes = item.diagnostic.fixes();
     (!fixes.is_empty()).then(|| {
         fixes
             .iter()

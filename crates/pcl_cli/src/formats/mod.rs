@@ -100,7 +100,7 @@ impl Item<'_> {
     /// Related locations, resolved, with their messages.
     pub fn related(&self) -> Vec<(Loc, &str)> {
         self.diagnostic
-            .related
+            .related()
             .iter()
             .map(|l| (Loc::of(self.sources, l.span), l.message.as_str()))
             .collect()

@@ -139,11 +139,11 @@ fn result(item: &Item<'_>, rule_index: Option<usize>) -> Value {
         Severity::Note => "note",
     };
     let mut text = d.summary.clone();
-    if let Some(detail) = &d.detail {
+    if let Some(detail) = d.detail() {
         text.push('\n');
         text.push_str(detail);
     }
-    for help in &d.help {
+    for help in d.help() {
         text.push_str("\nhelp: ");
         text.push_str(help);
     }
@@ -159,7 +159,7 @@ fn result(item: &Item<'_>, rule_index: Option<usize>) -> Value {
         json!([{"physicalLocation": physical(item.sources, d.span.file, item.loc)}]),
     );
     let related: Vec<Value> = d
-        .related
+        .related()
         .iter()
         .zip(item.related())
         .enumerate()
@@ -174,9 +174,9 @@ fn result(item: &Item<'_>, rule_index: Option<usize>) -> Value {
     if !related.is_empty() {
         r.insert("relatedLocations".into(), Value::Array(related));
     }
-    if !d.fixes.is_empty() {
+    if !d.fixes().is_empty() {
         let fixes: Vec<Value> = d
-            .fixes
+            .fixes()
             .iter()
             .map(|f| fix(item.sources, f.span, &f.message, &f.replacement))
             .collect();

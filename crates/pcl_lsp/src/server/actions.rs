@@ -63,7 +63,7 @@ fn quick_fixes(
         if d.span.file != file || r.start > range.end || r.end < range.start {
             continue;
         }
-        for fix in &d.fixes {
+        for fix in d.fixes() {
             let Some(location) = locate(fix.span) else {
                 continue;
             };
@@ -79,7 +79,7 @@ fn quick_fixes(
                     changes: Some(HashMap::from([(location.uri, vec![edit])])),
                     ..WorkspaceEdit::default()
                 }),
-                is_preferred: Some(d.fixes.len() == 1),
+                is_preferred: Some(d.fixes().len() == 1),
                 ..lsp_types::CodeAction::default()
             }));
         }

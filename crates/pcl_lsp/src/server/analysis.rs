@@ -216,16 +216,16 @@ impl Server {
             Severity::Note => lsp_types::DiagnosticSeverity::INFORMATION,
         };
         let mut message = d.summary.clone();
-        if let Some(detail) = &d.detail {
+        if let Some(detail) = d.detail() {
             message.push('\n');
             message.push_str(detail);
         }
-        for help in &d.help {
+        for help in d.help() {
             message.push_str("\nhelp: ");
             message.push_str(help);
         }
         let related: Vec<lsp_types::DiagnosticRelatedInformation> = d
-            .related
+            .related()
             .iter()
             .filter_map(|l| {
                 Some(lsp_types::DiagnosticRelatedInformation {

@@ -54,7 +54,7 @@ use chumsky::extra;
 use chumsky::input::InputRef;
 use chumsky::inspector::SimpleState;
 use chumsky::prelude::*;
-use pcl_diagnostics::{Code, Diagnostic, FileId, Span, TextRange};
+use pcl_diagnostics::{Code, Diagnostic, DiagnosticList, FileId, Span, TextRange};
 
 use crate::codes;
 use crate::newlines::{item_starts_after, significant_tokens, Sig};
@@ -87,7 +87,7 @@ pub(crate) struct St<'s> {
     input: SigInput<'s>,
     /// The indices of every comment token, in order.
     comments: &'s [u32],
-    diags: Vec<Diagnostic>,
+    diags: DiagnosticList,
     /// How many of `diags` (the first ones, in input order) are the
     /// lexer's error tokens: a syntax error found at one of them is the
     /// same problem, already reported.
@@ -391,7 +391,7 @@ thread_local! {
 pub(crate) struct Output {
     pub(crate) tree: Tree,
     pub(crate) root: u32,
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: DiagnosticList,
 }
 
 fn new_state<'s>(
@@ -407,7 +407,7 @@ fn new_state<'s>(
         tokens,
         input: SigInput { tokens, sigs },
         comments,
-        diags: Vec::new(),
+        diags: DiagnosticList::new(),
         lexer_errors: 0,
         recovering: false,
         depth: 0,

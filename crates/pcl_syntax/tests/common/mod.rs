@@ -121,7 +121,7 @@ pub fn check_diagnostic_ranges(text: &str, diagnostics: &[Diagnostic]) -> Result
                 text.len()
             ));
         }
-        for related in &diag.related {
+        for related in diag.related() {
             if related.span.range.end as usize > text.len() {
                 return Err(format!(
                     "related label of `{}` has range {} outside the input",
