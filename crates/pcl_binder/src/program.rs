@@ -50,6 +50,9 @@ pub(crate) struct Shared<'s> {
     pub stack: RefCell<Vec<String>>,
     /// `InputType` answers by type identity, for the whole check.
     pub input_types: RefCell<InputTypeMemo>,
+    /// Literal values and their types, shared by equal literals across the
+    /// check (lent to each expression's bind).
+    pub literals: RefCell<pcl_types::LiteralTypes>,
     /// Schema function lookups of `invoke` by token, for the whole check.
     pub invokes: RefCell<HashMap<String, pcl_expr::InvokeLookup>>,
     /// The names sibling files declare, when one file is checked alone
@@ -214,6 +217,16 @@ fn label_span(block: BlockRef<'_>) -> TextRange {
     }
 }
 
+/// Whether a top-level item can declare a node (see `declare_item`).
+fn may_declare(item: &ItemRef<'_>) -> bool {
+    item.as_block().is_none_or(|b| {
+        matches!(
+            b.type_name(),
+            "resource" | "read" | "config" | "output" | "component" | "hook" | "pulumi"
+        )
+    })
+}
+
 impl ProgramBinder<'_, '_> {
     pub fn policy(&self) -> &BindPolicy {
         &self.shared.policy
@@ -223,11 +236,14 @@ impl ProgramBinder<'_, '_> {
 
     fn declare_all(&mut self) {
         let files = self.files.clone();
-        // Nearly every top-level item declares one node.
-        let items: usize = files.iter().map(|f| f.body().items().len()).sum();
+        // Every attribute and every block of a declaring type declares at
+        // most one node (blocks of other types none).
+        let items: usize = files
+            .iter()
+            .map(|f| f.body().items().iter().filter(may_declare).count())
+            .sum();
         self.decls.reserve(items);
         self.refs.reserve(items);
-        self.nodes.reserve(items);
         self.scope.reserve(items);
         for (file_idx, file) in files.iter().enumerate() {
             for pass_a in [true, false] {
@@ -242,6 +258,9 @@ impl ProgramBinder<'_, '_> {
                 }
             }
         }
+        // One slot per declared node (a node is large: the slots are sized
+        // exactly, not by the items).
+        self.nodes = (0..self.decls.len()).map(|_| None).collect();
         for file in files.iter() {
             for block in file.body().blocks() {
                 if self.is_incomplete(Span::new(file.id, block.range())) {
@@ -274,11 +293,11 @@ impl ProgramBinder<'_, '_> {
             if self.scope.lookup(&name).is_some() {
                 continue;
             }
-            let def = Definition::Variable {
-                name: name.clone(),
-                ty: Type::dynamic(),
-                range: Some(Span::new(file, label.range())),
-            };
+            let def = Definition::declared_variable(
+                name.clone(),
+                Type::dynamic(),
+                Some(Span::new(file, label.range())),
+            );
             let _ = self.scope.define(name, def, kind == "output");
         }
     }
@@ -464,7 +483,6 @@ impl ProgramBinder<'_, '_> {
             ty: provisional,
             mode,
         });
-        self.nodes.push(None);
         if matches!(kind, DeclKind::Config | DeclKind::Output) {
             if let Some(block) = item.as_block() {
                 let ty = self.label_type(file, block, kind == DeclKind::Config);
@@ -499,11 +517,11 @@ impl ProgramBinder<'_, '_> {
         if let (true, Some(label)) = (declares, block.labels().first()) {
             let is_output = found.first() == Some(&"output");
             let name = label.value().to_owned();
-            let def = Definition::Variable {
-                name: name.clone(),
-                ty: Type::dynamic(),
-                range: Some(Span::new(file, label.range())),
-            };
+            let def = Definition::declared_variable(
+                name.clone(),
+                Type::dynamic(),
+                Some(Span::new(file, label.range())),
+            );
             if self.scope.lookup(&name).is_none() {
                 let _ = self.scope.define(name, def, is_output);
                 self.misspelt
@@ -605,10 +623,8 @@ impl ProgramBinder<'_, '_> {
                             }
                         }
                     }
-                    Some(Definition::Variable {
-                        range: Some(at), ..
-                    }) if !self.misspelt.is_empty() => {
-                        if let Some(&i) = self.misspelt.get(at) {
+                    Some(Definition::Variable(v)) if !self.misspelt.is_empty() => {
+                        if let Some(&i) = v.range.as_ref().and_then(|at| self.misspelt.get(at)) {
                             used.push(i);
                         }
                     }
@@ -794,7 +810,9 @@ impl ProgramBinder<'_, '_> {
                 .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
+        cx.lend_literals(std::mem::take(&mut *self.shared.literals.borrow_mut()));
         let bound = bind_expr(expr, scope, &mut cx);
+        *self.shared.literals.borrow_mut() = cx.take_literals();
         (bound, cx.take_diagnostics())
     }
 

@@ -13,6 +13,8 @@
 //! path formats bound expressions with it (only tests do), so deep trees
 //! must not be debug-printed on small stacks.
 
+use std::sync::Arc;
+
 use pcl_diagnostics::TextRange;
 use pcl_syntax::tree::{BinaryOp, UnaryOp};
 use pcl_types::{Type, Value};
@@ -40,8 +42,8 @@ pub struct BoundStep {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum BoundStepKind {
-    /// `.name`
-    Attr(String),
+    /// `.name` (shared by the steps that repeat it)
+    Attr(Arc<str>),
     /// `[literal]` or `.0`
     Index(Value),
 }
@@ -74,7 +76,20 @@ pub struct BoundCall {
     pub invoke_token: Option<String>,
 }
 
+/// A traversal from a name in scope: `name.a[0]…`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundScopeTraversal {
+    /// The name (shared by the references that repeat it).
+    pub root: Arc<str>,
+    pub root_range: TextRange,
+    /// What the name resolved to; `None` when it is undefined.
+    pub definition: Option<Definition>,
+    pub steps: Vec<BoundStep>,
+}
+
 /// Expression kinds; they mirror the reference's bound-expression kinds.
+/// 32 bytes (a [`BoundExpr`] is 48, see the `sizes` test): every payload is
+/// at most three words, the larger ones are boxed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BoundExprKind {
     /// A literal value (including a folded `-<number>`).
@@ -115,18 +130,12 @@ pub enum BoundExprKind {
     /// `{ k = v, … }` in source order.
     Object(Vec<(BoundExpr, BoundExpr)>),
     Tuple(Vec<BoundExpr>),
-    /// `name.a[0]…`: the root name, what it resolved to (`None` when
-    /// undefined) and the steps.
-    ScopeTraversal {
-        root: String,
-        root_range: TextRange,
-        definition: Option<Definition>,
-        steps: Vec<BoundStep>,
-    },
+    /// `name.a[0]…` (boxed: the kind stays small).
+    ScopeTraversal(Box<BoundScopeTraversal>),
     /// `(expr).a`, `f(x)[0]`.
     RelativeTraversal {
         source: Box<BoundExpr>,
-        steps: Vec<BoundStep>,
+        steps: Box<[BoundStep]>,
     },
     Parens(Box<BoundExpr>),
     /// A syntax error placeholder or an expression too deep to bind.
@@ -151,7 +160,7 @@ impl BoundExpr {
             BoundExprKind::Index { .. } => "IndexExpression",
             BoundExprKind::Object(_) => "ObjectConsExpression",
             BoundExprKind::Tuple(_) => "TupleConsExpression",
-            BoundExprKind::ScopeTraversal { .. } => "ScopeTraversalExpression",
+            BoundExprKind::ScopeTraversal(_) => "ScopeTraversalExpression",
             BoundExprKind::RelativeTraversal { .. } => "RelativeTraversalExpression",
             BoundExprKind::Parens(_) => "ParenthesesExpression",
             BoundExprKind::Error => "ErrorExpression",
@@ -162,7 +171,7 @@ impl BoundExpr {
     pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a BoundExpr)) {
         match &self.kind {
             BoundExprKind::Literal(_) | BoundExprKind::SplatItem | BoundExprKind::Error => {}
-            BoundExprKind::ScopeTraversal { .. } => {}
+            BoundExprKind::ScopeTraversal(_) => {}
             BoundExprKind::Template(parts) | BoundExprKind::Tuple(parts) => {
                 parts.iter().for_each(f)
             }
@@ -216,13 +225,11 @@ impl BoundExpr {
         let mut out: Vec<NodeId> = Vec::new();
         let mut stack: Vec<&BoundExpr> = vec![self];
         while let Some(e) = stack.pop() {
-            if let BoundExprKind::ScopeTraversal {
-                definition: Some(Definition::Node(id)),
-                ..
-            } = &e.kind
-            {
-                if !out.contains(id) {
-                    out.push(*id);
+            if let BoundExprKind::ScopeTraversal(t) = &e.kind {
+                if let Some(Definition::Node(id)) = &t.definition {
+                    if !out.contains(id) {
+                        out.push(*id);
+                    }
                 }
             }
             let mut children: Vec<&BoundExpr> = Vec::new();
@@ -373,7 +380,7 @@ fn has_children(kind: &BoundExprKind) -> bool {
         BoundExprKind::Literal(_)
             | BoundExprKind::SplatItem
             | BoundExprKind::Error
-            | BoundExprKind::ScopeTraversal { .. }
+            | BoundExprKind::ScopeTraversal(_)
     )
 }
 
@@ -383,7 +390,7 @@ fn for_each_child_mut(kind: &mut BoundExprKind, f: &mut dyn FnMut(&mut BoundExpr
         BoundExprKind::Literal(_)
         | BoundExprKind::SplatItem
         | BoundExprKind::Error
-        | BoundExprKind::ScopeTraversal { .. } => {}
+        | BoundExprKind::ScopeTraversal(_) => {}
         BoundExprKind::Template(parts) | BoundExprKind::Tuple(parts) => {
             parts.iter_mut().for_each(f)
         }
@@ -574,17 +581,7 @@ fn clone_kind(kind: &BoundExprKind, child: &mut dyn FnMut() -> BoundExpr) -> Bou
         BoundExprKind::Tuple(items) => {
             BoundExprKind::Tuple(items.iter().map(|_| child()).collect())
         }
-        BoundExprKind::ScopeTraversal {
-            root,
-            root_range,
-            definition,
-            steps,
-        } => BoundExprKind::ScopeTraversal {
-            root: root.clone(),
-            root_range: *root_range,
-            definition: definition.clone(),
-            steps: steps.clone(),
-        },
+        BoundExprKind::ScopeTraversal(t) => BoundExprKind::ScopeTraversal(t.clone()),
         BoundExprKind::RelativeTraversal { steps, .. } => {
             let source = boxed();
             BoundExprKind::RelativeTraversal {
@@ -670,25 +667,7 @@ fn same_fields(a: &BoundExprKind, b: &BoundExprKind) -> bool {
                 && *invoke_token == y.invoke_token
         }
         (K::Object(x), K::Object(y)) => x.len() == y.len(),
-        (
-            K::ScopeTraversal {
-                root,
-                root_range,
-                definition,
-                steps,
-            },
-            K::ScopeTraversal {
-                root: root2,
-                root_range: root_range2,
-                definition: definition2,
-                steps: steps2,
-            },
-        ) => {
-            root == root2
-                && root_range == root_range2
-                && definition == definition2
-                && steps == steps2
-        }
+        (K::ScopeTraversal(x), K::ScopeTraversal(y)) => x == y,
         (K::RelativeTraversal { steps: x, .. }, K::RelativeTraversal { steps: y, .. }) => x == y,
         _ => false,
     }
@@ -736,7 +715,7 @@ mod tests {
     /// One of each kind with children, and fields beside them.
     fn sample() -> BoundExpr {
         let traversal = expr(
-            BoundExprKind::ScopeTraversal {
+            BoundExprKind::ScopeTraversal(Box::new(BoundScopeTraversal {
                 root: "r".into(),
                 root_range: TextRange::new(1, 2),
                 definition: Some(Definition::Node(NodeId(3))),
@@ -745,7 +724,7 @@ mod tests {
                     ty: Type::dynamic(),
                     range: TextRange::new(2, 4),
                 }],
-            },
+            })),
             1,
         );
         let call = expr(
@@ -785,7 +764,7 @@ mod tests {
                 each: Box::new(expr(
                     BoundExprKind::RelativeTraversal {
                         source: Box::new(expr(BoundExprKind::SplatItem, 15)),
-                        steps: Vec::new(),
+                        steps: Box::new([]),
                     },
                     15,
                 )),
@@ -815,6 +794,23 @@ mod tests {
             },
             16,
         )
+    }
+
+    /// A bound tree holds a node per expression, so these sizes are what a
+    /// check costs per source byte on dense input (#18 finding 7).
+    #[test]
+    fn sizes() {
+        use std::mem::size_of;
+        let sizes = (
+            size_of::<Value>(),
+            size_of::<Definition>(),
+            size_of::<BoundExprKind>(),
+            size_of::<BoundExpr>(),
+        );
+        assert!(sizes.0 <= 24, "{sizes:?}");
+        assert!(sizes.1 <= 24, "{sizes:?}");
+        assert!(sizes.2 <= 32, "{sizes:?}");
+        assert!(sizes.3 <= 48, "{sizes:?}");
     }
 
     /// The clone is equal, prints the same, and differences anywhere —
@@ -888,10 +884,10 @@ mod tests {
                 let BoundExprKind::Call(c) = &mut f.collection.kind else {
                     panic!()
                 };
-                let BoundExprKind::ScopeTraversal { steps, .. } = &mut c.args[1].kind else {
+                let BoundExprKind::ScopeTraversal(t) = &mut c.args[1].kind else {
                     panic!()
                 };
-                steps.clear();
+                t.steps.clear();
             },
         ];
         for (i, edit) in for_edits.into_iter().enumerate() {
