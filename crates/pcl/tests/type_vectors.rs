@@ -203,7 +203,7 @@ fn check_diags(c: &mut Check, column: &str, got: &[TypeDiagnostic], want: &str) 
 
 fn parse_traverser(s: &str) -> Result<Traverser, String> {
     if let Some(name) = s.strip_prefix('.') {
-        return Ok(Traverser::Attr(name.to_string()));
+        return Ok(Traverser::Attr(name.into()));
     }
     let inner = s
         .strip_prefix('[')

@@ -184,6 +184,7 @@ fn check_with(
         components: RefCell::new(HashMap::new()),
         stack: RefCell::new(Vec::new()),
         input_types: RefCell::new(pcl_types::InputTypeMemo::new()),
+        literals: RefCell::new(pcl_types::LiteralTypes::new()),
         invokes: RefCell::new(HashMap::new()),
         siblings: siblings.filter(|s| !s.is_empty()),
         sibling_uses: siblings::SiblingUses::default(),

@@ -50,6 +50,9 @@ pub(crate) struct Shared<'s> {
     pub stack: RefCell<Vec<String>>,
     /// `InputType` answers by type identity, for the whole check.
     pub input_types: RefCell<InputTypeMemo>,
+    /// Literal values and their types, shared by equal literals across the
+    /// check (lent to each expression's bind).
+    pub literals: RefCell<pcl_types::LiteralTypes>,
     /// Schema function lookups of `invoke` by token, for the whole check.
     pub invokes: RefCell<HashMap<String, pcl_expr::InvokeLookup>>,
     /// The names sibling files declare, when one file is checked alone
@@ -213,6 +216,16 @@ fn label_span(block: BlockRef<'_>) -> TextRange {
     }
 }
 
+/// Whether a top-level item can declare a node (see `declare_item`).
+fn may_declare(item: &ItemRef<'_>) -> bool {
+    item.as_block().is_none_or(|b| {
+        matches!(
+            b.type_name(),
+            "resource" | "read" | "config" | "output" | "component" | "hook" | "pulumi"
+        )
+    })
+}
+
 impl ProgramBinder<'_, '_> {
     pub fn policy(&self) -> &BindPolicy {
         &self.shared.policy
@@ -222,11 +235,14 @@ impl ProgramBinder<'_, '_> {
 
     fn declare_all(&mut self) {
         let files = self.files.clone();
-        // Nearly every top-level item declares one node.
-        let items: usize = files.iter().map(|f| f.body().items().len()).sum();
+        // Every attribute and every block of a declaring type declares at
+        // most one node (blocks of other types none).
+        let items: usize = files
+            .iter()
+            .map(|f| f.body().items().iter().filter(may_declare).count())
+            .sum();
         self.decls.reserve(items);
         self.refs.reserve(items);
-        self.nodes.reserve(items);
         self.scope.reserve(items);
         for (file_idx, file) in files.iter().enumerate() {
             for pass_a in [true, false] {
@@ -241,6 +257,9 @@ impl ProgramBinder<'_, '_> {
                 }
             }
         }
+        // One slot per declared node (a node is large: the slots are sized
+        // exactly, not by the items).
+        self.nodes = (0..self.decls.len()).map(|_| None).collect();
         for file in files.iter() {
             for block in file.body().blocks() {
                 if self.is_incomplete(Span::new(file.id, block.range())) {
@@ -273,11 +292,11 @@ impl ProgramBinder<'_, '_> {
             if self.scope.lookup(&name).is_some() {
                 continue;
             }
-            let def = Definition::Variable {
-                name: name.clone(),
-                ty: Type::dynamic(),
-                range: Some(Span::new(file, label.range())),
-            };
+            let def = Definition::declared_variable(
+                name.clone(),
+                Type::dynamic(),
+                Some(Span::new(file, label.range())),
+            );
             let _ = self.scope.define(name, def, kind == "output");
         }
     }
@@ -463,7 +482,6 @@ impl ProgramBinder<'_, '_> {
             ty: provisional,
             mode,
         });
-        self.nodes.push(None);
         if matches!(kind, DeclKind::Config | DeclKind::Output) {
             if let Some(block) = item.as_block() {
                 let ty = self.label_type(file, block, kind == DeclKind::Config);
@@ -497,11 +515,11 @@ impl ProgramBinder<'_, '_> {
         if let (true, Some(label)) = (declares, block.labels().first()) {
             let is_output = found.first() == Some(&"output");
             let name = label.value().to_owned();
-            let def = Definition::Variable {
-                name: name.clone(),
-                ty: Type::dynamic(),
-                range: Some(Span::new(file, label.range())),
-            };
+            let def = Definition::declared_variable(
+                name.clone(),
+                Type::dynamic(),
+                Some(Span::new(file, label.range())),
+            );
             if self.scope.lookup(&name).is_none() {
                 let _ = self.scope.define(name, def, is_output);
                 self.misspelt
@@ -603,11 +621,11 @@ impl ProgramBinder<'_, '_> {
                             }
                         }
                     }
-                    Some(Definition::Variable {
-                        range: Some(at), ..
-                    }) if !self.misspelt.is_empty() => {
-                        if let Some(&i) = self.misspelt.get(at) {
-                            used.push((*at, i));
+                    Some(Definition::Variable(v)) if !self.misspelt.is_empty() => {
+                        if let Some(at) = v.range.as_ref() {
+                            if let Some(&i) = self.misspelt.get(at) {
+                                used.push((*at, i));
+                            }
                         }
                     }
                     _ => {}
@@ -800,7 +818,9 @@ impl ProgramBinder<'_, '_> {
                 .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
+        cx.lend_literals(std::mem::take(&mut *self.shared.literals.borrow_mut()));
         let bound = bind_expr(expr, scope, &mut cx);
+        *self.shared.literals.borrow_mut() = cx.take_literals();
         (bound, cx.take_diagnostics())
     }
 

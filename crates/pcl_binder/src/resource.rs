@@ -466,10 +466,7 @@ impl ProgramBinder<'_, '_> {
                 for (name, ty) in props.properties().iter() {
                     let _ = property_scope.define(
                         name.to_string(),
-                        Definition::ResourceProperty {
-                            name: name.to_string(),
-                            ty: ty.clone(),
-                        },
+                        Definition::resource_property(name.to_string(), ty.clone()),
                         false,
                     );
                 }
@@ -613,11 +610,10 @@ impl ProgramBinder<'_, '_> {
                 continue;
             };
             for element in elements {
-                let BoundExprKind::ScopeTraversal {
-                    definition: Some(Definition::Node(id)),
-                    root,
-                    ..
-                } = &element.strip_parens().kind
+                let BoundExprKind::ScopeTraversal(traversal) = &element.strip_parens().kind else {
+                    continue;
+                };
+                let (Some(Definition::Node(id)), root) = (&traversal.definition, &traversal.root)
                 else {
                     continue;
                 };

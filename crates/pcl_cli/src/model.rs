@@ -475,16 +475,14 @@ impl<'a> Writer<'a, '_> {
                 t.push(Task::End);
             }
             BoundExprKind::Tuple(items) => t.expr_list("items", program, file, items),
-            BoundExprKind::ScopeTraversal {
-                root,
-                root_range,
-                definition,
-                steps,
-            } => {
-                t.field("root", json!(root));
-                t.field("rootRange", self.range(file, *root_range));
-                t.field("reference", reference(program, definition.as_ref()));
-                t.field("steps", self.steps(file, steps));
+            BoundExprKind::ScopeTraversal(traversal) => {
+                t.field("root", json!(&*traversal.root));
+                t.field("rootRange", self.range(file, traversal.root_range));
+                t.field(
+                    "reference",
+                    reference(program, traversal.definition.as_ref()),
+                );
+                t.field("steps", self.steps(file, &traversal.steps));
             }
             BoundExprKind::RelativeTraversal { source, steps } => {
                 t.expr_field("source", program, file, source);
@@ -520,7 +518,7 @@ impl<'a> Writer<'a, '_> {
             .map(|s| {
                 let ty = self.ty(&s.ty);
                 let (kind, key, v) = match &s.kind {
-                    BoundStepKind::Attr(name) => ("attr", "name", json!(name)),
+                    BoundStepKind::Attr(name) => ("attr", "name", json!(&**name)),
                     BoundStepKind::Index(v) => ("index", "key", value(v)),
                 };
                 let mut m = Map::new();
@@ -723,11 +721,11 @@ fn reference(program: &Program, definition: Option<&Definition>) -> Json {
                 "nodeKind": node.map(|n| n.kind_name()),
             })
         }
-        Some(Definition::Variable { name, .. }) => json!({"kind": "variable", "name": name}),
+        Some(Definition::Variable(v)) => json!({"kind": "variable", "name": v.name}),
         Some(Definition::Null) => json!({"kind": "null"}),
-        Some(Definition::Keyword(k)) => json!({"kind": "keyword", "name": k}),
-        Some(Definition::ResourceProperty { name, .. }) => {
-            json!({"kind": "resourceProperty", "name": name})
+        Some(Definition::Keyword(k)) => json!({"kind": "keyword", "name": &**k}),
+        Some(Definition::ResourceProperty(p)) => {
+            json!({"kind": "resourceProperty", "name": p.name})
         }
     }
 }

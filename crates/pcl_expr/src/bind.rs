@@ -12,13 +12,16 @@ use pcl_syntax::tree::{
     NumberValue, ObjectItemRef, Part, PartRef, SplatRef, StepKind, StepRef, TemplateKind,
     TemplateRef, TraversalRef, UnaryOp, UnaryRef,
 };
+use pcl_types::LiteralTypes;
 use pcl_types::{
     collection_types, conversion_from, expr_not_convertible, lift_operation_type, operators,
     traverse, unify_types_safe, unwrap_iterable_source_type, wrap_iterable_result_type, Number,
     Traverser, Type, TypeKind, Value,
 };
 
-use crate::bound::{BoundExpr, BoundExprKind, BoundFor, BoundStep, BoundStepKind};
+use crate::bound::{
+    BoundExpr, BoundExprKind, BoundFor, BoundScopeTraversal, BoundStep, BoundStepKind,
+};
 use crate::codes;
 use crate::context::BindContext;
 use crate::env::NodeMode;
@@ -154,18 +157,24 @@ fn bind_binary_chain(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let mut spine: Vec<(BinaryRef<'_>, TextRange)> = vec![(outer, range)];
+    // The inner operations, outermost first, as expressions (a view of one
+    // is smaller than its operands' views): a chain of a million terms
+    // keeps a million of them here while it binds.
+    let mut spine: Vec<ExprRef<'_>> = Vec::new();
     let mut leftmost = outer.lhs;
     while let ExprKind::Binary(inner) = leftmost.kind() {
-        spine.push((inner, leftmost.range()));
+        spine.push(leftmost);
         leftmost = inner.lhs;
     }
     let mut acc = bind_expr(leftmost, scope, cx);
-    for (b, range) in spine.into_iter().rev() {
-        let rhs = bind_expr(b.rhs, scope, cx);
-        acc = binary(b.op, acc, rhs, range, cx);
+    for e in spine.into_iter().rev() {
+        if let ExprKind::Binary(b) = e.kind() {
+            let rhs = bind_expr(b.rhs, scope, cx);
+            acc = binary(b.op, acc, rhs, e.range(), cx);
+        }
     }
-    acc
+    let rhs = bind_expr(outer.rhs, scope, cx);
+    binary(outer.op, acc, rhs, range, cx)
 }
 
 /// Types one binary operation whose operands are bound (binder.md §3.5).
@@ -209,7 +218,7 @@ pub(crate) fn number_value(n: NumberRef<'_>) -> Option<Number> {
     }
 }
 
-fn bind_literal(lit: Literal<'_>, range: TextRange, _cx: &mut BindContext<'_>) -> BoundExpr {
+fn bind_literal(lit: Literal<'_>, range: TextRange, cx: &mut BindContext<'_>) -> BoundExpr {
     let value = match lit {
         Literal::Null => Value::Null,
         Literal::Bool(b) => Value::Bool(b),
@@ -219,13 +228,16 @@ fn bind_literal(lit: Literal<'_>, range: TextRange, _cx: &mut BindContext<'_>) -
             None => return error_expr(range),
         },
     };
-    literal(value, range)
+    literal(value, range, cx)
 }
 
 /// A literal expression: `const(literalValueType(v), v)` (binder.md §3.1).
-pub(crate) fn literal(value: Value, range: TextRange) -> BoundExpr {
+/// The value and its type are shared with equal literals bound before
+/// ([`pcl_types::LiteralTypes`]).
+pub(crate) fn literal(value: Value, range: TextRange, cx: &mut BindContext<'_>) -> BoundExpr {
+    let (value, ty) = cx.literals.get(value);
     BoundExpr {
-        ty: Type::literal(value.clone()),
+        ty,
         kind: BoundExprKind::Literal(value),
         range,
     }
@@ -249,7 +261,7 @@ fn bind_unary(
     if u.op == UnaryOp::Negate {
         if let BoundExprKind::Literal(Value::Number(n)) = &operand.kind {
             if let Some(neg) = negate(n) {
-                return literal(Value::Number(neg), range);
+                return literal(Value::Number(neg), range, cx);
             }
         }
     }
@@ -287,7 +299,7 @@ fn bind_template(
         return bind_expr(inner, scope, cx);
     }
     let parts = if t.parts().is_empty() {
-        vec![string_literal("", range)]
+        vec![string_literal("", range, cx)]
     } else {
         bind_parts(t.parts(), scope, cx)
     };
@@ -303,8 +315,13 @@ fn template(parts: Vec<BoundExpr>, range: TextRange) -> BoundExpr {
     }
 }
 
-fn string_literal(s: &str, range: TextRange) -> BoundExpr {
-    literal(Value::string(s), range)
+fn string_literal(s: &str, range: TextRange, cx: &mut BindContext<'_>) -> BoundExpr {
+    let (value, ty) = cx.literals.string(s);
+    BoundExpr {
+        ty,
+        kind: BoundExprKind::Literal(value),
+        range,
+    }
 }
 
 fn parts_range(parts: List<'_, PartRef<'_>>, fallback: TextRange) -> TextRange {
@@ -322,7 +339,7 @@ fn bind_parts(
     let mut out = Vec::with_capacity(parts.len());
     for part in parts {
         match part.kind() {
-            Part::Literal(lit) => out.push(string_literal(lit.value(), lit.range())),
+            Part::Literal(lit) => out.push(string_literal(lit.value(), lit.range(), cx)),
             Part::Interpolation(i) => out.push(bind_expr(i.expr(), scope, cx)),
             Part::If(dir) => {
                 if cx.depth >= MAX_EXPR_DEPTH {
@@ -334,15 +351,15 @@ fn bind_parts(
                 let condition = bind_expr(dir.condition(), scope, cx);
                 let then_range = parts_range(dir.then_parts(), dir_range);
                 let then_parts = bind_parts(dir.then_parts(), scope, cx);
-                let then_expr = template(non_empty(then_parts, then_range), then_range);
+                let then_expr = template(non_empty(then_parts, then_range, cx), then_range);
                 let else_expr = match dir.else_parts() {
                     Some(ps) => {
                         let r = parts_range(ps, dir_range);
                         let bound = bind_parts(ps, scope, cx);
-                        template(non_empty(bound, r), r)
+                        template(non_empty(bound, r, cx), r)
                     }
                     None => template(
-                        vec![string_literal("", TextRange::empty(dir_range.end))],
+                        vec![string_literal("", TextRange::empty(dir_range.end), cx)],
                         dir_range,
                     ),
                 };
@@ -370,7 +387,7 @@ fn bind_parts(
                 );
                 let body_range = parts_range(dir.body(), dir_range);
                 let body = bind_parts(dir.body(), &inner, cx);
-                let value = template(non_empty(body, body_range), body_range);
+                let value = template(non_empty(body, body_range, cx), body_range);
                 cx.depth -= 1;
                 let result =
                     wrap_iterable_result_type(&collection.ty, &Type::list(value.ty.clone()));
@@ -399,9 +416,9 @@ fn bind_parts(
     out
 }
 
-fn non_empty(parts: Vec<BoundExpr>, range: TextRange) -> Vec<BoundExpr> {
+fn non_empty(parts: Vec<BoundExpr>, range: TextRange, cx: &mut BindContext<'_>) -> Vec<BoundExpr> {
     if parts.is_empty() {
-        vec![string_literal("", range)]
+        vec![string_literal("", range, cx)]
     } else {
         parts
     }
@@ -471,18 +488,11 @@ fn define_for_vars(
     cx: &mut BindContext<'_>,
 ) {
     if let Some(k) = key_var {
-        let def = Definition::Variable {
-            name: k.name.to_owned(),
-            ty: key_ty,
-            range: Some(cx.span(k.range)),
-        };
+        let def = Definition::declared_variable(k.name, key_ty, Some(cx.span(k.range)));
         let _ = scope.define(k.name.to_owned(), def, false);
     }
-    let def = Definition::Variable {
-        name: value_var.name.to_owned(),
-        ty: value_ty,
-        range: Some(cx.span(value_var.range)),
-    };
+    let def =
+        Definition::declared_variable(value_var.name, value_ty, Some(cx.span(value_var.range)));
     if scope.define(value_var.name.to_owned(), def, false).is_err() {
         let span = cx.span(for_range);
         cx.report(Diagnostic::error(
@@ -619,7 +629,7 @@ fn bind_object(
                 if !item.force_non_literal()
                     && matches!(item.key().kind(), ExprKind::Variable(_)) =>
             {
-                string_literal(name, item.key().range())
+                string_literal(name, item.key().range(), cx)
             }
             _ => bind_expr(item.key(), scope, cx),
         };
@@ -682,11 +692,14 @@ enum PendingStep<'e> {
     Index(ExprRef<'e>, TextRange),
 }
 
-fn classify<'t>(steps: impl Iterator<Item = StepRef<'t>>) -> Vec<PendingStep<'t>> {
+fn classify<'t>(
+    steps: impl Iterator<Item = StepRef<'t>>,
+    names: &mut LiteralTypes,
+) -> Vec<PendingStep<'t>> {
     steps
         .map(|s| match s.kind() {
             StepKind::Attr(id) => {
-                PendingStep::Literal(BoundStepKind::Attr(id.name.to_owned()), s.range())
+                PendingStep::Literal(BoundStepKind::Attr(names.text(id.name)), s.range())
             }
             StepKind::LegacyIndex { value, .. } => PendingStep::Literal(
                 BoundStepKind::Index(Value::Number(Number::from_bigint(value))),
@@ -705,23 +718,24 @@ fn classify<'t>(steps: impl Iterator<Item = StepRef<'t>>) -> Vec<PendingStep<'t>
 /// first non-literal index, without building the whole list first.
 fn split_literal_run<'t>(
     steps: impl Iterator<Item = StepRef<'t>> + Clone,
-) -> (Vec<(BoundStepKind, TextRange)>, Vec<PendingStep<'t>>) {
+    names: &mut LiteralTypes,
+) -> (Vec<BoundStep>, Vec<PendingStep<'t>>) {
     let mut run = Vec::with_capacity(steps.size_hint().0);
     let mut rest = steps;
     loop {
         let from_here = rest.clone();
         let Some(s) = rest.next() else { break };
         let kind = match s.kind() {
-            StepKind::Attr(id) => BoundStepKind::Attr(id.name.to_owned()),
+            StepKind::Attr(id) => BoundStepKind::Attr(names.text(id.name)),
             StepKind::LegacyIndex { value, .. } => {
                 BoundStepKind::Index(Value::Number(Number::from_bigint(value)))
             }
             StepKind::Index(e) => match literal_step_key(e) {
                 Some(v) => BoundStepKind::Index(v),
-                None => return (run, classify(from_here)),
+                None => return (run, classify(from_here, names)),
             },
         };
-        run.push((kind, s.range()));
+        run.push(untyped_step(kind, s.range()));
     }
     (run, Vec::new())
 }
@@ -730,28 +744,32 @@ fn split_literal_run<'t>(
 /// gets it back, instead of copying it.
 fn traverse_step(ty: &Type, kind: &mut BoundStepKind) -> pcl_types::Traversal {
     match kind {
-        BoundStepKind::Attr(name) => {
-            let step = Traverser::Attr(std::mem::take(name));
-            let t = traverse(ty, &step);
-            if let Traverser::Attr(lent) = step {
-                *name = lent;
-            }
-            t
-        }
+        BoundStepKind::Attr(name) => traverse(ty, &Traverser::Attr(name.clone())),
         BoundStepKind::Index(v) => traverse(ty, &Traverser::Literal(v.clone())),
     }
 }
 
-/// Applies literal steps to `ty`, reporting step diagnostics.
+/// A literal step before it is typed (`dynamic` until [`apply_steps`]).
+fn untyped_step(kind: BoundStepKind, range: TextRange) -> BoundStep {
+    BoundStep {
+        kind,
+        ty: Type::dynamic(),
+        range,
+    }
+}
+
+/// Applies literal steps to `ty`, reporting step diagnostics, and gives
+/// each step its type (in place: a long chain is not copied).
 fn apply_steps(
     mut ty: Type,
-    steps: Vec<(BoundStepKind, TextRange)>,
+    mut steps: Vec<BoundStep>,
     mode: &NodeMode,
     cx: &mut BindContext<'_>,
 ) -> (Type, Vec<BoundStep>) {
-    let mut out = Vec::with_capacity(steps.len());
     let mut chain_failed = false;
-    for (i, (mut kind, range)) in steps.into_iter().enumerate() {
+    for (i, step) in steps.iter_mut().enumerate() {
+        let range = step.range;
+        let kind = &mut step.kind;
         let next = match mode {
             NodeMode::Dynamic => Type::dynamic(),
             NodeMode::NotTraversable(msg) => {
@@ -766,16 +784,16 @@ fn apply_steps(
                 Type::dynamic()
             }
             NodeMode::Lenient if i == 0 => {
-                let t = traverse_step(&ty, &mut kind);
+                let t = traverse_step(&ty, kind);
                 if t.has_errors() {
                     Type::dynamic()
                 } else {
-                    report_step(t.diagnostics, &ty, &kind, range, cx);
+                    report_step(t.diagnostics, &ty, kind, range, cx);
                     t.ty
                 }
             }
             NodeMode::Typed | NodeMode::Lenient => {
-                let t = traverse_step(&ty, &mut kind);
+                let t = traverse_step(&ty, kind);
                 // After a step that failed (`none.b` is `none` with a
                 // warning; a failed step otherwise is `dynamic`), the rest
                 // of the chain only repeats that problem.
@@ -783,20 +801,16 @@ fn apply_steps(
                 if chain_failed {
                     cx.repeats += t.diagnostics.len();
                 } else {
-                    report_step(t.diagnostics, &ty, &kind, range, cx);
+                    report_step(t.diagnostics, &ty, kind, range, cx);
                 }
                 chain_failed |= failed;
                 t.ty
             }
         };
         ty = next;
-        out.push(BoundStep {
-            kind,
-            ty: ty.clone(),
-            range,
-        });
+        step.ty = ty.clone();
     }
-    (ty, out)
+    (ty, steps)
 }
 
 fn report_step(
@@ -855,7 +869,7 @@ fn unknown_property(
     span: pcl_diagnostics::Span,
 ) -> Diagnostic {
     let name = match step {
-        BoundStepKind::Attr(n) => Some(n.as_str()),
+        BoundStepKind::Attr(n) => Some(&**n),
         BoundStepKind::Index(Value::String(s)) => Some(s.as_ref()),
         BoundStepKind::Index(_) => None,
     };
@@ -981,7 +995,8 @@ fn bind_traversal(
         return bind_scope_traversal(ident, t.steps().iter(), range, scope, cx);
     }
     let source = bind_expr(t.source(), scope, cx);
-    continue_traversal(source, classify(t.steps().iter()), range, scope, cx)
+    let steps = classify(t.steps().iter(), &mut cx.literals);
+    continue_traversal(source, steps, range, scope, cx)
 }
 
 /// Applies the remaining steps to an already-bound source: runs of literal
@@ -994,10 +1009,10 @@ fn continue_traversal(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let mut run: Vec<(BoundStepKind, TextRange)> = Vec::new();
+    let mut run: Vec<BoundStep> = Vec::new();
     for step in steps {
         match step {
-            PendingStep::Literal(kind, r) => run.push((kind, r)),
+            PendingStep::Literal(kind, r) => run.push(untyped_step(kind, r)),
             PendingStep::Index(key, r) => {
                 current = relative(current, std::mem::take(&mut run), cx);
                 let key = bind_expr(key, scope, cx);
@@ -1013,15 +1028,11 @@ fn continue_traversal(
     out
 }
 
-fn relative(
-    source: BoundExpr,
-    run: Vec<(BoundStepKind, TextRange)>,
-    cx: &mut BindContext<'_>,
-) -> BoundExpr {
+fn relative(source: BoundExpr, run: Vec<BoundStep>, cx: &mut BindContext<'_>) -> BoundExpr {
     if run.is_empty() {
         return source;
     }
-    let end = run.last().map_or(source.range.end, |(_, r)| r.end);
+    let end = run.last().map_or(source.range.end, |s| s.range.end);
     let range = TextRange::new(source.range.start, end.max(source.range.end));
     let mark = cx.mark();
     let (ty, steps) = apply_steps(source.ty.clone(), run, &NodeMode::Typed, cx);
@@ -1033,7 +1044,7 @@ fn relative(
     BoundExpr {
         kind: BoundExprKind::RelativeTraversal {
             source: Box::new(source),
-            steps,
+            steps: steps.into_boxed_slice(),
         },
         ty,
         range,
@@ -1088,9 +1099,9 @@ fn bind_scope_traversal<'t>(
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    let (literal_run, rest) = split_literal_run(steps);
+    let (literal_run, rest) = split_literal_run(steps, &mut cx.literals);
     let name = ident.name;
-    let root_end = literal_run.last().map_or(ident.range.end, |(_, r)| r.end);
+    let root_end = literal_run.last().map_or(ident.range.end, |s| s.range.end);
     let head_range = TextRange::new(ident.range.start, root_end);
     let head = match scope.lookup(name).cloned() {
         None => {
@@ -1111,21 +1122,15 @@ fn bind_scope_traversal<'t>(
             if !cx.env().declared_elsewhere(name, span) {
                 cx.report(d);
             }
-            let steps = literal_run
-                .into_iter()
-                .map(|(kind, range)| BoundStep {
-                    kind,
-                    ty: Type::dynamic(),
-                    range,
-                })
-                .collect();
+            // Untyped steps are `dynamic` already.
+            let steps = literal_run;
             BoundExpr {
-                kind: BoundExprKind::ScopeTraversal {
-                    root: name.to_string(),
+                kind: BoundExprKind::ScopeTraversal(Box::new(BoundScopeTraversal {
+                    root: cx.literals.text(name),
                     root_range: ident.range,
                     definition: None,
                     steps,
-                },
+                })),
                 ty: Type::dynamic(),
                 range: head_range,
             }
@@ -1136,13 +1141,13 @@ fn bind_scope_traversal<'t>(
                     let r = cx.env().node_reference(*id);
                     (r.ty, r.mode)
                 }
-                Definition::Variable { ty, .. } => (ty.clone(), NodeMode::Typed),
+                Definition::Variable(v) => (v.ty.clone(), NodeMode::Typed),
                 Definition::Null => (Type::none(), NodeMode::Typed),
                 Definition::Keyword(k) => (
                     Type::dynamic(),
                     NodeMode::NotTraversable(format!("'{k}' is a keyword and cannot be traversed")),
                 ),
-                Definition::ResourceProperty { ty, .. } => (ty.clone(), NodeMode::Typed),
+                Definition::ResourceProperty(p) => (p.ty.clone(), NodeMode::Typed),
             };
             let mode = match (&def, mode) {
                 (Definition::Keyword(_), NodeMode::NotTraversable(m)) => {
@@ -1163,16 +1168,16 @@ fn bind_scope_traversal<'t>(
                     cx.report(d);
                 }
             }
-            if matches!(def, Definition::ResourceProperty { .. }) {
+            if matches!(def, Definition::ResourceProperty(_)) {
                 ty = Type::opaque("Property");
             }
             BoundExpr {
-                kind: BoundExprKind::ScopeTraversal {
-                    root: name.to_string(),
+                kind: BoundExprKind::ScopeTraversal(Box::new(BoundScopeTraversal {
+                    root: cx.literals.text(name),
                     root_range: ident.range,
                     definition: Some(def),
                     steps,
-                },
+                })),
                 ty,
                 range: head_range,
             }

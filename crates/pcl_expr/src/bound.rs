@@ -13,6 +13,8 @@
 //! path formats bound expressions with it (only tests do), so deep trees
 //! must not be debug-printed on small stacks.
 
+use std::sync::Arc;
+
 use pcl_diagnostics::TextRange;
 use pcl_syntax::tree::{BinaryOp, UnaryOp};
 use pcl_types::{Type, Value};
@@ -40,8 +42,8 @@ pub struct BoundStep {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum BoundStepKind {
-    /// `.name`
-    Attr(String),
+    /// `.name` (shared by the steps that repeat it)
+    Attr(Arc<str>),
     /// `[literal]` or `.0`
     Index(Value),
 }
@@ -74,7 +76,20 @@ pub struct BoundCall {
     pub invoke_token: Option<String>,
 }
 
+/// A traversal from a name in scope: `name.a[0]…`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundScopeTraversal {
+    /// The name (shared by the references that repeat it).
+    pub root: Arc<str>,
+    pub root_range: TextRange,
+    /// What the name resolved to; `None` when it is undefined.
+    pub definition: Option<Definition>,
+    pub steps: Vec<BoundStep>,
+}
+
 /// Expression kinds; they mirror the reference's bound-expression kinds.
+/// 32 bytes (a [`BoundExpr`] is 48, see the `sizes` test): every payload is
+/// at most three words, the larger ones are boxed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BoundExprKind {
     /// A literal value (including a folded `-<number>`).
@@ -115,18 +130,12 @@ pub enum BoundExprKind {
     /// `{ k = v, … }` in source order.
     Object(Vec<(BoundExpr, BoundExpr)>),
     Tuple(Vec<BoundExpr>),
-    /// `name.a[0]…`: the root name, what it resolved to (`None` when
-    /// undefined) and the steps.
-    ScopeTraversal {
-        root: String,
-        root_range: TextRange,
-        definition: Option<Definition>,
-        steps: Vec<BoundStep>,
-    },
+    /// `name.a[0]…` (boxed: the kind stays small).
+    ScopeTraversal(Box<BoundScopeTraversal>),
     /// `(expr).a`, `f(x)[0]`.
     RelativeTraversal {
         source: Box<BoundExpr>,
-        steps: Vec<BoundStep>,
+        steps: Box<[BoundStep]>,
     },
     Parens(Box<BoundExpr>),
     /// A syntax error placeholder or an expression too deep to bind.
@@ -151,7 +160,7 @@ impl BoundExpr {
             BoundExprKind::Index { .. } => "IndexExpression",
             BoundExprKind::Object(_) => "ObjectConsExpression",
             BoundExprKind::Tuple(_) => "TupleConsExpression",
-            BoundExprKind::ScopeTraversal { .. } => "ScopeTraversalExpression",
+            BoundExprKind::ScopeTraversal(_) => "ScopeTraversalExpression",
             BoundExprKind::RelativeTraversal { .. } => "RelativeTraversalExpression",
             BoundExprKind::Parens(_) => "ParenthesesExpression",
             BoundExprKind::Error => "ErrorExpression",
@@ -162,7 +171,7 @@ impl BoundExpr {
     pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a BoundExpr)) {
         match &self.kind {
             BoundExprKind::Literal(_) | BoundExprKind::SplatItem | BoundExprKind::Error => {}
-            BoundExprKind::ScopeTraversal { .. } => {}
+            BoundExprKind::ScopeTraversal(_) => {}
             BoundExprKind::Template(parts) | BoundExprKind::Tuple(parts) => {
                 parts.iter().for_each(f)
             }
@@ -216,13 +225,11 @@ impl BoundExpr {
         let mut out: Vec<NodeId> = Vec::new();
         let mut stack: Vec<&BoundExpr> = vec![self];
         while let Some(e) = stack.pop() {
-            if let BoundExprKind::ScopeTraversal {
-                definition: Some(Definition::Node(id)),
-                ..
-            } = &e.kind
-            {
-                if !out.contains(id) {
-                    out.push(*id);
+            if let BoundExprKind::ScopeTraversal(t) = &e.kind {
+                if let Some(Definition::Node(id)) = &t.definition {
+                    if !out.contains(id) {
+                        out.push(*id);
+                    }
                 }
             }
             let mut children: Vec<&BoundExpr> = Vec::new();
@@ -373,7 +380,7 @@ fn has_children(kind: &BoundExprKind) -> bool {
         BoundExprKind::Literal(_)
             | BoundExprKind::SplatItem
             | BoundExprKind::Error
-            | BoundExprKind::ScopeTraversal { .. }
+            | BoundExprKind::ScopeTraversal(_)
     )
 }
 
@@ -383,7 +390,7 @@ fn for_each_child_mut(kind: &mut BoundExprKind, f: &mut dyn FnMut(&mut BoundExpr
         BoundExprKind::Literal(_)
         | BoundExprKind::SplatItem
         | BoundExprKind::Error
-        | BoundExprKind::ScopeTraversal { .. } => {}
+        | BoundExprKind::ScopeTraversal(_) => {}
         BoundExprKind::Template(parts) | BoundExprKind::Tuple(parts) => {
             parts.iter_mut().for_each(f)
         }
@@ -574,17 +581,7 @@ fn clone_kind(kind: &BoundExprKind, child: &mut dyn FnMut() -> BoundExpr) -> Bou
         BoundExprKind::Tuple(items) => {
             BoundExprKind::Tuple(items.iter().map(|_| child()).collect())
         }
-        BoundExprKind::ScopeTraversal {
-            root,
-            root_range,
-            definition,
-            steps,
-        } => BoundExprKind::ScopeTraversal {
-            root: root.clone(),
-            root_range: *root_range,
-            definition: definition.clone(),
-            steps: steps.clone(),
-        },
+        BoundExprKind::ScopeTraversal(t) => BoundExprKind::ScopeTraversal(t.clone()),
         BoundExprKind::RelativeTraversal { steps, .. } => {
             let source = boxed();
             BoundExprKind::RelativeTraversal {
@@ -670,260 +667,11 @@ fn same_fields(a: &BoundExprKind, b: &BoundExprKind) -> bool {
                 && *invoke_token == y.invoke_token
         }
         (K::Object(x), K::Object(y)) => x.len() == y.len(),
-        (
-            K::ScopeTraversal {
-                root,
-                root_range,
-                definition,
-                steps,
-            },
-            K::ScopeTraversal {
-                root: root2,
-                root_range: root_range2,
-                definition: definition2,
-                steps: steps2,
-            },
-        ) => {
-            root == root2
-                && root_range == root_range2
-                && definition == definition2
-                && steps == steps2
-        }
+        (K::ScopeTraversal(x), K::ScopeTraversal(y)) => x == y,
         (K::RelativeTraversal { steps: x, .. }, K::RelativeTraversal { steps: y, .. }) => x == y,
         _ => false,
     }
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-
-    use super::*;
-    use pcl_types::Number;
-
-    fn expr(kind: BoundExprKind, start: u32) -> BoundExpr {
-        BoundExpr {
-            kind,
-            ty: Type::dynamic(),
-            range: TextRange::new(start, start + 1),
-        }
-    }
-
-    fn number(n: i64, start: u32) -> BoundExpr {
-        expr(
-            BoundExprKind::Literal(Value::Number(Number::from_i64(n))),
-            start,
-        )
-    }
-
-    /// `1 + 1 + … + last`, as the binder shapes it: left-leaning.
-    fn chain(terms: u32, last: i64) -> BoundExpr {
-        let mut e = number(1, 0);
-        for i in 1..terms {
-            let rhs = number(if i + 1 == terms { last } else { 1 }, 4 * i);
-            e = expr(
-                BoundExprKind::Binary {
-                    op: BinaryOp::Add,
-                    lhs: Box::new(e),
-                    rhs: Box::new(rhs),
-                },
-                0,
-            );
-        }
-        e
-    }
-
-    /// One of each kind with children, and fields beside them.
-    fn sample() -> BoundExpr {
-        let traversal = expr(
-            BoundExprKind::ScopeTraversal {
-                root: "r".into(),
-                root_range: TextRange::new(1, 2),
-                definition: Some(Definition::Node(NodeId(3))),
-                steps: vec![BoundStep {
-                    kind: BoundStepKind::Attr("a".into()),
-                    ty: Type::dynamic(),
-                    range: TextRange::new(2, 4),
-                }],
-            },
-            1,
-        );
-        let call = expr(
-            BoundExprKind::Call(Box::new(BoundCall {
-                name: "f".into(),
-                name_range: TextRange::new(5, 6),
-                function: None,
-                args: vec![number(1, 7), traversal.clone()],
-                expand_final: true,
-                signature: Signature::dynamic(),
-                invoke_token: Some("t".into()),
-            })),
-            5,
-        );
-        let for_expr = expr(
-            BoundExprKind::For(Box::new(BoundFor {
-                key_var: Some("k".into()),
-                value_var: "v".into(),
-                collection: call,
-                key: None,
-                value: expr(BoundExprKind::SplatItem, 9),
-                condition: Some(number(0, 10)),
-                grouping: false,
-            })),
-            8,
-        );
-        let object = expr(
-            BoundExprKind::Object(vec![(
-                expr(BoundExprKind::Template(vec![number(2, 12)]), 11),
-                expr(BoundExprKind::Parens(Box::new(for_expr)), 13),
-            )]),
-            11,
-        );
-        let splat = expr(
-            BoundExprKind::Splat {
-                source: Box::new(expr(BoundExprKind::Tuple(vec![object]), 14)),
-                each: Box::new(expr(
-                    BoundExprKind::RelativeTraversal {
-                        source: Box::new(expr(BoundExprKind::SplatItem, 15)),
-                        steps: Vec::new(),
-                    },
-                    15,
-                )),
-            },
-            14,
-        );
-        expr(
-            BoundExprKind::Conditional {
-                condition: Box::new(expr(
-                    BoundExprKind::Unary {
-                        op: pcl_syntax::tree::UnaryOp::Not,
-                        operand: Box::new(expr(BoundExprKind::Error, 17)),
-                    },
-                    16,
-                )),
-                then_expr: Box::new(splat),
-                else_expr: Box::new(expr(
-                    BoundExprKind::Index {
-                        collection: Box::new(expr(
-                            BoundExprKind::TemplateJoin(Box::new(number(3, 19))),
-                            18,
-                        )),
-                        key: Box::new(number(4, 20)),
-                    },
-                    18,
-                )),
-            },
-            16,
-        )
-    }
-
-    /// The clone is equal, prints the same, and differences anywhere —
-    /// in a child or in a field beside the children — are seen.
-    #[test]
-    fn clone_and_eq_cover_every_kind() {
-        let a = sample();
-        let b = a.clone();
-        assert_eq!(a, b);
-        assert_eq!(format!("{a:?}"), format!("{b:?}"));
-        let edits: Vec<fn(&mut BoundExpr)> = vec![
-            |e| e.range = TextRange::new(0, 1),
-            |e| e.ty = Type::string(),
-            |e| {
-                let BoundExprKind::Conditional { else_expr, .. } = &mut e.kind else {
-                    panic!()
-                };
-                let BoundExprKind::Index { key, .. } = &mut else_expr.kind else {
-                    panic!()
-                };
-                **key = number(5, 20);
-            },
-            |e| {
-                let BoundExprKind::Conditional { condition, .. } = &mut e.kind else {
-                    panic!()
-                };
-                let BoundExprKind::Unary { op, .. } = &mut condition.kind else {
-                    panic!()
-                };
-                *op = pcl_syntax::tree::UnaryOp::Negate;
-            },
-        ];
-        for (i, edit) in edits.into_iter().enumerate() {
-            let mut c = a.clone();
-            edit(&mut c);
-            assert_ne!(a, c, "edit {i}");
-        }
-        // Deep inside: the for expression's fields and its call.
-        fn find_for(e: &mut BoundExpr) -> &mut BoundFor {
-            let BoundExprKind::Conditional { then_expr, .. } = &mut e.kind else {
-                panic!()
-            };
-            let BoundExprKind::Splat { source, .. } = &mut then_expr.kind else {
-                panic!()
-            };
-            let BoundExprKind::Tuple(items) = &mut source.kind else {
-                panic!()
-            };
-            let BoundExprKind::Object(pairs) = &mut items[0].kind else {
-                panic!()
-            };
-            let BoundExprKind::Parens(p) = &mut pairs[0].1.kind else {
-                panic!()
-            };
-            let BoundExprKind::For(f) = &mut p.kind else {
-                panic!()
-            };
-            f
-        }
-        let for_edits: Vec<fn(&mut BoundFor)> = vec![
-            |f| f.key = Some(number(0, 9)),
-            |f| f.grouping = true,
-            |f| f.value_var = "w".into(),
-            |f| {
-                let BoundExprKind::Call(c) = &mut f.collection.kind else {
-                    panic!()
-                };
-                c.args.pop();
-            },
-            |f| {
-                let BoundExprKind::Call(c) = &mut f.collection.kind else {
-                    panic!()
-                };
-                let BoundExprKind::ScopeTraversal { steps, .. } = &mut c.args[1].kind else {
-                    panic!()
-                };
-                steps.clear();
-            },
-        ];
-        for (i, edit) in for_edits.into_iter().enumerate() {
-            let mut c = a.clone();
-            edit(find_for(&mut c));
-            assert_ne!(a, c, "for edit {i}");
-            assert_ne!(c, a, "for edit {i}");
-        }
-    }
-
-    /// Cloning and comparing a 100 000-term chain (and dropping it) on a
-    /// 2 MiB stack: the derived implementations would recurse once per
-    /// term and overflow.
-    #[test]
-    fn long_chains_clone_and_compare_on_a_small_stack() {
-        let (same, differs, last) = std::thread::Builder::new()
-            .stack_size(2 * 1024 * 1024)
-            .spawn(|| {
-                let a = chain(100_000, 1);
-                let b = a.clone();
-                let c = chain(100_000, 2);
-                let last = match &b.kind {
-                    BoundExprKind::Binary { rhs, .. } => rhs.range,
-                    _ => TextRange::default(),
-                };
-                (a == b, a == c, last)
-            })
-            .expect("spawn")
-            .join()
-            .expect("cloning or comparing overflowed the stack");
-        assert!(same);
-        assert!(!differs);
-        assert_eq!(last, TextRange::new(399_996, 399_997));
-    }
-}
+mod tests;

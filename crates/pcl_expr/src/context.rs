@@ -23,6 +23,8 @@ pub struct BindContext<'a> {
     /// How many diagnostics were left out as repeats of a problem already
     /// reported (so that what follows from them is known to, too).
     pub(crate) repeats: usize,
+    /// Literal values and their types, shared between equal literals.
+    pub(crate) literals: pcl_types::LiteralTypes,
 }
 
 impl<'a> BindContext<'a> {
@@ -40,7 +42,20 @@ impl<'a> BindContext<'a> {
             too_deep_reported: false,
             splat_items: Vec::new(),
             repeats: 0,
+            literals: pcl_types::LiteralTypes::new(),
         }
+    }
+
+    /// Hands the context a literal cache to use (and fill) while it binds,
+    /// so equal literals of many expressions share their types; take it
+    /// back with [`BindContext::take_literals`].
+    pub fn lend_literals(&mut self, literals: pcl_types::LiteralTypes) {
+        self.literals = literals;
+    }
+
+    /// The literal cache, taken out (an empty one is left in its place).
+    pub fn take_literals(&mut self) -> pcl_types::LiteralTypes {
+        std::mem::take(&mut self.literals)
     }
 
     pub fn file(&self) -> FileId {

@@ -51,14 +51,16 @@ pub mod signature;
 pub mod suggest;
 
 pub use bind::{bind_expr, check_convertible};
-pub use bound::{BoundCall, BoundExpr, BoundExprKind, BoundFor, BoundStep, BoundStepKind};
+pub use bound::{
+    BoundCall, BoundExpr, BoundExprKind, BoundFor, BoundScopeTraversal, BoundStep, BoundStepKind,
+};
 pub use builtins::Builtin;
 pub use context::BindContext;
 pub use env::{
     EmptyEnvironment, Environment, ExprOptions, InvokeFunction, InvokeLookup, Method, MethodLookup,
     NodeMode, NodeReference, ResourceAnnotation,
 };
-pub use scope::{Definition, Function, NodeId, Scope};
+pub use scope::{Definition, Function, NodeId, ResourceProperty, Scope, Variable};
 pub use signature::{Param, Signature};
 
 /// How deep [`bind_expr`] recurses into nested expressions before it gives

@@ -21,7 +21,8 @@ use crate::suggest::NameIndex;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(pub u32);
 
-/// What a name in the defs or outputs namespace refers to.
+/// What a name in the defs or outputs namespace refers to. 24 bytes: every
+/// bound name reference holds one, so the rare large payloads are shared.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Definition {
     /// A top-level program node; its type comes from
@@ -29,30 +30,55 @@ pub enum Definition {
     Node(NodeId),
     /// A typed variable: a for-expression variable, `range`, `error` in
     /// `recover`, `args` in hook commands, an injected variable.
-    Variable {
-        name: String,
-        ty: Type,
-        range: Option<Span>,
-    },
+    Variable(Arc<Variable>),
     /// The constant `null` of the root scope (type `none`, unlike the
     /// literal `null`, whose type is `const(none, null)`).
     Null,
     /// A keyword that may be named but not traversed.
-    Keyword(String),
+    Keyword(Arc<str>),
     /// A resource input property named inside `ignoreChanges` & co.: the
     /// expression's type is always `Property`; steps are checked against
     /// `ty` (binder.md §1.11, last bullet).
-    ResourceProperty { name: String, ty: Type },
+    ResourceProperty(Arc<ResourceProperty>),
+}
+
+/// The payload of [`Definition::Variable`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    pub name: String,
+    pub ty: Type,
+    /// Where it is declared, when it is declared in a file.
+    pub range: Option<Span>,
+}
+
+/// The payload of [`Definition::ResourceProperty`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResourceProperty {
+    pub name: String,
+    pub ty: Type,
 }
 
 impl Definition {
     /// A variable without a declaration site.
     pub fn variable(name: impl Into<String>, ty: Type) -> Definition {
-        Definition::Variable {
+        Definition::declared_variable(name, ty, None)
+    }
+
+    /// A variable, with its declaration site if it has one.
+    pub fn declared_variable(name: impl Into<String>, ty: Type, range: Option<Span>) -> Definition {
+        Definition::Variable(Arc::new(Variable {
             name: name.into(),
             ty,
-            range: None,
-        }
+            range,
+        }))
+    }
+
+    /// A resource input property (see [`Definition::ResourceProperty`]).
+    pub fn resource_property(name: impl Into<String>, ty: Type) -> Definition {
+        Definition::ResourceProperty(Arc::new(ResourceProperty {
+            name: name.into(),
+            ty,
+        }))
     }
 }
 

@@ -358,20 +358,20 @@ mod collections {
             panic!("{}", source.kind_name());
         };
         assert_eq!(key.kind_name(), "ScopeTraversalExpression");
-        let BoundExprKind::ScopeTraversal { root, steps, .. } = &collection.kind else {
+        let BoundExprKind::ScopeTraversal(t) = &collection.kind else {
             panic!("{}", collection.kind_name());
         };
-        assert_eq!(root, "m");
-        let kinds: Vec<String> = steps.iter().map(|s| format!("{:?}", s.kind)).collect();
+        assert_eq!(&*t.root, "m");
+        let kinds: Vec<String> = t.steps.iter().map(|s| format!("{:?}", s.kind)).collect();
         assert_eq!(kinds.len(), 3, "{kinds:?}");
         assert!(kinds[0].contains("\"b\""), "{kinds:?}");
         assert!(kinds[2].contains("\"k\""), "{kinds:?}");
         // Without a non-literal index everything stays on the root.
         let out = bind("m.b[0][\"k\"]", &v);
-        let BoundExprKind::ScopeTraversal { steps, .. } = &out.expr.kind else {
+        let BoundExprKind::ScopeTraversal(t) = &out.expr.kind else {
             panic!("{}", out.expr.kind_name());
         };
-        assert_eq!(steps.len(), 3);
+        assert_eq!(t.steps.len(), 3);
         assert_eq!(out.ty(), "list(object({c = list(int)}))");
     }
 }
@@ -437,10 +437,7 @@ mod references {
         let mut s = Scope::root();
         s.define(
             "p",
-            Definition::ResourceProperty {
-                name: "p".into(),
-                ty: Type::object([("a", Type::int())]),
-            },
+            Definition::resource_property("p", Type::object([("a", Type::int())])),
             false,
         )
         .unwrap();

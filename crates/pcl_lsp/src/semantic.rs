@@ -220,21 +220,21 @@ fn from_binder(program: &Program, file: FileId, text: &str) -> Known {
             known.insert(attr.name_span.range.start, (Kind::Property, 0));
         }
         crate::walk::for_each_expr(node, |e| match &e.kind {
-            BoundExprKind::ScopeTraversal {
-                root_range,
-                definition: Some(def),
-                ..
-            } => {
+            BoundExprKind::ScopeTraversal(t) => {
+                let Some(def) = &t.definition else {
+                    return;
+                };
+                let root_range = t.root_range;
                 let found = match def {
                     Definition::Node(id) => node_kind(*id),
-                    Definition::Variable { range, .. } => {
-                        if let Some(decl) = range.filter(|s| s.file == file) {
+                    Definition::Variable(v) => {
+                        if let Some(decl) = v.range.filter(|s| s.file == file) {
                             known.insert(decl.range.start, (Kind::Variable, DECLARATION));
                         }
                         Some((Kind::Variable, 0))
                     }
                     Definition::Null | Definition::Keyword(_) => Some((Kind::Keyword, 0)),
-                    Definition::ResourceProperty { .. } => Some((Kind::Property, 0)),
+                    Definition::ResourceProperty(_) => Some((Kind::Property, 0)),
                 };
                 if let Some(found) = found {
                     known.insert(root_range.start, found);

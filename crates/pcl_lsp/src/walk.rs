@@ -87,8 +87,8 @@ pub(crate) fn innermost_expr(
     for_each_expr(node, |e| {
         let mut candidates = vec![(&e.ty, e.range)];
         let steps = match &e.kind {
-            BoundExprKind::ScopeTraversal { steps, .. }
-            | BoundExprKind::RelativeTraversal { steps, .. } => steps.as_slice(),
+            BoundExprKind::ScopeTraversal(t) => t.steps.as_slice(),
+            BoundExprKind::RelativeTraversal { steps, .. } => &steps[..],
             _ => &[],
         };
         candidates.extend(steps.iter().map(|s| (&s.ty, s.range)));

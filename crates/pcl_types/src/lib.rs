@@ -72,6 +72,7 @@ pub mod eventual;
 pub mod explain;
 pub mod group;
 pub mod label;
+pub mod literal;
 pub mod message;
 mod node;
 pub mod notation;
@@ -102,6 +103,7 @@ pub use explain::{
 };
 pub use group::TypeGroup;
 pub use label::{bind_type_label, LabelResult};
+pub use literal::LiteralTypes;
 pub use message::{expected_text, found_text, MAX_TYPE_CHARS};
 pub use notation::{parse_type, to_notation, NotationError};
 pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties, Props};

@@ -11,6 +11,8 @@
 //! failing element's when only one failed, else the union's), where the
 //! reference reports every element's error and then the union's.
 
+use std::sync::Arc;
+
 use crate::conversion::{assignable_from, conversion_from};
 use crate::error::{codes, TypeDiagnostic};
 use crate::eventual::input_type;
@@ -21,8 +23,8 @@ use crate::MAX_TYPE_DEPTH;
 /// One traversal step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Traverser {
-    /// `.name`
-    Attr(String),
+    /// `.name` (shared: a bound step holds the same name)
+    Attr(Arc<str>),
     /// `[literal]`
     Literal(Value),
     /// `[expr]` with an unknown key of this type.
@@ -41,7 +43,7 @@ impl Traverser {
 
     fn key_value(&self) -> Option<Value> {
         match self {
-            Traverser::Attr(n) => Some(Value::string(n.as_str())),
+            Traverser::Attr(n) => Some(Value::String(n.clone())),
             Traverser::Literal(v) => Some(v.clone()),
             Traverser::Typed(_) => None,
         }

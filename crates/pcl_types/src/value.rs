@@ -15,11 +15,57 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::{ToPrimitive, Zero};
 
 /// An exact decimal number `±mant × 10^exp`; `mant` carries no trailing zeros.
+/// 24 bytes: a mantissa that fits a `u64` is held inline (no allocation for
+/// the numbers programs write), a bigger one in a heap `BigUint`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Number {
     neg: bool,
-    mant: BigUint,
-    exp: i64,
+    mant: Mantissa,
+    exp: i32,
+}
+
+/// A mantissa, canonical so that the derived equality and hash hold: `Big`
+/// only for values above `u64::MAX`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Mantissa {
+    Small(u64),
+    Big(Box<BigUint>),
+}
+
+impl Mantissa {
+    fn from_big(b: BigUint) -> Mantissa {
+        match b.to_u64() {
+            Some(v) => Mantissa::Small(v),
+            None => Mantissa::Big(Box::new(b)),
+        }
+    }
+
+    fn to_big(&self) -> BigUint {
+        match self {
+            Mantissa::Small(v) => BigUint::from(*v),
+            Mantissa::Big(b) => (**b).clone(),
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        matches!(self, Mantissa::Small(0))
+    }
+
+    fn to_u64(&self) -> Option<u64> {
+        match self {
+            Mantissa::Small(v) => Some(*v),
+            Mantissa::Big(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Mantissa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mantissa::Small(v) => write!(f, "{v}"),
+            Mantissa::Big(b) => write!(f, "{b}"),
+        }
+    }
 }
 
 /// Largest decimal exponent we accept when parsing (keeps `10^exp` bounded).
@@ -28,25 +74,56 @@ const MAX_DECIMAL_EXPONENT: i64 = 100_000;
 impl Number {
     /// Builds a number from an integer.
     pub fn from_i64(v: i64) -> Number {
-        Number::from_bigint(&BigInt::from(v))
+        Number::normalised_u64(v < 0, v.unsigned_abs(), 0)
     }
 
     /// Builds a number from an arbitrary-precision integer.
     pub fn from_bigint(v: &BigInt) -> Number {
         let neg = v.sign() == num_bigint::Sign::Minus;
-        Number::normalised(neg, v.magnitude().clone(), 0)
+        match v.magnitude().to_u64() {
+            Some(m) => Number::normalised_u64(neg, m, 0),
+            None => Number::normalised(neg, v.magnitude().clone(), 0),
+        }
+    }
+
+    /// The exponent (an `i32` held, within ±[`MAX_DECIMAL_EXPONENT`] plus
+    /// the digits of a literal).
+    fn exp(&self) -> i64 {
+        i64::from(self.exp)
+    }
+
+    fn new(neg: bool, mant: Mantissa, exp: i64) -> Number {
+        // Exponents come from parsed literals (bounded above) and from
+        // f64s; saturating keeps the type total.
+        let exp = i32::try_from(exp).unwrap_or(if exp < 0 { i32::MIN } else { i32::MAX });
+        Number { neg, mant, exp }
+    }
+
+    fn normalised_u64(neg: bool, mut mant: u64, mut exp: i64) -> Number {
+        if mant == 0 {
+            return Number::new(neg, Mantissa::Small(0), 0);
+        }
+        loop {
+            let (quotient, digit) = (mant / 10, mant % 10);
+            if digit != 0 {
+                break;
+            }
+            mant = quotient;
+            exp += 1;
+        }
+        Number::new(neg, Mantissa::Small(mant), exp)
     }
 
     fn normalised(neg: bool, mut mant: BigUint, mut exp: i64) -> Number {
-        if mant.is_zero() {
-            return Number { neg, mant, exp: 0 };
+        if let Some(small) = mant.to_u64() {
+            return Number::normalised_u64(neg, small, exp);
         }
         let ten = BigUint::from(10u32);
         while (&mant % &ten).is_zero() {
             mant /= &ten;
             exp += 1;
         }
-        Number { neg, mant, exp }
+        Number::new(neg, Mantissa::from_big(mant), exp)
     }
 
     /// Parses `[-]DIGITS[.DIGITS][(e|E)[+|-]DIGITS]`. Returns `None` for
@@ -86,12 +163,17 @@ impl Number {
             let v: i64 = digits.parse().ok()?;
             exp = if eneg { -v } else { v };
         }
-        let all_digits = format!("{int_part}{frac_part}");
-        let mant = BigUint::parse_bytes(all_digits.as_bytes(), 10)?;
         let exp = exp - frac_part.len() as i64;
         if exp.abs() > MAX_DECIMAL_EXPONENT {
             return None;
         }
+        if frac_part.is_empty() && int_part.len() <= 19 {
+            // At most 19 digits always fit a u64: no big integer.
+            let mant: u64 = int_part.parse().ok()?;
+            return Some(Number::normalised_u64(neg, mant, exp));
+        }
+        let all_digits = format!("{int_part}{frac_part}");
+        let mant = BigUint::parse_bytes(all_digits.as_bytes(), 10)?;
         Some(Number::normalised(neg, mant, exp))
     }
 
@@ -110,10 +192,10 @@ impl Number {
 
     /// The value as an integer, when it is one.
     pub fn to_bigint(&self) -> Option<BigInt> {
-        if !self.is_integer() || self.exp > MAX_DECIMAL_EXPONENT {
+        if !self.is_integer() || self.exp() > MAX_DECIMAL_EXPONENT {
             return None;
         }
-        let mag = &self.mant * BigUint::from(10u32).pow(self.exp as u32);
+        let mag = self.mant.to_big() * BigUint::from(10u32).pow(self.exp as u32);
         let sign = if self.neg && !mag.is_zero() {
             num_bigint::Sign::Minus
         } else {
@@ -124,7 +206,7 @@ impl Number {
 
     /// The value as an `i64`, when it is an integer in range.
     pub fn to_i64(&self) -> Option<i64> {
-        if self.is_integer() && self.exp > 19 {
+        if self.is_integer() && self.exp() > 19 {
             return None;
         }
         if (0..=19).contains(&self.exp) {
@@ -151,7 +233,7 @@ impl Number {
     /// position: value = 0.DIGITS × 10^dp.
     fn digits(&self) -> (String, i64) {
         let d = self.mant.to_string();
-        let dp = d.len() as i64 + self.exp;
+        let dp = d.len() as i64 + self.exp();
         (d, dp)
     }
 

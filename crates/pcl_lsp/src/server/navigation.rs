@@ -122,29 +122,26 @@ impl Server {
         }
         let mut target = None;
         for_each_expr(node, |e| {
-            if let BoundExprKind::ScopeTraversal {
-                root_range,
-                definition: Some(def),
-                ..
-            } = &e.kind
-            {
+            let BoundExprKind::ScopeTraversal(t) = &e.kind else {
+                return;
+            };
+            if let Some(def) = &t.definition {
                 let named = match def {
                     Definition::Node(id) => Some(Target::Node(*id)),
-                    Definition::Variable {
-                        range: Some(decl), ..
-                    } => {
-                        if decl.file == file && contains(decl.range, offset) {
-                            // On the declaration itself.
-                            target = Some(Target::Variable(*decl));
+                    Definition::Variable(v) => match v.range {
+                        Some(decl) => {
+                            if decl.file == file && contains(decl.range, offset) {
+                                // On the declaration itself.
+                                target = Some(Target::Variable(decl));
+                            }
+                            Some(Target::Variable(decl))
                         }
-                        Some(Target::Variable(*decl))
-                    }
-                    Definition::Variable {
-                        name, range: None, ..
-                    } if name == "range" => Some(Target::Range(node.id)),
+                        None if v.name == "range" => Some(Target::Range(node.id)),
+                        None => None,
+                    },
                     _ => None,
                 };
-                if contains(*root_range, offset) {
+                if contains(t.root_range, offset) {
                     target = named;
                 }
             }
@@ -167,27 +164,22 @@ impl Server {
                 continue;
             }
             for_each_expr(node, |e| {
-                if let BoundExprKind::ScopeTraversal {
-                    root_range,
-                    definition: Some(def),
-                    ..
-                } = &e.kind
-                {
+                let BoundExprKind::ScopeTraversal(t) = &e.kind else {
+                    return;
+                };
+                if let Some(def) = &t.definition {
                     let hit = match (target, def) {
                         (Target::Node(id), Definition::Node(d)) => d == id,
-                        (Target::Variable(decl), Definition::Variable { range: Some(d), .. }) => {
-                            d == decl
+                        (Target::Variable(decl), Definition::Variable(v)) => {
+                            v.range.as_ref() == Some(decl)
                         }
-                        (
-                            Target::Range(_),
-                            Definition::Variable {
-                                name, range: None, ..
-                            },
-                        ) => name == "range",
+                        (Target::Range(_), Definition::Variable(v)) => {
+                            v.range.is_none() && v.name == "range"
+                        }
                         _ => false,
                     };
                     if hit {
-                        out.push(Span::new(node.file(), *root_range));
+                        out.push(Span::new(node.file(), t.root_range));
                     }
                 }
             });

@@ -1,0 +1,231 @@
+//! Shared literal types: [`LiteralTypes`] hands out the const type of a
+//! literal value (`const(int, 1)`, `const(string, "x")`) and the value
+//! itself, reusing the pair an equal literal got earlier.
+//!
+//! A binder gives every literal expression its own const type. Built one by
+//! one, a list of a million `1`s holds a million equal type nodes (and, for
+//! strings, a million equal `Arc<str>`s). The cache is a fixed table
+//! indexed by the value's hash (direct-mapped: a new value evicts the one
+//! in its slot), so a lookup is one hash and at most one comparison, its
+//! memory does not grow with the input, and repeated literals, the common
+//! case in real programs as in dense ones, allocate nothing. `null`,
+//! `true` and `false` are shared process-wide.
+
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
+
+use crate::ty::Type;
+use crate::value::Value;
+
+/// Slots in the table (a power of two).
+const SLOTS: usize = 256;
+
+/// A cache of literal values and their const types (see the module doc).
+/// The table is allocated on the first insert, so an unused cache costs
+/// nothing.
+pub struct LiteralTypes {
+    slots: Vec<Option<(Value, Type)>>,
+    /// Names ([`LiteralTypes::text`]), in a table of their own.
+    names: Vec<Option<Arc<str>>>,
+}
+
+impl Default for LiteralTypes {
+    fn default() -> Self {
+        LiteralTypes::new()
+    }
+}
+
+impl LiteralTypes {
+    pub fn new() -> LiteralTypes {
+        LiteralTypes {
+            slots: Vec::new(),
+            names: Vec::new(),
+        }
+    }
+
+    /// `value` and `Type::literal(value)`, both shared with an earlier
+    /// equal literal when the cache still holds it.
+    pub fn get(&mut self, value: Value) -> (Value, Type) {
+        if let Some(shared) = fixed(&value) {
+            return (value, shared);
+        }
+        let slot = slot_of(value_hash(&value));
+        if let Some(Some((v, t))) = self.slots.get(slot) {
+            if *v == value {
+                return (v.clone(), t.clone());
+            }
+        }
+        self.insert(slot, value)
+    }
+
+    /// [`LiteralTypes::get`] of a string value, without building the value
+    /// when the cache holds it.
+    pub fn string(&mut self, s: &str) -> (Value, Type) {
+        let slot = slot_of(str_hash(s));
+        if let Some(Some((v @ Value::String(held), t))) = self.slots.get(slot) {
+            if **held == *s {
+                return (v.clone(), t.clone());
+            }
+        }
+        self.insert(slot, Value::string(s))
+    }
+
+    /// `s` as a shared string: the same allocation as an earlier equal
+    /// text when the table still holds it (for the names that bound
+    /// references repeat).
+    pub fn text(&mut self, s: &str) -> Arc<str> {
+        let slot = slot_of(str_hash(s));
+        if let Some(Some(held)) = self.names.get(slot) {
+            if **held == *s {
+                return held.clone();
+            }
+        }
+        let text: Arc<str> = Arc::from(s);
+        if self.names.is_empty() {
+            self.names = (0..SLOTS).map(|_| None).collect();
+        }
+        if let Some(entry) = self.names.get_mut(slot) {
+            *entry = Some(text.clone());
+        }
+        text
+    }
+
+    fn insert(&mut self, slot: usize, value: Value) -> (Value, Type) {
+        let ty = Type::literal(value.clone());
+        if self.slots.is_empty() {
+            self.slots = (0..SLOTS).map(|_| None).collect();
+        }
+        if let Some(entry) = self.slots.get_mut(slot) {
+            *entry = Some((value.clone(), ty.clone()));
+        }
+        (value, ty)
+    }
+}
+
+/// The process-wide types of `null`, `true` and `false`.
+fn fixed(value: &Value) -> Option<Type> {
+    static NULL: OnceLock<Type> = OnceLock::new();
+    static TRUE: OnceLock<Type> = OnceLock::new();
+    static FALSE: OnceLock<Type> = OnceLock::new();
+    let slot = match value {
+        Value::Null => &NULL,
+        Value::Bool(true) => &TRUE,
+        Value::Bool(false) => &FALSE,
+        _ => return None,
+    };
+    Some(slot.get_or_init(|| Type::literal(value.clone())).clone())
+}
+
+fn slot_of(hash: u64) -> usize {
+    // The high bits of a multiplicative hash are the well-mixed ones.
+    (hash >> 56) as usize % SLOTS
+}
+
+/// The hash of a value; a string hashes as [`str_hash`] of its text, so
+/// that [`LiteralTypes::string`] finds it without building a value.
+fn value_hash(value: &Value) -> u64 {
+    match value {
+        Value::String(s) => str_hash(s),
+        other => {
+            let mut h = Mix(0x9e37_79b9_7f4a_7c15);
+            other.hash(&mut h);
+            h.finish()
+        }
+    }
+}
+
+fn str_hash(s: &str) -> u64 {
+    let mut h = Mix(0);
+    h.write(s.as_bytes());
+    h.finish()
+}
+
+/// A small multiplicative hasher (the cache needs speed and spread, not
+/// resistance to chosen collisions: a collision only costs a miss).
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let mut last = [0u8; 8];
+        let rest = chunks.remainder();
+        if let Some(dst) = last.get_mut(..rest.len()) {
+            dst.copy_from_slice(rest);
+        }
+        self.add(u64::from_le_bytes(last) ^ ((bytes.len() as u64) << 56));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Mix {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::value::Number;
+
+    /// Equal literals share one type node and one string; the types are
+    /// the literal types; a different value in the same slot is not
+    /// mistaken for the held one.
+    #[test]
+    fn equal_literals_share_their_type() {
+        let mut cache = LiteralTypes::new();
+        let (a, ta) = cache.string("x");
+        let (b, tb) = cache.get(Value::string("x"));
+        assert!(ta.ptr_eq(&tb));
+        match (&a, &b) {
+            (Value::String(x), Value::String(y)) => assert!(std::sync::Arc::ptr_eq(x, y)),
+            _ => panic!("{a:?} {b:?}"),
+        }
+        assert_eq!(ta, Type::literal(Value::string("x")));
+        let (_, one) = cache.get(Value::int(1));
+        let (_, again) = cache.get(Value::Number(Number::parse("1.0").unwrap()));
+        assert!(one.ptr_eq(&again));
+        assert_eq!(one, Type::literal(Value::int(1)));
+        let (_, t1) = cache.get(Value::Bool(true));
+        let (_, t2) = cache.get(Value::Bool(true));
+        assert!(t1.ptr_eq(&t2));
+        assert_eq!(t1, Type::literal(Value::Bool(true)));
+        // Every one of many distinct values gets its own type.
+        for i in 0..2000 {
+            let (v, t) = cache.get(Value::int(i));
+            assert_eq!(v, Value::int(i));
+            assert_eq!(t, Type::literal(Value::int(i)), "{i}");
+            let s = format!("s{i}");
+            let (v, t) = cache.string(&s);
+            assert_eq!(v, Value::string(s.as_str()));
+            assert_eq!(t, Type::literal(Value::string(s.as_str())));
+        }
+        // Numbers and strings of the same text do not collide.
+        let (v, _) = cache.string("1");
+        assert_eq!(v, Value::string("1"));
+        let (v, t) = cache.get(Value::int(1));
+        assert_eq!(v, Value::int(1));
+        assert_eq!(t, Type::literal(Value::int(1)));
+        // Texts are shared the same way.
+        let a = cache.text("name");
+        let b = cache.text("name");
+        assert!(Arc::ptr_eq(&a, &b));
+        for i in 0..2000 {
+            assert_eq!(&*cache.text(&format!("n{i}")), format!("n{i}"));
+        }
+    }
+}
