@@ -56,6 +56,21 @@ fn state<'a, 's>(e: &'a mut Extra<'s, '_>) -> &'a mut St<'s> {
 /// unterminated one is reported (and left for the enclosing production);
 /// any other missing closer is reported at the opener.
 pub(super) fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    // The most common template, `"text"` or `""` with plain text (see
+    // [`plain_run`]): built at once, without flat parts. Any other quoted
+    // string fails it after at most three tokens.
+    let plain = just(K::OQuote)
+        .ignore_then(token(K::QuotedLit).or_not())
+        .then_ignore(just(K::CQuote))
+        .try_map_with(|lit, e| {
+            let span = e.span();
+            let range = range_of(span);
+            let s = state(e);
+            let parts = plain_run(s, lit).ok_or(SyntaxError::unexpected(span, K::OQuote))?;
+            s.last_end = range.end;
+            let id = s.b.template(TemplateNodeKind::Quoted, parts, range);
+            Ok(s.handle(id))
+        });
     let quoted = token(K::OQuote)
         .then(template_parts(expression.clone(), true))
         .then(choice((
@@ -87,7 +102,7 @@ pub(super) fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             let kind = heredoc_kind(s, open);
             Ok(build_template(s, kind, open, base, close, range))
         });
-    choice((quoted, heredoc)).boxed()
+    choice((plain, quoted, heredoc)).boxed()
 }
 
 /// How a template ended.
@@ -184,40 +199,48 @@ pub(super) fn template_parts<'s>(
     expression: PExpr<'s>,
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
-    let quoted_lit = token(K::QuotedLit).validate(|range, e, _| {
-        let s = state(e);
-        let mut errors = Vec::new();
-        let value = literal::decode_quoted(s.slice(range), &mut errors);
-        for err in errors {
-            let start = range.start as usize;
-            s.error(
-                codes::INVALID_ESCAPE,
-                TextRange::from_usize(start + err.start..start + err.end),
-                err.message,
-            );
-        }
-        push_quoted_literal(s, value, range);
-    });
-    let string_lit = token(K::StringLit).validate(|range, e, _| {
-        let s = state(e);
-        let value = literal::decode_heredoc(s.slice(range));
-        s.flats.push(Flat::Lit { value, range });
-    });
-    let bad_escape = select! { K::Invalid if quoted => () }.validate(|(), e, _| {
+    // The literal tokens, told apart in one token test.
+    let literal = select! {
+        K::QuotedLit => Literal::Quoted,
+        K::StringLit => Literal::Heredoc,
+        K::Invalid if quoted => Literal::LoneBackslash,
+    }
+    .validate(|literal, e, _| {
         let range = range_of(e.span());
-        state(e).error(
-            codes::INVALID_ESCAPE,
-            range,
-            "a backslash must be followed by an escape character",
-        );
+        let s = state(e);
+        match literal {
+            Literal::Quoted => {
+                let mut errors = Vec::new();
+                let value = literal::decode_quoted(s.slice(range), &mut errors);
+                for err in errors {
+                    let start = range.start as usize;
+                    s.error(
+                        codes::INVALID_ESCAPE,
+                        TextRange::from_usize(start + err.start..start + err.end),
+                        err.message,
+                    );
+                }
+                push_quoted_literal(s, value, range);
+            }
+            Literal::Heredoc => {
+                let value = literal::decode_heredoc(s.slice(range));
+                s.flats.push(Flat::Lit { value, range });
+            }
+            Literal::LoneBackslash => s.error(
+                codes::INVALID_ESCAPE,
+                range,
+                "a backslash must be followed by an escape character",
+            ),
+        }
     });
-    let part = choice((
-        quoted_lit,
-        interpolation(expression.clone(), quoted),
-        string_lit,
-        directive(expression, quoted),
-        bad_escape,
-    ));
+    // A sequence is told by its opener before either is tried.
+    let sequence = one_of([K::TemplateInterp, K::TemplateControl])
+        .rewind()
+        .ignore_then(choice((
+            interpolation(expression.clone(), quoted),
+            directive(expression, quoted),
+        )));
+    let part = choice((literal, sequence));
     empty()
         .try_map_with(|(), e| {
             // A new template: its first literal merges with none below.
@@ -233,6 +256,17 @@ pub(super) fn template_parts<'s>(
             }
             Ok(base)
         })
+}
+
+/// A literal token of a template.
+#[derive(Clone, Copy)]
+enum Literal {
+    /// `QUOTED_LIT`: decoded, its escapes checked.
+    Quoted,
+    /// `STRING_LIT`: a heredoc's or bare template's text.
+    Heredoc,
+    /// A backslash at the end of a quoted string's line (an error token).
+    LoneBackslash,
 }
 
 /// Pushes a quoted literal token's decoded text onto `st.flats`, merged at
@@ -620,19 +654,25 @@ fn skip<'s>(what: Skip) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
 /// `lit`: `None` unless its text is ASCII without escapes or sequences
 /// (`\`, `$`, `%`), which is what makes it plain.
 pub(super) fn plain_parts(s: &mut St<'_>, lit: Option<Sig>) -> Option<Run> {
+    plain_run(s, lit.map(|sig| sig.range))
+}
+
+/// [`plain_parts`], for the literal token at `lit`: builds exactly what
+/// `template_parts` and [`finish`] would, without their flat parts.
+fn plain_run(s: &mut St<'_>, lit: Option<TextRange>) -> Option<Run> {
     let mark = s.b.mark_parts();
-    let Some(sig) = lit else {
+    let Some(range) = lit else {
         return Some(s.b.finish_parts(mark));
     };
-    let raw = s.slice(sig.range);
+    let raw = s.slice(range);
     // One pass over the bytes (a `char` pattern decodes UTF-8).
     static NOT_PLAIN: ByteSet<3> = ByteSet::new([b'\\', b'$', b'%'], true);
     if NOT_PLAIN.find(raw.as_bytes()) < raw.len() {
         return None;
     }
     s.b.push_part(PartNode {
-        kind: PartNodeKind::Literal(crate::tree::Text::Source(sig.range)),
-        range: sig.range,
+        kind: PartNodeKind::Literal(crate::tree::Text::Source(range)),
+        range,
     });
     Some(s.b.finish_parts(mark))
 }
