@@ -1,16 +1,36 @@
-//! Templates: the productions `template_expr`, `template_parts`,
-//! `interpolation`, `directive` and `directive_head` of
-//! `grammar/pcl.ebnf`. They push flat parts (see `crate::template`, which
-//! strips, merges and structures them into the tree's template parts).
+//! Templates: the productions `template_expr`, `bare_template`,
+//! `template_parts`, `interpolation`, `directive` and `directive_head` of
+//! `grammar/pcl.ebnf`, as chumsky combinators.
+//!
+//! A template's parts are pushed, in order, onto the parser state's stack
+//! of flat parts (`St::flats`) as they are parsed: each part ends in a
+//! `validate`, which chumsky runs even where the output is discarded (as
+//! `repeated` discards it). A template takes its run off the stack when it
+//! is complete, and [`finish`] (with `crate::template`) strips, merges and
+//! structures it into the tree's template parts; `%{if}`/`%{for}` are
+//! matched there with an explicit stack, not by the grammar.
+//!
+//! Nesting: a `${` or `%{` sequence goes one level deeper (its opener
+//! counts the level, the part's `validate` gives it back); at
+//! [`MAX_NESTING_DEPTH`] the opener fails and [`too_deep`] reports
+//! `nesting-too-deep` once and skips the sequence as a balanced group.
+//!
+//! Errors: a sequence that does not end where it should is reported with
+//! its own code and message (see [`SeqEnd`]), and recovery skips to the
+//! sequence's `}`; a directive head that is not one of the five is
+//! reported by [`broken_head`]. Both skip with [`skip`], the one `custom`
+//! parser of this module.
 
+use std::borrow::Cow;
+
+use chumsky::input::MapExtra;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
-use super::collections::for_head;
-use super::expressions::{expr, PExpr};
+use super::expressions::PExpr;
 use super::input::SyntaxError;
-use super::recovery::{enter, recover_to, skip_group};
-use super::{bump, peek, peek_kind, peek_range, st, Ex, In, Inp, St};
+use super::recovery::{skip_group, skip_to_closer};
+use super::{keyword, range_of, token, Ex, Expr, In, Inp, St};
 use crate::codes;
 use crate::lexer::ByteSet;
 use crate::literal;
@@ -19,119 +39,642 @@ pub(super) use crate::template::Flat;
 use crate::template::{finish_parts, finish_plain, FlatFor, Sink};
 use crate::token::TokenKind as K;
 use crate::tree::{PartNode, PartNodeKind, Run, Strip, TemplateNodeKind};
+use crate::MAX_NESTING_DEPTH;
 
-/// `template_expr = O_QUOTE template_parts C_QUOTE | O_HEREDOC
-/// template_parts C_HEREDOC`.
-pub(super) fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
-    let quoted_parts = template_parts(expression.clone(), true).boxed();
-    let heredoc_parts = template_parts(expression, false).boxed();
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let open = bump(inp).ok_or(SyntaxError::default())?;
-        let (kind, end_kind) = if open.kind == K::OQuote {
-            (TemplateNodeKind::Quoted, K::CQuote)
-        } else {
-            let intro = st(inp).slice(open.range);
-            let flush = intro.starts_with("<<-");
-            let marker = intro
-                .trim_start_matches("<<")
-                .trim_start_matches('-')
-                .trim_end_matches(['\r', '\n']);
-            let at = open.range.start + if flush { 3 } else { 2 };
-            (
-                TemplateNodeKind::Heredoc {
-                    marker: TextRange::new(at, at + marker.len() as u32),
-                    flush,
-                },
-                K::CHeredoc,
-            )
-        };
-        let quoted = end_kind == K::CQuote;
-        if quoted {
-            if let Some(parts) = plain_quoted(inp) {
-                let s = st(inp);
-                let range = s.range_from(open.range.start);
-                let id = s.b.template(kind, parts, range);
-                return Ok(s.handle(id));
-            }
-        }
-        let base = if quoted {
-            inp.parse(&quoted_parts)?
-        } else {
-            inp.parse(&heredoc_parts)?
-        };
-        match peek(inp) {
-            Some(sig) if sig.kind == end_kind => {
-                bump(inp);
-            }
-            Some(sig) if sig.kind == K::Newline && quoted => {
-                st(inp).error_r(
-                    codes::MULTILINE_STRING,
-                    sig.range,
-                    "quoted strings cannot span lines; use `\\n` or a heredoc (<<EOT)",
-                );
-            }
-            _ => {
-                let message = if quoted {
-                    "this string has no closing `\"` on its line"
-                } else {
-                    "this heredoc has no closing marker line (the marker must be followed by a newline)"
-                };
-                st(inp).error_r(codes::UNTERMINATED_TEMPLATE, open.range, message);
-            }
-        }
-        let flush = matches!(kind, TemplateNodeKind::Heredoc { flush: true, .. });
-        let s = st(inp);
-        let parts = finish(s, base, flush);
-        let range = s.range_from(open.range.start);
-        let id = s.b.template(kind, parts, range);
-        Ok(s.handle(id))
-    })
-    .boxed()
+/// What a combinator's closure sees of the parse.
+type Extra<'s, 'b> = MapExtra<'s, 'b, In<'s>, Ex<'s>>;
+
+/// The parser state, from a combinator's closure.
+fn state<'a, 's>(e: &'a mut Extra<'s, '_>) -> &'a mut St<'s> {
+    &mut e.state().0
 }
 
-/// The most common template, `"text"` (or `""`) with ASCII text and no
-/// escapes or sequences, with its closing quote consumed; `None` (nothing
-/// consumed) for anything else. Builds exactly what `template_parts` and
-/// [`finish`] would, without their intermediate list.
-fn plain_quoted(inp: &mut Inp<'_, '_>) -> Option<Run> {
-    let save = inp.save();
-    let lit = match peek(inp) {
-        Some(sig) if sig.kind == K::QuotedLit => {
-            bump(inp);
-            Some(sig)
-        }
-        Some(sig) if sig.kind == K::CQuote => None,
-        _ => return None,
-    };
-    if peek_kind(inp) != Some(K::CQuote) {
-        inp.rewind(save);
-        return None;
+/// `template_expr = O_QUOTE template_parts C_QUOTE | O_HEREDOC
+/// template_parts C_HEREDOC ;`
+///
+/// A quoted string may not span lines: the line break that ends an
+/// unterminated one is reported (and left for the enclosing production);
+/// any other missing closer is reported at the opener.
+pub(super) fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+    // The most common template, `"text"` or `""` with plain text (see
+    // [`plain_run`]): built at once, without flat parts. Any other quoted
+    // string fails it after at most three tokens.
+    let plain = just(K::OQuote)
+        .ignore_then(token(K::QuotedLit).or_not())
+        .then_ignore(just(K::CQuote))
+        .try_map_with(|lit, e| {
+            let span = e.span();
+            let range = range_of(span);
+            let s = state(e);
+            let parts = plain_run(s, lit).ok_or(SyntaxError::unexpected(span, K::OQuote))?;
+            s.last_end = range.end;
+            let id = s.b.template(TemplateNodeKind::Quoted, parts, range);
+            Ok(s.handle(id))
+        });
+    let quoted = token(K::OQuote)
+        .then(template_parts(expression.clone(), true))
+        .then(choice((
+            just(K::CQuote).to(Close::Closed),
+            token(K::Newline).rewind().map(Close::LineBreak),
+            empty().to(Close::Missing),
+        )))
+        .try_map_with(|((open, base), close), e| {
+            let range = range_of(e.span());
+            let s = state(e);
+            Ok(build_template(
+                s,
+                TemplateNodeKind::Quoted,
+                open,
+                base,
+                close,
+                range,
+            ))
+        });
+    let heredoc = token(K::OHeredoc)
+        .then(template_parts(expression, false))
+        .then(choice((
+            just(K::CHeredoc).to(Close::Closed),
+            empty().to(Close::Missing),
+        )))
+        .try_map_with(|((open, base), close), e| {
+            let range = range_of(e.span());
+            let s = state(e);
+            let kind = heredoc_kind(s, open);
+            Ok(build_template(s, kind, open, base, close, range))
+        });
+    choice((plain, quoted, heredoc)).boxed()
+}
+
+/// How a template ended.
+#[derive(Clone, Copy)]
+enum Close {
+    Closed,
+    /// At a line break (a quoted string), not consumed.
+    LineBreak(TextRange),
+    /// Without its closer: the end of the input, or a token no part starts
+    /// with.
+    Missing,
+}
+
+/// A heredoc's kind, from its opener (`<<EOT` or `<<-EOT`, then the line
+/// break).
+fn heredoc_kind(s: &St<'_>, open: TextRange) -> TemplateNodeKind {
+    let intro = s.slice(open);
+    let flush = intro.starts_with("<<-");
+    let marker = intro
+        .trim_start_matches("<<")
+        .trim_start_matches('-')
+        .trim_end_matches(['\r', '\n']);
+    let at = open.start + if flush { 3 } else { 2 };
+    TemplateNodeKind::Heredoc {
+        marker: TextRange::new(at, at + marker.len() as u32),
+        flush,
     }
-    let Some(parts) = plain_parts(st(inp), lit) else {
-        inp.rewind(save);
-        return None;
-    };
-    bump(inp);
-    Some(parts)
+}
+
+/// Reports how a template failed to close (if it did) and builds it from
+/// the parts pushed above `base`; `range` covers its tokens.
+fn build_template(
+    s: &mut St<'_>,
+    kind: TemplateNodeKind,
+    open: TextRange,
+    base: usize,
+    close: Close,
+    range: TextRange,
+) -> Expr {
+    let quoted = matches!(kind, TemplateNodeKind::Quoted);
+    match close {
+        Close::Closed => {}
+        Close::LineBreak(at) => s.error_r(
+            codes::MULTILINE_STRING,
+            at,
+            "quoted strings cannot span lines; use `\\n` or a heredoc (<<EOT)",
+        ),
+        Close::Missing => {
+            let message = if quoted {
+                "this string has no closing `\"` on its line"
+            } else {
+                "this heredoc has no closing marker line (the marker must be followed by a newline)"
+            };
+            s.error_r(codes::UNTERMINATED_TEMPLATE, open, message);
+        }
+    }
+    let flush = matches!(kind, TemplateNodeKind::Heredoc { flush: true, .. });
+    s.last_end = range.end;
+    let parts = finish(s, base, flush);
+    let id = s.b.template(kind, parts, range);
+    s.handle(id)
+}
+
+/// `bare_template = template_parts EOF ;`
+///
+/// A token no part starts with (a stray `}`, …) is reported, once, and
+/// skipped with the rest of the input. The output is where the parts
+/// start on `St::flats` (for [`finish`]).
+#[allow(dead_code)] // For `parse_template_file`, in place of `template_parts` and its tail.
+pub(super) fn bare_template<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, usize, Ex<'s>> {
+    let stray = any().validate(|kind: K, e, _| {
+        let range = range_of(e.span());
+        let s = state(e);
+        s.last_end = range.end;
+        s.error_r(
+            codes::UNBALANCED_TEMPLATE_DIRECTIVE,
+            range,
+            format!("unexpected {}", kind.describe()),
+        );
+    });
+    template_parts(expression, false)
+        .then_ignore(stray.repeated())
+        .then_ignore(end())
+        .boxed()
+}
+
+/// `template_parts = { QUOTED_LIT | STRING_LIT | interpolation | directive
+/// } ;`
+///
+/// `quoted` says whether the template is a quoted string (where a lone
+/// backslash is an error token, reported here). Each part is pushed onto
+/// `St::flats`; the output is where they start there (for [`finish`]).
+pub(super) fn template_parts<'s>(
+    expression: PExpr<'s>,
+    quoted: bool,
+) -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
+    // The literal tokens, told apart in one token test.
+    let literal = select! {
+        K::QuotedLit => Literal::Quoted,
+        K::StringLit => Literal::Heredoc,
+        K::Invalid if quoted => Literal::LoneBackslash,
+    }
+    .validate(|literal, e, _| {
+        let range = range_of(e.span());
+        let s = state(e);
+        match literal {
+            Literal::Quoted => {
+                let mut errors = Vec::new();
+                let value = literal::decode_quoted(s.slice(range), &mut errors);
+                for err in errors {
+                    let start = range.start as usize;
+                    s.error(
+                        codes::INVALID_ESCAPE,
+                        TextRange::from_usize(start + err.start..start + err.end),
+                        err.message,
+                    );
+                }
+                push_quoted_literal(s, value, range);
+            }
+            Literal::Heredoc => {
+                let value = literal::decode_heredoc(s.slice(range));
+                s.flats.push(Flat::Lit { value, range });
+            }
+            Literal::LoneBackslash => s.error(
+                codes::INVALID_ESCAPE,
+                range,
+                "a backslash must be followed by an escape character",
+            ),
+        }
+    });
+    // A sequence is told by its opener before either is tried.
+    let sequence = one_of([K::TemplateInterp, K::TemplateControl])
+        .rewind()
+        .ignore_then(choice((
+            interpolation(expression.clone(), quoted),
+            directive(expression, quoted),
+        )));
+    let part = choice((literal, sequence));
+    empty()
+        .try_map_with(|(), e| {
+            // A new template: its first literal merges with none below.
+            let s = state(e);
+            s.solid_literal_end = None;
+            Ok(s.flats.len())
+        })
+        .then_ignore(part.repeated())
+        .try_map_with(|base, e| {
+            let span = e.span();
+            if span.end > span.start {
+                state(e).last_end = span.end;
+            }
+            Ok(base)
+        })
+}
+
+/// A literal token of a template.
+#[derive(Clone, Copy)]
+enum Literal {
+    /// `QUOTED_LIT`: decoded, its escapes checked.
+    Quoted,
+    /// `STRING_LIT`: a heredoc's or bare template's text.
+    Heredoc,
+    /// A backslash at the end of a quoted string's line (an error token).
+    LoneBackslash,
+}
+
+/// Pushes a quoted literal token's decoded text onto `st.flats`, merged at
+/// once into the literal on top when both have a non-whitespace character
+/// and that literal is this template's (`solid_literal_end` is cleared
+/// when a template starts, and any other part pushed in between is on
+/// top). Merging then is what [`finish`] would do later anyway, and the
+/// strip markers of the neighbouring sequences, which trim only the
+/// adjacent *token*, trim the same text: trimming stops inside the first
+/// or last token either way. A string of many escapes (`$${` lexes as one
+/// token each) thus costs one growing string, not one flat part per
+/// token.
+fn push_quoted_literal<'s>(st: &mut St<'s>, value: Cow<'s, str>, range: TextRange) {
+    let solid = value.chars().any(|c| !crate::lexer::is_unicode_space(c));
+    let text = st.text;
+    if solid {
+        if let Some(Flat::Lit {
+            value: prev,
+            range: prev_range,
+        }) = st.flats.last_mut()
+        {
+            if st.solid_literal_end == Some(prev_range.end) {
+                crate::template::merge_literal(text, prev, prev_range, &value, range);
+                st.solid_literal_end = Some(range.end);
+                return;
+            }
+        }
+    }
+    st.flats.push(Flat::Lit { value, range });
+    st.solid_literal_end = solid.then_some(range.end);
+}
+
+/// `interpolation = TEMPLATE_INTERP @nl(off) expression TEMPLATE_SEQ_END ;`
+fn interpolation<'s>(
+    expression: PExpr<'s>,
+    quoted: bool,
+) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
+    let sequence = opener(K::TemplateInterp)
+        .then(expression)
+        .then(sequence_end(quoted))
+        .validate(|((open, expr), end), e, _| {
+            let range = range_of(e.span());
+            let s = state(e);
+            let right = end.report(s, open.range, "interpolation");
+            s.depth = s.depth.saturating_sub(1);
+            let strip = Strip {
+                left: open.left,
+                right,
+            };
+            let part = s.b.interpolation(expr.id, strip, range);
+            s.flats.push(Flat::Interp(part));
+        });
+    choice((sequence, too_deep(K::TemplateInterp)))
+}
+
+/// `directive = TEMPLATE_CONTROL @nl(off) directive_head TEMPLATE_SEQ_END ;`
+///
+/// Pushes the directive's marker (`crate::template` matches them); a
+/// broken head pushes a broken marker, or nothing for a broken `for` head.
+fn directive<'s>(
+    expression: PExpr<'s>,
+    quoted: bool,
+) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
+    let sequence = opener(K::TemplateControl)
+        .then(choice((
+            directive_head(expression)
+                .then(sequence_end(quoted))
+                .map(|(head, end)| (head, Some(end))),
+            broken_head().map(|head| (head, None)),
+        )))
+        .validate(|(open, (head, end)), e, _| {
+            let range = range_of(e.span());
+            let s = state(e);
+            let what = match head {
+                Head::If(_) => "if directive",
+                Head::For { .. } => "for directive",
+                _ => "directive",
+            };
+            let right = end.is_some_and(|end| end.report(s, open.range, what));
+            s.depth = s.depth.saturating_sub(1);
+            let strip = Strip {
+                left: open.left,
+                right,
+            };
+            let flat = match head {
+                Head::If(condition) => Flat::If {
+                    condition: condition.id,
+                    strip,
+                    range,
+                },
+                Head::Else => Flat::Else { strip, range },
+                Head::EndIf => Flat::EndIf { strip, range },
+                Head::For {
+                    key_var,
+                    value_var,
+                    collection,
+                } => Flat::For(Box::new(FlatFor {
+                    key_var,
+                    value_var,
+                    collection: collection.id,
+                    strip,
+                    range,
+                })),
+                Head::EndFor => Flat::EndFor { strip, range },
+                Head::Broken => Flat::Broken,
+                Head::Dropped => return,
+            };
+            s.flats.push(flat);
+        });
+    choice((sequence, too_deep(K::TemplateControl)))
+}
+
+/// What a directive's head says.
+#[derive(Clone, Copy)]
+enum Head {
+    If(Expr),
+    Else,
+    EndIf,
+    For {
+        key_var: Option<TextRange>,
+        value_var: TextRange,
+        collection: Expr,
+    },
+    EndFor,
+    /// Not a directive keyword (reported).
+    Broken,
+    /// A `for` head that went wrong (reported); it leaves no marker.
+    Dropped,
+}
+
+/// `directive_head = "if" expression | "else" | "endif" | "for" IDENT [
+/// "," IDENT ] "in" expression | "endfor" ;`
+fn directive_head<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Head, Ex<'s>> + Clone {
+    let for_head = keyword("for")
+        .ignore_then(token(K::Ident))
+        .then(just(K::Comma).ignore_then(token(K::Ident)).or_not())
+        .then_ignore(keyword("in"))
+        .then(expression.clone())
+        .map(|((first, second), collection)| match second {
+            Some(value_var) => Head::For {
+                key_var: Some(first),
+                value_var,
+                collection,
+            },
+            None => Head::For {
+                key_var: None,
+                value_var: first,
+                collection,
+            },
+        });
+    choice((
+        keyword("if").ignore_then(expression).map(Head::If),
+        keyword("else").to(Head::Else),
+        keyword("endif").to(Head::EndIf),
+        for_head,
+        keyword("endfor").to(Head::EndFor),
+    ))
+}
+
+/// Where `directive_head` does not match: reports why (a `for` head at the
+/// token where it goes wrong, another word with a suggestion, anything
+/// else as a missing keyword), then skips to the sequence's `}`.
+fn broken_head<'s>() -> impl Parser<'s, In<'s>, Head, Ex<'s>> + Clone {
+    // The message for the first token a `for` head cannot take.
+    let names = "expected `in` after the `for` variable names";
+    let for_error = just(K::Ident)
+        .ignore_then(
+            just(K::Comma)
+                .ignore_then(
+                    just(K::Ident)
+                        .to(names)
+                        .or_not()
+                        .map(|m| m.unwrap_or("expected a value variable name after `,`")),
+                )
+                .or_not()
+                .map(move |m| m.unwrap_or(names)),
+        )
+        .or_not()
+        .map(|m| m.unwrap_or("expected a variable name after `for`"));
+    let bad_for = keyword("for")
+        .ignore_then(for_error)
+        .then(next_range())
+        .validate(|(message, at), e, _| {
+            let s = state(e);
+            let at = at.unwrap_or(s.eof());
+            s.error_r(codes::INVALID_FOR, at, message);
+            Head::Dropped
+        });
+    let unknown = token(K::Ident).validate(|range, e, _| {
+        let s = state(e);
+        let word = s.slice(range);
+        let suggestion =
+            pcl_diagnostics::suggest::did_you_mean(word, ["if", "for", "else", "endif", "endfor"]);
+        let mut message = format!("`{word}` is not a template directive keyword");
+        if let Some(first) = suggestion.first() {
+            message.push_str(&format!("; did you mean `{first}`?"));
+        }
+        s.error_r(codes::INVALID_TEMPLATE_DIRECTIVE, range, message);
+        Head::Broken
+    });
+    let missing = next_range().validate(|at, e, _| {
+        let s = state(e);
+        let at = at.unwrap_or(s.eof());
+        s.error_r(
+            codes::INVALID_TEMPLATE_DIRECTIVE,
+            at,
+            "expected `if`, `else`, `endif`, `for` or `endfor` after `%{`",
+        );
+        Head::Broken
+    });
+    choice((bad_for, unknown, missing))
+        .then_ignore(skip(Skip::ToCloser))
+        .then_ignore(just(K::TemplateSeqEnd).or_not())
+}
+
+/// The range of the next token (`None` at the end), not consumed.
+fn next_range<'s>() -> impl Parser<'s, In<'s>, Option<TextRange>, Ex<'s>> + Clone {
+    any().map_with(|_, e| range_of(e.span())).or_not().rewind()
+}
+
+/// A sequence's opener.
+#[derive(Clone, Copy)]
+struct Open {
+    range: TextRange,
+    /// `${~` / `%{~`: strips the whitespace before it.
+    left: bool,
+}
+
+/// The opener `kind` (`${` or `%{`) of a sequence, one nesting level
+/// deeper; fails at the limit (where [`too_deep`] takes over).
+fn opener<'s>(kind: K) -> impl Parser<'s, In<'s>, Open, Ex<'s>> + Clone {
+    token(kind).try_map_with(move |range, e| {
+        let span = e.span();
+        let s = state(e);
+        if s.depth >= MAX_NESTING_DEPTH {
+            return Err(SyntaxError::unexpected(span, kind));
+        }
+        s.depth += 1;
+        Ok(Open {
+            range,
+            left: s.slice(range).ends_with('~'),
+        })
+    })
+}
+
+/// A sequence opened by `kind` at the nesting limit: reports
+/// `nesting-too-deep` (once per parse, at the token after the opener) and
+/// skips the sequence as a balanced group, without recursion. Pushes a
+/// broken part.
+fn too_deep<'s>(kind: K) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
+    just(kind)
+        .ignore_then(next_range())
+        .rewind()
+        .try_map_with(move |at, e| {
+            let span = e.span();
+            let s = state(e);
+            if s.depth < MAX_NESTING_DEPTH {
+                return Err(SyntaxError::unexpected(span, kind));
+            }
+            if !s.depth_reported {
+                s.depth_reported = true;
+                let at = at.unwrap_or(s.eof());
+                s.error(
+                    codes::NESTING_TOO_DEEP,
+                    at,
+                    format!("nesting is deeper than the limit of {MAX_NESTING_DEPTH} levels"),
+                );
+            }
+            s.recovering = true;
+            Ok(())
+        })
+        .then_ignore(skip(Skip::Group))
+        .validate(|(), e, _| state(e).flats.push(Flat::Broken))
+}
+
+/// How a sequence (`${ … }`, `%{ … }`) ended.
+#[derive(Clone, Copy)]
+enum SeqEnd {
+    /// At its `}` or `~}` (`strip`: the latter).
+    Closed { strip: bool },
+    /// At the end of the input.
+    Missing,
+    /// At the closing quote of the string it is in (not consumed).
+    Quote,
+    /// At a token that cannot end it (`found` at `at`), skipped with what
+    /// follows up to the `}`, if any (`strip`: a `~}`).
+    Extra {
+        found: K,
+        at: TextRange,
+        strip: bool,
+    },
+}
+
+impl SeqEnd {
+    /// Reports how the sequence opened at `open` failed to end (if it
+    /// did); whether its end strips the whitespace after it.
+    fn report(self, s: &mut St<'_>, open: TextRange, what: &str) -> bool {
+        match self {
+            SeqEnd::Closed { strip } => strip,
+            SeqEnd::Missing => {
+                s.error_r(
+                    codes::UNCLOSED_TEMPLATE_SEQUENCE,
+                    open,
+                    format!("this {what} sequence has no closing `}}`"),
+                );
+                false
+            }
+            SeqEnd::Quote => {
+                s.error_r(
+                    codes::UNCLOSED_TEMPLATE_SEQUENCE,
+                    open,
+                    format!(
+                        "this {what} sequence has no closing `}}` before the end of the string"
+                    ),
+                );
+                false
+            }
+            SeqEnd::Extra { found, at, strip } => {
+                let message = if found == K::Colon {
+                    "unexpected `:` in an interpolation; to write a literal `${`, escape it as `$${`"
+                        .to_string()
+                } else {
+                    format!(
+                        "expected `}}` to end the {what}, found {}; to write a literal `${{`, escape it as `$${{`",
+                        found.describe()
+                    )
+                };
+                s.error_r(codes::EXTRA_IN_TEMPLATE_SEQUENCE, at, message);
+                strip
+            }
+        }
+    }
+}
+
+/// `TEMPLATE_SEQ_END`, or how a sequence failed to end (see [`SeqEnd`]);
+/// `quoted`: the sequence is in a quoted string.
+fn sequence_end<'s>(quoted: bool) -> impl Parser<'s, In<'s>, SeqEnd, Ex<'s>> + Clone {
+    let strips = |s: &St<'_>, range| s.slice(range).starts_with('~');
+    let closed = token(K::TemplateSeqEnd).try_map_with(move |range, e| {
+        Ok(SeqEnd::Closed {
+            strip: strips(state(e), range),
+        })
+    });
+    let quote = select! { K::CQuote if quoted => SeqEnd::Quote }.rewind();
+    let extra = any()
+        .map_with(|found, e| (found, range_of(e.span())))
+        .rewind()
+        .then_ignore(skip(Skip::ToCloser))
+        .then(token(K::TemplateSeqEnd).or_not())
+        .try_map_with(move |((found, at), close), e| {
+            let strip = close.is_some_and(|range| strips(state(e), range));
+            Ok(SeqEnd::Extra { found, at, strip })
+        });
+    choice((closed, end().to(SeqEnd::Missing), quote, extra))
+}
+
+/// What [`skip`] skips.
+#[derive(Clone, Copy)]
+enum Skip {
+    /// The balanced group at the next token (`recovery::skip_group`).
+    Group,
+    /// Balanced groups up to the first unmatched closer, left unconsumed
+    /// (`recovery::skip_to_closer`).
+    ToCloser,
+}
+
+/// Skips tokens over balanced groups (see [`Skip`]). The one `custom`
+/// parser of the template productions: skipping a balanced group needs a
+/// count of the open brackets, which no combinator keeps without
+/// recursing (`nested_delimiters` recurses once per level, and a skipped
+/// group is exactly where the nesting may be 100,000 deep).
+fn skip<'s>(what: Skip) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
+    custom(move |inp: &mut Inp<'s, '_>| {
+        match what {
+            Skip::Group => {
+                skip_group(inp);
+            }
+            Skip::ToCloser => skip_to_closer(inp),
+        }
+        Ok(())
+    })
 }
 
 /// The parts of a plain quoted string whose only literal token (if any) is
 /// `lit`: `None` unless its text is ASCII without escapes or sequences
 /// (`\`, `$`, `%`), which is what makes it plain.
+// For `expressions.rs`'s `simple_string` shortcut; unused once it goes.
+#[allow(dead_code)]
 pub(super) fn plain_parts(s: &mut St<'_>, lit: Option<Sig>) -> Option<Run> {
+    plain_run(s, lit.map(|sig| sig.range))
+}
+
+/// [`plain_parts`], for the literal token at `lit`: builds exactly what
+/// `template_parts` and [`finish`] would, without their flat parts.
+fn plain_run(s: &mut St<'_>, lit: Option<TextRange>) -> Option<Run> {
     let mark = s.b.mark_parts();
-    let Some(sig) = lit else {
+    let Some(range) = lit else {
         return Some(s.b.finish_parts(mark));
     };
-    let raw = s.slice(sig.range);
+    let raw = s.slice(range);
     // One pass over the bytes (a `char` pattern decodes UTF-8).
     static NOT_PLAIN: ByteSet<3> = ByteSet::new([b'\\', b'$', b'%'], true);
     if NOT_PLAIN.find(raw.as_bytes()) < raw.len() {
         return None;
     }
     s.b.push_part(PartNode {
-        kind: PartNodeKind::Literal(crate::tree::Text::Source(sig.range)),
-        range: sig.range,
+        kind: PartNodeKind::Literal(crate::tree::Text::Source(range)),
+        range,
     });
     Some(s.b.finish_parts(mark))
 }
@@ -153,297 +696,3 @@ pub(super) fn finish(s: &mut St<'_>, base: usize, flush: bool) -> Run {
     s.diags = sink.diags;
     parts
 }
-
-/// `template_parts = { QUOTED_LIT | STRING_LIT | interpolation | directive }`;
-/// the context is whether the template is quoted. The parts are pushed
-/// onto `St::flats`; the output is where they start there (for
-/// [`finish`]).
-pub(super) fn template_parts<'s>(
-    expression: PExpr<'s>,
-    quoted: bool,
-) -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
-    let interp = interpolation(expression.clone(), quoted);
-    let direct = directive(expression, quoted);
-    // One part at a time, chosen by the next token's kind; a failing
-    // sequence is rewound and ends the parts, like `repeated`.
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let base = st(inp).flats.len();
-        while let Some(sig) = peek(inp) {
-            match sig.kind {
-                K::QuotedLit => {
-                    bump(inp);
-                    let st = st(inp);
-                    let mut errors = Vec::new();
-                    let value = literal::decode_quoted(st.slice(sig.range), &mut errors);
-                    for err in errors {
-                        let start = sig.range.start as usize;
-                        st.error(
-                            codes::INVALID_ESCAPE,
-                            TextRange::from_usize(start + err.start..start + err.end),
-                            err.message,
-                        );
-                    }
-                    push_quoted_literal(st, base, value, sig.range);
-                }
-                K::StringLit => {
-                    bump(inp);
-                    let st = st(inp);
-                    let value = literal::decode_heredoc(st.slice(sig.range));
-                    st.flats.push(Flat::Lit {
-                        value,
-                        range: sig.range,
-                    });
-                }
-                K::Invalid if quoted => {
-                    bump(inp);
-                    st(inp).error(
-                        codes::INVALID_ESCAPE,
-                        sig.range,
-                        "a backslash must be followed by an escape character",
-                    );
-                }
-                K::TemplateInterp | K::TemplateControl => {
-                    let before = inp.save();
-                    let part = if sig.kind == K::TemplateInterp {
-                        inp.parse(&interp)
-                    } else {
-                        inp.parse(&direct)
-                    };
-                    match part {
-                        Ok(Some(part)) => st(inp).flats.push(part),
-                        Ok(None) => {}
-                        Err(_) => {
-                            inp.rewind(before);
-                            break;
-                        }
-                    }
-                }
-                _ => break,
-            }
-        }
-        Ok(base)
-    })
-}
-
-/// Pushes a quoted literal token's decoded text onto `st.flats`, merged at
-/// once into the literal on top (above `base`) when both have a
-/// non-whitespace character. Merging then is what [`finish`] would do
-/// later anyway, and the strip markers of the neighbouring sequences,
-/// which trim only the adjacent *token*, trim the same text: trimming
-/// stops inside the first or last token either way. A string of many
-/// escapes (`$${` lexes as one token each) thus costs one growing string,
-/// not one flat part per token.
-fn push_quoted_literal<'s>(
-    st: &mut St<'s>,
-    base: usize,
-    value: std::borrow::Cow<'s, str>,
-    range: TextRange,
-) {
-    let solid = value.chars().any(|c| !crate::lexer::is_unicode_space(c));
-    let text = st.text;
-    if solid && st.flats.len() > base {
-        if let Some(Flat::Lit {
-            value: prev,
-            range: prev_range,
-        }) = st.flats.last_mut()
-        {
-            if st.solid_literal_end == Some(prev_range.end) {
-                crate::template::merge_literal(text, prev, prev_range, &value, range);
-                st.solid_literal_end = Some(range.end);
-                return;
-            }
-        }
-    }
-    st.flats.push(Flat::Lit { value, range });
-    st.solid_literal_end = solid.then_some(range.end);
-}
-
-/// Expects the `}` / `~}` closing a sequence; returns its strip flag.
-fn sequence_end(inp: &mut Inp<'_, '_>, open: TextRange, quoted: bool, what: &str) -> bool {
-    match peek_kind(inp) {
-        Some(K::TemplateSeqEnd) => match bump(inp) {
-            Some(sig) => st(inp).slice(sig.range).starts_with('~'),
-            None => false,
-        },
-        None => {
-            st(inp).error_r(
-                codes::UNCLOSED_TEMPLATE_SEQUENCE,
-                open,
-                format!("this {what} sequence has no closing `}}`"),
-            );
-            false
-        }
-        Some(K::CQuote) if quoted => {
-            st(inp).error_r(
-                codes::UNCLOSED_TEMPLATE_SEQUENCE,
-                open,
-                format!("this {what} sequence has no closing `}}` before the end of the string"),
-            );
-            false
-        }
-        Some(kind) => {
-            let range = peek_range(inp);
-            let message = if kind == K::Colon {
-                "unexpected `:` in an interpolation; to write a literal `${`, escape it as `$${`"
-                    .to_string()
-            } else {
-                format!(
-                    "expected `}}` to end the {what}, found {}; to write a literal `${{`, escape it as `$${{`",
-                    kind.describe()
-                )
-            };
-            st(inp).error_r(codes::EXTRA_IN_TEMPLATE_SEQUENCE, range, message);
-            if recover_to(inp, K::TemplateSeqEnd) {
-                let s = st(inp);
-                let end = s.last_end;
-                return s
-                    .text
-                    .get(end.saturating_sub(2) as usize..end as usize)
-                    .is_some_and(|t| t == "~}");
-            }
-            false
-        }
-    }
-}
-
-/// `interpolation = "${" expression "}"`.
-fn interpolation<'s>(
-    expression: PExpr<'s>,
-    quoted: bool,
-) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| {
-        if peek_kind(inp) != Some(K::TemplateInterp) {
-            return Err(SyntaxError::default());
-        }
-        let save = inp.save();
-        let open = bump(inp).ok_or(SyntaxError::default())?;
-        if !enter(inp) {
-            inp.rewind(save);
-            skip_group(inp);
-            return Ok(Some(Flat::Broken));
-        }
-        let left = inp.state().0.slice(open.range).ends_with('~');
-        let expr = expr(inp, &expression)?;
-        let right = sequence_end(inp, open.range, quoted, "interpolation");
-        let s = &mut inp.state().0;
-        s.depth = s.depth.saturating_sub(1);
-        let range = s.range_from(open.range.start);
-        Ok(Some(Flat::Interp(s.b.interpolation(
-            expr.id,
-            Strip { left, right },
-            range,
-        ))))
-    })
-}
-
-/// `directive = "%{" directive_head "}"`.
-fn directive<'s>(
-    expression: PExpr<'s>,
-    quoted: bool,
-) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
-    let head = directive_head(expression, quoted);
-    custom(move |inp: &mut Inp<'s, '_>| {
-        if peek_kind(inp) != Some(K::TemplateControl) {
-            return Err(SyntaxError::default());
-        }
-        let save = inp.save();
-        bump(inp);
-        let ok = enter(inp);
-        inp.rewind(save);
-        if !ok {
-            skip_group(inp);
-            return Ok(Some(Flat::Broken));
-        }
-        let flat = inp.parse(&head)?;
-        let s = &mut inp.state().0;
-        s.depth = s.depth.saturating_sub(1);
-        Ok(flat)
-    })
-}
-
-/// `directive_head = "if" expression | "else" | "endif" | "for" IDENT
-/// [ "," IDENT ] "in" expression | "endfor"`.
-fn directive_head<'s>(
-    expression: PExpr<'s>,
-    quoted: bool,
-) -> impl Parser<'s, In<'s>, Option<Flat<'s>>, Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let open = bump(inp).ok_or(SyntaxError::default())?;
-        let left = st(inp).slice(open.range).ends_with('~');
-        let open = open.range;
-        if peek_kind(inp) != Some(K::Ident) {
-            let range = peek_range(inp);
-            st(inp).error_r(
-                codes::INVALID_TEMPLATE_DIRECTIVE,
-                range,
-                "expected `if`, `else`, `endif`, `for` or `endfor` after `%{`",
-            );
-            recover_to(inp, K::TemplateSeqEnd);
-            return Ok(Some(Flat::Broken));
-        }
-        let keyword_sig = bump(inp).ok_or(SyntaxError::default())?;
-        let keyword = st(inp).slice(keyword_sig.range);
-        let strip = |right| Strip { left, right };
-        Ok(Some(match keyword {
-            "if" => {
-                let condition = expr(inp, &expression)?;
-                let right = sequence_end(inp, open, quoted, "if directive");
-                Flat::If {
-                    condition: condition.id,
-                    strip: strip(right),
-                    range: st(inp).range_from(open.start),
-                }
-            }
-            "else" | "endif" | "endfor" => {
-                let right = sequence_end(inp, open, quoted, "directive");
-                let range = st(inp).range_from(open.start);
-                let strip = strip(right);
-                match keyword {
-                    "else" => Flat::Else { strip, range },
-                    "endif" => Flat::EndIf { strip, range },
-                    _ => Flat::EndFor { strip, range },
-                }
-            }
-            "for" => {
-                let fail = |inp: &mut Inp<'s, '_>, message: &str| {
-                    let range = peek_range(inp);
-                    st(inp).error_r(codes::INVALID_FOR, range, message.to_string());
-                    recover_to(inp, K::TemplateSeqEnd);
-                    Ok(None)
-                };
-                let (key_var, value_var, collection) = match for_head(inp, &expression)? {
-                    Ok(head) => head,
-                    Err(message) => return fail(inp, message),
-                };
-                let right = sequence_end(inp, open, quoted, "for directive");
-                Flat::For(Box::new(FlatFor {
-                    key_var,
-                    value_var,
-                    collection: collection.id,
-                    strip: strip(right),
-                    range: st(inp).range_from(open.start),
-                }))
-            }
-            other => {
-                let suggestion = pcl_diagnostics::suggest::did_you_mean(
-                    other,
-                    ["if", "for", "else", "endif", "endfor"],
-                );
-                let mut message = format!("`{other}` is not a template directive keyword");
-                if let Some(first) = suggestion.first() {
-                    message.push_str(&format!("; did you mean `{first}`?"));
-                }
-                st(inp).error_r(
-                    codes::INVALID_TEMPLATE_DIRECTIVE,
-                    keyword_sig.range,
-                    message,
-                );
-                recover_to(inp, K::TemplateSeqEnd);
-                return Ok(Some(Flat::Broken));
-            }
-        }))
-    })
-}
-
-// ----------------------------------------------------------------------
-// Bodies
