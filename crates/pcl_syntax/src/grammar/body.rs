@@ -654,3 +654,103 @@ fn label(
         range,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pcl_diagnostics::{Diagnostic, FileId, TextRange};
+
+    use crate::codes;
+
+    /// Each diagnostic as code, range and message.
+    fn diags(list: &[Diagnostic]) -> Vec<(&'static str, TextRange, &str)> {
+        list.iter()
+            .map(|d| (d.code.as_str(), d.span.range, d.summary.as_str()))
+            .collect()
+    }
+
+    fn at(start: u32, end: u32) -> TextRange {
+        TextRange::new(start, end)
+    }
+
+    #[test]
+    fn a_name_without_value_or_block_is_one_error_and_the_next_line_parses() {
+        let parse = crate::parse(FileId(0), "a : (b\nc)\nd = 1\n");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::EXPECTED_ATTRIBUTE_OR_BLOCK.as_str(),
+                at(2, 3),
+                "expected `=` (attribute) or a block label or `{` after `a`, found `:`"
+            )]
+        );
+        let names: Vec<&str> = parse.body().attributes().map(|a| a.name()).collect();
+        assert_eq!(names, ["d"], "{}", parse.dump());
+        // At the end of the input the error points at the name, once.
+        let parse = crate::parse(FileId(0), "x = 1\nfoo");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::EXPECTED_ATTRIBUTE_OR_BLOCK.as_str(),
+                at(6, 9),
+                "expected `=` (attribute) or a block label or `{` after `foo`, found the end of the file"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_block_header_without_brace_is_one_error() {
+        let parse = crate::parse(FileId(0), "a \"l\" 1 2\nb = 2\n");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::INVALID_BLOCK_HEADER.as_str(),
+                at(6, 7),
+                "expected a quoted block label or `{`, found a number"
+            )]
+        );
+        assert_eq!(parse.body().blocks().count(), 1, "{}", parse.dump());
+        assert_eq!(parse.body().attributes().count(), 1, "{}", parse.dump());
+        // A label with a bad escape, then no `{`: both reported, nothing else.
+        let parse = crate::parse(FileId(0), "a \"\\$x\"\n");
+        let found: Vec<&str> = parse
+            .diagnostics()
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                codes::INVALID_ESCAPE.as_str(),
+                codes::INVALID_BLOCK_HEADER.as_str()
+            ],
+            "{}",
+            parse.dump()
+        );
+    }
+
+    #[test]
+    fn an_unclosed_block_is_reported_at_its_brace() {
+        let parse = crate::parse(FileId(0), "a {\n  b = 1\n");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::UNCLOSED_BLOCK.as_str(),
+                at(2, 3),
+                "this block's `{` has no matching `}`"
+            )]
+        );
+    }
+
+    #[test]
+    fn tokens_after_an_expression_are_one_error() {
+        let parse = crate::parse_expr(FileId(0), "1 2 3");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::EXTRA_AFTER_EXPRESSION.as_str(),
+                at(2, 3),
+                "expected the end of the expression, found a number"
+            )]
+        );
+    }
+}
