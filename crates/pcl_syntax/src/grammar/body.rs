@@ -1,14 +1,19 @@
 //! Bodies: the productions `body`, `body_item`, `attribute_rest`,
 //! `block_rest`, `one_line_body` and `quoted_label` of `grammar/pcl.ebnf`,
 //! and the attachment of comments to the items they build.
+//!
+//! A broken body item is recovered from by `recover_with(via_parser(…))`:
+//! the recovery parser reports the precise diagnostic and skips the rest
+//! of the item (`skip_line`); a block whose header has no `{` likewise.
+//! Tokens that cannot start a body item at all are a `stray` line.
 
+use chumsky::container::Container;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
-use super::expressions::{expr, PExpr};
-use super::input::SyntaxError;
-use super::recovery::{enter, leave, recover_line, recover_to, skip_to_closer};
-use super::{bump, next, peek, peek2_kind, peek_kind, peek_range, st, Ex, Expr, In, Inp, St};
+use super::expressions::PExpr;
+use super::recovery::{depth_limited, handled, skip_balanced, skip_line, skip_to, skip_to_close};
+use super::{cursor, decline, next_token, range_of, state_of, token, Ex, Expr, In, Next, St};
 use crate::codes;
 use crate::comments;
 use crate::literal;
@@ -19,96 +24,105 @@ use crate::tree::{BlockNode, BodyId, CommentNode, ItemNode, LabelNode, Run, Text
 pub(super) type PBody<'s> = Boxed<'s, 's, In<'s>, Run, Ex<'s>>;
 pub(super) type BodyRec<'s> = Recursive<chumsky::recursive::Direct<'s, 's, In<'s>, Run, Ex<'s>>>;
 
-/// `body`: items and newlines until the end of input (`in_block` false)
-/// or a `}` (left for `block_rest`).
+/// The items of the top-level body, as `repeated().collect()` gathers
+/// them (lines without an item add nothing).
+///
+/// The top level's items (the one list that grows with the file) get
+/// their own `Vec`, a block's go on the builder's scratch stack: on the
+/// scratch stack they made it large, and glibc consolidates its free
+/// lists whenever a chunk of 64 KiB or more is freed (callgrind: +3 % on
+/// a 1 MB file).
+#[derive(Default)]
+struct TopItems(Vec<ItemNode>);
+
+impl Container<Option<ItemNode>> for TopItems {
+    fn push(&mut self, item: Option<ItemNode>) {
+        self.0.extend(item);
+    }
+}
+
+/// `body = { NEWLINE | body_item } ( EOF | &"}" )`: in a block
+/// (`in_block`), up to the `}` (left for `block_rest`); at the top, the
+/// whole input.
 pub(super) fn body<'s>(
     block_body: BodyRec<'s>,
     in_block: bool,
     expression: PExpr<'s>,
 ) -> PBody<'s> {
-    let item = body_item(block_body, expression);
-    let stray = custom(move |inp: &mut Inp<'s, '_>| {
-        let Some(sig) = peek(inp) else {
-            return Err(SyntaxError::default());
-        };
-        let s = st(inp);
-        s.item_start = Some(sig.range.start);
-        match sig.kind {
-            K::OQuote => s.error_r(
-                codes::QUOTED_ATTRIBUTE_NAME,
-                sig.range,
-                "attribute names must not be quoted",
-            ),
-            K::CBrace => s.error_r(
-                codes::UNEXPECTED_CLOSE_BRACE,
-                sig.range,
-                "unexpected `}`: no block is open here",
-            ),
-            kind => s.error_r(
-                codes::EXPECTED_ATTRIBUTE_OR_BLOCK,
-                sig.range,
-                format!(
-                    "expected an attribute or block definition, found {}",
-                    kind.describe()
-                ),
-            ),
-        }
-        let before = inp.cursor();
-        recover_line(inp);
-        if inp.cursor() == before {
-            bump(inp);
-        }
-        Ok(None)
+    // Each line starts out of recovery.
+    let fresh = empty().try_map_with(|(), e| {
+        state_of(e).recovering = false;
+        Ok(())
     });
-    // One line at a time, chosen by the next token's kind; a failing
-    // line is rewound and ends the body, like `repeated`.
-    custom(move |inp: &mut Inp<'s, '_>| {
-        // A block body's items go on the scratch stack. The top level's
-        // (the one list that grows with the file) get their own `Vec`:
-        // on the scratch stack they made it large, and glibc consolidates
-        // its free lists whenever a chunk of 64 KiB or more is freed
-        // (callgrind: +3 % on a 1 MB file).
-        let mark = st(inp).b.mark_items();
-        let mut top = Vec::new();
-        loop {
-            st(inp).recovering = false;
-            let before = inp.save();
-            let line = match peek_kind(inp) {
-                None => break,
-                Some(K::Newline) => {
-                    bump(inp);
-                    continue;
-                }
-                Some(K::Ident) => match inp.parse(&item) {
-                    Ok(line) => Ok(line),
-                    Err(_) => {
-                        inp.rewind(before.clone());
-                        inp.parse(stray)
-                    }
-                },
-                Some(K::CBrace) if in_block => break,
-                Some(_) => inp.parse(stray),
-            };
-            match line {
-                Ok(Some(item)) if !in_block => top.push(item),
-                Ok(Some(item)) => st(inp).b.push_item(item),
-                Ok(None) => {}
-                Err(_) => {
-                    inp.rewind(before);
-                    break;
-                }
+    let line = fresh.ignore_then(choice((
+        just(K::Newline).to(None),
+        body_item(block_body, expression),
+        stray(in_block),
+    )));
+    if in_block {
+        let mark = empty().try_map_with(|(), e| Ok(state_of(e).b.mark_items()));
+        let item = line.try_map_with(|item, e| {
+            if let Some(item) = item {
+                state_of(e).b.push_item(item);
             }
-        }
-        let s = st(inp);
-        s.recovering = false;
-        let items = if in_block {
-            s.b.finish_items(mark)
-        } else {
-            s.b.items_run(top)
-        };
-        Ok(items)
-    })
-    .boxed()
+            Ok(())
+        });
+        mark.then_ignore(item.repeated())
+            .try_map_with(|mark, e| {
+                let s = state_of(e);
+                s.recovering = false;
+                Ok(s.b.finish_items(mark))
+            })
+            .boxed()
+    } else {
+        line.repeated()
+            .collect::<TopItems>()
+            .try_map_with(|TopItems(items), e| {
+                let s = state_of(e);
+                s.recovering = false;
+                Ok(s.b.items_run(items))
+            })
+            .boxed()
+    }
+}
+
+/// A line that starts with a token no body item starts with (in a block,
+/// anything but its `}`): reported, and skipped up to the line break.
+fn stray<'s>(in_block: bool) -> impl Parser<'s, In<'s>, Option<ItemNode>, Ex<'s>> + Clone {
+    next_token()
+        .try_map_with(move |next, e| {
+            let s = state_of(e);
+            let kind = match next.kind {
+                Some(K::CBrace) if in_block => return Err(decline(next)),
+                Some(kind) => kind,
+                None => return Err(decline(next)),
+            };
+            s.item_start = Some(next.span.start);
+            match kind {
+                K::OQuote => s.error_r(
+                    codes::QUOTED_ATTRIBUTE_NAME,
+                    next.span,
+                    "attribute names must not be quoted",
+                ),
+                K::CBrace => s.error_r(
+                    codes::UNEXPECTED_CLOSE_BRACE,
+                    next.span,
+                    "unexpected `}`: no block is open here",
+                ),
+                kind => s.error_r(
+                    codes::EXPECTED_ATTRIBUTE_OR_BLOCK,
+                    next.span,
+                    format!(
+                        "expected an attribute or block definition, found {}",
+                        kind.describe()
+                    ),
+                ),
+            }
+            Ok(())
+        })
+        // A stray `}` is skipped alone: skipping the line would stop at it.
+        .ignore_then(just(K::CBrace).ignored().or(skip_line().ignored()))
+        .to(None)
 }
 
 /// Builds a body of `items` spanning `range`, with its dangling comments.
@@ -152,75 +166,102 @@ struct BlockRest {
     end: u32,
 }
 
+/// A block after its labels: `{`, its body and `}` (see `braces`).
+#[derive(Clone, Copy)]
+struct Braced {
+    body: BodyId,
+    open: TextRange,
+    close: TextRange,
+    end: u32,
+}
+
+#[derive(Clone, Copy)]
+enum Rest {
+    Attr(AttrRest),
+    Block(BlockRest),
+}
+
 /// `body_item = IDENT ( attribute_rest | block_rest ) ( NEWLINE | EOF )`.
 fn body_item<'s>(
     block_body: BodyRec<'s>,
     expression: PExpr<'s>,
 ) -> Boxed<'s, 's, In<'s>, Option<ItemNode>, Ex<'s>> {
-    let attr = attribute_rest(expression.clone());
-    let block = block_rest(block_body, expression);
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let name_sig = bump(inp).ok_or(SyntaxError::default())?;
-        let s = st(inp);
-        s.item_start = Some(name_sig.range.start);
-        let name = name_sig.range;
-        enum Rest {
-            Attr(AttrRest),
-            Block(BlockRest),
-        }
-        let rest = match peek_kind(inp) {
-            Some(K::Equal) => {
-                let a = inp.parse(&attr)?;
-                item_end(inp, true);
-                Rest::Attr(a)
+    let name = cursor()
+        .then(token(K::Ident))
+        .try_map_with(|(idx, name), e| {
+            let s = state_of(e);
+            s.item_start = Some(name.start);
+            s.attr_name = name;
+            Ok((idx, name))
+        });
+    // `block_rest` only where a block header can start: after a broken
+    // value, the item is given up on (and the line is stray).
+    let block_start = one_of([K::Ident, K::OQuote, K::OBrace]).rewind();
+    let rest = choice((
+        attribute_rest(expression.clone())
+            .then_ignore(item_end(true))
+            .map(Rest::Attr),
+        block_start
+            .ignore_then(block_rest(block_body, expression))
+            .then_ignore(item_end(false))
+            .map(Rest::Block),
+    ))
+    .map(Some);
+    // Neither `=` nor a block header after the name: reported, and the
+    // line skipped. (A failure further in is not this error.)
+    let no_rest = next_token()
+        .try_map_with(|next, e| {
+            if matches!(next.kind, Some(K::Equal | K::OQuote | K::OBrace | K::Ident)) {
+                return Err(decline(next));
             }
-            Some(K::OQuote | K::OBrace | K::Ident) => {
-                let b = inp.parse(&block)?;
-                item_end(inp, false);
-                Rest::Block(b)
-            }
-            other => {
-                let range = peek_range(inp);
-                let found = other.map_or("the end of the file", K::describe);
-                let s = st(inp);
-                let name = s.slice(name);
-                s.error_r(
-                    codes::EXPECTED_ATTRIBUTE_OR_BLOCK,
-                    range,
-                    format!(
-                        "expected `=` (attribute) or a block label or `{{` after `{name}`, found {found}"
-                    ),
-                );
-                recover_line(inp);
+            let s = state_of(e);
+            handled(s, next.span.start);
+            let found = next.kind.map_or("the end of the file", K::describe);
+            let name = s.slice(s.attr_name);
+            let range = next.range(s);
+            s.error_r(
+                codes::EXPECTED_ATTRIBUTE_OR_BLOCK,
+                range,
+                format!(
+                    "expected `=` (attribute) or a block label or `{{` after `{name}`, found {found}"
+                ),
+            );
+            Ok(())
+        })
+        .ignore_then(skip_line())
+        .to(None);
+    name.then(rest.recover_with(via_parser(no_rest)))
+        .try_map_with(|((first_idx, name), rest), e| {
+            let last_end = e.span().end;
+            let s = state_of(e);
+            let Some(rest) = rest else {
                 return Ok(None);
-            }
-        };
-        let s = st(inp);
-        let first_idx = s.token_index(name_sig);
-        let last_idx = last_token_index(s, first_idx);
-        let (leading, trailing) = comments::attach(s.text, s.tokens, first_idx, last_idx);
-        let comments = (push_comments(s, leading), push_comments(s, trailing));
-        Ok(Some(match rest {
-            Rest::Attr(a) => s.b.attribute(name, a.equals, a.expr.id, a.range, comments),
-            Rest::Block(b) => s.b.block(
-                BlockNode {
-                    type_name: name,
-                    labels: b.labels,
-                    body: b.body,
-                    open_brace: b.open,
-                    close_brace: b.close,
-                },
-                TextRange::new(name.start, b.end),
-                comments,
-            ),
-        }))
-    })
-    .boxed()
+            };
+            let last_idx = last_token_index(s, first_idx, last_end);
+            let (leading, trailing) = comments::attach(s.text, s.tokens, first_idx, last_idx);
+            let comments = (push_comments(s, leading), push_comments(s, trailing));
+            Ok(Some(match rest {
+                Rest::Attr(a) => s.b.attribute(name, a.equals, a.expr.id, a.range, comments),
+                Rest::Block(b) => s.b.block(
+                    BlockNode {
+                        type_name: name,
+                        labels: b.labels,
+                        body: b.body,
+                        open_brace: b.open,
+                        close_brace: b.close,
+                    },
+                    TextRange::new(name.start, b.end),
+                    comments,
+                ),
+            }))
+        })
+        .boxed()
 }
 
-/// The index of the last non-trivia token ending at or before `last_end`.
-fn last_token_index(s: &St<'_>, first: usize) -> usize {
-    let mut idx = s.tokens.count_ending_by(s.last_end);
+/// The index of the last non-trivia token ending at or before
+/// `last_end`, after `first`.
+fn last_token_index(s: &St<'_>, first: usize, last_end: u32) -> usize {
+    let mut idx = s.tokens.count_ending_by(last_end);
     while idx > first {
         idx -= 1;
         if let Some(token) = s.tokens.get(idx) {
@@ -232,295 +273,360 @@ fn last_token_index(s: &St<'_>, first: usize) -> usize {
     first
 }
 
-/// After an item: a newline, the end of input or (in a block) `}`.
-fn item_end(inp: &mut Inp<'_, '_>, attribute: bool) {
-    let range = peek_range(inp);
-    let blocks = st(inp).depth_of_blocks;
-    match peek_kind(inp) {
-        None | Some(K::Newline) => {}
-        Some(K::CBrace) if blocks > 0 && attribute => st(inp).error_r(
-            codes::MISSING_NEWLINE_AFTER_ATTRIBUTE,
-            range,
-            "expected a newline after the attribute value; the closing `}` of a multi-line block goes on its own line",
-        ),
-        Some(K::CBrace) if blocks > 0 => st(inp).error_r(
-            codes::MISSING_NEWLINE_AFTER_BLOCK,
-            range,
-            "expected a newline after the block's closing `}`",
-        ),
-        Some(kind) => {
-            if attribute {
-                let message = if kind == K::Comma {
-                    "unexpected `,` after the attribute value: attributes are separated by newlines".to_string()
-                } else {
-                    format!(
-                        "expected a newline after the attribute value, found {}",
-                        kind.describe()
-                    )
-                };
-                st(inp).error_r(codes::MISSING_NEWLINE_AFTER_ATTRIBUTE, range, message);
-            } else {
-                st(inp).error_r(
-                    codes::MISSING_NEWLINE_AFTER_BLOCK,
-                    range,
-                    format!(
-                        "expected a newline after the block's closing `}}`, found {}",
-                        kind.describe()
-                    ),
-                );
-            }
-            recover_line(inp);
-        }
-    }
-}
-
-/// `attribute_rest = "=" expression` (the name is the caller's).
-fn attribute_rest<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, AttrRest, Ex<'s>> {
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let equals = bump(inp).ok_or(SyntaxError::default())?;
-        let expr = match peek_kind(inp) {
-            None | Some(K::Newline) => {
-                let range = peek_range(inp);
-                let s = st(inp);
-                let equals_idx = s.token_index(equals);
-                let name = s
-                    .tokens
-                    .iter_back(equals_idx)
-                    .find(|t| t.kind == K::Ident)
-                    .map_or("", |t| s.slice(t.range));
-                s.error_r(
-                    codes::MISSING_ATTRIBUTE_VALUE,
-                    TextRange::new(equals.range.start, range.start.max(equals.range.end)),
-                    format!("expected a value for `{name}` after `=` on the same line"),
-                );
-                s.error_node(TextRange::empty(equals.range.end))
-            }
-            _ => expr(inp, &expression)?,
+/// After an item: a newline or the end of input; anything else is
+/// reported (a `}` closing the enclosing block included) and the rest of
+/// the line skipped.
+fn item_end<'s>(attribute: bool) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
+    let bad = next_token().try_map_with(move |next, e| {
+        let s = state_of(e);
+        let (code, message) = match next.kind {
+            None | Some(K::Newline) => return Ok(()),
+            Some(K::CBrace) if s.depth_of_blocks > 0 && attribute => (
+                codes::MISSING_NEWLINE_AFTER_ATTRIBUTE,
+                "expected a newline after the attribute value; the closing `}` of a multi-line block goes on its own line".to_string(),
+            ),
+            Some(K::CBrace) if s.depth_of_blocks > 0 => (
+                codes::MISSING_NEWLINE_AFTER_BLOCK,
+                "expected a newline after the block's closing `}`".to_string(),
+            ),
+            Some(K::Comma) if attribute => (
+                codes::MISSING_NEWLINE_AFTER_ATTRIBUTE,
+                "unexpected `,` after the attribute value: attributes are separated by newlines".to_string(),
+            ),
+            Some(kind) if attribute => (
+                codes::MISSING_NEWLINE_AFTER_ATTRIBUTE,
+                format!("expected a newline after the attribute value, found {}", kind.describe()),
+            ),
+            Some(kind) => (
+                codes::MISSING_NEWLINE_AFTER_BLOCK,
+                format!("expected a newline after the block's closing `}}`, found {}", kind.describe()),
+            ),
         };
-        let s = st(inp);
-        let equals_idx = s.token_index(equals);
-        let name_start = s
-            .tokens
-            .iter_back(equals_idx)
-            .find(|t| t.kind == K::Ident)
-            .map_or(equals.range.start, |t| t.range.start);
-        let range = TextRange::new(name_start, expr.range.end.max(equals.range.end));
-        Ok(AttrRest {
-            equals: equals.range,
-            expr,
-            range,
-        })
-    })
-    .boxed()
+        s.error_r(code, next.span, message);
+        Ok(())
+    });
+    // The skip stops at once at a `}` closing the enclosing block.
+    choice((
+        just(K::Newline).ignored().rewind(),
+        end(),
+        bad.ignore_then(skip_line()).ignored(),
+    ))
 }
 
-/// `block_rest = { IDENT | quoted_label } "{" ( body | one_line_body ) "}"`
+/// What follows an attribute's `=`.
+#[derive(Clone, Copy)]
+enum Value {
+    Expr(Expr),
+    /// The line (or input) ends here.
+    Missing(Next),
+}
+
+/// `attribute_rest = "=" expression` (the name, [`St::attr_name`], is the
+/// caller's).
+fn attribute_rest<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, AttrRest, Ex<'s>> + Clone {
+    let missing = next_token().try_map(|next, _| match next.kind {
+        None | Some(K::Newline) => Ok(Value::Missing(next)),
+        Some(_) => Err(decline(next)),
+    });
+    token(K::Equal)
+        .then(choice((missing, expression.map(Value::Expr))))
+        .try_map_with(|(equals, value), e| {
+            let s = state_of(e);
+            let name = s.attr_name;
+            let expr = match value {
+                Value::Expr(expr) => expr,
+                Value::Missing(next) => {
+                    let at = next.range(s);
+                    let name_text = s.slice(name);
+                    s.error_r(
+                        codes::MISSING_ATTRIBUTE_VALUE,
+                        TextRange::new(equals.start, at.start.max(equals.end)),
+                        format!("expected a value for `{name_text}` after `=` on the same line"),
+                    );
+                    s.error_node(TextRange::empty(equals.end))
+                }
+            };
+            Ok(AttrRest {
+                equals,
+                expr,
+                range: TextRange::new(name.start, expr.range.end.max(equals.end)),
+            })
+        })
+}
+
+/// `block_rest = { IDENT | quoted_label } "{" ( body "}" | one_line_body "}" )`
 /// (the type name is the caller's).
 fn block_rest<'s>(
     block_body: BodyRec<'s>,
     expression: PExpr<'s>,
 ) -> Boxed<'s, 's, In<'s>, BlockRest, Ex<'s>> {
-    // Identifiers and quoted labels, until a token that is neither (a
-    // failing quoted label is rewound and ends them, as `repeated` would).
-    let labels = custom(|inp: &mut Inp<'s, '_>| {
-        let mark = st(inp).b.mark_labels();
-        loop {
-            let label = match peek(inp) {
-                Some(sig) if sig.kind == K::Ident => {
-                    bump(inp);
-                    LabelNode {
-                        value: Text::Source(sig.range),
-                        quoted: false,
-                        range: sig.range,
-                    }
-                }
-                Some(sig) if sig.kind == K::OQuote => {
-                    let before = inp.save();
-                    match quoted_label(inp) {
-                        Ok(label) => label,
-                        Err(_) => {
-                            inp.rewind(before);
-                            break;
-                        }
-                    }
-                }
-                _ => break,
-            };
-            st(inp).b.push_label(label);
-        }
-        Ok::<_, SyntaxError>(st(inp).b.finish_labels(mark))
+    let label = choice((
+        token(K::Ident).map(|range| LabelNode {
+            value: Text::Source(range),
+            quoted: false,
+            range,
+        }),
+        quoted_label(),
+    ))
+    .try_map_with(|label, e| {
+        state_of(e).b.push_label(label);
+        Ok(())
     });
-    let one_line = one_line_body(expression);
-    labels
-        .then(custom(move |inp: &mut Inp<'s, '_>| {
-            if peek_kind(inp) != Some(K::OBrace) {
-                let range = peek_range(inp);
-                let message = match peek_kind(inp) {
-                    Some(K::Equal) => "unexpected `=` in a block header: `=` defines an attribute, a block has no `=`".to_string(),
-                    Some(K::Newline) | None => "expected `{` to open the block body on the same line as the block header".to_string(),
-                    Some(kind) => format!("expected a quoted block label or `{{`, found {}", kind.describe()),
-                };
-                st(inp).error_r(codes::INVALID_BLOCK_HEADER, range, message);
-                recover_line(inp);
-                return Ok(None);
-            }
-            let open = bump(inp).ok_or(SyntaxError::default())?;
-            let body = match peek_kind(inp) {
-                Some(K::CBrace) | Some(K::Newline) | None => {
-                    if enter(inp) {
-                        st(inp).depth_of_blocks += 1;
-                        let items = inp.parse(&block_body)?;
-                        st(inp).depth_of_blocks -= 1;
-                        leave(inp);
-                        let end = peek_range(inp).start;
-                        finish_body(st(inp), items, TextRange::new(open.range.end, end))
-                    } else {
-                        let saved = st(inp).item_start.take();
-                        recover_to(inp, K::CBrace);
-                        let s = st(inp);
-                        s.item_start = saved;
-                        let range = s.range_from(open.range.end);
-                        s.b.body(Run::default(), range, Run::default())
-                    }
+    let labels = empty()
+        .try_map_with(|(), e| Ok(state_of(e).b.mark_labels()))
+        .then_ignore(label.repeated())
+        .try_map_with(|mark, e| Ok(state_of(e).b.finish_labels(mark)));
+    // No `{` after the labels: reported, the line skipped, and the block
+    // has an empty body where the header ends. (A failure after the `{`
+    // is not this error.)
+    let no_brace = next_token()
+        .try_map_with(|next, e| {
+            let message = match next.kind {
+                Some(K::OBrace) => return Err(decline(next)),
+                Some(K::Equal) => {
+                    "unexpected `=` in a block header: `=` defines an attribute, a block has no `=`"
+                        .to_string()
                 }
-                _ => inp.parse(&one_line)?,
+                Some(K::Newline) | None => {
+                    "expected `{` to open the block body on the same line as the block header"
+                        .to_string()
+                }
+                Some(kind) => format!(
+                    "expected a quoted block label or `{{`, found {}",
+                    kind.describe()
+                ),
             };
-            let empty = st(inp).b.body_items(body).len == 0;
-            let close = if peek_kind(inp) == Some(K::CBrace) {
-                bump(inp).map_or(TextRange::default(), |s| s.range)
-            } else if st(inp).depth_reported && empty && st(inp).last_end > open.range.end {
-                TextRange::empty(st(inp).last_end)
-            } else {
-                let s = st(inp);
-                s.error_r(codes::UNCLOSED_BLOCK, open.range, "this block's `{` has no matching `}`");
-                TextRange::empty(s.last_end)
-            };
-            let end = close.end.max(st(inp).last_end);
-            Ok(Some((open.range, body, close, end)))
-        }))
-        .map_with(|(labels, rest), e| match rest {
-            Some((open, body, close, end)) => BlockRest {
-                labels,
+            let s = state_of(e);
+            handled(s, next.span.start);
+            let range = next.range(s);
+            s.error_r(codes::INVALID_BLOCK_HEADER, range, message);
+            Ok(())
+        })
+        .ignore_then(skip_line())
+        .try_map_with(|end, e| {
+            let s = state_of(e);
+            let at = TextRange::empty(end);
+            let body = s.b.body(Run::default(), at, Run::default());
+            Ok(Braced {
                 body,
-                open,
-                close,
+                open: at,
+                close: at,
                 end,
-            },
-            None => {
-                let s = &mut e.state().0;
-                let end = s.last_end;
-                let at = TextRange::empty(end);
-                let body = s.b.body(Run::default(), at, Run::default());
-                BlockRest {
-                    labels,
-                    body,
-                    open: at,
-                    close: at,
-                    end,
-                }
-            }
+            })
+        });
+    labels
+        .then(braces(block_body, expression).recover_with(via_parser(no_brace)))
+        .map(|(labels, b)| BlockRest {
+            labels,
+            body: b.body,
+            open: b.open,
+            close: b.close,
+            end: b.end,
         })
         .boxed()
 }
 
-/// `one_line_body = IDENT attribute_rest`, on the line of the `{`.
-fn one_line_body<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, BodyId, Ex<'s>> {
-    let attr = attribute_rest(expression);
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let start = st(inp).last_end;
-        let mut item = None;
-        let save = inp.save();
-        let first = next(inp);
-        let second = peek(inp).map(|s| s.kind);
-        inp.rewind(save);
-        match first {
-            Some(name_sig) if name_sig.kind == K::Ident && second == Some(K::Equal) => {
-                bump(inp);
-                let a = inp.parse(&attr)?;
-                let s = st(inp);
-                let none = (Run::default(), Run::default());
-                item = Some(s.b.attribute(name_sig.range, a.equals, a.expr.id, a.range, none));
-            }
-            _ => {
-                let range = peek_range(inp);
-                st(inp).error_r(
-                    codes::INVALID_ONE_LINE_BLOCK,
-                    range,
-                    "a single-line block may only contain one attribute (`name = value`); put nested blocks on their own lines",
-                );
-            }
-        }
-        match peek_kind(inp) {
-            Some(K::CBrace) | None => {}
-            Some(kind) => {
-                let range = peek_range(inp);
-                let message = match kind {
-                    K::Comma => "a single-line block may only contain one attribute",
-                    K::Newline => "a single-line block must be closed with `}` on the same line",
-                    _ => "expected `}` right after the single attribute of a single-line block",
-                };
-                st(inp).error_r(codes::INVALID_ONE_LINE_BLOCK, range, message);
-                skip_to_closer(inp);
-            }
-        }
-        let end = peek_range(inp).start.max(start);
-        let s = st(inp);
-        let items = s.b.items_run(item.into_iter().collect());
-        Ok(s.b.body(items, TextRange::new(start, end), Run::default()))
-    })
-    .boxed()
+/// What is between a block's braces, as parsed.
+#[derive(Clone, Copy)]
+enum Contents {
+    /// A multi-line body's items.
+    Items(Run),
+    /// A body past the nesting limit, skipped: where it ends.
+    Skipped(u32),
+    OneLine(Option<ItemNode>),
 }
 
-/// `quoted_label = O_QUOTE { QUOTED_LIT } C_QUOTE`: escapes resolved, no
-/// template sequences.
-fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<LabelNode, SyntaxError> {
-    match peek_kind(inp) {
-        Some(K::OQuote) => {}
-        _ => return Err(SyntaxError::default()),
-    }
-    let open = bump(inp).ok_or(SyntaxError::default())?;
-    // The common label, `"text"` without escapes or sequences: its text
-    // as written.
-    if let (Some(lit), Some(K::CQuote)) = (peek(inp), peek2_kind(inp)) {
-        let raw = st(inp).slice(lit.range);
-        if lit.kind == K::QuotedLit && !literal::has_escape_or_sigil(raw) {
-            bump(inp);
-            bump(inp);
-            return Ok(LabelNode {
-                value: Text::Source(lit.range),
+/// `"{" ( body "}" | one_line_body "}" )` of `block_rest`: a multi-line
+/// body when the `{` ends its line, else a one-line body. A missing `}` is
+/// reported at the `{`.
+fn braces<'s>(
+    block_body: BodyRec<'s>,
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Braced, Ex<'s>> + Clone {
+    let enter_block = empty().try_map_with(|(), e| {
+        state_of(e).depth_of_blocks += 1;
+        Ok(())
+    });
+    let items = enter_block
+        .ignore_then(block_body)
+        .try_map_with(|items, e| {
+            state_of(e).depth_of_blocks -= 1;
+            Ok(Contents::Items(items))
+        });
+    // Past the nesting limit: skipped up to (and with) its `}`.
+    let skipped = skip_balanced()
+        .then(token(K::CBrace).or_not())
+        .map(|(end, close)| Contents::Skipped(close.map_or(end, |c| c.end)));
+    let multi_line = one_of([K::CBrace, K::Newline])
+        .ignored()
+        .or(end())
+        .rewind()
+        .ignore_then(depth_limited(items, skipped));
+    token(K::OBrace)
+        .then(choice((
+            multi_line,
+            one_line_body(expression).map(Contents::OneLine),
+        )))
+        .then(next_token())
+        .then(token(K::CBrace).or_not())
+        .try_map_with(|(((open, contents), next), close), e| {
+            let last_end = e.span().end;
+            let s = state_of(e);
+            let next = next.range(s).start;
+            let body = match contents {
+                Contents::Items(items) => finish_body(s, items, TextRange::new(open.end, next)),
+                Contents::Skipped(end) => {
+                    let range = TextRange::new(open.end, end.max(open.end));
+                    s.b.body(Run::default(), range, Run::default())
+                }
+                Contents::OneLine(item) => {
+                    let items = s.b.items_run(item.into_iter().collect());
+                    let range = TextRange::new(open.end, next.max(open.end));
+                    s.b.body(items, range, Run::default())
+                }
+            };
+            let empty = s.b.body_items(body).len == 0;
+            let close = match close {
+                Some(close) => close,
+                None if s.depth_reported && empty && last_end > open.end => {
+                    TextRange::empty(last_end)
+                }
+                None => {
+                    s.error_r(
+                        codes::UNCLOSED_BLOCK,
+                        open,
+                        "this block's `{` has no matching `}`",
+                    );
+                    TextRange::empty(last_end)
+                }
+            };
+            Ok(Braced {
+                body,
+                open,
+                close,
+                end: close.end.max(last_end),
+            })
+        })
+}
+
+/// `one_line_body = IDENT attribute_rest`, on the line of the `{`; what
+/// else is there before the `}` is reported and skipped.
+fn one_line_body<'s>(
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Option<ItemNode>, Ex<'s>> + Clone {
+    let attribute = token(K::Ident)
+        .try_map_with(|name, e| {
+            state_of(e).attr_name = name;
+            Ok(name)
+        })
+        .then(attribute_rest(expression))
+        .try_map_with(|(name, a), e| {
+            let none = (Run::default(), Run::default());
+            let s = state_of(e);
+            Ok(Some(
+                s.b.attribute(name, a.equals, a.expr.id, a.range, none),
+            ))
+        });
+    let not_attribute = next_token().try_map_with(|next, e| {
+        let s = state_of(e);
+        let range = next.range(s);
+        s.error_r(
+            codes::INVALID_ONE_LINE_BLOCK,
+            range,
+            "a single-line block may only contain one attribute (`name = value`); put nested blocks on their own lines",
+        );
+        Ok(None)
+    });
+    let extra = next_token().try_map_with(|next, e| {
+        let message = match next.kind {
+            Some(K::Comma) => "a single-line block may only contain one attribute",
+            Some(K::Newline) => "a single-line block must be closed with `}` on the same line",
+            _ => "expected `}` right after the single attribute of a single-line block",
+        };
+        state_of(e).error_r(codes::INVALID_ONE_LINE_BLOCK, next.span, message);
+        Ok(())
+    });
+    choice((attribute, not_attribute)).then_ignore(choice((
+        just(K::CBrace).ignored().rewind(),
+        end(),
+        extra.ignore_then(skip_to_close()).ignored(),
+    )))
+}
+
+/// A part of a quoted label that is not plain text.
+#[derive(Clone, Copy)]
+enum LabelPart {
+    Lit(TextRange),
+    /// A template sequence: its opening token and its whole range.
+    Sequence(TextRange, TextRange),
+    Invalid,
+}
+
+/// `quoted_label = O_QUOTE { QUOTED_LIT } C_QUOTE`: escapes resolved;
+/// template sequences are reported and skipped.
+fn quoted_label<'s>() -> impl Parser<'s, In<'s>, LabelNode, Ex<'s>> + Clone {
+    // The common label, `"text"`: without escapes, its text as written.
+    let plain = token(K::OQuote)
+        .then(token(K::QuotedLit))
+        .then_ignore(just(K::CQuote))
+        .try_map_with(|(open, lit), e| {
+            let range = range_of(e.span());
+            let s = state_of(e);
+            if literal::has_escape_or_sigil(s.slice(lit)) {
+                return Ok(label(s, open, &[LabelPart::Lit(lit)], true, range));
+            }
+            Ok(LabelNode {
+                value: Text::Source(lit),
                 quoted: true,
-                range: st(inp).range_from(open.range.start),
-            });
-        }
-    }
+                range,
+            })
+        });
+    let part = choice((
+        token(K::QuotedLit).map(LabelPart::Lit),
+        token(K::TemplateInterp)
+            .or(token(K::TemplateControl))
+            .then_ignore(skip_to(K::TemplateSeqEnd))
+            .map_with(|open, e| LabelPart::Sequence(open, range_of(e.span()))),
+        just(K::Invalid).to(LabelPart::Invalid),
+    ));
+    let general = token(K::OQuote)
+        .then(part.repeated().collect::<Vec<_>>())
+        .then(just(K::CQuote).or_not())
+        .try_map_with(|((open, parts), close), e| {
+            let range = range_of(e.span());
+            Ok(label(state_of(e), open, &parts, close.is_some(), range))
+        });
+    plain.or(general)
+}
+
+/// A quoted label spanning `range` from its opening quote `open`, its
+/// `parts` and whether it was closed: its value decoded, its errors
+/// reported (sequences as found, then a missing `"`, then escapes).
+fn label(
+    s: &mut St<'_>,
+    open: TextRange,
+    parts: &[LabelPart],
+    closed: bool,
+    range: TextRange,
+) -> LabelNode {
     let mut value = String::new();
     let mut errors = Vec::new();
-    loop {
-        match peek(inp) {
-            Some(sig) if sig.kind == K::QuotedLit => {
-                bump(inp);
-                let raw = st(inp).slice(sig.range);
+    for part in parts {
+        match *part {
+            LabelPart::Lit(lit) => {
                 let mut escape_errors = Vec::new();
-                value.push_str(&literal::decode_quoted(raw, &mut escape_errors));
+                value.push_str(&literal::decode_quoted(s.slice(lit), &mut escape_errors));
                 for e in escape_errors {
                     errors.push((
                         TextRange::from_usize(
-                            sig.range.start as usize + e.start..sig.range.start as usize + e.end,
+                            lit.start as usize + e.start..lit.start as usize + e.end,
                         ),
                         e.message,
                     ));
                 }
             }
-            Some(sig) if sig.kind == K::CQuote => {
-                bump(inp);
-                break;
-            }
-            Some(sig) if matches!(sig.kind, K::TemplateInterp | K::TemplateControl) => {
-                let sigil = st(inp).slice(sig.range).get(..1).unwrap_or("$");
-                bump(inp);
-                recover_to(inp, K::TemplateSeqEnd);
-                let s = st(inp);
-                let range = s.range_from(sig.range.start);
+            LabelPart::Sequence(open, range) => {
+                let sigil = s.slice(open).get(..1).unwrap_or("$");
                 s.error(
                     codes::TEMPLATE_IN_LABEL,
                     range,
@@ -528,28 +634,123 @@ fn quoted_label(inp: &mut Inp<'_, '_>) -> Result<LabelNode, SyntaxError> {
                 );
                 value.push_str(if sigil == "$" { "${ ... }" } else { "%{ ... }" });
             }
-            Some(sig) if sig.kind == K::Invalid => {
-                bump(inp);
-            }
-            _ => {
-                st(inp).error_r(
-                    codes::UNTERMINATED_TEMPLATE,
-                    open.range,
-                    "this string has no closing `\"` on its line",
-                );
-                break;
-            }
+            LabelPart::Invalid => {}
         }
     }
-    let s = st(inp);
+    if !closed {
+        s.error_r(
+            codes::UNTERMINATED_TEMPLATE,
+            open,
+            "this string has no closing `\"` on its line",
+        );
+    }
     for (range, message) in errors {
         s.error(codes::INVALID_ESCAPE, range, message);
     }
-    let range = s.range_from(open.range.start);
     let text = s.text;
-    Ok(LabelNode {
+    LabelNode {
         value: s.b.text(text, range, &value),
         quoted: true,
         range,
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pcl_diagnostics::{Diagnostic, FileId, TextRange};
+
+    use crate::codes;
+
+    /// Each diagnostic as code, range and message.
+    fn diags(list: &[Diagnostic]) -> Vec<(&'static str, TextRange, &str)> {
+        list.iter()
+            .map(|d| (d.code.as_str(), d.span.range, d.summary.as_str()))
+            .collect()
+    }
+
+    fn at(start: u32, end: u32) -> TextRange {
+        TextRange::new(start, end)
+    }
+
+    #[test]
+    fn a_name_without_value_or_block_is_one_error_and_the_next_line_parses() {
+        let parse = crate::parse(FileId(0), "a : (b\nc)\nd = 1\n");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::EXPECTED_ATTRIBUTE_OR_BLOCK.as_str(),
+                at(2, 3),
+                "expected `=` (attribute) or a block label or `{` after `a`, found `:`"
+            )]
+        );
+        let names: Vec<&str> = parse.body().attributes().map(|a| a.name()).collect();
+        assert_eq!(names, ["d"], "{}", parse.dump());
+        // At the end of the input the error points at the name, once.
+        let parse = crate::parse(FileId(0), "x = 1\nfoo");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::EXPECTED_ATTRIBUTE_OR_BLOCK.as_str(),
+                at(6, 9),
+                "expected `=` (attribute) or a block label or `{` after `foo`, found the end of the file"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_block_header_without_brace_is_one_error() {
+        let parse = crate::parse(FileId(0), "a \"l\" 1 2\nb = 2\n");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::INVALID_BLOCK_HEADER.as_str(),
+                at(6, 7),
+                "expected a quoted block label or `{`, found a number"
+            )]
+        );
+        assert_eq!(parse.body().blocks().count(), 1, "{}", parse.dump());
+        assert_eq!(parse.body().attributes().count(), 1, "{}", parse.dump());
+        // A label with a bad escape, then no `{`: both reported, nothing else.
+        let parse = crate::parse(FileId(0), "a \"\\$x\"\n");
+        let found: Vec<&str> = parse
+            .diagnostics()
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                codes::INVALID_ESCAPE.as_str(),
+                codes::INVALID_BLOCK_HEADER.as_str()
+            ],
+            "{}",
+            parse.dump()
+        );
+    }
+
+    #[test]
+    fn an_unclosed_block_is_reported_at_its_brace() {
+        let parse = crate::parse(FileId(0), "a {\n  b = 1\n");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::UNCLOSED_BLOCK.as_str(),
+                at(2, 3),
+                "this block's `{` has no matching `}`"
+            )]
+        );
+    }
+
+    #[test]
+    fn tokens_after_an_expression_are_one_error() {
+        let parse = crate::parse_expr(FileId(0), "1 2 3");
+        assert_eq!(
+            diags(parse.diagnostics()),
+            [(
+                codes::EXTRA_AFTER_EXPRESSION.as_str(),
+                at(2, 3),
+                "expected the end of the expression, found a number"
+            )]
+        );
+    }
 }

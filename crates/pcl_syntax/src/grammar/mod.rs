@@ -4,16 +4,17 @@
 //! productions `parse_file`, `parse_expression_file` and
 //! `parse_template_file` of `grammar/pcl.ebnf`; the other productions live
 //! by grammar area in `body.rs`, `expressions.rs`, `postfix.rs`,
-//! `collections.rs` and `templates.rs`, and the hand-made recovery in
-//! `recovery.rs`.
+//! `collections.rs` and `templates.rs`, and error recovery and the
+//! nesting limit in `recovery.rs`.
 //!
-//! Production names follow `grammar/pcl.ebnf`. Productions never fail
-//! once they have committed: a syntax error is reported into the parser
-//! state ([`St`]) and produces an `Error` node, and hand-made recovery
-//! parsers (`recover_to`, `recover_line`, `skip_group`) skip the rest of
-//! the broken construct, so one mistake gives one diagnostic and parsing
-//! resumes at the next body item. The state's `recovering` flag silences
-//! follow-up errors until the next body item starts.
+//! Production names follow `grammar/pcl.ebnf` (`tests/ebnf.rs` checks
+//! it). Productions never fail once they have committed: a syntax error is
+//! reported into the parser state ([`St`]) and produces an `Error` node,
+//! and recovery (`recover_with(via_parser(…))` with the skipping parsers
+//! of `recovery.rs`) skips the rest of the broken construct, so one
+//! mistake gives one diagnostic and parsing resumes at the next body item.
+//! The state's `recovering` flag silences follow-up errors until the next
+//! body item starts.
 //!
 //! The tree is built bottom-up through the state's [`Builder`]: a node is
 //! appended once its children exist, and every list (a body's items, a
@@ -22,24 +23,18 @@
 //! given up on (its parser failed and is rewound) is discarded from the
 //! scratch stack; nodes built by a rewound parser stay in the arenas,
 //! unreferenced (it happens only on inputs that rewind after building).
+//! Side effects on the state (building, reporting) happen in
+//! `try_map_with`/`validate`, which chumsky runs whether or not the output
+//! is used, never in `map_with`.
 //!
-//! Depth: every nesting production runs under `nested`, which counts
-//! levels in the state and, at [`MAX_NESTING_DEPTH`], reports
+//! Depth: every nesting production runs under `recovery::depth_limited`,
+//! which counts levels in the state and, at [`MAX_NESTING_DEPTH`], reports
 //! `nesting-too-deep` and skips the balanced group without recursion.
 //! chumsky's `recursive` grows the stack with `stacker` as needed.
 //!
-//! Speed: alternatives are chosen by the next token's kind inside
-//! `custom` parsers (no `rewind` look-ahead parsers, no `choice` that
-//! tries each branch in turn); a failing branch is rewound exactly as
-//! `choice`/`repeated` would. Binary operators are parsed by one
-//! precedence-climbing loop (`climb`) rather than a `foldl` per level.
-//! An identifier, number, plain string or `name.attr…` traversal followed
-//! by a token that ends an expression is built at once (`simple_atom`,
-//! tried by `expr` before the recursive parser). Every such shortcut
-//! builds exactly the node (and consumes exactly the tokens) the full
-//! descent would.
-//!
 //! The parsers are built once per thread (a chumsky [`Cache`]).
+//!
+//! [`MAX_NESTING_DEPTH`]: crate::MAX_NESTING_DEPTH
 
 mod body;
 mod collections;
@@ -52,6 +47,7 @@ mod templates;
 use chumsky::cache::{Cache, Cached};
 use chumsky::extra;
 use chumsky::input::InputRef;
+use chumsky::input::MapExtra;
 use chumsky::inspector::SimpleState;
 use chumsky::prelude::*;
 use pcl_diagnostics::{Code, Diagnostic, DiagnosticList, FileId, Span, TextRange};
@@ -102,6 +98,12 @@ pub(crate) struct St<'s> {
     /// End offset of the last significant token before the cursor (set
     /// from the cursor by [`st`] and [`bump`]).
     last_end: u32,
+    /// The name of the attribute being parsed (`attribute_rest` comes
+    /// after it).
+    attr_name: TextRange,
+    /// Where the errors that recovery parsers answered for start (see
+    /// `recovery::handled`).
+    handled: Vec<u32>,
     /// The tree under construction.
     b: Builder,
     /// The flat parts of the templates under construction: each
@@ -332,6 +334,70 @@ fn token<'s>(kind: K) -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {
     just(kind).map_with(|_, e| range_of(e.span()))
 }
 
+/// The parser state, from a `map_with`/`try_map_with`/`validate` closure.
+fn state_of<'a, 's>(e: &'a mut MapExtra<'s, '_, In<'s>, Ex<'s>>) -> &'a mut St<'s> {
+    &mut e.state().0
+}
+
+/// The next significant token, as [`next_token`] sees it.
+#[derive(Clone, Copy, Debug)]
+struct Next {
+    /// `None` at the end of the input.
+    kind: Option<K>,
+    /// The token's range (an empty range where the input ends).
+    span: TextRange,
+}
+
+impl Next {
+    /// The token's range; at the end, the empty range at the end of the
+    /// text (where diagnostics "at the end" point).
+    fn range(&self, s: &St<'_>) -> TextRange {
+        match self.kind {
+            Some(_) => self.span,
+            None => s.eof(),
+        }
+    }
+}
+
+/// The error of a parser that declines at `next` (used with
+/// `try_map_with`): nothing expected of its own, and the span and token
+/// of where it stopped, so that merged with the errors of alternatives
+/// failing at the same token it changes nothing they say.
+fn decline(next: Next) -> SyntaxError {
+    decline_at(next.span, next.kind)
+}
+
+/// [`decline`] at `span` (where `found` is, `None` at the end).
+fn decline_at(span: TextRange, found: Option<K>) -> SyntaxError {
+    let mut error = SyntaxError::default();
+    error.span = SimpleSpan::from(span.start..span.end);
+    error.found = found;
+    error
+}
+
+/// The next token's kind and range, or the end of the input, without
+/// consuming it. A failing alternative that branches on it reads one
+/// token; nothing is re-parsed.
+fn next_token<'s>() -> impl Parser<'s, In<'s>, Next, Ex<'s>> + Clone {
+    any()
+        .or_not()
+        .map_with(|kind, e| Next {
+            kind,
+            span: range_of(e.span()),
+        })
+        .rewind()
+}
+
+/// The cursor: the index of the next significant token in the full token
+/// vector (the end: the token count), nothing consumed.
+///
+/// `custom` because no combinator exposes the cursor; spans are byte
+/// ranges, and comment attachment works on token indices (finding one
+/// from an offset would be a search per item).
+fn cursor<'s>() -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
+    custom(|inp: &mut Inp<'s, '_>| Ok::<_, SyntaxError>(*inp.cursor().inner()))
+}
+
 #[allow(dead_code)] // Used by the productions being moved onto combinators.
 /// The keyword `word`: an identifier with that text (keywords are not
 /// reserved: `for = 1` is an attribute). Its range.
@@ -414,6 +480,8 @@ fn new_state<'s>(
         depth_reported: false,
         depth_of_blocks: 0,
         item_start: None,
+        attr_name: TextRange::default(),
+        handled: Vec::new(),
         last_end: 0,
         b: Builder::for_source(text.len(), sigs.count()),
         flats: Vec::new(),
@@ -486,15 +554,21 @@ fn lexer_diagnostics(s: &mut St<'_>, errors: &[u32]) {
 
 /// Reports the errors chumsky returned (those `recover_with` recovered
 /// from, and a failure at the top), after the ones the productions
-/// reported as they went; an error at the start of one already reported
-/// is the same problem.
+/// reported as they went. An error a recovery parser answered for (see
+/// `recovery::handled`) was reported (or silenced) by it; an error at the
+/// start of one already reported is the same problem.
 fn report_errors(s: &mut St<'_>, errors: &[SyntaxError]) {
     if errors.is_empty() {
         return;
     }
+    let mut handled = std::mem::take(&mut s.handled);
+    handled.sort_unstable();
     let mut reported: Vec<u32> = s.diags.iter().map(|d| d.span.range.start).collect();
     reported.sort_unstable();
     for error in errors {
+        if handled.binary_search(&error.span.start).is_ok() {
+            continue;
+        }
         let (code, range, message) = error.diagnostic();
         if reported.binary_search(&range.start).is_ok() {
             continue;
@@ -503,7 +577,7 @@ fn report_errors(s: &mut St<'_>, errors: &[SyntaxError]) {
     }
 }
 
-/// `parse_file = body`: the whole input as a body.
+/// `parse_file = @nl(on) body`: the whole input as a body.
 pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     let (mut errors, mut comments) = (Vec::new(), Vec::new());
     let sigs = significant_tokens(text, tokens, true, &mut errors, &mut comments);
@@ -546,7 +620,8 @@ pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     }
 }
 
-/// `parse_expression_file = expression` (then the end of the input).
+/// `parse_expression_file = @nl(off) expression` (then the end of the
+/// input).
 pub(crate) fn parse_expression_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     let (mut errors, mut comments) = (Vec::new(), Vec::new());
     let sigs = significant_tokens(text, tokens, false, &mut errors, &mut comments);
@@ -554,29 +629,31 @@ pub(crate) fn parse_expression_file(file: FileId, text: &str, tokens: &Tokens) -
     lexer_diagnostics(&mut state.0, &errors);
     let parser = GRAMMARS.with(|g| {
         let expr = g.get().expr.clone();
-        expr.then(custom(|inp: &mut Inp<'_, '_>| {
-            if let Some(sig) = peek(inp) {
-                st(inp).error_r(
+        // Whatever follows the expression: the first token is reported
+        // (unless the expression's own error covers it), all are skipped.
+        let extra = next_token().try_map_with(|next, e| {
+            if let Some(kind) = next.kind {
+                state_of(e).error_r(
                     codes::EXTRA_AFTER_EXPRESSION,
-                    sig.range,
+                    next.span,
                     format!(
                         "expected the end of the expression, found {}",
-                        sig.kind.describe()
+                        kind.describe()
                     ),
                 );
             }
-            while next(inp).is_some() {}
             Ok(())
-        }))
-        .map(|(e, ())| e)
-        .parse_with_state(
-            SigInput {
-                tokens,
-                sigs: &sigs,
-            },
-            &mut state,
-        )
-        .into_output_errors()
+        });
+        expr.then_ignore(extra)
+            .then_ignore(any().repeated())
+            .parse_with_state(
+                SigInput {
+                    tokens,
+                    sigs: &sigs,
+                },
+                &mut state,
+            )
+            .into_output_errors()
     });
     let (parser, errors) = parser;
     let s = &mut state.0;
@@ -608,18 +685,24 @@ pub(crate) fn parse_template_file(file: FileId, text: &str, tokens: &Tokens) -> 
         g.get()
             .template
             .clone()
-            .then(custom(|inp: &mut Inp<'_, '_>| {
-                while let Some(sig) = next(inp) {
-                    st(inp).last_end = sig.range.end;
-                    st(inp).error_r(
-                        codes::UNBALANCED_TEMPLATE_DIRECTIVE,
-                        sig.range,
-                        format!("unexpected {}", sig.kind.describe()),
-                    );
-                }
-                Ok(())
-            }))
-            .map(|(f, ())| f)
+            .then_ignore(
+                // A token after the template's end (an unbalanced closer):
+                // the first is reported.
+                any()
+                    .try_map_with(|kind: K, e| {
+                        let range = range_of(e.span());
+                        let s = state_of(e);
+                        // `templates::finish` closes open directives here.
+                        s.last_end = range.end;
+                        s.error_r(
+                            codes::UNBALANCED_TEMPLATE_DIRECTIVE,
+                            range,
+                            format!("unexpected {}", kind.describe()),
+                        );
+                        Ok(())
+                    })
+                    .repeated(),
+            )
             .parse_with_state(
                 SigInput {
                     tokens,
