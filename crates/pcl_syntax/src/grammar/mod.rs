@@ -395,7 +395,7 @@ fn next_token<'s>() -> impl Parser<'s, In<'s>, Next, Ex<'s>> + Clone {
 /// ranges, and comment attachment works on token indices (finding one
 /// from an offset would be a search per item).
 fn cursor<'s>() -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
-    custom(|inp: &mut Inp<'s, '_>| Ok::<_, SyntaxError>(*inp.cursor().inner()))
+    custom(|inp: &mut Inp<'s, '_>| Ok::<_, SyntaxError>(inp.cursor().inner().idx))
 }
 
 #[allow(dead_code)] // Used by the productions being moved onto combinators.

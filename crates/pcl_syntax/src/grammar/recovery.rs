@@ -276,7 +276,7 @@ pub(super) fn skip_balanced<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clon
 
 /// Skips balanced groups up to the first unmatched closer (left
 /// unconsumed), a line break where a new body item starts, or the end.
-fn skip_to_closer(inp: &mut Inp<'_, '_>) {
+pub(super) fn skip_to_closer(inp: &mut Inp<'_, '_>) {
     let mut depth: usize = 0;
     while let Some(sig) = peek(inp) {
         if is_open(sig.kind) {
