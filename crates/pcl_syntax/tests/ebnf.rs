@@ -268,7 +268,7 @@ fn grammar_sources() -> Vec<(String, String)> {
 }
 
 #[test]
-#[ignore = "enabled once the four grammar branches of issue #15 (gexpr, gcoll, gtmpl, gbody) are merged"]
+
 fn every_production_has_its_function_and_every_rule_function_a_production() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../grammar/pcl.ebnf");
     let ebnf = read(&root);

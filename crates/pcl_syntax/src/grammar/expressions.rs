@@ -373,7 +373,7 @@ pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clo
     ))
 }
 
-/// `paren_expr = "(" expression ")"`.
+/// `paren_expr = "(" @nl(off) expression ")"`.
 fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     token(K::OParen)
         .then(expression)
@@ -397,7 +397,7 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
         .boxed()
 }
 
-/// `function_call = IDENT { "::" IDENT } "(" call_args`.
+/// `function_call = IDENT { "::" IDENT } "(" @nl(off) call_args`.
 fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     // The name's segments go onto the builder's ident list: (list mark,
     // name range, segment count).

@@ -83,8 +83,8 @@ pub(super) fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<
         .boxed()
 }
 
-/// `postfix_chain = { "." IDENT | legacy_index | "[" expression "]" |
-/// attr_splat } [ full_splat ]`. A full splat takes the rest of the
+/// `postfix_chain = { "." IDENT | legacy_index | "[" @nl(off) expression
+/// "]" | attr_splat } [ full_splat ]`. A full splat takes the rest of the
 /// chain, so it is the last step.
 fn postfix_chain<'s>(expression: PExpr<'s>) -> impl IterParser<'s, In<'s>, Op, Ex<'s>> + Clone {
     // The chain after a `[*]` is parsed by the recursive parser; a chain
@@ -240,7 +240,7 @@ fn attr_splat<'s>() -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clone {
         .map(|(marker, steps)| Op::AttrSplat(marker, steps.into_iter().flatten().collect()))
 }
 
-/// `full_splat = "[" "*" "]" postfix_chain`: the rest of the chain applies
+/// `full_splat = "[" @nl(off) "*" "]" postfix_chain`: the rest of the chain applies
 /// to each element (a `SplatItem`), one nesting level deeper; past the
 /// limit the rest is skipped and the element is an error.
 fn full_splat<'s>(
