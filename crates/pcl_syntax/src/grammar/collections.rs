@@ -286,26 +286,6 @@ fn object_item<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (), Ex<'s>>
 /// named), the value variable and the collection.
 pub(super) type ForHead = (Option<TextRange>, TextRange, Expr);
 
-/// [`for_head_or_message`] at the cursor of a `custom` parser: the head,
-/// or `Err(message)` when the next token does not fit, with nothing after
-/// the last good token consumed, so the caller reports `message` there
-/// and recovers.
-pub(super) fn for_head<'s>(
-    inp: &mut Inp<'s, '_>,
-    expression: &PExpr<'s>,
-) -> Result<Result<ForHead, &'static str>, SyntaxError> {
-    inp.parse(for_head_or_message(expression.clone()))
-}
-
-/// The `for` head as a combinator: see [`for_head`].
-pub(super) fn for_head_or_message<'s>(
-    expression: PExpr<'s>,
-) -> impl Parser<'s, In<'s>, Result<ForHead, &'static str>, Ex<'s>> + Clone {
-    for_head_parser(expression)
-        .map(Ok)
-        .or(for_head_misfit().map(Err))
-}
-
 /// `IDENT [ "," IDENT ] "in" expression`; fails when a token does not fit.
 fn for_head_parser<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, ForHead, Ex<'s>> + Clone {
     token(K::Ident)

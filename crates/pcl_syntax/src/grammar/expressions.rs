@@ -37,12 +37,6 @@ use crate::MAX_NESTING_DEPTH;
 
 pub(super) type PExpr<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
 
-/// Parses an expression with `expression` (for productions written as
-/// `custom` parsers).
-pub(super) fn expr<'s>(inp: &mut Inp<'s, '_>, expression: &PExpr<'s>) -> Result<Expr, SyntaxError> {
-    inp.parse(expression)
-}
-
 /// `expression = conditional`.
 pub(super) fn expression<'s>() -> PExpr<'s> {
     recursive(|expression| {

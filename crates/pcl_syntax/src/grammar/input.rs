@@ -106,16 +106,6 @@ impl<'s> SigInput<'s> {
         })
     }
 
-    /// The index of the `n`th significant token from `cursor` on (`n` = 0:
-    /// the one at `cursor`).
-    pub(crate) fn nth_from(&self, cursor: usize, n: usize) -> usize {
-        let mut idx = cursor;
-        for _ in 0..n {
-            idx = self.sigs.next_from(idx + 1);
-        }
-        idx
-    }
-
     /// Where the token at `idx` ends.
     #[inline(always)]
     fn end_of(&self, idx: usize) -> u32 {
@@ -244,7 +234,6 @@ impl SyntaxError {
     }
 
     /// `found` where it was not expected (a keyword test that failed).
-    #[allow(dead_code)] // Used by `keyword`.
     pub(crate) fn unexpected(span: SimpleSpan<u32>, found: K) -> Self {
         SyntaxError::at(span, Some(found))
     }

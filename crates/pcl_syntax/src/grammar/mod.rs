@@ -235,15 +235,6 @@ impl<'s> St<'s> {
             },
         }
     }
-    /// `self.sig(idx).kind`, without the range.
-    #[allow(dead_code)]
-    fn sig_kind(&self, idx: u32) -> K {
-        match self.tokens.kind(idx as usize) {
-            Some(K::HashComment | K::SlashComment) => K::Newline,
-            Some(kind) => kind,
-            None => K::Invalid,
-        }
-    }
 }
 
 // ----------------------------------------------------------------------
@@ -285,13 +276,6 @@ fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
     raw(inp).input.kind(idx)
 }
 
-/// The kind of the token after the next one (neither consumed).
-fn peek2_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    let cursor = inp.cursor().inner().idx;
-    let input = raw(inp).input;
-    input.kind(input.nth_from(cursor, 1))
-}
-
 fn peek_range(inp: &mut Inp<'_, '_>) -> TextRange {
     match peek(inp) {
         Some(s) => s.range,
@@ -314,14 +298,6 @@ fn is_open(kind: K) -> bool {
 }
 fn is_close(kind: K) -> bool {
     matches!(kind, K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd)
-}
-
-#[allow(dead_code)] // Unused since the collections moved onto combinators.
-fn is_keyword(inp: &mut Inp<'_, '_>, word: &str) -> bool {
-    match peek(inp) {
-        Some(sig) if sig.kind == K::Ident => st(inp).slice(sig.range) == word,
-        _ => false,
-    }
 }
 
 /// A chumsky span of [`SigInput`] as a range.
@@ -398,7 +374,6 @@ fn cursor<'s>() -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
     custom(|inp: &mut Inp<'s, '_>| Ok::<_, SyntaxError>(inp.cursor().inner().idx))
 }
 
-#[allow(dead_code)] // Used by the productions being moved onto combinators.
 /// The keyword `word`: an identifier with that text (keywords are not
 /// reserved: `for = 1` is an attribute). Its range.
 fn keyword<'s>(word: &'static str) -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {
@@ -443,7 +418,7 @@ impl Cached for Build {
         Grammars {
             file,
             expr: expression.clone(),
-            template: templates::template_parts(expression, false).boxed(),
+            template: templates::bare_template(expression),
         }
     }
 }
@@ -685,24 +660,6 @@ pub(crate) fn parse_template_file(file: FileId, text: &str, tokens: &Tokens) -> 
         g.get()
             .template
             .clone()
-            .then_ignore(
-                // A token after the template's end (an unbalanced closer):
-                // the first is reported.
-                any()
-                    .try_map_with(|kind: K, e| {
-                        let range = range_of(e.span());
-                        let s = state_of(e);
-                        // `templates::finish` closes open directives here.
-                        s.last_end = range.end;
-                        s.error_r(
-                            codes::UNBALANCED_TEMPLATE_DIRECTIVE,
-                            range,
-                            format!("unexpected {}", kind.describe()),
-                        );
-                        Ok(())
-                    })
-                    .repeated(),
-            )
             .parse_with_state(
                 SigInput {
                     tokens,

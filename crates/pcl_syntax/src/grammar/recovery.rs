@@ -165,18 +165,6 @@ pub(super) fn skip_group(inp: &mut Inp<'_, '_>) -> Expr {
     s.error_node(range)
 }
 
-/// Enters one nesting level; false (after reporting once) at the limit.
-pub(super) fn enter(inp: &mut Inp<'_, '_>) -> bool {
-    let range = peek_range(inp);
-    let s = st(inp);
-    if s.depth >= MAX_NESTING_DEPTH {
-        at_limit(s, range);
-        return false;
-    }
-    s.depth += 1;
-    true
-}
-
 /// At the limit: `nesting-too-deep` (once per input, at `range`), and
 /// what follows is recovery.
 fn at_limit(s: &mut St<'_>, range: TextRange) {
@@ -189,11 +177,6 @@ fn at_limit(s: &mut St<'_>, range: TextRange) {
         );
     }
     s.recovering = true;
-}
-
-pub(super) fn leave(inp: &mut Inp<'_, '_>) {
-    let s = st(inp);
-    s.depth = s.depth.saturating_sub(1);
 }
 
 /// Skips what is left of an expression cut off at the nesting limit.

@@ -34,7 +34,6 @@ use super::{keyword, range_of, token, Ex, Expr, In, Inp, St};
 use crate::codes;
 use crate::lexer::ByteSet;
 use crate::literal;
-use crate::newlines::Sig;
 pub(super) use crate::template::Flat;
 use crate::template::{finish_parts, finish_plain, FlatFor, Sink};
 use crate::token::TokenKind as K;
@@ -171,7 +170,6 @@ fn build_template(
 /// A token no part starts with (a stray `}`, …) is reported, once, and
 /// skipped with the rest of the input. The output is where the parts
 /// start on `St::flats` (for [`finish`]).
-#[allow(dead_code)] // For `parse_template_file`, in place of `template_parts` and its tail.
 pub(super) fn bare_template<'s>(expression: PExpr<'s>) -> Boxed<'s, 's, In<'s>, usize, Ex<'s>> {
     let stray = any().validate(|kind: K, e, _| {
         let range = range_of(e.span());
@@ -654,11 +652,6 @@ fn skip<'s>(what: Skip) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
 /// `lit`: `None` unless its text is ASCII without escapes or sequences
 /// (`\`, `$`, `%`), which is what makes it plain.
 // For `expressions.rs`'s `simple_string` shortcut; unused once it goes.
-#[allow(dead_code)]
-pub(super) fn plain_parts(s: &mut St<'_>, lit: Option<Sig>) -> Option<Run> {
-    plain_run(s, lit.map(|sig| sig.range))
-}
-
 /// [`plain_parts`], for the literal token at `lit`: builds exactly what
 /// `template_parts` and [`finish`] would, without their flat parts.
 fn plain_run(s: &mut St<'_>, lit: Option<TextRange>) -> Option<Run> {
