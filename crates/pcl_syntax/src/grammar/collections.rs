@@ -8,7 +8,7 @@
 //! optional parts of a `for` are `or_not`s. A production never fails once
 //! its opener is consumed: what does not fit is reported into the parser
 //! state (`validate`, which chumsky always runs) and skipped by
-//! [`skip_to_closer`], the one `custom` parser of this module. Recovery is
+//! `recovery::skip_to_close` (the skipping parser all areas share). Recovery is
 //! written as `choice` alternatives, not `recover_with`: the error a
 //! `recover_with` strategy emits would reach `report_errors` and be
 //! reported a second time, as an expected-attribute error, whenever the
@@ -26,8 +26,8 @@ use pcl_diagnostics::{Code, TextRange};
 
 use super::expressions::PExpr;
 use super::input::SyntaxError;
-use super::recovery;
-use super::{keyword, range_of, st, token, Ex, Expr, In, Inp, St};
+use super::recovery::{skip_to, skip_to_close};
+use super::{keyword, range_of, token, Ex, Expr, In, St};
 
 /// What a `map_with`, `try_map_with` or `validate` closure gets.
 type Extra<'s, 'b> = chumsky::input::MapExtra<'s, 'b, In<'s>, Ex<'s>>;
@@ -249,7 +249,7 @@ fn object_item<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (), Ex<'s>>
                 .0
                 .error_r(codes::MISSING_KEY_VALUE_SEPARATOR, range, message);
         })
-        .ignore_then(skip_to_closer())
+        .ignore_then(skip_to_close())
         .then(peek())
         // The item ends with the `}` found there (which the closer
         // consumes).
@@ -469,25 +469,7 @@ fn report_here<'s>(
 /// Skips to the closer of the construct being parsed and consumes it when
 /// it is `close`.
 fn recover_to<'s>(close: K) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
-    skip_to_closer().ignore_then(just(close).or_not().ignored())
-}
-
-/// Skips balanced groups up to the first unmatched closer, a line break
-/// where a new body item starts, or the end (none consumed): the end of
-/// the last token skipped over (or before).
-///
-/// The one `custom` parser of this module. Its stopping rule is not one a
-/// combinator can say: any closer closes any opener, counted rather than
-/// recursed (a skipped group 100,000 levels deep costs no stack), and a
-/// line break stops it only where a new body item starts, which depends
-/// on the column of the body item being parsed, kept in the parser state.
-/// chumsky's `nested_delimiters` matches each opener with its own closer,
-/// recurses, and is a `recover_with` strategy (see the module docs).
-fn skip_to_closer<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clone {
-    custom(|inp: &mut Inp<'s, '_>| {
-        recovery::skip_to_closer(inp);
-        Ok(st(inp).last_end)
-    })
+    skip_to(close).ignored()
 }
 
 #[cfg(test)]

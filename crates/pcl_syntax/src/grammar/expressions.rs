@@ -7,7 +7,8 @@
 //! Nesting: `unary`, `conditional` and (in `postfix.rs`) indexes and full
 //! splats go one level deeper with [`enter_level`] (and back with
 //! [`leave`]); at [`MAX_NESTING_DEPTH`] they report `nesting-too-deep`
-//! once ([`too_deep`]) and [`skip`] what is left without recursion. Groups
+//! once (`recovery::at_limit`) and skip what is left without recursion
+//! (`recovery::skip_rest_of_expr`, `skip_rest_of_group`). Groups
 //! (`paren_expr`, calls, collections, templates) run under
 //! `recovery::nested`.
 //!
@@ -25,9 +26,9 @@ use pcl_diagnostics::{Code, TextRange};
 use super::collections::{object_or_for, tuple_or_for};
 use super::input::SyntaxError;
 use super::postfix::postfix_expr;
-use super::recovery::{nested, recover_line_in_expr, recover_to};
+use super::recovery::{at_limit, nested, skip_rest_of_expr, skip_to};
 use super::templates::template_expr;
-use super::{bump, peek, range_of, token, Ex, Expr, In, Inp, St};
+use super::{range_of, token, Ex, Expr, In, St};
 use crate::codes;
 use crate::literal::{self, NumberError};
 use crate::token::TokenKind as K;
@@ -71,7 +72,7 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
             Ok((then_expr, else_expr))
         });
     // Past the nesting limit the rest is skipped (`None`).
-    let rest = token(K::Question).then(choice((branches.map(Some), skip(Skip::Line).to(None))));
+    let rest = token(K::Question).then(choice((branches.map(Some), skip_rest_of_expr().to(None))));
     binary
         .then(rest.or_not())
         .try_map_with(|(condition, rest), e| {
@@ -80,7 +81,7 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
             Ok(match rest {
                 None => condition,
                 Some((question, None)) => {
-                    too_deep(s, question);
+                    at_limit(s, question);
                     let start = condition.range.start;
                     s.error_node(TextRange::new(start, end.max(start)))
                 }
@@ -221,14 +222,14 @@ fn prefixed<'s>(unary: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clo
         .map_with(|op, e| (op, range_of(e.span())));
     let operand = choice((
         enter_level().ignore_then(unary).map(Some),
-        skip(Skip::Line).to(None),
+        skip_rest_of_expr().to(None),
     ));
     op.then(operand).try_map_with(
         |((op, op_range), operand): ((UnaryOp, TextRange), Option<Expr>), e| {
             let range = range_of(e.span());
             let s = state(e);
             let Some(operand) = operand else {
-                too_deep(s, op_range);
+                at_limit(s, op_range);
                 return Ok(s.error_node(range));
             };
             leave(s);
@@ -362,7 +363,7 @@ pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clo
             .rewind()
             .to(Close::Open),
         next_range()
-            .then_ignore(skip(Skip::To(kind)))
+            .then_ignore(skip_to(kind))
             .map(|at| Close::Skipped { at }),
     ))
 }
@@ -498,7 +499,7 @@ fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close)
     // (then a `,` was missing).
     let unexpected = |code: Code, message: &'static str| {
         next_range()
-            .then_ignore(skip(Skip::To(K::CParen)))
+            .then_ignore(skip_to(K::CParen))
             .try_map_with(move |at, e| {
                 state(e).error_r(code, at, message);
                 Ok(Close::Skipped { at })
@@ -561,77 +562,4 @@ pub(super) fn state<'a, 's>(e: &'a mut MapExtra<'s, '_, In<'s>, Ex<'s>>) -> &'a 
 /// Leaves a level entered with [`enter_level`].
 pub(super) fn leave(s: &mut St<'_>) {
     s.depth = s.depth.saturating_sub(1);
-}
-
-/// Reports `nesting-too-deep` at `range` (once per input) and enters
-/// recovery.
-pub(super) fn too_deep(s: &mut St<'_>, range: TextRange) {
-    if !s.depth_reported {
-        s.depth_reported = true;
-        s.error(
-            codes::NESTING_TOO_DEEP,
-            range,
-            format!("nesting is deeper than the limit of {MAX_NESTING_DEPTH} levels"),
-        );
-    }
-    s.recovering = true;
-}
-
-/// What [`skip`] skips.
-#[derive(Clone, Copy)]
-pub(super) enum Skip {
-    /// What is left of an expression cut off at the nesting limit: up to
-    /// a line break, a closer or a comma.
-    Line,
-    /// The rest of a bracketed group whose opener was consumed.
-    RestOfGroup,
-    /// Balanced groups up to the closer, consumed when it is there
-    /// (`true`).
-    To(K),
-}
-
-/// Error recovery: skips input as `what` says.
-///
-/// The one `custom` parser of the expression productions, because no
-/// combinator can say it: skipping balanced groups must count levels
-/// rather than recurse (`nested_delimiters` recurses once per level, and
-/// inputs nest 100,000 deep past the limit), and skipping to a closer
-/// stops at a line break where a new body item starts, which depends on
-/// the column of the current item's start, kept in the parser state.
-pub(super) fn skip<'s>(what: Skip) -> impl Parser<'s, In<'s>, bool, Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| {
-        Ok(match what {
-            Skip::Line => {
-                recover_line_in_expr(inp);
-                false
-            }
-            Skip::RestOfGroup => {
-                let mut depth: usize = 1;
-                while let Some(sig) = peek(inp) {
-                    bump(inp);
-                    match sig.kind {
-                        K::OParen
-                        | K::OBrack
-                        | K::OBrace
-                        | K::TemplateInterp
-                        | K::TemplateControl
-                        | K::OQuote
-                        | K::OHeredoc => depth += 1,
-                        K::CParen
-                        | K::CBrack
-                        | K::CBrace
-                        | K::TemplateSeqEnd
-                        | K::CQuote
-                        | K::CHeredoc => depth = depth.saturating_sub(1),
-                        _ => {}
-                    }
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                false
-            }
-            Skip::To(close) => recover_to(inp, close),
-        })
-    })
 }

@@ -3,7 +3,7 @@
 //! [`SigInput`] is a chumsky [`Input`] over the full token vector that
 //! yields only the significant tokens (those `newlines::significant_tokens`
 //! marks in a [`SigSet`], one bit per token): its tokens are
-//! [`TokenKind`]s, so `just(K::Comma)` and `select!` work on them, a
+//! `TokenKind`s, so `just(K::Comma)` and `select!` work on them, a
 //! significant line comment reads as the line break it contains, its
 //! cursor is a token's index in the full vector (so every byte of the
 //! input is at hand from a cursor), and its spans are byte ranges from

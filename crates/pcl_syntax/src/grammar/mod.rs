@@ -1,6 +1,6 @@
-//! The chumsky grammar: significant tokens (see `newlines.rs`; the input
-//! is their indices in the full token vector) → the flat [`crate::tree`]
-//! plus diagnostics. This module holds the parser state and the entry
+//! The chumsky grammar: significant tokens (see `newlines.rs`; the input,
+//! `input.rs`, walks the full token vector through a set of one bit per
+//! token) → the flat [`crate::tree`] plus diagnostics. This module holds the parser state and the entry
 //! productions `parse_file`, `parse_expression_file` and
 //! `parse_template_file` of `grammar/pcl.ebnf`; the other productions live
 //! by grammar area in `body.rs`, `expressions.rs`, `postfix.rs`,

@@ -8,7 +8,8 @@ use chumsky::input::MapExtra;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
-use super::expressions::{enter_level, leave, next_range, skip, state, too_deep, PExpr, Skip};
+use super::expressions::{enter_level, leave, next_range, state, PExpr};
+use super::recovery::{at_limit, skip_rest_of_expr, skip_rest_of_group, skip_to};
 use super::{range_of, token, Ex, Expr, In, St};
 use crate::codes;
 use crate::literal::{self, NumberError};
@@ -144,12 +145,12 @@ fn index<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clo
         just(K::CBrack).to(Ok(())),
         end().to(Err(None)),
         next_range()
-            .then_ignore(skip(Skip::To(K::CBrack)))
+            .then_ignore(skip_to(K::CBrack))
             .map(|at| Err(Some(at))),
     ));
     let key = choice((
         enter_level().ignore_then(expression).then(close).map(Ok),
-        next_range().then_ignore(skip(Skip::RestOfGroup)).map(Err),
+        next_range().then_ignore(skip_rest_of_group()).map(Err),
     ));
     token(K::OBrack).then(key).try_map_with(|(open, key), e| {
         let range = range_of(e.span());
@@ -157,7 +158,7 @@ fn index<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clo
         let (key, close) = match key {
             Ok(key) => key,
             Err(at) => {
-                too_deep(s, at);
+                at_limit(s, at);
                 return Ok(Op::Broken);
             }
         };
@@ -265,14 +266,14 @@ fn full_splat<'s>(
     // Past the nesting limit: where it was reached (the rest is skipped).
     let level = choice((
         enter_level().to(None),
-        next_range().then_ignore(skip(Skip::Line)).map(Some),
+        next_range().then_ignore(skip_rest_of_expr()).map(Some),
     ));
     marker
         .then(level)
         .try_map_with(|(mut each, limit), e| {
             let end = e.span().end;
             if let Some(at) = limit {
-                too_deep(state(e), at);
+                at_limit(state(e), at);
                 let start = each.marker.end;
                 each.too_deep = Some(TextRange::new(start, end.max(start)));
             }

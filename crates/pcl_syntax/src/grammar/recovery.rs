@@ -18,9 +18,9 @@
 //! reports `nesting-too-deep` once and runs the given fallback (a skip
 //! without recursion) instead.
 //!
-//! The plain functions (`recover_to`, `skip_group`, `enter`, `leave`,
-//! `recover_line_in_expr`) are the same skips and levels for the
-//! hand-written parsers that call them from their own `custom`.
+//! [`skip`] is the one skipping parser of the grammar (every area's
+//! recovery goes through it, in one of its modes) and one of the two
+//! `custom` parsers left (the other is `mod.rs`'s `cursor`).
 
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
@@ -45,6 +45,10 @@ enum Skip {
     Balanced,
     /// [`skip_group_tokens`].
     Group,
+    /// [`recover_line_in_expr`].
+    LineInExpr,
+    /// [`skip_rest_of_group_tokens`].
+    RestOfGroup,
 }
 
 /// Skips tokens the way `how` says; its output is the end of the last
@@ -67,6 +71,8 @@ fn skip<'s>(how: Skip) -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clone {
                 st(inp).item_start = saved;
             }
             Skip::Group => skip_group_tokens(inp),
+            Skip::LineInExpr => recover_line_in_expr(inp),
+            Skip::RestOfGroup => skip_rest_of_group_tokens(inp),
         }
         Ok::<_, SyntaxError>(st(inp).last_end)
     })
@@ -84,6 +90,23 @@ pub(super) fn skip_to_close<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clon
     skip(Skip::ToClose)
 }
 
+/// The balanced group at the next token.
+pub(super) fn skip_one_group<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clone {
+    skip(Skip::Group)
+}
+
+/// What is left of an expression cut off at the nesting limit: groups up
+/// to a line break, a closer or a comma.
+pub(super) fn skip_rest_of_expr<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clone {
+    skip(Skip::LineInExpr)
+}
+
+/// The rest of a bracketed group whose opener was consumed, its closer
+/// included.
+pub(super) fn skip_rest_of_group<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clone {
+    skip(Skip::RestOfGroup)
+}
+
 /// [`skip_to_close`], then `close` if it is next: whether it was.
 pub(super) fn skip_to<'s>(close: K) -> impl Parser<'s, In<'s>, bool, Ex<'s>> + Clone {
     skip_to_close().ignore_then(just(close).or_not().map(|c| c.is_some()))
@@ -94,17 +117,6 @@ pub(super) fn skip_to<'s>(close: K) -> impl Parser<'s, In<'s>, bool, Ex<'s>> + C
 /// report it again.
 pub(super) fn handled(s: &mut St<'_>, at: u32) {
     s.handled.push(at);
-}
-
-/// Skips to the closer of the construct whose opener was consumed; see
-/// the module docs. Returns whether `close` was consumed.
-pub(super) fn recover_to(inp: &mut Inp<'_, '_>, close: K) -> bool {
-    skip_to_closer(inp);
-    if peek_kind(inp) == Some(close) {
-        bump(inp);
-        return true;
-    }
-    false
 }
 
 /// Skips the rest of a broken body item, up to its line break.
@@ -136,23 +148,55 @@ fn skip_group_tokens(inp: &mut Inp<'_, '_>) {
             break;
         }
         bump(inp);
-        match sig.kind {
-            K::OParen
-            | K::OBrack
-            | K::OBrace
-            | K::TemplateInterp
-            | K::TemplateControl
-            | K::OQuote
-            | K::OHeredoc => depth += 1,
-            K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd | K::CQuote | K::CHeredoc => {
-                depth = depth.saturating_sub(1)
-            }
-            _ => {}
+        if is_group_open(sig.kind) {
+            depth += 1;
+        } else if is_group_close(sig.kind) {
+            depth = depth.saturating_sub(1);
         }
         if depth == 0 {
             break;
         }
     }
+}
+
+/// Skips, without recursion, the rest of a group whose opener was
+/// consumed, up to and including its closer.
+fn skip_rest_of_group_tokens(inp: &mut Inp<'_, '_>) {
+    let mut depth: usize = 1;
+    while let Some(sig) = peek(inp) {
+        bump(inp);
+        if is_group_open(sig.kind) {
+            depth += 1;
+        } else if is_group_close(sig.kind) {
+            depth = depth.saturating_sub(1);
+        }
+        if depth == 0 {
+            break;
+        }
+    }
+}
+
+/// Opens a group that [`skip_group_tokens`] and
+/// [`skip_rest_of_group_tokens`] skip whole (strings and heredocs too).
+fn is_group_open(kind: K) -> bool {
+    matches!(
+        kind,
+        K::OParen
+            | K::OBrack
+            | K::OBrace
+            | K::TemplateInterp
+            | K::TemplateControl
+            | K::OQuote
+            | K::OHeredoc
+    )
+}
+
+/// Closes such a group.
+fn is_group_close(kind: K) -> bool {
+    matches!(
+        kind,
+        K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd | K::CQuote | K::CHeredoc
+    )
 }
 
 /// Skips, without recursion, the balanced group at the next token: an
@@ -167,7 +211,7 @@ pub(super) fn skip_group(inp: &mut Inp<'_, '_>) -> Expr {
 
 /// At the limit: `nesting-too-deep` (once per input, at `range`), and
 /// what follows is recovery.
-fn at_limit(s: &mut St<'_>, range: TextRange) {
+pub(super) fn at_limit(s: &mut St<'_>, range: TextRange) {
     if !s.depth_reported {
         s.depth_reported = true;
         s.error(
@@ -180,7 +224,7 @@ fn at_limit(s: &mut St<'_>, range: TextRange) {
 }
 
 /// Skips what is left of an expression cut off at the nesting limit.
-pub(super) fn recover_line_in_expr(inp: &mut Inp<'_, '_>) {
+fn recover_line_in_expr(inp: &mut Inp<'_, '_>) {
     while let Some(kind) = peek_kind(inp) {
         match kind {
             K::Newline | K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd | K::Comma => break,

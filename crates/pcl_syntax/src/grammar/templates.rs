@@ -18,8 +18,8 @@
 //! Errors: a sequence that does not end where it should is reported with
 //! its own code and message (see [`SeqEnd`]), and recovery skips to the
 //! sequence's `}`; a directive head that is not one of the five is
-//! reported by [`broken_head`]. Both skip with [`skip`], the one `custom`
-//! parser of this module.
+//! reported by [`broken_head`]. Both skip with the skipping parsers of
+//! `recovery.rs`.
 
 use std::borrow::Cow;
 
@@ -29,8 +29,8 @@ use pcl_diagnostics::TextRange;
 
 use super::expressions::PExpr;
 use super::input::SyntaxError;
-use super::recovery::{skip_group, skip_to_closer};
-use super::{keyword, range_of, token, Ex, Expr, In, Inp, St};
+use super::recovery::{skip_one_group, skip_to_close};
+use super::{keyword, range_of, token, Ex, Expr, In, St};
 use crate::codes;
 use crate::lexer::ByteSet;
 use crate::literal;
@@ -476,7 +476,7 @@ fn broken_head<'s>() -> impl Parser<'s, In<'s>, Head, Ex<'s>> + Clone {
         Head::Broken
     });
     choice((bad_for, unknown, missing))
-        .then_ignore(skip(Skip::ToCloser))
+        .then_ignore(skip_to_close())
         .then_ignore(just(K::TemplateSeqEnd).or_not())
 }
 
@@ -536,7 +536,7 @@ fn too_deep<'s>(kind: K) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
             s.recovering = true;
             Ok(())
         })
-        .then_ignore(skip(Skip::Group))
+        .then_ignore(skip_one_group())
         .validate(|(), e, _| state(e).flats.push(Flat::Broken))
 }
 
@@ -612,7 +612,7 @@ fn sequence_end<'s>(quoted: bool) -> impl Parser<'s, In<'s>, SeqEnd, Ex<'s>> + C
     let extra = any()
         .map_with(|found, e| (found, range_of(e.span())))
         .rewind()
-        .then_ignore(skip(Skip::ToCloser))
+        .then_ignore(skip_to_close())
         .then(token(K::TemplateSeqEnd).or_not())
         .try_map_with(move |((found, at), close), e| {
             let strip = close.is_some_and(|range| strips(state(e), range));
@@ -621,38 +621,9 @@ fn sequence_end<'s>(quoted: bool) -> impl Parser<'s, In<'s>, SeqEnd, Ex<'s>> + C
     choice((closed, end().to(SeqEnd::Missing), quote, extra))
 }
 
-/// What [`skip`] skips.
-#[derive(Clone, Copy)]
-enum Skip {
-    /// The balanced group at the next token (`recovery::skip_group`).
-    Group,
-    /// Balanced groups up to the first unmatched closer, left unconsumed
-    /// (`recovery::skip_to_closer`).
-    ToCloser,
-}
-
-/// Skips tokens over balanced groups (see [`Skip`]). The one `custom`
-/// parser of the template productions: skipping a balanced group needs a
-/// count of the open brackets, which no combinator keeps without
-/// recursing (`nested_delimiters` recurses once per level, and a skipped
-/// group is exactly where the nesting may be 100,000 deep).
-fn skip<'s>(what: Skip) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| {
-        match what {
-            Skip::Group => {
-                skip_group(inp);
-            }
-            Skip::ToCloser => skip_to_closer(inp),
-        }
-        Ok(())
-    })
-}
-
 /// The parts of a plain quoted string whose only literal token (if any) is
-/// `lit`: `None` unless its text is ASCII without escapes or sequences
-/// (`\`, `$`, `%`), which is what makes it plain.
-// For `expressions.rs`'s `simple_string` shortcut; unused once it goes.
-/// [`plain_parts`], for the literal token at `lit`: builds exactly what
+/// at `lit`: `None` unless its text is ASCII without escapes or sequences
+/// (`\`, `$`, `%`), which is what makes it plain. Builds exactly what
 /// `template_parts` and [`finish`] would, without their flat parts.
 fn plain_run(s: &mut St<'_>, lit: Option<TextRange>) -> Option<Run> {
     let mark = s.b.mark_parts();
