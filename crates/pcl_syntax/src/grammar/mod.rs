@@ -552,6 +552,21 @@ fn report_errors(s: &mut St<'_>, errors: &[SyntaxError]) {
     }
 }
 
+/// Runs an entry parser over the significant tokens with the state, and
+/// reports what chumsky returned ([`report_errors`]).
+fn run<'s, O>(
+    parser: impl Parser<'s, In<'s>, O, Ex<'s>>,
+    tokens: &'s Tokens,
+    sigs: &'s SigSet,
+    state: &mut SimpleState<St<'s>>,
+) -> Option<O> {
+    let (out, errors) = parser
+        .parse_with_state(SigInput { tokens, sigs }, state)
+        .into_output_errors();
+    report_errors(&mut state.0, &errors);
+    out
+}
+
 /// `parse_file = @nl(on) body`: the whole input as a body.
 pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     let (mut errors, mut comments) = (Vec::new(), Vec::new());
@@ -559,20 +574,8 @@ pub(crate) fn parse_file(file: FileId, text: &str, tokens: &Tokens) -> Output {
     let mut state = new_state(file, text, tokens, &sigs, &comments);
     lexer_diagnostics(&mut state.0, &errors);
     let mark = state.0.b.mark_items();
-    let (items, errors) = GRAMMARS.with(|g| {
-        g.get()
-            .file
-            .parse_with_state(
-                SigInput {
-                    tokens,
-                    sigs: &sigs,
-                },
-                &mut state,
-            )
-            .into_output_errors()
-    });
+    let items = GRAMMARS.with(|g| run(&g.get().file, tokens, &sigs, &mut state));
     let s = &mut state.0;
-    report_errors(s, &errors);
     let items = match items {
         Some(items) => items,
         None => {
@@ -619,20 +622,10 @@ pub(crate) fn parse_expression_file(file: FileId, text: &str, tokens: &Tokens) -
             }
             Ok(())
         });
-        expr.then_ignore(extra)
-            .then_ignore(any().repeated())
-            .parse_with_state(
-                SigInput {
-                    tokens,
-                    sigs: &sigs,
-                },
-                &mut state,
-            )
-            .into_output_errors()
+        let parser = expr.then_ignore(extra).then_ignore(any().repeated());
+        run(parser, tokens, &sigs, &mut state)
     });
-    let (parser, errors) = parser;
     let s = &mut state.0;
-    report_errors(s, &errors);
     let root = match parser {
         Some(e) => e,
         None => s.error_node(TextRange::empty(0)),
@@ -656,22 +649,8 @@ pub(crate) fn parse_template_file(file: FileId, text: &str, tokens: &Tokens) -> 
         sigs.insert(0);
     }
     let mut state = new_state(file, text, tokens, &sigs, &comments);
-    let flat = GRAMMARS.with(|g| {
-        g.get()
-            .template
-            .clone()
-            .parse_with_state(
-                SigInput {
-                    tokens,
-                    sigs: &sigs,
-                },
-                &mut state,
-            )
-            .into_output_errors()
-    });
-    let (flat, errors) = flat;
+    let flat = GRAMMARS.with(|g| run(&g.get().template, tokens, &sigs, &mut state));
     let s = &mut state.0;
-    report_errors(s, &errors);
     let parts = templates::finish(s, flat.unwrap_or_default(), false);
     let root = s.b.bare_template(parts);
     Output {

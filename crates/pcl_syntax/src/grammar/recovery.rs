@@ -43,11 +43,11 @@ enum Skip {
     ToClose,
     /// [`skip_to_closer`] without the item-start test.
     Balanced,
-    /// [`skip_group_tokens`].
+    /// [`skip_nested`] from depth 0.
     Group,
     /// [`recover_line_in_expr`].
     LineInExpr,
-    /// [`skip_rest_of_group_tokens`].
+    /// [`skip_nested`] from depth 1.
     RestOfGroup,
 }
 
@@ -70,9 +70,9 @@ fn skip<'s>(how: Skip) -> impl Parser<'s, In<'s>, u32, Ex<'s>> + Clone {
                 skip_to_closer(inp);
                 st(inp).item_start = saved;
             }
-            Skip::Group => skip_group_tokens(inp),
+            Skip::Group => skip_nested(inp, 0),
             Skip::LineInExpr => recover_line_in_expr(inp),
-            Skip::RestOfGroup => skip_rest_of_group_tokens(inp),
+            Skip::RestOfGroup => skip_nested(inp, 1),
         }
         Ok::<_, SyntaxError>(st(inp).last_end)
     })
@@ -140,9 +140,11 @@ fn recover_line(inp: &mut Inp<'_, '_>) {
     }
 }
 
-/// Skips, without recursion, the balanced group at the next token.
-fn skip_group_tokens(inp: &mut Inp<'_, '_>) {
-    let mut depth: usize = 0;
+/// Skips, without recursion, balanced groups until `depth` open groups
+/// are closed: the group at the next token (`depth` 0; a line break there
+/// ends the skip at once), or the rest of a group whose opener was
+/// consumed (`depth` 1), its closer included.
+fn skip_nested(inp: &mut Inp<'_, '_>, mut depth: usize) {
     while let Some(sig) = peek(inp) {
         if sig.kind == K::Newline && depth == 0 {
             break;
@@ -159,25 +161,8 @@ fn skip_group_tokens(inp: &mut Inp<'_, '_>) {
     }
 }
 
-/// Skips, without recursion, the rest of a group whose opener was
-/// consumed, up to and including its closer.
-fn skip_rest_of_group_tokens(inp: &mut Inp<'_, '_>) {
-    let mut depth: usize = 1;
-    while let Some(sig) = peek(inp) {
-        bump(inp);
-        if is_group_open(sig.kind) {
-            depth += 1;
-        } else if is_group_close(sig.kind) {
-            depth = depth.saturating_sub(1);
-        }
-        if depth == 0 {
-            break;
-        }
-    }
-}
-
-/// Opens a group that [`skip_group_tokens`] and
-/// [`skip_rest_of_group_tokens`] skip whole (strings and heredocs too).
+/// Opens a group that [`skip_nested`] skips whole (strings and heredocs
+/// too).
 fn is_group_open(kind: K) -> bool {
     matches!(
         kind,
@@ -203,7 +188,7 @@ fn is_group_close(kind: K) -> bool {
 /// `Error` node over it.
 pub(super) fn skip_group(inp: &mut Inp<'_, '_>) -> Expr {
     let start = peek_range(inp).start;
-    skip_group_tokens(inp);
+    skip_nested(inp, 0);
     let s = st(inp);
     let range = s.range_from(start);
     s.error_node(range)
