@@ -89,7 +89,7 @@ pub(crate) mod tag {
 }
 
 /// Every binary operator, in declaration order (a tag holds the index).
-const OPS: [BinaryOp; 13] = [
+pub(crate) const OPS: [BinaryOp; 13] = [
     BinaryOp::Or,
     BinaryOp::And,
     BinaryOp::Equal,

@@ -194,29 +194,11 @@ fn binary_operators_keep_their_positions_near_and_far() {
     let expected: Vec<(&str, Option<&str>)> =
         expected.iter().map(|(o, t)| (*o, Some(*t))).collect();
     assert_eq!(ops, expected, "{}", parse.dump());
-    // Every binary operator is one of the 13 a tag can hold, in order.
-    for (index, op) in store_ops().iter().enumerate() {
+    // The store's table of the operators a tag can hold is in declaration
+    // order (a tag is the index).
+    for (index, op) in super::store::OPS.iter().enumerate() {
         assert_eq!(*op as usize, index);
     }
-}
-
-fn store_ops() -> [BinaryOp; 13] {
-    use BinaryOp::*;
-    [
-        Or,
-        And,
-        Equal,
-        NotEqual,
-        Less,
-        LessEqual,
-        Greater,
-        GreaterEqual,
-        Add,
-        Subtract,
-        Multiply,
-        Divide,
-        Modulo,
-    ]
 }
 
 #[test]
