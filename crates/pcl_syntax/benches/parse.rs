@@ -45,6 +45,11 @@
 //! (or `hcl-edit`, or `lex`) counts the instructions of one parse of PATH
 //! (plus reading it), for comparing optimisations or the two parsers;
 //! `--corpus-once pcl` (or `hcl-edit`, `lex`) parses every corpus file once.
+//! `--shapes-instructions [BASE]` prints the scaling table of the hostile
+//! shapes in instructions instead of wall clock: it runs each shape at 1×,
+//! 4× and 16× BASE repetitions (default 10,000) under
+//! `valgrind --tool=callgrind` and subtracts the count for an empty file
+//! (process start-up and reading). It needs valgrind on `PATH`.
 
 #[path = "../tests/common/shapes.rs"]
 mod shapes;
@@ -87,6 +92,14 @@ fn main() {
     }
     if args.iter().any(|a| a == "--shapes") {
         shape_tables();
+        return;
+    }
+    if let Some(pos) = args.iter().position(|a| a == "--shapes-instructions") {
+        let base = args
+            .get(pos + 1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(INSTRUCTIONS_BASE);
+        shape_instructions(base);
         return;
     }
     let passes: usize = std::env::var("PCL_BENCH_PASSES")
@@ -193,6 +206,61 @@ fn main() {
 const SHAPE_BASE: usize = 50_000;
 /// Source size of each memory row.
 const MEMORY_BYTES: usize = 10_000_000;
+
+/// Default base repetition count of `--shapes-instructions` (callgrind
+/// runs about 50 times slower than the program, so smaller than
+/// `SHAPE_BASE`; instruction counts do not suffer from caches).
+const INSTRUCTIONS_BASE: usize = 10_000;
+
+/// Instructions of one `--rss-child pcl` run on `text`, counted by
+/// callgrind; `None` when valgrind is missing or its report is unreadable.
+fn callgrind_instructions(text: &str) -> Option<u64> {
+    let exe = std::env::current_exe().ok()?;
+    let path = std::env::temp_dir().join(format!("pcl-bench-cg-{}.pp", std::process::id()));
+    std::fs::write(&path, text).ok()?;
+    let output = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg("--callgrind-out-file=/dev/null")
+        .arg(exe)
+        .arg("--rss-child")
+        .arg("pcl")
+        .arg(&path)
+        .output()
+        .ok();
+    let _ = std::fs::remove_file(&path);
+    let stderr = String::from_utf8(output?.stderr).ok()?;
+    let line = stderr.lines().find(|l| l.contains("Collected :"))?;
+    line.rsplit(':').next()?.trim().parse().ok()
+}
+
+/// The scaling table of the hostile shapes in instructions (callgrind).
+fn shape_instructions(base: usize) {
+    let Some(empty) = callgrind_instructions("") else {
+        println!("valgrind is not available: no instruction table");
+        return;
+    };
+    println!("Scaling of hostile shapes in instructions (callgrind, one parse, start-up of {empty} subtracted; base {base} repetitions):");
+    println!();
+    println!("| shape | 1x | 4x | 16x | 16x/1x |");
+    println!("|---|---:|---:|---:|---:|");
+    for (name, generate) in shapes::SCALING {
+        let counts: Vec<Option<u64>> = [1, 4, 16]
+            .iter()
+            .map(|k| callgrind_instructions(&generate(base * k)).map(|n| n.saturating_sub(empty)))
+            .collect();
+        let m = |n: &Option<u64>| n.map_or("?".to_string(), |n| format!("{:.1} M", n as f64 / 1e6));
+        let ratio = match (counts[0], counts[2]) {
+            (Some(a), Some(b)) if a > 0 => format!("{:.1}", b as f64 / a as f64),
+            _ => "?".to_string(),
+        };
+        println!(
+            "| {name} | {} | {} | {} | {ratio} |",
+            m(&counts[0]),
+            m(&counts[1]),
+            m(&counts[2])
+        );
+    }
+}
 
 /// The scaling and memory tables of the hostile shapes.
 fn shape_tables() {
