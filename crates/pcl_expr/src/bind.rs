@@ -151,31 +151,58 @@ fn bind_kind(expr: ExprRef<'_>, scope: &Scope, cx: &mut BindContext<'_>) -> Boun
 /// nesting (operands, parentheses) does. Diagnostics come in the same
 /// order as a recursive bind: the leftmost operand's, then each right
 /// operand's followed by its operator's own checks.
+///
+/// The chain is bound from its bottom up, but the syntax tree only links
+/// downwards; rather than keep every inner operation while it binds (a
+/// view of 32 bytes per operator, as much as the chain's source again
+/// times sixteen), one walk down keeps every [`CHAIN_SEGMENT`]-th
+/// operation, and each segment is walked down again from its checkpoint
+/// when its turn comes: two visits per operation, and memory for the
+/// checkpoints and one segment.
 fn bind_binary_chain(
     outer: BinaryRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
 ) -> BoundExpr {
-    // The inner operations, outermost first, as expressions (a view of one
-    // is smaller than its operands' views): a chain of a million terms
-    // keeps a million of them here while it binds.
-    let mut spine: Vec<ExprRef<'_>> = Vec::new();
+    let mut checkpoints: Vec<ExprRef<'_>> = Vec::new();
+    let mut depth = 0usize;
+    let mut to_next_checkpoint = 0usize;
     let mut leftmost = outer.lhs;
     while let ExprKind::Binary(inner) = leftmost.kind() {
-        spine.push(leftmost);
+        if to_next_checkpoint == 0 {
+            checkpoints.push(leftmost);
+            to_next_checkpoint = CHAIN_SEGMENT;
+        }
+        to_next_checkpoint -= 1;
+        depth += 1;
         leftmost = inner.lhs;
     }
     let mut acc = bind_expr(leftmost, scope, cx);
-    for e in spine.into_iter().rev() {
-        if let ExprKind::Binary(b) = e.kind() {
-            let rhs = bind_expr(b.rhs, scope, cx);
-            acc = binary(b.op, acc, rhs, e.range(), cx);
+    let mut segment: Vec<ExprRef<'_>> = Vec::with_capacity(CHAIN_SEGMENT.min(depth));
+    for start in checkpoints.into_iter().rev() {
+        let mut e = start;
+        while let ExprKind::Binary(b) = e.kind() {
+            segment.push(e);
+            if segment.len() == CHAIN_SEGMENT {
+                break;
+            }
+            e = b.lhs;
+        }
+        for e in segment.drain(..).rev() {
+            if let ExprKind::Binary(b) = e.kind() {
+                let rhs = bind_expr(b.rhs, scope, cx);
+                acc = binary(b.op, acc, rhs, e.range(), cx);
+            }
         }
     }
     let rhs = bind_expr(outer.rhs, scope, cx);
     binary(outer.op, acc, rhs, range, cx)
 }
+
+/// How many operations of a chain [`bind_binary_chain`] holds at once
+/// (besides one checkpoint per segment).
+const CHAIN_SEGMENT: usize = 1024;
 
 /// Types one binary operation whose operands are bound (binder.md §3.5).
 fn binary(
@@ -600,6 +627,24 @@ fn bind_splat(
 /// string, or a template of exactly one literal part.
 /// The property name a literal key stands for; a string literal's text is
 /// shared, not copied.
+/// Whether [`literal_key`] has a name for `key` (without building it).
+fn is_literal_key(key: &BoundExpr) -> bool {
+    match &key.kind {
+        // The values `Value::to_key_string` spells.
+        BoundExprKind::Literal(v) => {
+            matches!(v, Value::String(_) | Value::Bool(_) | Value::Number(_))
+        }
+        BoundExprKind::Template(parts) => matches!(
+            parts.as_slice(),
+            [BoundExpr {
+                kind: BoundExprKind::Literal(Value::String(_)),
+                ..
+            }]
+        ),
+        _ => false,
+    }
+}
+
 fn literal_key(key: &BoundExpr) -> Option<Arc<str>> {
     let string = |s: &Arc<str>| Some(Arc::clone(s));
     match &key.kind {
@@ -648,16 +693,18 @@ fn bind_object(
         }
         bound.push((key, value));
     }
-    let literal_keys: Option<Vec<Arc<str>>> = bound.iter().map(|(k, _)| literal_key(k)).collect();
+    // Whether every key is literal is decided first, so that no list of
+    // the keys' names is built beside the items.
+    let literal_keys = bound.iter().all(|(k, _)| is_literal_key(k));
     let ty = match literal_keys {
         // A repeated key keeps its first position and its last value, as
         // the property map's inserts do.
-        Some(names) => Type::object(
-            names
-                .into_iter()
-                .zip(bound.iter().map(|(_, v)| v.ty.clone())),
+        true => Type::object(
+            bound
+                .iter()
+                .filter_map(|(k, v)| Some((literal_key(k)?, v.ty.clone()))),
         ),
-        None => {
+        false => {
             let values: Vec<Type> = bound.iter().map(|(_, v)| v.ty.clone()).collect();
             Type::map(unify_types_safe(&values))
         }

@@ -334,7 +334,22 @@ impl Type {
         props: impl IntoIterator<Item = (impl Into<Arc<str>>, Type)>,
         opts: ObjectOptions,
     ) -> Type {
-        let props: Properties = props.into_iter().map(|(k, v)| (k.into(), v)).collect();
+        // Not collected: a collection reserves room for every pair it is
+        // given, and an object construction that repeats one key (`{a = 1,
+        // a = 1, …}`) would build a table sized for all of its pairs for
+        // one property. Room for at most `PRESIZE` is reserved; the table
+        // grows from there, and is shrunk when duplicates left it mostly
+        // empty.
+        const PRESIZE: usize = 1024;
+        let pairs = props.into_iter();
+        let mut props = Properties::default();
+        props.reserve(pairs.size_hint().0.min(PRESIZE));
+        for (k, v) in pairs {
+            props.insert(k.into(), v);
+        }
+        if props.capacity() / 2 > props.len() {
+            props.shrink_to_fit();
+        }
         let group = group::current().or_else(|| props.values().find_map(|v| v.group().cloned()));
         let def = ObjectDef::new(Some(props), opts, group.clone());
         Type::in_group(TypeKind::Object(Arc::new(def)), group)
