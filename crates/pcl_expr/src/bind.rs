@@ -1173,7 +1173,7 @@ fn bind_scope_traversal<'t>(
             let steps = literal_run;
             BoundExpr {
                 kind: BoundExprKind::ScopeTraversal(Box::new(BoundScopeTraversal {
-                    root: cx.literals.text(name),
+                    root: cx.literals.name(name),
                     root_range: ident.range,
                     definition: None,
                     steps,
@@ -1220,7 +1220,7 @@ fn bind_scope_traversal<'t>(
             }
             BoundExpr {
                 kind: BoundExprKind::ScopeTraversal(Box::new(BoundScopeTraversal {
-                    root: cx.literals.text(name),
+                    root: cx.literals.name(name),
                     root_range: ident.range,
                     definition: Some(def),
                     steps,
