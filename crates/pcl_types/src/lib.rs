@@ -14,6 +14,8 @@
 //! returned as data ([`TypeDiagnostic`]) and the binder attaches spans.
 //! Type labels (`config x "list(string)"`) are parsed by a small expression
 //! reader in [`label`] so that this crate stays independent of the parser.
+//! Binders share literal values, their const types and names between
+//! repeats through [`LiteralTypes`] (names as one-word [`Name`]s).
 //!
 //! # Representation and recursion
 //!
