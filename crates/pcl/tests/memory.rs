@@ -31,19 +31,16 @@ const BOUND: f64 = 40.0;
 /// what each measured when it was set, plus 5 % for noise. A check adds
 /// the bound model to the parse's figure: a `pcl_expr::BoundExpr` of 48
 /// bytes per expression (children boxed, a name reference's traversal in
-/// a box of its own) and a `BoundStep` of 40 per traversal step; literal
-/// types, literal values and names are shared between repeats
-/// (`pcl_types::LiteralTypes`). `1+1+…` is a boxed binary node per `+`.
-/// The shapes with a diagnostic per line (`= = =`, `a=1`, the unknown
-/// block type of `b{}`) are under the bound: a file keeps at most 1,000
-/// diagnostics (`pcl_diagnostics::DiagnosticList`).
-const KNOWN_OVER: &[(&str, f64)] = &[
-    ("`${a}` interpolations in one string", 49.9),
-    ("`[1,1,1,…]`", 44.2),
-    ("`{a=1,…}` objects", 46.8),
-    ("`1+1+…` sum", 104.8),
-    ("`\"x\"` strings in a list", 44.9),
-];
+/// a box of its own, 56 bytes) and a `BoundStep` of 40 per traversal step;
+/// literal types, literal values and names are shared between repeats
+/// (`pcl_types::LiteralTypes`). `1+1+…` is two boxed expressions per `+`
+/// (the operation and its right operand, 64 bytes each with the
+/// allocator's header: 64 bytes per source byte on top of the parse); a
+/// flatter model of operator chains would bring it under. The shapes with
+/// a diagnostic per line (`= = =`, `a=1`, the unknown block type of
+/// `b{}`) are under the bound: a file keeps at most 1,000 diagnostics
+/// (`pcl_diagnostics::DiagnosticList`).
+const KNOWN_OVER: &[(&str, f64)] = &[("`1+1+…` sum", 84.0)];
 
 fn run(text: String) {
     let sources = vec![("main.pp".to_string(), text)];
@@ -58,8 +55,18 @@ fn dense_inputs_stay_within_their_memory_bounds() {
     run_all_shapes();
 }
 
-/// The child side of the test above.
+/// The child side of the test above. A small program of the same shape
+/// is checked first: the first check pages the code of the parser, binder
+/// and checker into the resident set (about 1.5 MB in a release build and
+/// 4.3 MB in a debug one), a fixed cost that is not memory per source byte
+/// and would otherwise count as 1.5 (release) or 4.3 (debug) bytes per byte
+/// of a 1 MB input.
 #[test]
 fn measure_one_shape() {
+    if let Ok(wanted) = std::env::var(CHILD_ENV) {
+        if let Some((_, generate)) = shapes::MEMORY.iter().find(|(name, _)| *name == wanted) {
+            run(generate(16));
+        }
+    }
     measure_named_shape();
 }

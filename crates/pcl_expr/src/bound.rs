@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use pcl_diagnostics::TextRange;
 use pcl_syntax::tree::{BinaryOp, UnaryOp};
-use pcl_types::{Type, Value};
+use pcl_types::{Name, Type, Value};
 
 use crate::scope::{Definition, Function, NodeId};
 use crate::signature::Signature;
@@ -79,8 +79,9 @@ pub struct BoundCall {
 /// A traversal from a name in scope: `name.a[0]…`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundScopeTraversal {
-    /// The name (shared by the references that repeat it).
-    pub root: Arc<str>,
+    /// The name (shared by the references that repeat it; one word, so
+    /// that this box is 56 bytes, see the `sizes` test).
+    pub root: Name,
     pub root_range: TextRange,
     /// What the name resolved to; `None` when it is undefined.
     pub definition: Option<Definition>,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 use pcl_diagnostics::Span;
-use pcl_types::Type;
+use pcl_types::{Name, Type};
 
 use crate::builtins::Builtin;
 use crate::signature::Signature;
@@ -35,7 +35,7 @@ pub enum Definition {
     /// literal `null`, whose type is `const(none, null)`).
     Null,
     /// A keyword that may be named but not traversed.
-    Keyword(Arc<str>),
+    Keyword(Name),
     /// A resource input property named inside `ignoreChanges` & co.: the
     /// expression's type is always `Property`; steps are checked against
     /// `ty` (binder.md §1.11, last bullet).

@@ -818,6 +818,43 @@ mod depth {
     }
 
     #[test]
+    fn long_chain_keeps_its_order_across_segments() {
+        // 2 600 terms: the chain is bound in segments of 1 024 operations
+        // (plus a partial one); every operand must still sit at its place
+        // in the left-leaning tree, and the diagnostics of the misfitting
+        // operands (`[]` is no number) come in source order, one at each
+        // side of every segment boundary.
+        let mut terms = vec!["11"; 2_600];
+        let bad = [1, 1_023, 1_024, 1_025, 1_576, 1_577, 2_599];
+        for i in bad {
+            terms[i] = "[]";
+        }
+        let text = terms.join(" + ");
+        let parsed = pcl_syntax::parse_expr(FileId(0), &text);
+        let options = ExprOptions::default();
+        let mut cx = BindContext::new(FileId(0), &EmptyEnvironment, &options);
+        let bound = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
+        let diags = cx.take_diagnostics();
+        let starts = |indices: &mut dyn Iterator<Item = usize>| -> Vec<u32> {
+            indices.map(|i| (i * 5) as u32).collect()
+        };
+        let found: Vec<u32> = diags.iter().map(|d| d.span.range.start).collect();
+        assert_eq!(found, starts(&mut bad.into_iter()), "{diags:?}");
+        // Down the left spine: each operation's right operand, last first.
+        let mut rhs_starts = Vec::new();
+        let mut cur = &bound;
+        while let BoundExprKind::Binary { lhs, rhs, .. } = &cur.kind {
+            assert_eq!(cur.range.start, 0);
+            assert_eq!(cur.range.end, rhs.range.end);
+            rhs_starts.push(rhs.range.start);
+            cur = lhs;
+        }
+        assert_eq!(cur.range, pcl_diagnostics::TextRange::new(0, 2));
+        rhs_starts.reverse();
+        assert_eq!(rhs_starts, starts(&mut (1..2_600)));
+    }
+
+    #[test]
     fn operands_inside_a_chain_still_count_their_nesting() {
         // The chain itself is free (1 000 terms count as one level), but an
         // operand's own nesting counts: `true || … || <101 nested nodes> ||

@@ -14,6 +14,8 @@
 //! returned as data ([`TypeDiagnostic`]) and the binder attaches spans.
 //! Type labels (`config x "list(string)"`) are parsed by a small expression
 //! reader in [`label`] so that this crate stays independent of the parser.
+//! Binders share literal values, their const types and names between
+//! repeats through [`LiteralTypes`] (names as one-word [`Name`]s).
 //!
 //! # Representation and recursion
 //!
@@ -74,6 +76,7 @@ pub mod group;
 pub mod label;
 pub mod literal;
 pub mod message;
+pub mod name;
 mod node;
 pub mod notation;
 pub mod object;
@@ -105,6 +108,7 @@ pub use group::TypeGroup;
 pub use label::{bind_type_label, LabelResult};
 pub use literal::LiteralTypes;
 pub use message::{expected_text, found_text, MAX_TYPE_CHARS};
+pub use name::Name;
 pub use notation::{parse_type, to_notation, NotationError};
 pub use object::{Annotation, Annotations, Definer, ObjectDef, ObjectOptions, Properties, Props};
 pub use pretty::{pretty, pretty_capped, pretty_width, PrettyOptions};

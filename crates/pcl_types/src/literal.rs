@@ -14,6 +14,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
+use crate::name::Name;
 use crate::ty::Type;
 use crate::value::Value;
 
@@ -27,6 +28,8 @@ pub struct LiteralTypes {
     slots: Vec<Option<(Value, Type)>>,
     /// Names ([`LiteralTypes::text`]), in a table of their own.
     names: Vec<Option<Arc<str>>>,
+    /// Names as [`Name`]s ([`LiteralTypes::name`]), in a table of their own.
+    one_word_names: Vec<Option<Name>>,
 }
 
 impl Default for LiteralTypes {
@@ -40,6 +43,7 @@ impl LiteralTypes {
         LiteralTypes {
             slots: Vec::new(),
             names: Vec::new(),
+            one_word_names: Vec::new(),
         }
     }
 
@@ -88,6 +92,25 @@ impl LiteralTypes {
             *entry = Some(text.clone());
         }
         text
+    }
+
+    /// [`LiteralTypes::text`] as a one-word [`Name`] (for the roots of
+    /// bound references).
+    pub fn name(&mut self, s: &str) -> Name {
+        let slot = slot_of(str_hash(s));
+        if let Some(Some(held)) = self.one_word_names.get(slot) {
+            if held.as_str() == s {
+                return held.clone();
+            }
+        }
+        let name = Name::from(s);
+        if self.one_word_names.is_empty() {
+            self.one_word_names = (0..SLOTS).map(|_| None).collect();
+        }
+        if let Some(entry) = self.one_word_names.get_mut(slot) {
+            *entry = Some(name.clone());
+        }
+        name
     }
 
     fn insert(&mut self, slot: usize, value: Value) -> (Value, Type) {

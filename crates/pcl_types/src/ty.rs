@@ -334,7 +334,24 @@ impl Type {
         props: impl IntoIterator<Item = (impl Into<Arc<str>>, Type)>,
         opts: ObjectOptions,
     ) -> Type {
-        let props: Properties = props.into_iter().map(|(k, v)| (k.into(), v)).collect();
+        // Not collected: a collection reserves room for every pair it is
+        // given, and an object construction that repeats one key (`{a = 1,
+        // a = 1, …}`) would build a table sized for all of its pairs for
+        // one property. Room for the pairs (as many as the iterator may
+        // give), but at most `PRESIZE`, is reserved; the table
+        // grows from there, and is shrunk when duplicates left it mostly
+        // empty.
+        const PRESIZE: usize = 1024;
+        let pairs = props.into_iter();
+        let mut props = Properties::default();
+        let (lower, upper) = pairs.size_hint();
+        props.reserve(upper.unwrap_or(lower).min(PRESIZE));
+        for (k, v) in pairs {
+            props.insert(k.into(), v);
+        }
+        if props.capacity() / 2 > props.len() {
+            props.shrink_to_fit();
+        }
         let group = group::current().or_else(|| props.values().find_map(|v| v.group().cloned()));
         let def = ObjectDef::new(Some(props), opts, group.clone());
         Type::in_group(TypeKind::Object(Arc::new(def)), group)
@@ -659,6 +676,35 @@ mod tests {
         assert_ne!(Type::bool(), Type::int());
         assert_eq!(Type::opaque("boolean"), Type::bool());
         assert_ne!(Type::opaque("x"), Type::opaque("y"));
+    }
+
+    #[test]
+    fn repeated_keys_leave_a_table_for_the_distinct_ones() {
+        // 100,000 pairs of two keys: a repeated key keeps its first
+        // position and its last value, and the table is sized for two
+        // properties, not for every pair.
+        let pairs = (0..100_000).map(|i| {
+            let key = if i % 2 == 0 { "a" } else { "b" };
+            (
+                key,
+                if i < 99_998 {
+                    Type::int()
+                } else {
+                    Type::string()
+                },
+            )
+        });
+        let t = Type::object(pairs);
+        let props = t.as_object().map(|o| o.properties());
+        let props = props.as_deref();
+        let keys: Vec<&str> = props.iter().flat_map(|p| p.keys()).map(|k| &**k).collect();
+        assert_eq!(keys, ["a", "b"]);
+        assert!(props.is_some_and(|p| p.values().all(|v| *v == Type::string())));
+        assert!(
+            props.is_some_and(|p| p.capacity() < 64),
+            "{:?}",
+            props.map(|p| p.capacity())
+        );
     }
 
     #[test]

@@ -143,6 +143,23 @@ fn sizes() {
     assert!(sizes.5 <= 24, "{sizes:?}");
 }
 
+/// A name reference's box: 56 bytes, so that with the allocator's header
+/// it takes a 64-byte block, not an 80-byte one (`${a}${a}…`, #18
+/// finding 7). A one-word root name and a two-word definition keep it
+/// there.
+#[test]
+fn scope_traversal_box_fits_56_bytes() {
+    use std::mem::size_of;
+    let sizes = (
+        size_of::<Definition>(),
+        size_of::<Option<Definition>>(),
+        size_of::<BoundScopeTraversal>(),
+    );
+    assert!(sizes.0 <= 16, "{sizes:?}");
+    assert!(sizes.1 <= 16, "{sizes:?}");
+    assert!(sizes.2 <= 56, "{sizes:?}");
+}
+
 /// The clone is equal, prints the same, and differences anywhere —
 /// in a child or in a field beside the children — are seen.
 #[test]
