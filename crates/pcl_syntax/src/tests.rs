@@ -594,9 +594,14 @@ fn node_sizes_stay_small() {
         size_of::<ObjectItemNode>()
     );
     assert!(
-        size_of::<ItemNode>() <= 48,
+        size_of::<ItemNode>() <= 24,
         "ItemNode is {} bytes",
         size_of::<ItemNode>()
+    );
+    assert!(
+        size_of::<BodyNode>() <= 20,
+        "BodyNode is {} bytes",
+        size_of::<BodyNode>()
     );
 }
 

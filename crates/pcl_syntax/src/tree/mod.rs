@@ -30,6 +30,7 @@
 //! ([`crate::Parsed::node_at`]).
 
 pub(crate) mod builder;
+mod items;
 pub(crate) mod nav;
 mod store;
 mod views;
@@ -37,6 +38,7 @@ mod views;
 use num_bigint::BigInt;
 use pcl_diagnostics::TextRange;
 
+pub(crate) use items::{BodyNode, Comments, ItemNode, ItemNodeKind};
 pub use nav::NodeRef;
 pub(crate) use store::{Bits, Slot, WideBinary, LEAF};
 pub use views::*;
@@ -112,9 +114,12 @@ pub struct Tree {
     pub(crate) idents: Vec<TextRange>,
     pub(crate) bodies: Vec<BodyNode>,
     pub(crate) items: Vec<ItemNode>,
+    /// The blocks that are not compact items (see `items.rs`).
     pub(crate) blocks: Vec<BlockNode>,
+    /// The names and `=` of attributes that are not compact items.
+    pub(crate) attr_extras: Vec<[TextRange; 2]>,
     pub(crate) labels: Vec<LabelNode>,
-    pub(crate) comments: Vec<CommentNode>,
+    pub(crate) comments: Comments,
     pub(crate) decoded: String,
     pub(crate) bigs: Vec<BigInt>,
     /// Each expression's parent, built on first use (see `nav.rs`).
@@ -155,8 +160,10 @@ impl Tree {
             + bytes(&self.bodies)
             + bytes(&self.items)
             + bytes(&self.blocks)
+            + bytes(&self.attr_extras)
             + bytes(&self.labels)
-            + bytes(&self.comments)
+            + bytes(&self.comments.nodes)
+            + bytes(&self.comments.runs)
             + self.decoded.capacity()
             + bytes(&self.bigs)
     }
@@ -353,31 +360,8 @@ pub(crate) struct SplatNode {
     pub(crate) each: ExprId,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct BodyNode {
-    pub(crate) items: Run,
-    pub(crate) range: TextRange,
-    pub(crate) dangling: Run,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ItemNode {
-    pub(crate) kind: ItemNodeKind,
-    pub(crate) range: TextRange,
-    pub(crate) leading: Run,
-    pub(crate) trailing: Run,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum ItemNodeKind {
-    Attribute {
-        name: TextRange,
-        equals: TextRange,
-        expr: ExprId,
-    },
-    Block(u32),
-}
-
+/// A block as the parser builds it, and as a block item that is not
+/// compact stores it (see `items.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct BlockNode {
     pub(crate) type_name: TextRange,
