@@ -584,9 +584,9 @@ fn node_sizes_stay_small() {
         size_of::<StepNode>()
     );
     assert!(
-        size_of::<PartNode>() <= 24,
-        "PartNode is {} bytes",
-        size_of::<PartNode>()
+        size_of::<StoredPart>() <= 16,
+        "StoredPart is {} bytes",
+        size_of::<StoredPart>()
     );
     assert!(
         size_of::<ObjectItemNode>() <= 16,

@@ -37,7 +37,7 @@ pub(crate) struct Scratch {
     pub(crate) exprs: Vec<ExprId>,
     pub(crate) steps: Vec<StepNode>,
     pub(crate) object_items: Vec<ObjectItemNode>,
-    pub(crate) parts: Vec<PartNode>,
+    pub(crate) parts: Vec<StoredPart>,
     pub(crate) idents: Vec<TextRange>,
     pub(crate) items: Vec<ItemNode>,
     pub(crate) labels: Vec<LabelNode>,
@@ -103,13 +103,22 @@ lists! {
     exprs -> expr_lists: ExprId => mark_exprs, push_list_expr, finish_exprs, discard_exprs;
     steps -> steps: StepNode => mark_steps, push_step, finish_steps, discard_steps;
     object_items -> object_items: ObjectItemNode => mark_object_items, push_object_item, finish_object_items, discard_object_items;
-    parts -> parts: PartNode => mark_parts, push_part, finish_parts, discard_parts;
     idents -> idents: TextRange => mark_idents, push_ident, finish_idents, discard_idents;
     items -> items: ItemNode => mark_items, push_item, finish_items, discard_items;
     labels -> labels: LabelNode => mark_labels, push_label, finish_labels, discard_labels;
 }
 
 impl Builder {
+    pub(crate) fn mark_parts(&self) -> Mark {
+        Mark(self.scratch.parts.len() as u32)
+    }
+    pub(crate) fn push_part(&mut self, value: PartNode) {
+        let part = StoredPart::new(&mut self.tree, value);
+        self.scratch.parts.push(part);
+    }
+    pub(crate) fn finish_parts(&mut self, mark: Mark) -> Run {
+        finish_run(&mut self.scratch.parts, &mut self.tree.parts, mark)
+    }
     pub(crate) fn mark_comments(&self) -> Mark {
         Mark(self.scratch.comments.len() as u32)
     }
@@ -487,6 +496,7 @@ impl Builder {
         let plain = match (slice(&self.tree.parts, parts), inner) {
             ([], None) => true,
             ([part], Some(inner)) => {
+                let part = part.get(&self.tree);
                 part.range == inner && part.kind == PartNodeKind::Literal(Text::Source(inner))
             }
             _ => false,

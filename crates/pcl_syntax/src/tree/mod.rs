@@ -32,6 +32,7 @@
 pub(crate) mod builder;
 mod items;
 pub(crate) mod nav;
+mod parts;
 mod store;
 mod views;
 
@@ -40,6 +41,7 @@ use pcl_diagnostics::TextRange;
 
 pub(crate) use items::{BodyNode, Comments, ItemNode, ItemNodeKind};
 pub use nav::NodeRef;
+pub(crate) use parts::StoredPart;
 pub(crate) use store::{Bits, Slot, WideBinary, LEAF};
 pub use views::*;
 
@@ -104,7 +106,9 @@ pub struct Tree {
     pub(crate) step_extras: Vec<(TextRange, u32)>,
     pub(crate) object_items: Vec<ObjectItemNode>,
     pub(crate) templates: Vec<TemplateNode>,
-    pub(crate) parts: Vec<PartNode>,
+    pub(crate) parts: Vec<StoredPart>,
+    /// The texts of literal parts that are not their source bytes.
+    pub(crate) literal_texts: Vec<Text>,
     pub(crate) template_ifs: Vec<TemplateIfNode>,
     pub(crate) template_fors: Vec<TemplateForNode>,
     pub(crate) calls: Vec<CallNode>,
@@ -151,6 +155,7 @@ impl Tree {
             + bytes(&self.object_items)
             + bytes(&self.templates)
             + bytes(&self.parts)
+            + bytes(&self.literal_texts)
             + bytes(&self.template_ifs)
             + bytes(&self.template_fors)
             + bytes(&self.calls)
