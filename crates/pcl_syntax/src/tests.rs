@@ -583,6 +583,12 @@ fn node_sizes_stay_small() {
         "StepNode is {} bytes",
         size_of::<StepNode>()
     );
+    // A template's flat parts are all alive while its parts are written.
+    assert!(
+        size_of::<crate::template::Flat<'_>>() <= 24,
+        "Flat is {} bytes",
+        size_of::<crate::template::Flat<'_>>()
+    );
     assert!(
         size_of::<StoredPart>() <= 16,
         "StoredPart is {} bytes",
