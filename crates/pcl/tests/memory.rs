@@ -36,13 +36,13 @@ const BOUND: f64 = 40.0;
 /// (`pcl_types::LiteralTypes`). `1+1+…` is a boxed binary node per `+`.
 /// The shapes with a diagnostic per line (`= = =`, `a=1`, the unknown
 /// block type of `b{}`) are under the bound: a file keeps at most 1,000
-/// diagnostics (`pcl_diagnostics::DiagnosticList`).
+/// diagnostics (`pcl_diagnostics::DiagnosticList`). `[1,1,1,…]` and the
+/// strings in a list went under it (37.7 and 38.0) when the harness
+/// stopped counting the program text a first check faults in.
 const KNOWN_OVER: &[(&str, f64)] = &[
     ("`${a}` interpolations in one string", 49.9),
-    ("`[1,1,1,…]`", 44.2),
     ("`{a=1,…}` objects", 46.8),
     ("`1+1+…` sum", 104.8),
-    ("`\"x\"` strings in a list", 44.9),
 ];
 
 fn run(text: String) {
