@@ -19,7 +19,9 @@ use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 use crate::codes;
 use crate::lexer::is_unicode_space;
 use crate::tree::builder::Builder;
-use crate::tree::{ExprId, PartNode, PartNodeKind, Run, Strip, TemplateForNode, TemplateIfNode};
+use crate::tree::{
+    ExprId, PartNode, PartNodeKind, Run, Strip, TemplateForNode, TemplateIfNode, Text,
+};
 use crate::MAX_NESTING_DEPTH;
 
 /// One element of the flat part list.
@@ -68,10 +70,10 @@ pub(crate) struct LitText<'s> {
 
 impl<'s> LitText<'s> {
     /// `value`, decoded from the source at `range`.
+    #[inline]
     pub(crate) fn new(text: &'s str, value: Cow<'s, str>, range: TextRange) -> LitText<'s> {
-        let at_range = text.get(range.to_usize());
         match value {
-            Cow::Borrowed(v) if at_range.is_some_and(|s| std::ptr::eq(s, v)) => LitText {
+            Cow::Borrowed(v) if is_source(text, v, range) => LitText {
                 owned: None,
                 source: PhantomData,
             },
@@ -91,6 +93,7 @@ impl<'s> LitText<'s> {
     }
 
     /// The text of the literal at `range` of `text`.
+    #[inline]
     pub(crate) fn get<'a>(&'a self, text: &'a str, range: TextRange) -> &'a str {
         match &self.owned {
             Some(owned) => owned,
@@ -241,9 +244,17 @@ pub(crate) fn merge_literal<'s>(
     value: &Cow<'_, str>,
     range: TextRange,
 ) {
-    let at_range = text.get(range.to_usize());
-    let whole = matches!(value, Cow::Borrowed(v) if at_range.is_some_and(|s| std::ptr::eq(s, *v)));
+    let whole = matches!(value, Cow::Borrowed(v) if is_source(text, v, range));
     join(text, prev, prev_range, (value, whole), range);
+}
+
+/// Whether `value` is the slice of `text` at `range` (the same bytes in
+/// place, compared by address: no slicing, no boundary checks).
+fn is_source(text: &str, value: &str, range: TextRange) -> bool {
+    let at = (value.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    at == range.start as usize
+        && value.len() == range.len() as usize
+        && range.end as usize <= text.len()
 }
 
 /// [`merge_literal`] of a text that is (`source`) or is not the source
@@ -264,9 +275,15 @@ fn join(
 /// A merged literal as a part: NFC-normalised (a copy only when it is not
 /// NFC already).
 fn literal_part(text: &str, b: &mut Builder, (value, range): (LitText<'_>, TextRange)) -> PartNode {
+    let source = value.is_source();
     let value = nfc(Cow::Borrowed(value.get(text, range)));
+    let text = match value {
+        // Its source bytes, NFC already: no need to compare them.
+        Cow::Borrowed(_) if source => Text::Source(range),
+        value => b.text(text, range, &value),
+    };
     PartNode {
-        kind: PartNodeKind::Literal(b.text(text, range, &value)),
+        kind: PartNodeKind::Literal(text),
         range,
     }
 }

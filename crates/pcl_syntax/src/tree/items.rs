@@ -14,9 +14,8 @@
 //!   builder takes it back off the body arena).
 //!
 //! Any other item keeps its details in a side arena (`attr_extras`, or a
-//! whole [`BlockNode`] in `blocks`). Which form an item takes is decided
-//! by decoding the compact form and comparing it with what the parser
-//! built, so the two forms cannot disagree.
+//! whole [`BlockNode`] in `blocks`). A debug build checks that every
+//! compact item decodes to what the parser built.
 //!
 //! Most items have no comments: an item's leading and trailing comment
 //! runs, and a body's dangling one, are an index into [`Comments::runs`]
@@ -57,6 +56,18 @@ impl Comments {
         index
     }
 }
+
+/// What a block item that cannot be read reads as.
+const NO_BLOCK: (BlockNode, BodyNode) = (
+    BlockNode {
+        type_name: TextRange { start: 0, end: 0 },
+        labels: Run { start: 0, len: 0 },
+        body: BodyId(NONE),
+        open_brace: TextRange { start: 0, end: 0 },
+        close_brace: TextRange { start: 0, end: 0 },
+    },
+    BodyNode::EMPTY,
+);
 
 /// A sequence of items: a file's, or a block's between its braces.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,22 +149,27 @@ impl ItemNode {
         comments: (Run, Run),
     ) -> ItemNode {
         let comments = tree.comments.add(&[comments.0, comments.1]);
-        let offset = |at: u32| {
-            at.checked_sub(range.start)
-                .and_then(|d| u16::try_from(d).ok())
-        };
-        let compact = match (offset(name.end), offset(equals.start)) {
-            (Some(len), Some(eq)) => Some(ItemNode {
+        let start = range.start;
+        let name_len = u16::try_from(name.end.wrapping_sub(start)).ok();
+        let equals_at = equals.start.checked_sub(start);
+        let equals_at = equals_at.and_then(|d| u16::try_from(d).ok());
+        if let (true, true, Some(len), Some(eq)) = (
+            name.start == start && name.end >= start,
+            equals.end == equals.start.wrapping_add(1),
+            name_len,
+            equals_at,
+        ) {
+            let item = ItemNode {
                 range,
                 a: u32::from(len) | (u32::from(eq) << 16),
                 b: expr.0,
                 comments,
                 tag: ItemTag::Attr,
-            }),
-            _ => None,
-        };
-        let wanted = ItemNodeKind::Attribute { name, equals, expr };
-        if let Some(item) = compact.filter(|item| item.kind(tree) == wanted) {
+            };
+            debug_assert_eq!(
+                item.kind(tree),
+                ItemNodeKind::Attribute { name, equals, expr }
+            );
             return item;
         }
         let index = tree.attr_extras.len() as u32;
@@ -177,35 +193,42 @@ impl ItemNode {
         comments: (Run, Run),
     ) -> ItemNode {
         let comments = tree.comments.add(&[comments.0, comments.1]);
-        let mut wanted = node;
-        if wanted.labels.len == 0 {
-            wanted.labels = Run::default();
-        }
         let body = tree.bodies.get(node.body.0 as usize).copied();
-        let is_last = node.body.0 as usize + 1 == tree.bodies.len();
-        let mut compact = ItemNode {
+        let open = node.open_brace;
+        // What the compact forms can say: no labels, the type name first
+        // and a one-byte `{`.
+        let plain = node.labels.len == 0
+            && node.type_name.start == range.start
+            && open.end == open.start.wrapping_add(1);
+        let mut item = ItemNode {
             range,
             a: node.type_name.end,
-            b: node.open_brace.start,
+            b: node.body.0,
             comments,
-            tag: ItemTag::EmptyBlock,
+            tag: ItemTag::Block,
         };
-        if let (Some(body), true) = (body, is_last) {
-            let kind = compact.kind(tree);
-            let stored = BlockNode {
-                body: BodyId(NONE),
-                ..wanted
-            };
-            if kind == ItemNodeKind::Block(stored, body) {
+        if let (Some(body), true) = (body, plain) {
+            // The body sits between the braces, and the `}` ends the item.
+            let between = open.end == body.range.start
+                && node.close_brace == TextRange::new(body.range.end, range.end);
+            // An empty body, last built: the braces say all about it.
+            let close = TextRange::new(range.end.saturating_sub(1), range.end);
+            let empty = node.body.0 as usize + 1 == tree.bodies.len()
+                && body.items.len == 0
+                && body.dangling == NONE
+                && node.close_brace == close
+                && close.len() == 1
+                && body.range == TextRange::new(open.end, close.start);
+            if empty {
+                item.tag = ItemTag::EmptyBlock;
+                item.b = open.start;
                 tree.bodies.pop();
-                return compact;
+                debug_assert!(item.decodes_to(tree, node, body));
+                return item;
             }
-        }
-        compact.tag = ItemTag::Block;
-        compact.b = node.body.0;
-        if let Some(body) = body {
-            if compact.kind(tree) == ItemNodeKind::Block(wanted, body) {
-                return compact;
+            if between {
+                debug_assert!(item.decodes_to(tree, node, body));
+                return item;
             }
         }
         let index = tree.blocks.len() as u32;
@@ -219,47 +242,82 @@ impl ItemNode {
         }
     }
 
+    /// Whether a block item reads back as `node` with `body` (an empty
+    /// run's start and a body not stored aside).
+    fn decodes_to(&self, tree: &Tree, node: BlockNode, body: BodyNode) -> bool {
+        let ItemNodeKind::Block(got, got_body) = self.kind(tree) else {
+            return false;
+        };
+        let empty_run = |run: Run| if run.len == 0 { Run::default() } else { run };
+        let node_matches = BlockNode {
+            labels: empty_run(node.labels),
+            body: got.body,
+            ..node
+        } == got;
+        let body_matches = BodyNode {
+            items: empty_run(body.items),
+            ..body
+        } == BodyNode {
+            items: empty_run(got_body.items),
+            ..got_body
+        };
+        node_matches && body_matches
+    }
+
     /// What the item is, as the builder was given it.
+    #[inline]
     pub(crate) fn kind(&self, tree: &Tree) -> ItemNodeKind {
+        match self.as_attribute(tree) {
+            Some((name, equals, expr)) => ItemNodeKind::Attribute { name, equals, expr },
+            None => {
+                let (block, body) = self.as_block(tree).unwrap_or(NO_BLOCK);
+                ItemNodeKind::Block(block, body)
+            }
+        }
+    }
+
+    /// An attribute's name, `=` and value; `None` for a block.
+    #[inline]
+    pub(crate) fn as_attribute(&self, tree: &Tree) -> Option<(TextRange, TextRange, ExprId)> {
         let start = self.range.start;
         match self.tag {
             ItemTag::Attr => {
                 let name_end = start.saturating_add(self.a & 0xffff);
                 let equals = start.saturating_add(self.a >> 16);
-                ItemNodeKind::Attribute {
-                    name: TextRange::new(start, name_end),
-                    equals: TextRange::new(equals, equals.saturating_add(1)),
-                    expr: ExprId(self.b),
-                }
+                let name = TextRange::new(start, name_end);
+                let equals = TextRange::new(equals, equals.saturating_add(1));
+                Some((name, equals, ExprId(self.b)))
             }
             ItemTag::WideAttr => {
-                let [name, equals] = tree
-                    .attr_extras
-                    .get(self.a as usize)
-                    .copied()
-                    .unwrap_or_default();
-                ItemNodeKind::Attribute {
-                    name,
-                    equals,
-                    expr: ExprId(self.b),
-                }
+                let extras = tree.attr_extras.get(self.a as usize);
+                let [name, equals] = extras.copied().unwrap_or_default();
+                Some((name, equals, ExprId(self.b)))
             }
+            ItemTag::Block | ItemTag::EmptyBlock | ItemTag::WideBlock => None,
+        }
+    }
+
+    /// A block and its body (`BodyId(NONE)` for a body not stored);
+    /// `None` for an attribute.
+    pub(crate) fn as_block(&self, tree: &Tree) -> Option<(BlockNode, BodyNode)> {
+        let start = self.range.start;
+        let body_at = |id: BodyId| {
+            let body = tree.bodies.get(id.0 as usize);
+            body.copied().unwrap_or(BodyNode::EMPTY)
+        };
+        match self.tag {
+            ItemTag::Attr | ItemTag::WideAttr => None,
             ItemTag::Block => {
-                let body = BodyId(self.b);
-                let node = tree
-                    .bodies
-                    .get(body.0 as usize)
-                    .copied()
-                    .unwrap_or(BodyNode::EMPTY);
-                let inner = node.range;
+                let body = body_at(BodyId(self.b));
+                let inner = body.range;
                 let block = BlockNode {
                     type_name: TextRange::new(start, self.a),
                     labels: Run::default(),
-                    body,
+                    body: BodyId(self.b),
                     open_brace: TextRange::new(inner.start.saturating_sub(1), inner.start),
                     close_brace: TextRange::new(inner.end, self.range.end),
                 };
-                ItemNodeKind::Block(block, node)
+                Some((block, body))
             }
             ItemTag::EmptyBlock => {
                 let open = TextRange::new(self.b, self.b.saturating_add(1));
@@ -275,26 +333,12 @@ impl ItemNode {
                     range: TextRange::new(open.end, close.start),
                     ..BodyNode::EMPTY
                 };
-                ItemNodeKind::Block(block, body)
+                Some((block, body))
             }
             ItemTag::WideBlock => {
-                let block = tree
-                    .blocks
-                    .get(self.a as usize)
-                    .copied()
-                    .unwrap_or(BlockNode {
-                        type_name: TextRange::default(),
-                        labels: Run::default(),
-                        body: BodyId(NONE),
-                        open_brace: TextRange::default(),
-                        close_brace: TextRange::default(),
-                    });
-                let body = tree
-                    .bodies
-                    .get(block.body.0 as usize)
-                    .copied()
-                    .unwrap_or(BodyNode::EMPTY);
-                ItemNodeKind::Block(block, body)
+                let block = tree.blocks.get(self.a as usize).copied();
+                let block = block.unwrap_or(NO_BLOCK.0);
+                Some((block, body_at(block.body)))
             }
         }
     }

@@ -39,7 +39,7 @@ mod views;
 use num_bigint::BigInt;
 use pcl_diagnostics::TextRange;
 
-pub(crate) use items::{BodyNode, Comments, ItemNode, ItemNodeKind};
+pub(crate) use items::{BodyNode, Comments, ItemNode};
 pub use nav::NodeRef;
 pub(crate) use parts::StoredPart;
 pub(crate) use store::{Bits, Slot, WideBinary, LEAF};

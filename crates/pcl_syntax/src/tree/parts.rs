@@ -36,6 +36,7 @@ enum PartTag {
 impl StoredPart {
     /// `part` as stored: a literal's decoded text must be its source
     /// (at the part's range) or in the side buffer.
+    #[inline]
     pub(crate) fn new(tree: &mut Tree, part: PartNode) -> StoredPart {
         let (tag, a, strip) = match part.kind {
             PartNodeKind::Literal(Text::Source(range)) if range == part.range => {
@@ -59,6 +60,7 @@ impl StoredPart {
     }
 
     /// The part as it was given to [`StoredPart::new`].
+    #[inline]
     pub(crate) fn get(&self, tree: &Tree) -> PartNode {
         let kind = match self.tag {
             PartTag::SourceLiteral => PartNodeKind::Literal(Text::Source(self.range)),

@@ -232,31 +232,41 @@ pub enum Item<'t> {
 
 impl<'t> ItemRef<'t> {
     pub fn kind(self) -> Item<'t> {
-        match self.node.kind(self.src.tree) {
-            ItemNodeKind::Attribute { name, equals, expr } => Item::Attribute(AttributeRef {
-                item: self,
-                name,
-                equals,
-                expr,
-            }),
-            ItemNodeKind::Block(node, body) => Item::Block(BlockRef {
-                item: self,
-                node,
-                body,
-            }),
+        match self.as_attribute() {
+            Some(attr) => Item::Attribute(attr),
+            None => match self.as_block() {
+                Some(block) => Item::Block(block),
+                // Unreachable: an item is one or the other.
+                None => Item::Block(BlockRef {
+                    item: self,
+                    node: BlockNode {
+                        type_name: TextRange::default(),
+                        labels: Run::default(),
+                        body: BodyId(u32::MAX),
+                        open_brace: TextRange::default(),
+                        close_brace: TextRange::default(),
+                    },
+                    body: BodyNode::EMPTY,
+                }),
+            },
         }
     }
     pub fn as_attribute(self) -> Option<AttributeRef<'t>> {
-        match self.kind() {
-            Item::Attribute(attr) => Some(attr),
-            Item::Block(_) => None,
-        }
+        let (name, equals, expr) = self.node.as_attribute(self.src.tree)?;
+        Some(AttributeRef {
+            item: self,
+            name,
+            equals,
+            expr,
+        })
     }
     pub fn as_block(self) -> Option<BlockRef<'t>> {
-        match self.kind() {
-            Item::Block(block) => Some(block),
-            Item::Attribute(_) => None,
-        }
+        let (node, body) = self.node.as_block(self.src.tree)?;
+        Some(BlockRef {
+            item: self,
+            node,
+            body,
+        })
     }
     pub fn range(self) -> TextRange {
         self.node.range
