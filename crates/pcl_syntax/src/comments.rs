@@ -22,7 +22,7 @@ use pcl_diagnostics::TextRange;
 
 use crate::token::{Token, TokenKind, Tokens};
 use crate::tree::builder::slice;
-use crate::tree::{CommentKind, CommentNode, ItemNode};
+use crate::tree::{CommentKind, CommentNode, Comments, ItemNode};
 
 fn make_comment(text: &str, token: Token) -> Option<CommentNode> {
     let kind = match token.kind {
@@ -149,7 +149,7 @@ pub(crate) fn dangling(
     comments: &[u32],
     range: TextRange,
     items: &[ItemNode],
-    attached_comments: &[CommentNode],
+    attached_comments: &Comments,
 ) -> Vec<CommentNode> {
     let start_of = |idx: &u32| tokens.start(*idx as usize).unwrap_or(u32::MAX);
     let lo = comments.partition_point(|idx| start_of(idx) < range.start);
@@ -163,9 +163,13 @@ pub(crate) fn dangling(
     // (they come in order already, so the sort is a linear check).
     let mut attached: Vec<u32> = Vec::new();
     for item in items {
-        let of = |run| slice(attached_comments, run).iter().map(|c| c.range.start);
-        attached.extend(of(item.leading));
-        attached.extend(of(item.trailing));
+        let of = |run| {
+            slice(&attached_comments.nodes, run)
+                .iter()
+                .map(|c| c.range.start)
+        };
+        attached.extend(of(item.leading(attached_comments)));
+        attached.extend(of(item.trailing(attached_comments)));
     }
     attached.sort_unstable();
     // The gaps are the stretches before, between and after the items:

@@ -11,6 +11,7 @@
 //! cannot overflow the stack; it is capped at [`crate::MAX_NESTING_DEPTH`]).
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
 use pcl_diagnostics::TextRange;
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
@@ -18,16 +19,17 @@ use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 use crate::codes;
 use crate::lexer::is_unicode_space;
 use crate::tree::builder::Builder;
-use crate::tree::{ExprId, PartNode, PartNodeKind, Run, Strip, TemplateForNode, TemplateIfNode};
+use crate::tree::{
+    ExprId, PartNode, PartNodeKind, Run, Strip, TemplateForNode, TemplateIfNode, Text,
+};
 use crate::MAX_NESTING_DEPTH;
 
 /// One element of the flat part list.
 pub(crate) enum Flat<'s> {
-    /// A literal token's decoded text: borrowed from the source exactly
-    /// when it is the token's whole text (no escapes), so most literals
-    /// are never copied.
+    /// A literal token's decoded text (most are their source bytes,
+    /// never copied).
     Lit {
-        value: Cow<'s, str>,
+        value: LitText<'s>,
         range: TextRange,
     },
     /// An interpolation part, built already.
@@ -54,6 +56,56 @@ pub(crate) enum Flat<'s> {
     },
     /// A broken directive, already reported.
     Broken,
+}
+
+/// The decoded text of a literal at a range: the source bytes there, or
+/// a text of its own (boxed: few literals have one, and a flat part stays
+/// 24 bytes, the size of an interpolation's).
+pub(crate) struct LitText<'s> {
+    // A box of one pointer, not the 24-byte `String` (see above).
+    #[allow(clippy::box_collection)]
+    owned: Option<Box<String>>,
+    source: PhantomData<&'s str>,
+}
+
+impl<'s> LitText<'s> {
+    /// `value`, decoded from the source at `range`.
+    #[inline]
+    pub(crate) fn new(text: &'s str, value: Cow<'s, str>, range: TextRange) -> LitText<'s> {
+        match value {
+            Cow::Borrowed(v) if is_source(text, v, range) => LitText {
+                owned: None,
+                source: PhantomData,
+            },
+            value => LitText::owned(value.into_owned()),
+        }
+    }
+
+    fn owned(value: String) -> LitText<'s> {
+        LitText {
+            owned: Some(Box::new(value)),
+            source: PhantomData,
+        }
+    }
+
+    fn is_source(&self) -> bool {
+        self.owned.is_none()
+    }
+
+    /// The text of the literal at `range` of `text`.
+    #[inline]
+    pub(crate) fn get<'a>(&'a self, text: &'a str, range: TextRange) -> &'a str {
+        match &self.owned {
+            Some(owned) => owned,
+            None => text.get(range.to_usize()).unwrap_or(""),
+        }
+    }
+
+    /// The text, as a string of its own.
+    fn to_mut(&mut self, text: &str, range: TextRange) -> &mut String {
+        self.owned
+            .get_or_insert_with(|| Box::new(text.get(range.to_usize()).unwrap_or("").to_string()))
+    }
 }
 
 /// The head of a `%{for}` directive.
@@ -112,11 +164,11 @@ pub(crate) fn finish_parts(
     mut flat: Vec<Flat<'_>>,
     flush: bool,
 ) -> Run {
-    apply_strip_markers(&mut flat);
+    apply_strip_markers(text, &mut flat);
     if flush {
-        flush_heredoc(&mut flat);
+        flush_heredoc(text, &mut flat);
     }
-    let flat = merge_literals(flat);
+    let flat = merge_literals(text, flat);
     structure(sink, text, b, flat)
 }
 
@@ -148,11 +200,17 @@ pub(crate) fn finish_plain<'s>(
     }
     let mark = b.mark_parts();
     // Adjacent literals are merged here, then stored once.
-    let mut pending: Option<(Cow<'s, str>, TextRange)> = None;
+    let mut pending: Option<(LitText<'s>, TextRange)> = None;
     for part in stack.drain(base..) {
         match part {
             Flat::Lit { value, range } => match &mut pending {
-                Some((prev, prev_range)) => merge_literal(text, prev, prev_range, &value, range),
+                Some((prev, prev_range)) => join(
+                    text,
+                    prev,
+                    prev_range,
+                    (value.get(text, range), value.is_source()),
+                    range,
+                ),
                 None => pending = Some((value, range)),
             },
             Flat::Interp(interp) => {
@@ -174,39 +232,58 @@ pub(crate) fn finish_plain<'s>(
 }
 
 /// Appends the literal `value` at `range` to the literal `prev` at
-/// `prev_range`. Two whole tokens that touch (each borrowed and as long as
-/// its range) stay one borrowed slice of `text`; otherwise `prev` becomes
-/// an owned string that grows.
+/// `prev_range`. Two literals that are their source bytes and touch stay
+/// their source bytes; otherwise `prev` becomes a string of its own that
+/// grows.
 // `value` is a `Cow` on purpose: whether it is borrowed decides the join.
 #[allow(clippy::ptr_arg)]
 pub(crate) fn merge_literal<'s>(
     text: &'s str,
-    prev: &mut Cow<'s, str>,
+    prev: &mut LitText<'s>,
     prev_range: &mut TextRange,
     value: &Cow<'_, str>,
     range: TextRange,
 ) {
-    let whole = |v: &Cow<'_, str>, r: TextRange| matches!(v, Cow::Borrowed(s) if s.len() == r.len() as usize);
-    let joined = (whole(prev, *prev_range) && whole(value, range) && prev_range.end == range.start)
-        .then(|| text.get(prev_range.start as usize..range.end as usize))
-        .flatten();
-    match joined {
-        Some(slice) => *prev = Cow::Borrowed(slice),
-        None => prev.to_mut().push_str(value),
+    let whole = matches!(value, Cow::Borrowed(v) if is_source(text, v, range));
+    join(text, prev, prev_range, (value, whole), range);
+}
+
+/// Whether `value` is the slice of `text` at `range` (the same bytes in
+/// place, compared by address: no slicing, no boundary checks).
+fn is_source(text: &str, value: &str, range: TextRange) -> bool {
+    let at = (value.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    at == range.start as usize
+        && value.len() == range.len() as usize
+        && range.end as usize <= text.len()
+}
+
+/// [`merge_literal`] of a text that is (`source`) or is not the source
+/// bytes at `range`.
+fn join(
+    text: &str,
+    prev: &mut LitText<'_>,
+    prev_range: &mut TextRange,
+    (value, source): (&str, bool),
+    range: TextRange,
+) {
+    if !(prev.is_source() && source && prev_range.end == range.start) {
+        prev.to_mut(text, *prev_range).push_str(value);
     }
     *prev_range = prev_range.cover(range);
 }
 
 /// A merged literal as a part: NFC-normalised (a copy only when it is not
 /// NFC already).
-fn literal_part(
-    text: &str,
-    b: &mut Builder,
-    (value, range): (Cow<'_, str>, TextRange),
-) -> PartNode {
-    let value = nfc(value);
+fn literal_part(text: &str, b: &mut Builder, (value, range): (LitText<'_>, TextRange)) -> PartNode {
+    let source = value.is_source();
+    let value = nfc(Cow::Borrowed(value.get(text, range)));
+    let text = match value {
+        // Its source bytes, NFC already: no need to compare them.
+        Cow::Borrowed(_) if source => Text::Source(range),
+        value => b.text(text, range, &value),
+    };
     PartNode {
-        kind: PartNodeKind::Literal(b.text(text, range, &value)),
+        kind: PartNodeKind::Literal(text),
         range,
     }
 }
@@ -261,7 +338,7 @@ fn structure(sink: &mut Sink, text: &str, b: &mut Builder, flat: Vec<Flat<'_>>) 
         match part {
             Flat::Lit { value, range } => {
                 let part = PartNode {
-                    kind: PartNodeKind::Literal(b.text(text, range, &value)),
+                    kind: PartNodeKind::Literal(b.text(text, range, value.get(text, range))),
                     range,
                 };
                 push_part(&mut stack, part)
@@ -498,36 +575,38 @@ fn close_frame(b: &mut Builder, stack: &mut Vec<Frame>, end_strip: Strip, end_ra
 }
 
 /// `${~`/`%{~` trim the literal token just before; `~}` the one just after.
-fn apply_strip_markers(flat: &mut [Flat<'_>]) {
+fn apply_strip_markers(text: &str, flat: &mut [Flat<'_>]) {
     for idx in 0..flat.len() {
         let strip = match flat.get(idx) {
             Some(part) => part.strip(),
             None => continue,
         };
         if strip.left && idx > 0 {
-            if let Some(Flat::Lit { value, .. }) = flat.get_mut(idx - 1) {
+            if let Some(Flat::Lit { value, range }) = flat.get_mut(idx - 1) {
+                let value = value.to_mut(text, *range);
                 let trimmed = value.trim_end_matches(is_unicode_space).len();
-                value.to_mut().truncate(trimmed);
+                value.truncate(trimmed);
             }
         }
         if strip.right {
-            if let Some(Flat::Lit { value, .. }) = flat.get_mut(idx + 1) {
-                let trimmed = value.trim_start_matches(is_unicode_space).to_string();
-                *value = Cow::Owned(trimmed);
+            if let Some(Flat::Lit { value, range }) = flat.get_mut(idx + 1) {
+                let trimmed = value.get(text, *range).trim_start_matches(is_unicode_space);
+                *value = LitText::owned(trimmed.to_string());
             }
         }
     }
 }
 
 /// Removes the common leading whitespace of a `<<-` heredoc's lines.
-fn flush_heredoc(flat: &mut [Flat<'_>]) {
+fn flush_heredoc(text: &str, flat: &mut [Flat<'_>]) {
     let mut min: Option<usize> = None;
     let mut line_starts = Vec::new();
     let mut at_line_start = true;
     for (idx, part) in flat.iter().enumerate() {
         if at_line_start {
             match part {
-                Flat::Lit { value, .. } => {
+                Flat::Lit { value, range } => {
+                    let value = value.get(text, *range);
                     let blank = value.ends_with('\n') && value.chars().all(is_unicode_space);
                     if !blank {
                         let count = value
@@ -541,22 +620,24 @@ fn flush_heredoc(flat: &mut [Flat<'_>]) {
                 _ => min = Some(0),
             }
         }
-        at_line_start = matches!(part, Flat::Lit { value, .. } if value.ends_with('\n'));
+        at_line_start =
+            matches!(part, Flat::Lit { value, range } if value.get(text, *range).ends_with('\n'));
     }
     let Some(min) = min.filter(|m| *m > 0) else {
         return;
     };
     for idx in line_starts {
-        if let Some(Flat::Lit { value, .. }) = flat.get_mut(idx) {
+        if let Some(Flat::Lit { value, range }) = flat.get_mut(idx) {
+            let value = value.to_mut(text, *range);
             let cut: usize = value.chars().take(min).map(char::len_utf8).sum();
-            value.to_mut().replace_range(..cut, "");
+            value.replace_range(..cut, "");
         }
     }
 }
 
 /// Merges adjacent literals and NFC-normalises every literal.
-fn merge_literals(flat: Vec<Flat<'_>>) -> Vec<Flat<'_>> {
-    let mut out: Vec<Flat<'_>> = Vec::with_capacity(flat.len());
+fn merge_literals<'s>(text: &'s str, flat: Vec<Flat<'s>>) -> Vec<Flat<'s>> {
+    let mut out: Vec<Flat<'s>> = Vec::with_capacity(flat.len());
     for part in flat {
         if let Flat::Lit { value, range } = &part {
             if let Some(Flat::Lit {
@@ -564,17 +645,18 @@ fn merge_literals(flat: Vec<Flat<'_>>) -> Vec<Flat<'_>> {
                 range: prev_range,
             }) = out.last_mut()
             {
-                prev.to_mut().push_str(value);
-                *prev_range = prev_range.cover(*range);
+                let value = (value.get(text, *range), value.is_source());
+                join(text, prev, prev_range, value, *range);
                 continue;
             }
         }
         out.push(part);
     }
     for part in &mut out {
-        if let Flat::Lit { value, .. } = part {
-            if !value.is_ascii() {
-                *value = Cow::Owned(value.nfc().collect());
+        if let Flat::Lit { value, range } = part {
+            let current = value.get(text, *range);
+            if !current.is_ascii() {
+                *value = LitText::owned(current.nfc().collect());
             }
         }
     }

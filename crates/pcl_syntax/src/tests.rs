@@ -583,10 +583,16 @@ fn node_sizes_stay_small() {
         "StepNode is {} bytes",
         size_of::<StepNode>()
     );
+    // A template's flat parts are all alive while its parts are written.
     assert!(
-        size_of::<PartNode>() <= 24,
-        "PartNode is {} bytes",
-        size_of::<PartNode>()
+        size_of::<crate::template::Flat<'_>>() <= 24,
+        "Flat is {} bytes",
+        size_of::<crate::template::Flat<'_>>()
+    );
+    assert!(
+        size_of::<StoredPart>() <= 16,
+        "StoredPart is {} bytes",
+        size_of::<StoredPart>()
     );
     assert!(
         size_of::<ObjectItemNode>() <= 16,
@@ -594,9 +600,14 @@ fn node_sizes_stay_small() {
         size_of::<ObjectItemNode>()
     );
     assert!(
-        size_of::<ItemNode>() <= 48,
+        size_of::<ItemNode>() <= 24,
         "ItemNode is {} bytes",
         size_of::<ItemNode>()
+    );
+    assert!(
+        size_of::<BodyNode>() <= 20,
+        "BodyNode is {} bytes",
+        size_of::<BodyNode>()
     );
 }
 

@@ -35,7 +35,7 @@ use crate::codes;
 use crate::lexer::ByteSet;
 use crate::literal;
 pub(super) use crate::template::Flat;
-use crate::template::{finish_parts, finish_plain, FlatFor, Sink};
+use crate::template::{finish_parts, finish_plain, FlatFor, LitText, Sink};
 use crate::token::TokenKind as K;
 use crate::tree::{PartNode, PartNodeKind, Run, Strip, TemplateNodeKind};
 use crate::MAX_NESTING_DEPTH;
@@ -222,6 +222,7 @@ pub(super) fn template_parts<'s>(
             }
             Literal::Heredoc => {
                 let value = literal::decode_heredoc(s.slice(range));
+                let value = LitText::new(s.text, value, range);
                 s.flats.push(Flat::Lit { value, range });
             }
             Literal::LoneBackslash => s.error(
@@ -293,6 +294,7 @@ fn push_quoted_literal<'s>(st: &mut St<'s>, value: Cow<'s, str>, range: TextRang
             }
         }
     }
+    let value = LitText::new(text, value, range);
     st.flats.push(Flat::Lit { value, range });
     st.solid_literal_end = solid.then_some(range.end);
 }

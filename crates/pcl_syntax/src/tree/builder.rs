@@ -37,7 +37,7 @@ pub(crate) struct Scratch {
     pub(crate) exprs: Vec<ExprId>,
     pub(crate) steps: Vec<StepNode>,
     pub(crate) object_items: Vec<ObjectItemNode>,
-    pub(crate) parts: Vec<PartNode>,
+    pub(crate) parts: Vec<StoredPart>,
     pub(crate) idents: Vec<TextRange>,
     pub(crate) items: Vec<ItemNode>,
     pub(crate) labels: Vec<LabelNode>,
@@ -103,11 +103,35 @@ lists! {
     exprs -> expr_lists: ExprId => mark_exprs, push_list_expr, finish_exprs, discard_exprs;
     steps -> steps: StepNode => mark_steps, push_step, finish_steps, discard_steps;
     object_items -> object_items: ObjectItemNode => mark_object_items, push_object_item, finish_object_items, discard_object_items;
-    parts -> parts: PartNode => mark_parts, push_part, finish_parts, discard_parts;
     idents -> idents: TextRange => mark_idents, push_ident, finish_idents, discard_idents;
     items -> items: ItemNode => mark_items, push_item, finish_items, discard_items;
     labels -> labels: LabelNode => mark_labels, push_label, finish_labels, discard_labels;
-    comments -> comments: CommentNode => mark_comments, push_comment, finish_comments, discard_comments;
+}
+
+impl Builder {
+    pub(crate) fn mark_parts(&self) -> Mark {
+        Mark(self.scratch.parts.len() as u32)
+    }
+    pub(crate) fn push_part(&mut self, value: PartNode) {
+        let part = StoredPart::new(&mut self.tree, value);
+        self.scratch.parts.push(part);
+    }
+    pub(crate) fn finish_parts(&mut self, mark: Mark) -> Run {
+        finish_run(&mut self.scratch.parts, &mut self.tree.parts, mark)
+    }
+    pub(crate) fn mark_comments(&self) -> Mark {
+        Mark(self.scratch.comments.len() as u32)
+    }
+    pub(crate) fn push_comment(&mut self, value: CommentNode) {
+        self.scratch.comments.push(value);
+    }
+    pub(crate) fn finish_comments(&mut self, mark: Mark) -> Run {
+        finish_run(
+            &mut self.scratch.comments,
+            &mut self.tree.comments.nodes,
+            mark,
+        )
+    }
 }
 
 impl Builder {
@@ -472,6 +496,7 @@ impl Builder {
         let plain = match (slice(&self.tree.parts, parts), inner) {
             ([], None) => true,
             ([part], Some(inner)) => {
+                let part = part.get(&self.tree);
                 part.range == inner && part.kind == PartNodeKind::Literal(Text::Source(inner))
             }
             _ => false,
@@ -562,16 +587,13 @@ impl Builder {
     pub(crate) fn body(&mut self, items: Run, range: TextRange, dangling: Run) -> BodyId {
         let range = self.cover_run(range, slice(&self.tree.items, items), |i| i.range);
         let id = BodyId(self.tree.bodies.len() as u32);
-        self.tree.bodies.push(BodyNode {
-            items,
-            range,
-            dangling,
-        });
+        let node = BodyNode::new(&mut self.tree, items, range, dangling);
+        self.tree.bodies.push(node);
         id
     }
 
     pub(crate) fn attribute(
-        &self,
+        &mut self,
         name: TextRange,
         equals: TextRange,
         expr: ExprId,
@@ -580,12 +602,8 @@ impl Builder {
     ) -> ItemNode {
         let widen =
             |a: TextRange, b: TextRange| TextRange::new(a.start.min(b.start), a.end.max(b.end));
-        ItemNode {
-            kind: ItemNodeKind::Attribute { name, equals, expr },
-            range: self.cover(widen(widen(range, name), equals), expr),
-            leading: comments.0,
-            trailing: comments.1,
-        }
+        let range = self.cover(widen(widen(range, name), equals), expr);
+        ItemNode::attribute(&mut self.tree, name, equals, expr, range, comments)
     }
 
     pub(crate) fn block(
@@ -606,14 +624,7 @@ impl Builder {
             r = widen(r, body.range);
         }
         r = widen(widen(r, node.open_brace), node.close_brace);
-        let index = self.tree.blocks.len() as u32;
-        self.tree.blocks.push(node);
-        ItemNode {
-            kind: ItemNodeKind::Block(index),
-            range: r,
-            leading: comments.0,
-            trailing: comments.1,
-        }
+        ItemNode::block(&mut self.tree, node, r, comments)
     }
 }
 

@@ -30,14 +30,18 @@
 //! ([`crate::Parsed::node_at`]).
 
 pub(crate) mod builder;
+mod items;
 pub(crate) mod nav;
+mod parts;
 mod store;
 mod views;
 
 use num_bigint::BigInt;
 use pcl_diagnostics::TextRange;
 
+pub(crate) use items::{BodyNode, Comments, ItemNode};
 pub use nav::NodeRef;
+pub(crate) use parts::StoredPart;
 pub(crate) use store::{Bits, Slot, WideBinary, LEAF};
 pub use views::*;
 
@@ -102,7 +106,9 @@ pub struct Tree {
     pub(crate) step_extras: Vec<(TextRange, u32)>,
     pub(crate) object_items: Vec<ObjectItemNode>,
     pub(crate) templates: Vec<TemplateNode>,
-    pub(crate) parts: Vec<PartNode>,
+    pub(crate) parts: Vec<StoredPart>,
+    /// The texts of literal parts that are not their source bytes.
+    pub(crate) literal_texts: Vec<Text>,
     pub(crate) template_ifs: Vec<TemplateIfNode>,
     pub(crate) template_fors: Vec<TemplateForNode>,
     pub(crate) calls: Vec<CallNode>,
@@ -112,9 +118,12 @@ pub struct Tree {
     pub(crate) idents: Vec<TextRange>,
     pub(crate) bodies: Vec<BodyNode>,
     pub(crate) items: Vec<ItemNode>,
+    /// The blocks that are not compact items (see `items.rs`).
     pub(crate) blocks: Vec<BlockNode>,
+    /// The names and `=` of attributes that are not compact items.
+    pub(crate) attr_extras: Vec<[TextRange; 2]>,
     pub(crate) labels: Vec<LabelNode>,
-    pub(crate) comments: Vec<CommentNode>,
+    pub(crate) comments: Comments,
     pub(crate) decoded: String,
     pub(crate) bigs: Vec<BigInt>,
     /// Each expression's parent, built on first use (see `nav.rs`).
@@ -146,6 +155,7 @@ impl Tree {
             + bytes(&self.object_items)
             + bytes(&self.templates)
             + bytes(&self.parts)
+            + bytes(&self.literal_texts)
             + bytes(&self.template_ifs)
             + bytes(&self.template_fors)
             + bytes(&self.calls)
@@ -155,8 +165,10 @@ impl Tree {
             + bytes(&self.bodies)
             + bytes(&self.items)
             + bytes(&self.blocks)
+            + bytes(&self.attr_extras)
             + bytes(&self.labels)
-            + bytes(&self.comments)
+            + bytes(&self.comments.nodes)
+            + bytes(&self.comments.runs)
             + self.decoded.capacity()
             + bytes(&self.bigs)
     }
@@ -353,31 +365,8 @@ pub(crate) struct SplatNode {
     pub(crate) each: ExprId,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct BodyNode {
-    pub(crate) items: Run,
-    pub(crate) range: TextRange,
-    pub(crate) dangling: Run,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ItemNode {
-    pub(crate) kind: ItemNodeKind,
-    pub(crate) range: TextRange,
-    pub(crate) leading: Run,
-    pub(crate) trailing: Run,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum ItemNodeKind {
-    Attribute {
-        name: TextRange,
-        equals: TextRange,
-        expr: ExprId,
-    },
-    Block(u32),
-}
-
+/// A block as the parser builds it, and as a block item that is not
+/// compact stores it (see `items.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct BlockNode {
     pub(crate) type_name: TextRange,

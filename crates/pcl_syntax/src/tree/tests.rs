@@ -230,3 +230,79 @@ fn traversals_keep_their_source_leaf_or_node() {
         .collect();
     assert_eq!(steps, ["legacy 0 0", "attr b 9..10", "index y"]);
 }
+
+/// Items in their common forms keep no side records (an empty block not
+/// even its body); the other forms do, and read back what was parsed.
+#[test]
+fn items_are_compact_in_their_common_forms() {
+    let text = "a=1\nbb = 2\nb{\n}\nc {\n  d = 3\n}\n";
+    let parse = parse(FileId(0), text);
+    let tree = parse.tree();
+    assert!(tree.attr_extras.is_empty(), "{}", parse.dump());
+    assert!(tree.blocks.is_empty(), "{}", parse.dump());
+    // The root's and `c`'s bodies; `b`'s is empty and not stored.
+    assert_eq!(tree.bodies.len(), 2, "{}", parse.dump());
+    let b = block_of(&parse, "b");
+    assert_eq!(b.open_brace_range(), TextRange::new(12, 13));
+    assert_eq!(b.close_brace_range(), TextRange::new(14, 15));
+    assert_eq!(b.body().range(), TextRange::new(13, 14));
+    assert_eq!(b.body().items().len(), 0);
+    let d: Vec<&str> = block_of(&parse, "c")
+        .body()
+        .attributes()
+        .map(|a| a.name())
+        .collect();
+    assert_eq!(d, ["d"]);
+    let bb = parse
+        .body()
+        .attributes()
+        .nth(1)
+        .map(|a| (a.name(), a.equals_range()));
+    assert_eq!(bb, Some(("bb", TextRange::new(7, 8))));
+
+    // A label, comments, a missing `}`, an `=` 64 KiB past the name.
+    let gap = " ".repeat(70_000);
+    let text = format!("# c\nr \"l\" {{\n}} # t\nx{gap}= 1\nu {{\n");
+    let parse = crate::parse(FileId(0), &text);
+    let tree = parse.tree();
+    assert_eq!(tree.attr_extras.len(), 1, "{}", parse.dump());
+    // `r` (its label); `u`'s missing `}` is where its body ends, which
+    // the compact form can say.
+    assert_eq!(tree.blocks.len(), 1, "{}", parse.dump());
+    let r = block_of(&parse, "r");
+    assert_eq!(
+        r.labels().iter().map(|l| l.value()).collect::<Vec<_>>(),
+        ["l"]
+    );
+    assert_eq!(
+        r.leading_comments()
+            .iter()
+            .map(|c| c.text())
+            .collect::<Vec<_>>(),
+        ["# c"]
+    );
+    assert_eq!(
+        r.trailing_comments()
+            .iter()
+            .map(|c| c.text())
+            .collect::<Vec<_>>(),
+        ["# t"]
+    );
+    let x = parse.body().attributes().next();
+    let name = offset_of(&text, "\nx") + 1;
+    let eq = name + 1 + 70_000;
+    assert_eq!(
+        x.map(|a| (a.name_range(), a.equals_range())),
+        Some((TextRange::new(name, name + 1), TextRange::new(eq, eq + 1)))
+    );
+    let u = block_of(&parse, "u");
+    let end = text.len() as u32;
+    assert_eq!(u.close_brace_range(), TextRange::empty(end));
+}
+
+fn block_of<'p>(parse: &'p crate::Parse, name: &str) -> BlockRef<'p> {
+    match parse.body().blocks().find(|b| b.type_name() == name) {
+        Some(block) => block,
+        None => panic!("no block {name}:\n{}", parse.dump()),
+    }
+}

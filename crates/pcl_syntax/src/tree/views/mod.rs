@@ -175,18 +175,16 @@ impl<'t, V: Element<'t>> ExactSizeIterator for ListIter<'t, V> {}
 #[derive(Clone, Copy, Debug)]
 pub struct BodyRef<'t> {
     pub(crate) src: Src<'t>,
-    pub(crate) node: &'t BodyNode,
+    pub(crate) node: BodyNode,
 }
 
 impl<'t> BodyRef<'t> {
     pub(crate) fn new(src: Src<'t>, id: BodyId) -> BodyRef<'t> {
-        static EMPTY: BodyNode = BodyNode {
-            items: Run { start: 0, len: 0 },
-            range: TextRange { start: 0, end: 0 },
-            dangling: Run { start: 0, len: 0 },
-        };
-        let node = src.tree.bodies.get(id.0 as usize).unwrap_or(&EMPTY);
-        BodyRef { src, node }
+        let node = src.tree.bodies.get(id.0 as usize);
+        BodyRef {
+            src,
+            node: node.copied().unwrap_or(BodyNode::EMPTY),
+        }
     }
     pub fn items(self) -> List<'t, ItemRef<'t>> {
         List::new(self.src, self.node.items)
@@ -197,7 +195,7 @@ impl<'t> BodyRef<'t> {
     /// Comments inside the body that attach to no item (after the last
     /// item, or separated from the next item by a blank line).
     pub fn dangling_comments(self) -> List<'t, CommentRef<'t>> {
-        List::new(self.src, self.node.dangling)
+        List::new(self.src, self.node.dangling(self.src.tree))
     }
     /// The attributes of this body, in source order.
     pub fn attributes(self) -> impl DoubleEndedIterator<Item = AttributeRef<'t>> + Clone {
@@ -234,37 +232,50 @@ pub enum Item<'t> {
 
 impl<'t> ItemRef<'t> {
     pub fn kind(self) -> Item<'t> {
-        match self.node.kind {
-            ItemNodeKind::Attribute { .. } => Item::Attribute(AttributeRef { item: self }),
-            ItemNodeKind::Block(index) => {
-                match self.src.tree.blocks.get(index as usize) {
-                    Some(node) => Item::Block(BlockRef { item: self, node }),
-                    // Unreachable: block indices come from the builder.
-                    None => Item::Attribute(AttributeRef { item: self }),
-                }
-            }
+        match self.as_attribute() {
+            Some(attr) => Item::Attribute(attr),
+            None => match self.as_block() {
+                Some(block) => Item::Block(block),
+                // Unreachable: an item is one or the other.
+                None => Item::Block(BlockRef {
+                    item: self,
+                    node: BlockNode {
+                        type_name: TextRange::default(),
+                        labels: Run::default(),
+                        body: BodyId(u32::MAX),
+                        open_brace: TextRange::default(),
+                        close_brace: TextRange::default(),
+                    },
+                    body: BodyNode::EMPTY,
+                }),
+            },
         }
     }
     pub fn as_attribute(self) -> Option<AttributeRef<'t>> {
-        match self.kind() {
-            Item::Attribute(attr) => Some(attr),
-            Item::Block(_) => None,
-        }
+        let (name, equals, expr) = self.node.as_attribute(self.src.tree)?;
+        Some(AttributeRef {
+            item: self,
+            name,
+            equals,
+            expr,
+        })
     }
     pub fn as_block(self) -> Option<BlockRef<'t>> {
-        match self.kind() {
-            Item::Block(block) => Some(block),
-            Item::Attribute(_) => None,
-        }
+        let (node, body) = self.node.as_block(self.src.tree)?;
+        Some(BlockRef {
+            item: self,
+            node,
+            body,
+        })
     }
     pub fn range(self) -> TextRange {
         self.node.range
     }
     pub fn leading_comments(self) -> List<'t, CommentRef<'t>> {
-        List::new(self.src, self.node.leading)
+        List::new(self.src, self.node.leading(&self.src.tree.comments))
     }
     pub fn trailing_comments(self) -> List<'t, CommentRef<'t>> {
-        List::new(self.src, self.node.trailing)
+        List::new(self.src, self.node.trailing(&self.src.tree.comments))
     }
 }
 
@@ -272,32 +283,27 @@ impl<'t> ItemRef<'t> {
 #[derive(Clone, Copy, Debug)]
 pub struct AttributeRef<'t> {
     item: ItemRef<'t>,
+    name: TextRange,
+    equals: TextRange,
+    expr: ExprId,
 }
 
 impl<'t> AttributeRef<'t> {
-    fn parts(self) -> (TextRange, TextRange, ExprId) {
-        match self.item.node.kind {
-            ItemNodeKind::Attribute { name, equals, expr } => (name, equals, expr),
-            ItemNodeKind::Block(_) => {
-                (TextRange::default(), TextRange::default(), ExprId(u32::MAX))
-            }
-        }
-    }
     pub fn name(self) -> &'t str {
-        self.item.src.slice(self.parts().0)
+        self.item.src.slice(self.name)
     }
     pub fn name_range(self) -> TextRange {
-        self.parts().0
+        self.name
     }
     pub fn ident(self) -> Ident<'t> {
-        Ident::new(self.item.src, self.parts().0)
+        Ident::new(self.item.src, self.name)
     }
     /// The `=` token.
     pub fn equals_range(self) -> TextRange {
-        self.parts().1
+        self.equals
     }
     pub fn expr(self) -> ExprRef<'t> {
-        self.item.src.expr(self.parts().2)
+        self.item.src.expr(self.expr)
     }
     pub fn range(self) -> TextRange {
         self.item.node.range
@@ -317,7 +323,8 @@ impl<'t> AttributeRef<'t> {
 #[derive(Clone, Copy, Debug)]
 pub struct BlockRef<'t> {
     item: ItemRef<'t>,
-    node: &'t BlockNode,
+    node: BlockNode,
+    body: BodyNode,
 }
 
 impl<'t> BlockRef<'t> {
@@ -331,7 +338,10 @@ impl<'t> BlockRef<'t> {
         List::new(self.item.src, self.node.labels)
     }
     pub fn body(self) -> BodyRef<'t> {
-        BodyRef::new(self.item.src, self.node.body)
+        BodyRef {
+            src: self.item.src,
+            node: self.body,
+        }
     }
     pub fn open_brace_range(self) -> TextRange {
         self.node.open_brace
@@ -394,7 +404,7 @@ impl<'t> Element<'t> for CommentRef<'t> {
     fn at(src: Src<'t>, index: usize) -> Option<Self> {
         Some(CommentRef {
             src,
-            node: src.tree.comments.get(index)?,
+            node: src.tree.comments.nodes.get(index)?,
         })
     }
 }

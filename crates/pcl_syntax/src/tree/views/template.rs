@@ -127,7 +127,7 @@ impl<'t> Element<'t> for PartRef<'t> {
                     range: inner,
                 }
             }
-            None => *src.tree.parts.get(index)?,
+            None => src.tree.parts.get(index)?.get(src.tree),
         };
         Some(PartRef { src, node })
     }
