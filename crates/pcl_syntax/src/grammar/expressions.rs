@@ -24,6 +24,7 @@ use chumsky::prelude::*;
 use pcl_diagnostics::{Code, TextRange};
 
 use super::collections::{object_or_for, tuple_or_for};
+use super::dispatch::{dispatch, First};
 use super::input::SyntaxError;
 use super::postfix::postfix_expr;
 use super::recovery::{at_limit, nested, skip_rest_of_expr, skip_to};
@@ -49,7 +50,10 @@ pub(super) fn expression<'s>() -> PExpr<'s> {
 
 /// `conditional = binary [ "?" expression ":" expression ]`
 /// (right-associative: each branch is a whole expression).
-fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+fn conditional<'s>(
+    binary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // A missing `:` branch is reported at what stands there instead.
     let else_branch = choice((
         just(K::Colon).ignore_then(expression.clone()).map(Ok),
@@ -101,7 +105,6 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
                 }
             })
         })
-        .boxed()
 }
 
 /// `binary = unary { binary_op unary }`: the operands and operators are
@@ -114,7 +117,9 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
 /// where this fold tries one. With `pratt` a parse of the 1 MB generated
 /// file took 358 M instructions, with this fold (and the first-token test
 /// of `postfix_chain`) 234 M.
-fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
+fn binary<'s>(
+    unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     unary
         .clone()
         .map(Climb::new)
@@ -122,7 +127,6 @@ fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
             climb.push(state(e), op, rhs)
         })
         .try_map_with(|climb, e| Ok(climb.finish(state(e))))
-        .boxed()
 }
 
 /// `binary_op = "||" | "&&" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+"
@@ -202,7 +206,7 @@ impl Climb {
 
 /// `unary = ( "-" | "!" ) unary | postfix_expr` (the operator applies to
 /// the whole traversal). Each operator is one nesting level.
-fn unary<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+fn unary<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // Tried first, as nearly every operand is one; where no term starts
     // (and no operator), an `expected-expression` error stands in for it,
     // still followed by its postfix chain.
@@ -212,7 +216,7 @@ fn unary<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     // operand without one does not go through `recursive`.
     let after_op =
         recursive(|unary| choice((operand.clone(), prefixed(unary.boxed()), missing.clone())));
-    choice((operand, prefixed(after_op.boxed()), missing)).boxed()
+    choice((operand, prefixed(after_op.boxed()), missing))
 }
 
 /// `( "-" | "!" ) unary`, the operand one nesting level deeper (past the
@@ -249,24 +253,41 @@ fn prefixed<'s>(unary: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clo
 /// `term = NUMBER_LIT | function_call | "true" | "false" | "null" | IDENT
 /// | paren_expr | tuple_or_for | object_or_for | template_expr`; fails
 /// where none starts (`unary` then stands an error in for it).
-fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
-    // `function_call` starts `IDENT &( "(" | "::" )`.
-    let name = token(K::Ident)
-        .then_ignore(one_of([K::OParen, K::DoubleColon]).not())
-        .try_map_with(|range, e| Ok(name_term(state(e), range)));
+fn term<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+    let name = token(K::Ident).try_map_with(|range, e| Ok(name_term(state(e), range)));
+    // `function_call` starts `IDENT &( "(" | "::" )`, a name does not.
+    let call_start = [K::OParen, K::DoubleColon];
     let number = token(K::NumberLit).try_map_with(|range, e| Ok(number(state(e), range)));
-    // The nesting productions, one level deeper, each tried at its first
-    // token only (at the limit `nested` skips whatever comes).
-    let at = |kinds: &'static [K], p: PExpr<'s>| one_of(kinds).rewind().ignore_then(nested(p));
-    let group = choice((
-        at(&[K::OBrace], object_or_for(expression.clone())),
-        at(&[K::Ident], function_call(expression.clone())),
-        at(&[K::OBrack], tuple_or_for(expression.clone())),
-        at(&[K::OParen], paren_expr(expression.clone())),
-    ));
-    let template = at(&[K::OQuote, K::OHeredoc], template_expr(expression));
-    // By frequency.
-    choice((name, template, number, group)).boxed()
+    // The nesting productions, one level deeper (at the limit `nested`
+    // skips whatever comes). Each alternative is tried only at its first
+    // tokens, in this order (by frequency).
+    dispatch(vec![
+        (
+            First::tokens(&[K::Ident]).not_before(&call_start),
+            name.boxed(),
+        ),
+        (
+            First::tokens(&[K::OQuote, K::OHeredoc]),
+            nested(template_expr(expression.clone())).boxed(),
+        ),
+        (First::tokens(&[K::NumberLit]), number.boxed()),
+        (
+            First::tokens(&[K::OBrace]),
+            nested(object_or_for(expression.clone())).boxed(),
+        ),
+        (
+            First::tokens(&[K::Ident]).before(&call_start),
+            nested(function_call(expression.clone())).boxed(),
+        ),
+        (
+            First::tokens(&[K::OBrack]),
+            nested(tuple_or_for(expression.clone())).boxed(),
+        ),
+        (
+            First::tokens(&[K::OParen]),
+            nested(paren_expr(expression)).boxed(),
+        ),
+    ])
 }
 
 /// Where a term should start but none does: reports `expected-expression`

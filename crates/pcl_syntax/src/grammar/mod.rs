@@ -4,8 +4,10 @@
 //! productions `parse_file`, `parse_expression_file` and
 //! `parse_template_file` of `grammar/pcl.ebnf`; the other productions live
 //! by grammar area in `body.rs`, `expressions.rs`, `postfix.rs`,
-//! `collections.rs` and `templates.rs`, and error recovery and the
-//! nesting limit in `recovery.rs`.
+//! `collections.rs` and `templates.rs`, error recovery and the nesting
+//! limit in `recovery.rs`, and the first-token `dispatch` (a `choice`
+//! that tries only the alternatives the next token can start) in
+//! `dispatch.rs`.
 //!
 //! Production names follow `grammar/pcl.ebnf` (`tests/ebnf.rs` checks
 //! it). Productions never fail once they have committed: a syntax error is
@@ -38,6 +40,7 @@
 
 mod body;
 mod collections;
+mod dispatch;
 mod expressions;
 mod input;
 mod postfix;
@@ -269,6 +272,22 @@ fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     let idx = inp.cursor().inner().idx;
     inp.next()?;
     Some(raw(inp).sig(idx as u32))
+}
+
+/// The next significant token's kind (`None` at the end) and the span a
+/// token test there reports.
+fn peek_span(inp: &mut Inp<'_, '_>) -> (Option<K>, SimpleSpan<u32>) {
+    let idx = inp.cursor().inner().idx;
+    let input = raw(inp).input;
+    (input.kind(idx), input.span_at(idx))
+}
+
+/// The kind of the significant token after the next one (`None` at the
+/// end).
+fn peek_second(inp: &mut Inp<'_, '_>) -> Option<K> {
+    let idx = inp.cursor().inner().idx;
+    let input = raw(inp).input;
+    input.kind(input.sigs.next_from(idx + 1))
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {

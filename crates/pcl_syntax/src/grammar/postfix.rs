@@ -64,7 +64,10 @@ impl Folded {
 /// `postfix_expr = term postfix_chain`: the chain's steps folded over the
 /// term. A term that is an error stays one; a broken step makes the whole
 /// expression an error.
-pub(super) fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+pub(super) fn postfix_expr<'s>(
+    term: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone + 's,
+    expression: PExpr<'s>,
+) -> PExpr<'s> {
     term.try_map_with(|term, e| Ok(Folded::new(state(e), term)))
         .foldl_with(postfix_chain(expression), fold_step)
         .try_map_with(|folded, e| {

@@ -1,0 +1,122 @@
+//! First-token dispatch: a `choice` that tries only the alternatives that
+//! can start with the next token. No production of `grammar/pcl.ebnf`
+//! lives here; productions use [`dispatch`] where they would write
+//! `choice((…))` over alternatives that each begin with a token test.
+//!
+//! Why: a `choice` tries its alternatives in order, and each one that
+//! fails on its first token costs chumsky a checkpoint, a token read, a
+//! span, a rewind and an error merge (about 140 instructions); a term
+//! such as `[` tried seven alternatives before the one that starts with
+//! it. chumsky 0.10 has no combinator that branches on the next token, and
+//! its `Parser` trait cannot be implemented outside the crate, so this is
+//! one of the grammar's `custom` parsers (with `recovery::skip` and
+//! `mod.rs`'s `cursor`).
+//!
+//! Semantics are those of the `choice` it replaces: the alternatives that
+//! admit the next token are tried in order (each from the same position,
+//! rewound after a failure), and when none admits it the error is the one
+//! the `choice` would have merged from its alternatives' first token
+//! tests (the same token found, the same span, the same kinds expected).
+
+use chumsky::prelude::*;
+
+use super::input::SyntaxError;
+use super::{Ex, In, Inp};
+use crate::token::TokenKind as K;
+
+/// The tokens an alternative of [`dispatch`] can start with: those of
+/// its first token test (`just` or `one_of`, which names them as expected
+/// when it fails), optionally narrowed by the token after (a lookahead).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct First {
+    /// One bit per `TokenKind` the alternative starts with.
+    kinds: u64,
+    /// Whether the token after the first must (`Some(true)`) or must not
+    /// (`Some(false)`) be one of `follows` (one bit per kind).
+    follow: Option<bool>,
+    follows: u64,
+}
+
+impl First {
+    /// Starts with `just`/`one_of` of `kinds` (never at the end of the
+    /// input).
+    pub(super) fn tokens(kinds: &[K]) -> First {
+        First {
+            kinds: bits(kinds),
+            follow: None,
+            follows: 0,
+        }
+    }
+
+    /// Only where the token after the first is one of `kinds` (a
+    /// lookahead `&( … )` of the grammar).
+    pub(super) fn before(mut self, kinds: &[K]) -> First {
+        self.follow = Some(true);
+        self.follows = bits(kinds);
+        self
+    }
+
+    /// Only where the token after the first is not one of `kinds` (the
+    /// other side of a [`First::before`]); the end of the input is not
+    /// one of them.
+    pub(super) fn not_before(mut self, kinds: &[K]) -> First {
+        self.follow = Some(false);
+        self.follows = bits(kinds);
+        self
+    }
+
+    fn admits(&self, kind: Option<K>) -> bool {
+        kind.is_some_and(|kind| self.kinds & bit(kind) != 0)
+    }
+
+    /// Whether the token after the first (`None` at the end) fits.
+    fn admits_after(&self, second: Option<K>) -> bool {
+        let listed = second.is_some_and(|kind| self.follows & bit(kind) != 0);
+        self.follow.is_none_or(|must| must == listed)
+    }
+}
+
+fn bit(kind: K) -> u64 {
+    1u64 << (kind as u8)
+}
+
+fn bits(kinds: &[K]) -> u64 {
+    kinds.iter().fold(0, |acc, kind| acc | bit(*kind))
+}
+
+/// An alternative of [`dispatch`].
+pub(super) type Alt<'s, O> = (First, Boxed<'s, 's, In<'s>, O, Ex<'s>>);
+
+/// `choice` over `alts`, each tried only where [`First`] says it can
+/// start (see the module doc). Where none can, the error names every
+/// alternative's first tokens, as the `choice`'s merged error would.
+pub(super) fn dispatch<'s, O: 's>(
+    alts: Vec<Alt<'s, O>>,
+) -> impl Parser<'s, In<'s>, O, Ex<'s>> + Clone {
+    let expected = alts.iter().fold(0, |acc, (first, _)| acc | first.kinds);
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let (kind, span) = super::peek_span(inp);
+        let mut second = None;
+        let mut failed = None;
+        for (first, alt) in &alts {
+            if !first.admits(kind) {
+                continue;
+            }
+            if first.follow.is_some() {
+                let after = *second.get_or_insert_with(|| super::peek_second(inp));
+                if !first.admits_after(after) {
+                    continue;
+                }
+            }
+            let before = inp.save();
+            match inp.parse(alt) {
+                Ok(out) => return Ok(out),
+                Err(error) => {
+                    inp.rewind(before);
+                    failed = Some(error);
+                }
+            }
+        }
+        Err(failed.unwrap_or_else(|| SyntaxError::expecting(span, kind, expected)))
+    })
+}
