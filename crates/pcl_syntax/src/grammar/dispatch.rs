@@ -18,6 +18,8 @@
 //! the `choice` would have merged from its alternatives' first token
 //! tests (the same token found, the same span, the same kinds expected).
 
+use std::rc::Rc;
+
 use chumsky::prelude::*;
 
 use super::input::SyntaxError;
@@ -65,10 +67,6 @@ impl First {
         self
     }
 
-    fn admits(&self, kind: Option<K>) -> bool {
-        kind.is_some_and(|kind| self.kinds & bit(kind) != 0)
-    }
-
     /// Whether the token after the first (`None` at the end) fits.
     fn admits_after(&self, second: Option<K>) -> bool {
         let listed = second.is_some_and(|kind| self.follows & bit(kind) != 0);
@@ -87,21 +85,43 @@ fn bits(kinds: &[K]) -> u64 {
 /// An alternative of [`dispatch`].
 pub(super) type Alt<'s, O> = (First, Boxed<'s, 's, In<'s>, O, Ex<'s>>);
 
-/// `choice` over `alts`, each tried only where [`First`] says it can
-/// start (see the module doc). Where none can, the error names every
-/// alternative's first tokens, as the `choice`'s merged error would.
-pub(super) fn dispatch<'s, O: 's>(
+/// The alternatives, and for each token kind the ones that admit it (one
+/// bit per alternative, in order).
+struct Table<'s, O> {
     alts: Vec<Alt<'s, O>>,
-) -> impl Parser<'s, In<'s>, O, Ex<'s>> + Clone {
-    let expected = alts.iter().fold(0, |acc, (first, _)| acc | first.kinds);
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let (kind, span) = super::peek_span(inp);
+    by_kind: [u16; 64],
+}
+
+impl<'s, O> Table<'s, O> {
+    fn new(alts: Vec<Alt<'s, O>>) -> Table<'s, O> {
+        assert!(alts.len() <= 16, "a dispatch has at most 16 alternatives");
+        let mut by_kind = [0u16; 64];
+        for (kind, admitting) in by_kind.iter_mut().enumerate() {
+            for (i, (first, _)) in alts.iter().enumerate() {
+                if first.kinds & (1u64 << kind) != 0 {
+                    *admitting |= 1 << i;
+                }
+            }
+        }
+        Table { alts, by_kind }
+    }
+
+    /// Tries the alternatives that admit `kind` (the next token's) in
+    /// order: the first success, else the last failure, else `None` (none
+    /// admitted it).
+    fn run(&self, kind: Option<K>, inp: &mut Inp<'s, '_>) -> Option<Result<O, SyntaxError>> {
+        let mut admitting = match kind {
+            Some(kind) => self.by_kind.get(kind as usize).copied().unwrap_or(0),
+            None => 0,
+        };
         let mut second = None;
         let mut failed = None;
-        for (first, alt) in &alts {
-            if !first.admits(kind) {
-                continue;
-            }
+        while admitting != 0 {
+            let i = admitting.trailing_zeros() as usize;
+            admitting &= admitting - 1;
+            let Some((first, alt)) = self.alts.get(i) else {
+                break;
+            };
             if first.follow.is_some() {
                 let after = *second.get_or_insert_with(|| super::peek_second(inp));
                 if !first.admits_after(after) {
@@ -110,13 +130,47 @@ pub(super) fn dispatch<'s, O: 's>(
             }
             let before = inp.save();
             match inp.parse(alt) {
-                Ok(out) => return Ok(out),
+                Ok(out) => return Some(Ok(out)),
                 Err(error) => {
                     inp.rewind(before);
                     failed = Some(error);
                 }
             }
         }
-        Err(failed.unwrap_or_else(|| SyntaxError::expecting(span, kind, expected)))
+        failed.map(Err)
+    }
+}
+
+/// `choice` over `alts`, each tried only where [`First`] says it can
+/// start (see the module doc). Where none can, the error names every
+/// alternative's first tokens, as the `choice`'s merged error would.
+pub(super) fn dispatch<'s, O: 's>(
+    alts: Vec<Alt<'s, O>>,
+) -> impl Parser<'s, In<'s>, O, Ex<'s>> + Clone {
+    let expected = alts.iter().fold(0, |acc, (first, _)| acc | first.kinds);
+    let table = Rc::new(Table::new(alts));
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let (kind, span) = super::peek_span(inp);
+        match table.run(kind, inp) {
+            Some(result) => result,
+            None => Err(SyntaxError::expecting(span, kind, expected)),
+        }
+    })
+}
+
+/// `choice(alts).or_not()` where no alternative is tried unless it can
+/// start: `None`, consuming nothing and failing nothing, where none can.
+/// (What `or_not` adds is only a failed token test, whose error never
+/// outlives the tests after it.)
+pub(super) fn optional<'s, O: 's>(
+    alts: Vec<Alt<'s, O>>,
+) -> impl Parser<'s, In<'s>, Option<O>, Ex<'s>> + Clone {
+    let table = Rc::new(Table::new(alts));
+    custom(move |inp: &mut Inp<'s, '_>| {
+        let kind = super::peek_kind(inp);
+        match table.run(kind, inp) {
+            Some(result) => result.map(Some),
+            None => Ok(None),
+        }
     })
 }

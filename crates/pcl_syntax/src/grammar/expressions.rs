@@ -24,7 +24,7 @@ use chumsky::prelude::*;
 use pcl_diagnostics::{Code, TextRange};
 
 use super::collections::{object_or_for, tuple_or_for};
-use super::dispatch::{dispatch, First};
+use super::dispatch::{dispatch, optional, First};
 use super::input::SyntaxError;
 use super::postfix::postfix_expr;
 use super::recovery::{at_limit, nested, skip_rest_of_expr, skip_to};
@@ -37,15 +37,16 @@ use crate::tree::builder::{slice, NumberLit};
 use crate::tree::{BinaryOp, CallNode, ExprNodeKind, UnaryOp};
 use crate::MAX_NESTING_DEPTH;
 
-pub(super) type PExpr<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
+/// The expression parser, as every production refers to it: chumsky's
+/// recursive parser itself (one dynamic call), not boxed again.
+pub(super) type PExpr<'s> = Recursive<chumsky::recursive::Direct<'s, 's, In<'s>, Expr, Ex<'s>>>;
+
+/// A production's parser, boxed (for compile times).
+pub(super) type PNode<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
 
 /// `expression = conditional`.
 pub(super) fn expression<'s>() -> PExpr<'s> {
-    recursive(|expression| {
-        let expression: PExpr<'s> = expression.boxed();
-        conditional(binary(unary(expression.clone())), expression)
-    })
-    .boxed()
+    recursive(|expression: PExpr<'s>| conditional(binary(unary(expression.clone())), expression))
 }
 
 /// `conditional = binary [ "?" expression ":" expression ]`
@@ -77,34 +78,34 @@ fn conditional<'s>(
         });
     // Past the nesting limit the rest is skipped (`None`).
     let rest = token(K::Question).then(choice((branches.map(Some), skip_rest_of_expr().to(None))));
-    binary
-        .then(rest.or_not())
-        .try_map_with(|(condition, rest), e| {
-            let end = e.span().end;
-            let s = state(e);
-            Ok(match rest {
-                None => condition,
-                Some((question, None)) => {
-                    at_limit(s, question);
-                    let start = condition.range.start;
-                    s.error_node(TextRange::new(start, end.max(start)))
-                }
-                Some((_, Some((then_expr, else_expr)))) => {
-                    let range = TextRange::new(
-                        condition.range.start,
-                        else_expr.range.end.max(then_expr.range.end),
-                    );
-                    s.mk(
-                        ExprNodeKind::Conditional {
-                            condition: condition.id,
-                            then_expr: then_expr.id,
-                            else_expr: else_expr.id,
-                        },
-                        range,
-                    )
-                }
-            })
+    // `[ … ]`: tried only at a `?`.
+    let rest = optional(vec![(First::tokens(&[K::Question]), rest.boxed())]);
+    binary.then(rest).try_map_with(|(condition, rest), e| {
+        let end = e.span().end;
+        let s = state(e);
+        Ok(match rest {
+            None => condition,
+            Some((question, None)) => {
+                at_limit(s, question);
+                let start = condition.range.start;
+                s.error_node(TextRange::new(start, end.max(start)))
+            }
+            Some((_, Some((then_expr, else_expr)))) => {
+                let range = TextRange::new(
+                    condition.range.start,
+                    else_expr.range.end.max(then_expr.range.end),
+                );
+                s.mk(
+                    ExprNodeKind::Conditional {
+                        condition: condition.id,
+                        then_expr: then_expr.id,
+                        else_expr: else_expr.id,
+                    },
+                    range,
+                )
+            }
         })
+    })
 }
 
 /// `binary = unary { binary_op unary }`: the operands and operators are
@@ -221,7 +222,9 @@ fn unary<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + C
 
 /// `( "-" | "!" ) unary`, the operand one nesting level deeper (past the
 /// limit the rest is skipped).
-fn prefixed<'s>(unary: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+fn prefixed<'s>(
+    unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     let op = select! { K::Minus => UnaryOp::Negate, K::Bang => UnaryOp::Not }
         .map_with(|op, e| (op, range_of(e.span())));
     let operand = choice((
@@ -390,7 +393,7 @@ pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clo
 }
 
 /// `paren_expr = "(" @nl(off) expression ")"`.
-fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+fn paren_expr<'s>(expression: PExpr<'s>) -> PNode<'s> {
     token(K::OParen)
         .then(expression)
         .then(close(K::CParen))
@@ -414,7 +417,7 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
 }
 
 /// `function_call = IDENT { "::" IDENT } "(" @nl(off) call_args`.
-fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+fn function_call<'s>(expression: PExpr<'s>) -> PNode<'s> {
     // The name's segments go onto the builder's ident list: (list mark,
     // name range, segment count).
     let name = token(K::Ident)

@@ -67,7 +67,7 @@ impl Folded {
 pub(super) fn postfix_expr<'s>(
     term: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone + 's,
     expression: PExpr<'s>,
-) -> PExpr<'s> {
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     term.try_map_with(|term, e| Ok(Folded::new(state(e), term)))
         .foldl_with(postfix_chain(expression), fold_step)
         .try_map_with(|folded, e| {
@@ -84,7 +84,6 @@ pub(super) fn postfix_expr<'s>(
             }
             Ok(finish_traversal(s, folded.source, folded.steps))
         })
-        .boxed()
 }
 
 /// `postfix_chain = { "." IDENT | legacy_index | "[" @nl(off) expression
