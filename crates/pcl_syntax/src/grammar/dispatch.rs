@@ -150,10 +150,14 @@ pub(super) fn dispatch<'s, O: 's>(
     let expected = alts.iter().fold(0, |acc, (first, _)| acc | first.kinds);
     let table = Rc::new(Table::new(alts));
     custom(move |inp: &mut Inp<'s, '_>| {
-        let (kind, span) = super::peek_span(inp);
+        let kind = super::peek_kind(inp);
         match table.run(kind, inp) {
             Some(result) => result,
-            None => Err(SyntaxError::expecting(span, kind, expected)),
+            None => Err(SyntaxError::expecting(
+                super::peek_span(inp),
+                kind,
+                expected,
+            )),
         }
     })
 }

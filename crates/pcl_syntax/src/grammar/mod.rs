@@ -274,12 +274,10 @@ fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     Some(raw(inp).sig(idx as u32))
 }
 
-/// The next significant token's kind (`None` at the end) and the span a
-/// token test there reports.
-fn peek_span(inp: &mut Inp<'_, '_>) -> (Option<K>, SimpleSpan<u32>) {
+/// The span a token test at the cursor reports.
+fn peek_span(inp: &mut Inp<'_, '_>) -> SimpleSpan<u32> {
     let idx = inp.cursor().inner().idx;
-    let input = raw(inp).input;
-    (input.kind(idx), input.span_at(idx))
+    raw(inp).input.span_at(idx)
 }
 
 /// The kind of the significant token after the next one (`None` at the
