@@ -118,17 +118,48 @@ fn conditional<'s>(
 /// where this fold tries one. With `pratt` a parse of the 1 MB generated
 /// file took 358 M instructions, with this fold (and the first-token test
 /// of `postfix_chain`) 234 M.
+///
+/// Nearly every operand has no operator after it, so the fold is tried
+/// only at an operator (`dispatch::optional`); the first operand reaches
+/// it through the parser state (`St::first_operand`), set right before.
 fn binary<'s>(
-    unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
+    unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone + 's,
 ) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
-    unary
-        .clone()
-        .map(Climb::new)
-        .foldl_with(binary_op().then(unary).repeated(), |climb, (op, rhs), e| {
-            climb.push(state(e), op, rhs)
+    let fold = empty()
+        .try_map_with(|(), e| match state(e).first_operand.take() {
+            Some(first) => Ok(Climb::new(first)),
+            None => Err(SyntaxError::default()),
         })
-        .try_map_with(|climb, e| Ok(climb.finish(state(e))))
+        .foldl_with(
+            binary_op().then(unary.clone()).repeated(),
+            |climb, (op, rhs), e| climb.push(state(e), op, rhs),
+        )
+        .try_map_with(|climb, e| Ok(climb.finish(state(e))));
+    unary
+        .try_map_with(|first, e| {
+            state(e).first_operand = Some(first);
+            Ok(first)
+        })
+        .then(optional(vec![(First::tokens(&BINARY_OPS), fold.boxed())]))
+        .map(|(first, folded)| folded.unwrap_or(first))
 }
+
+/// The tokens of `binary_op`.
+const BINARY_OPS: [K; 13] = [
+    K::Or,
+    K::And,
+    K::EqualOp,
+    K::NotEqual,
+    K::LessThan,
+    K::LessThanEq,
+    K::GreaterThan,
+    K::GreaterThanEq,
+    K::Plus,
+    K::Minus,
+    K::Star,
+    K::Slash,
+    K::Percent,
+];
 
 /// `binary_op = "||" | "&&" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+"
 /// | "-" | "*" | "/" | "%"`, with its range; the EBNF's precedence levels

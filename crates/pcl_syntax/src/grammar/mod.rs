@@ -107,6 +107,12 @@ pub(crate) struct St<'s> {
     /// Where the errors that recovery parsers answered for start (see
     /// `recovery::handled`).
     handled: Vec<u32>,
+    /// The term a postfix chain starts from, handed from `postfix_expr`'s
+    /// term to the chain's fold (set by the one, taken by the other).
+    chain_term: Option<Expr>,
+    /// The first operand of a binary expression, handed from `binary`'s
+    /// first operand to its fold likewise.
+    first_operand: Option<Expr>,
     /// The tree under construction.
     b: Builder,
     /// The flat parts of the templates under construction: each
@@ -475,6 +481,8 @@ fn new_state<'s>(
         attr_name: TextRange::default(),
         handled: Vec::new(),
         last_end: 0,
+        chain_term: None,
+        first_operand: None,
         b: Builder::for_source(text.len(), sigs.count()),
         flats: Vec::new(),
         solid_literal_end: None,
