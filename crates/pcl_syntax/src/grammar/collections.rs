@@ -24,6 +24,7 @@ use std::cell::Cell;
 use chumsky::prelude::*;
 use pcl_diagnostics::{Code, TextRange};
 
+use super::dispatch::{optional, First};
 use super::expressions::{PExpr, PNode};
 use super::input::SyntaxError;
 use super::recovery::{skip_to, skip_to_close};
@@ -150,13 +151,18 @@ pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PNode<'s> {
 fn object_items<'s>(
     expression: PExpr<'s>,
 ) -> impl Parser<'s, In<'s>, (Mark, Close), Ex<'s>> + Clone {
-    let newlines = just(K::Newline).repeated();
+    // `{ NEWLINE }`, tried only at a line break (between the items of a
+    // one-line object there is none).
+    let newlines = optional(vec![(
+        First::tokens(&[K::Newline]),
+        just(K::Newline).repeated().collect::<()>().boxed(),
+    )]);
     let separator = one_of([K::Comma, K::Newline])
         .try_map(|kind, span| match ITEM_STOPPED.with(Cell::get) {
             true => Err(SyntaxError::unexpected(span, kind)),
             false => Ok(()),
         })
-        .then(newlines);
+        .then(newlines.clone());
     empty()
         .map_with(|(), e: &mut Extra<'s, '_>| e.state().0.b.mark_object_items())
         .then_ignore(newlines)

@@ -106,14 +106,20 @@ impl<'s, O> Table<'s, O> {
         Table { alts, by_kind }
     }
 
-    /// Tries the alternatives that admit `kind` (the next token's) in
-    /// order: the first success, else the last failure, else `None` (none
-    /// admitted it).
-    fn run(&self, kind: Option<K>, inp: &mut Inp<'s, '_>) -> Option<Result<O, SyntaxError>> {
-        let mut admitting = match kind {
+    /// The alternatives that admit `kind` (the next token's; none admit
+    /// the end of the input), one bit each.
+    #[inline(always)]
+    fn admitting(&self, kind: Option<K>) -> u16 {
+        match kind {
             Some(kind) => self.by_kind.get(kind as usize).copied().unwrap_or(0),
             None => 0,
-        };
+        }
+    }
+
+    /// Tries the `admitting` alternatives in order: the first success,
+    /// else the last failure, else `None` (a lookahead ruled them all
+    /// out).
+    fn run(&self, mut admitting: u16, inp: &mut Inp<'s, '_>) -> Option<Result<O, SyntaxError>> {
         let mut second = None;
         let mut failed = None;
         while admitting != 0 {
@@ -151,7 +157,12 @@ pub(super) fn dispatch<'s, O: 's>(
     let table = Rc::new(Table::new(alts));
     custom(move |inp: &mut Inp<'s, '_>| {
         let kind = super::peek_kind(inp);
-        match table.run(kind, inp) {
+        let admitting = table.admitting(kind);
+        let result = match admitting {
+            0 => None,
+            _ => table.run(admitting, inp),
+        };
+        match result {
             Some(result) => result,
             None => Err(SyntaxError::expecting(
                 super::peek_span(inp),
@@ -171,8 +182,11 @@ pub(super) fn optional<'s, O: 's>(
 ) -> impl Parser<'s, In<'s>, Option<O>, Ex<'s>> + Clone {
     let table = Rc::new(Table::new(alts));
     custom(move |inp: &mut Inp<'s, '_>| {
-        let kind = super::peek_kind(inp);
-        match table.run(kind, inp) {
+        let admitting = table.admitting(super::peek_kind(inp));
+        if admitting == 0 {
+            return Ok(None);
+        }
+        match table.run(admitting, inp) {
             Some(result) => result.map(Some),
             None => Ok(None),
         }
