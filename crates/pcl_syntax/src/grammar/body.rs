@@ -335,8 +335,14 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, AttrRest
         None | Some(K::Newline) => Ok(Value::Missing(next)),
         Some(_) => Err(decline(next)),
     });
+    // The value, tried first where one can start (not at a line break or
+    // the end of the input, where it is missing).
+    let value = none_of([K::Newline])
+        .rewind()
+        .ignore_then(expression)
+        .map(Value::Expr);
     token(K::Equal)
-        .then(choice((missing, expression.map(Value::Expr))))
+        .then(choice((value, missing)))
         .try_map_with(|(equals, value), e| {
             let s = state_of(e);
             let name = s.attr_name;
