@@ -25,7 +25,7 @@ use chumsky::prelude::*;
 use pcl_diagnostics::{Code, TextRange};
 
 use super::dispatch::{optional, First};
-use super::expressions::{PExpr, PNode};
+use super::expressions::PExpr;
 use super::input::SyntaxError;
 use super::recovery::{skip_to, skip_to_close};
 use super::{keyword, range_of, token, Ex, Expr, In, St};
@@ -41,7 +41,9 @@ use crate::tree::{ExprNodeKind, ForKind, ForNode};
 /// expression } [ "," ] ] ) "]"`. The elements are a `separated_by` of
 /// `,` with a trailing one allowed; an element starts at anything but `]`
 /// or a line break (which, significant here, means the `[` was left open).
-pub(super) fn tuple_or_for<'s>(expression: PExpr<'s>) -> PNode<'s> {
+pub(super) fn tuple_or_for<'s>(
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     let items = empty()
         .map_with(|(), e: &mut Extra<'s, '_>| e.state().0.b.mark_exprs())
         // `then`, not `then_ignore`: an ignored output is parsed in
@@ -77,7 +79,6 @@ pub(super) fn tuple_or_for<'s>(expression: PExpr<'s>) -> PNode<'s> {
                 }
             }
         })
-        .boxed()
 }
 
 /// What follows a collection's opener: a `for` body (`None` when it was
@@ -121,7 +122,9 @@ fn tuple_close<'s>() -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
 
 /// `object_or_for = "{" ( @nl(off) &"for" for_body | @nl(on) object_items
 /// ) "}"`.
-pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PNode<'s> {
+pub(super) fn object_or_for<'s>(
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     token(K::OBrace)
         .then(choice((
             for_body(expression.clone(), ForKind::Object).map(Inner::For),
@@ -141,7 +144,6 @@ pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PNode<'s> {
                 }
             }
         })
-        .boxed()
 }
 
 /// `object_items = { NEWLINE } [ object_item { ( "," | NEWLINE ) { NEWLINE }

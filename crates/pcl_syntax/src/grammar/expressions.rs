@@ -41,9 +41,6 @@ use crate::MAX_NESTING_DEPTH;
 /// recursive parser itself (one dynamic call), not boxed again.
 pub(super) type PExpr<'s> = Recursive<chumsky::recursive::Direct<'s, 's, In<'s>, Expr, Ex<'s>>>;
 
-/// A production's parser, boxed (for compile times).
-pub(super) type PNode<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
-
 /// `expression = conditional`.
 pub(super) fn expression<'s>() -> PExpr<'s> {
     recursive(|expression: PExpr<'s>| conditional(binary(unary(expression.clone())), expression))
@@ -424,7 +421,7 @@ pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clo
 }
 
 /// `paren_expr = "(" @nl(off) expression ")"`.
-fn paren_expr<'s>(expression: PExpr<'s>) -> PNode<'s> {
+fn paren_expr<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     token(K::OParen)
         .then(expression)
         .then(close(K::CParen))
@@ -444,11 +441,10 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PNode<'s> {
             }
             Ok(s.mk(ExprNodeKind::Parens(inner.id), range))
         })
-        .boxed()
 }
 
 /// `function_call = IDENT { "::" IDENT } "(" @nl(off) call_args`.
-fn function_call<'s>(expression: PExpr<'s>) -> PNode<'s> {
+fn function_call<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // The name's segments go onto the builder's ident list: (list mark,
     // name range, segment count).
     let name = token(K::Ident)
@@ -533,7 +529,6 @@ fn function_call<'s>(expression: PExpr<'s>) -> PNode<'s> {
             );
             Ok(s.handle(id))
         })
-        .boxed()
 }
 
 /// `call_args = [ expression { "," expression } [ "," | "..." ] ] ")"`,
