@@ -1,22 +1,31 @@
 //! First-token dispatch: a `choice` that tries only the alternatives that
-//! can start with the next token. No production of `grammar/pcl.ebnf`
-//! lives here; productions use [`dispatch`] where they would write
-//! `choice((…))` over alternatives that each begin with a token test.
+//! can start with the next token ([`dispatch`]), and an `or_not` that
+//! tries its parser only where it can start ([`optional`]). No production
+//! of `grammar/pcl.ebnf` lives here; productions use them where they
+//! would write `choice((…))` over alternatives that each begin with a
+//! token test, or `[ … ]` / `{ … }` whose first token is known.
 //!
 //! Why: a `choice` tries its alternatives in order, and each one that
 //! fails on its first token costs chumsky a checkpoint, a token read, a
 //! span, a rewind and an error merge (about 140 instructions); a term
 //! such as `[` tried seven alternatives before the one that starts with
-//! it. chumsky 0.10 has no combinator that branches on the next token, and
-//! its `Parser` trait cannot be implemented outside the crate, so this is
-//! one of the grammar's `custom` parsers (with `recovery::skip` and
-//! `mod.rs`'s `cursor`).
+//! it, and every operand ended with failed tests for a postfix step, an
+//! operator and a `?`. chumsky 0.10 has no combinator that branches on the
+//! next token, and its `Parser` trait cannot be implemented outside the
+//! crate, so these are two of the grammar's four `custom` parsers (with
+//! `recovery::skip` and `mod.rs`'s `cursor`).
 //!
 //! Semantics are those of the `choice` it replaces: the alternatives that
 //! admit the next token are tried in order (each from the same position,
 //! rewound after a failure), and when none admits it the error is the one
 //! the `choice` would have merged from its alternatives' first token
 //! tests (the same token found, the same span, the same kinds expected).
+//! [`optional`] records no error where it declines: an `or_not` would
+//! have recorded a failed token test there, which only ever merged into
+//! the expectations of the errors after it and never reached a
+//! diagnostic (the grammar reports chumsky's errors only where a recovery
+//! parser answered for them, at the token after a body item's name or a
+//! block's labels).
 
 use std::rc::Rc;
 
