@@ -11,6 +11,7 @@ use chumsky::container::Container;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
+use super::dispatch::{dispatch, First};
 use super::expressions::PExpr;
 use super::recovery::{depth_limited, handled, skip_balanced, skip_line, skip_to, skip_to_close};
 use super::{cursor, decline, next_token, range_of, state_of, token, Ex, Expr, In, Next, St};
@@ -196,16 +197,22 @@ fn body_item<'s>(
         });
     // `block_rest` only where a block header can start: after a broken
     // value, the item is given up on (and the line is stray).
-    let block_start = one_of([K::Ident, K::OQuote, K::OBrace]).rewind();
-    let rest = choice((
-        attribute_rest(expression.clone())
-            .then_ignore(item_end(true))
-            .map(Rest::Attr),
-        block_start
-            .ignore_then(block_rest(block_body, expression))
-            .then_ignore(item_end(false))
-            .map(Rest::Block),
-    ))
+    let rest = dispatch(vec![
+        (
+            First::tokens(&[K::Equal]),
+            attribute_rest(expression.clone())
+                .then_ignore(item_end(true))
+                .map(Rest::Attr)
+                .boxed(),
+        ),
+        (
+            First::tokens(&[K::Ident, K::OQuote, K::OBrace]),
+            block_rest(block_body, expression)
+                .then_ignore(item_end(false))
+                .map(Rest::Block)
+                .boxed(),
+        ),
+    ])
     .map(Some);
     // Neither `=` nor a block header after the name: reported, and the
     // line skipped. (A failure further in is not this error.)
@@ -328,8 +335,14 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, AttrRest
         None | Some(K::Newline) => Ok(Value::Missing(next)),
         Some(_) => Err(decline(next)),
     });
+    // The value, tried first where one can start (not at a line break or
+    // the end of the input, where it is missing).
+    let value = none_of([K::Newline])
+        .rewind()
+        .ignore_then(expression)
+        .map(Value::Expr);
     token(K::Equal)
-        .then(choice((missing, expression.map(Value::Expr))))
+        .then(choice((value, missing)))
         .try_map_with(|(equals, value), e| {
             let s = state_of(e);
             let name = s.attr_name;
@@ -360,14 +373,19 @@ fn block_rest<'s>(
     block_body: BodyRec<'s>,
     expression: PExpr<'s>,
 ) -> Boxed<'s, 's, In<'s>, BlockRest, Ex<'s>> {
-    let label = choice((
-        token(K::Ident).map(|range| LabelNode {
-            value: Text::Source(range),
-            quoted: false,
-            range,
-        }),
-        quoted_label(),
-    ))
+    let label = dispatch(vec![
+        (
+            First::tokens(&[K::Ident]),
+            token(K::Ident)
+                .map(|range| LabelNode {
+                    value: Text::Source(range),
+                    quoted: false,
+                    range,
+                })
+                .boxed(),
+        ),
+        (First::tokens(&[K::OQuote]), quoted_label().boxed()),
+    ])
     .try_map_with(|label, e| {
         state_of(e).b.push_label(label);
         Ok(())

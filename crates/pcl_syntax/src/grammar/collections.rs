@@ -24,6 +24,7 @@ use std::cell::Cell;
 use chumsky::prelude::*;
 use pcl_diagnostics::{Code, TextRange};
 
+use super::dispatch::{optional, First};
 use super::expressions::PExpr;
 use super::input::SyntaxError;
 use super::recovery::{skip_to, skip_to_close};
@@ -40,7 +41,9 @@ use crate::tree::{ExprNodeKind, ForKind, ForNode};
 /// expression } [ "," ] ] ) "]"`. The elements are a `separated_by` of
 /// `,` with a trailing one allowed; an element starts at anything but `]`
 /// or a line break (which, significant here, means the `[` was left open).
-pub(super) fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+pub(super) fn tuple_or_for<'s>(
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     let items = empty()
         .map_with(|(), e: &mut Extra<'s, '_>| e.state().0.b.mark_exprs())
         // `then`, not `then_ignore`: an ignored output is parsed in
@@ -76,7 +79,6 @@ pub(super) fn tuple_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 }
             }
         })
-        .boxed()
 }
 
 /// What follows a collection's opener: a `for` body (`None` when it was
@@ -120,7 +122,9 @@ fn tuple_close<'s>() -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
 
 /// `object_or_for = "{" ( @nl(off) &"for" for_body | @nl(on) object_items
 /// ) "}"`.
-pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+pub(super) fn object_or_for<'s>(
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     token(K::OBrace)
         .then(choice((
             for_body(expression.clone(), ForKind::Object).map(Inner::For),
@@ -140,7 +144,6 @@ pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
                 }
             }
         })
-        .boxed()
 }
 
 /// `object_items = { NEWLINE } [ object_item { ( "," | NEWLINE ) { NEWLINE }
@@ -150,13 +153,18 @@ pub(super) fn object_or_for<'s>(expression: PExpr<'s>) -> PExpr<'s> {
 fn object_items<'s>(
     expression: PExpr<'s>,
 ) -> impl Parser<'s, In<'s>, (Mark, Close), Ex<'s>> + Clone {
-    let newlines = just(K::Newline).repeated();
+    // `{ NEWLINE }`, tried only at a line break (between the items of a
+    // one-line object there is none).
+    let newlines = optional(vec![(
+        First::tokens(&[K::Newline]),
+        just(K::Newline).repeated().collect::<()>().boxed(),
+    )]);
     let separator = one_of([K::Comma, K::Newline])
         .try_map(|kind, span| match ITEM_STOPPED.with(Cell::get) {
             true => Err(SyntaxError::unexpected(span, kind)),
             false => Ok(()),
         })
-        .then(newlines);
+        .then(newlines.clone());
     empty()
         .map_with(|(), e: &mut Extra<'s, '_>| e.state().0.b.mark_object_items())
         .then_ignore(newlines)

@@ -24,6 +24,7 @@ use chumsky::prelude::*;
 use pcl_diagnostics::{Code, TextRange};
 
 use super::collections::{object_or_for, tuple_or_for};
+use super::dispatch::{dispatch, optional, First};
 use super::input::SyntaxError;
 use super::postfix::postfix_expr;
 use super::recovery::{at_limit, nested, skip_rest_of_expr, skip_to};
@@ -36,20 +37,21 @@ use crate::tree::builder::{slice, NumberLit};
 use crate::tree::{BinaryOp, CallNode, ExprNodeKind, UnaryOp};
 use crate::MAX_NESTING_DEPTH;
 
-pub(super) type PExpr<'s> = Boxed<'s, 's, In<'s>, Expr, Ex<'s>>;
+/// The expression parser, as every production refers to it: chumsky's
+/// recursive parser itself (one dynamic call), not boxed again.
+pub(super) type PExpr<'s> = Recursive<chumsky::recursive::Direct<'s, 's, In<'s>, Expr, Ex<'s>>>;
 
 /// `expression = conditional`.
 pub(super) fn expression<'s>() -> PExpr<'s> {
-    recursive(|expression| {
-        let expression: PExpr<'s> = expression.boxed();
-        conditional(binary(unary(expression.clone())), expression)
-    })
-    .boxed()
+    recursive(|expression: PExpr<'s>| conditional(binary(unary(expression.clone())), expression))
 }
 
 /// `conditional = binary [ "?" expression ":" expression ]`
 /// (right-associative: each branch is a whole expression).
-fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
+fn conditional<'s>(
+    binary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // A missing `:` branch is reported at what stands there instead.
     let else_branch = choice((
         just(K::Colon).ignore_then(expression.clone()).map(Ok),
@@ -73,35 +75,34 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
         });
     // Past the nesting limit the rest is skipped (`None`).
     let rest = token(K::Question).then(choice((branches.map(Some), skip_rest_of_expr().to(None))));
-    binary
-        .then(rest.or_not())
-        .try_map_with(|(condition, rest), e| {
-            let end = e.span().end;
-            let s = state(e);
-            Ok(match rest {
-                None => condition,
-                Some((question, None)) => {
-                    at_limit(s, question);
-                    let start = condition.range.start;
-                    s.error_node(TextRange::new(start, end.max(start)))
-                }
-                Some((_, Some((then_expr, else_expr)))) => {
-                    let range = TextRange::new(
-                        condition.range.start,
-                        else_expr.range.end.max(then_expr.range.end),
-                    );
-                    s.mk(
-                        ExprNodeKind::Conditional {
-                            condition: condition.id,
-                            then_expr: then_expr.id,
-                            else_expr: else_expr.id,
-                        },
-                        range,
-                    )
-                }
-            })
+    // `[ … ]`: tried only at a `?`.
+    let rest = optional(vec![(First::tokens(&[K::Question]), rest.boxed())]);
+    binary.then(rest).try_map_with(|(condition, rest), e| {
+        let end = e.span().end;
+        let s = state(e);
+        Ok(match rest {
+            None => condition,
+            Some((question, None)) => {
+                at_limit(s, question);
+                let start = condition.range.start;
+                s.error_node(TextRange::new(start, end.max(start)))
+            }
+            Some((_, Some((then_expr, else_expr)))) => {
+                let range = TextRange::new(
+                    condition.range.start,
+                    else_expr.range.end.max(then_expr.range.end),
+                );
+                s.mk(
+                    ExprNodeKind::Conditional {
+                        condition: condition.id,
+                        then_expr: then_expr.id,
+                        else_expr: else_expr.id,
+                    },
+                    range,
+                )
+            }
         })
-        .boxed()
+    })
 }
 
 /// `binary = unary { binary_op unary }`: the operands and operators are
@@ -114,16 +115,48 @@ fn conditional<'s>(binary: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
 /// where this fold tries one. With `pratt` a parse of the 1 MB generated
 /// file took 358 M instructions, with this fold (and the first-token test
 /// of `postfix_chain`) 234 M.
-fn binary<'s>(unary: PExpr<'s>) -> PExpr<'s> {
-    unary
-        .clone()
-        .map(Climb::new)
-        .foldl_with(binary_op().then(unary).repeated(), |climb, (op, rhs), e| {
-            climb.push(state(e), op, rhs)
+///
+/// Nearly every operand has no operator after it, so the fold is tried
+/// only at an operator (`dispatch::optional`); the first operand reaches
+/// it through the parser state (`St::first_operand`), set right before.
+fn binary<'s>(
+    unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone + 's,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+    let fold = empty()
+        .try_map_with(|(), e| match state(e).first_operand.take() {
+            Some(first) => Ok(Climb::new(first)),
+            None => Err(SyntaxError::default()),
         })
-        .try_map_with(|climb, e| Ok(climb.finish(state(e))))
-        .boxed()
+        .foldl_with(
+            binary_op().then(unary.clone()).repeated(),
+            |climb, (op, rhs), e| climb.push(state(e), op, rhs),
+        )
+        .try_map_with(|climb, e| Ok(climb.finish(state(e))));
+    unary
+        .try_map_with(|first, e| {
+            state(e).first_operand = Some(first);
+            Ok(first)
+        })
+        .then(optional(vec![(First::tokens(&BINARY_OPS), fold.boxed())]))
+        .map(|(first, folded)| folded.unwrap_or(first))
 }
+
+/// The tokens of `binary_op`.
+const BINARY_OPS: [K; 13] = [
+    K::Or,
+    K::And,
+    K::EqualOp,
+    K::NotEqual,
+    K::LessThan,
+    K::LessThanEq,
+    K::GreaterThan,
+    K::GreaterThanEq,
+    K::Plus,
+    K::Minus,
+    K::Star,
+    K::Slash,
+    K::Percent,
+];
 
 /// `binary_op = "||" | "&&" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+"
 /// | "-" | "*" | "/" | "%"`, with its range; the EBNF's precedence levels
@@ -202,7 +235,7 @@ impl Climb {
 
 /// `unary = ( "-" | "!" ) unary | postfix_expr` (the operator applies to
 /// the whole traversal). Each operator is one nesting level.
-fn unary<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+fn unary<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // Tried first, as nearly every operand is one; where no term starts
     // (and no operator), an `expected-expression` error stands in for it,
     // still followed by its postfix chain.
@@ -212,12 +245,14 @@ fn unary<'s>(expression: PExpr<'s>) -> PExpr<'s> {
     // operand without one does not go through `recursive`.
     let after_op =
         recursive(|unary| choice((operand.clone(), prefixed(unary.boxed()), missing.clone())));
-    choice((operand, prefixed(after_op.boxed()), missing)).boxed()
+    choice((operand, prefixed(after_op.boxed()), missing))
 }
 
 /// `( "-" | "!" ) unary`, the operand one nesting level deeper (past the
 /// limit the rest is skipped).
-fn prefixed<'s>(unary: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+fn prefixed<'s>(
+    unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     let op = select! { K::Minus => UnaryOp::Negate, K::Bang => UnaryOp::Not }
         .map_with(|op, e| (op, range_of(e.span())));
     let operand = choice((
@@ -249,24 +284,41 @@ fn prefixed<'s>(unary: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clo
 /// `term = NUMBER_LIT | function_call | "true" | "false" | "null" | IDENT
 /// | paren_expr | tuple_or_for | object_or_for | template_expr`; fails
 /// where none starts (`unary` then stands an error in for it).
-fn term<'s>(expression: PExpr<'s>) -> PExpr<'s> {
-    // `function_call` starts `IDENT &( "(" | "::" )`.
-    let name = token(K::Ident)
-        .then_ignore(one_of([K::OParen, K::DoubleColon]).not())
-        .try_map_with(|range, e| Ok(name_term(state(e), range)));
+fn term<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+    let name = token(K::Ident).try_map_with(|range, e| Ok(name_term(state(e), range)));
+    // `function_call` starts `IDENT &( "(" | "::" )`, a name does not.
+    let call_start = [K::OParen, K::DoubleColon];
     let number = token(K::NumberLit).try_map_with(|range, e| Ok(number(state(e), range)));
-    // The nesting productions, one level deeper, each tried at its first
-    // token only (at the limit `nested` skips whatever comes).
-    let at = |kinds: &'static [K], p: PExpr<'s>| one_of(kinds).rewind().ignore_then(nested(p));
-    let group = choice((
-        at(&[K::OBrace], object_or_for(expression.clone())),
-        at(&[K::Ident], function_call(expression.clone())),
-        at(&[K::OBrack], tuple_or_for(expression.clone())),
-        at(&[K::OParen], paren_expr(expression.clone())),
-    ));
-    let template = at(&[K::OQuote, K::OHeredoc], template_expr(expression));
-    // By frequency.
-    choice((name, template, number, group)).boxed()
+    // The nesting productions, one level deeper (at the limit `nested`
+    // skips whatever comes). Each alternative is tried only at its first
+    // tokens, in this order (by frequency).
+    dispatch(vec![
+        (
+            First::tokens(&[K::Ident]).not_before(&call_start),
+            name.boxed(),
+        ),
+        (
+            First::tokens(&[K::OQuote, K::OHeredoc]),
+            nested(template_expr(expression.clone())).boxed(),
+        ),
+        (First::tokens(&[K::NumberLit]), number.boxed()),
+        (
+            First::tokens(&[K::OBrace]),
+            nested(object_or_for(expression.clone())).boxed(),
+        ),
+        (
+            First::tokens(&[K::Ident]).before(&call_start),
+            nested(function_call(expression.clone())).boxed(),
+        ),
+        (
+            First::tokens(&[K::OBrack]),
+            nested(tuple_or_for(expression.clone())).boxed(),
+        ),
+        (
+            First::tokens(&[K::OParen]),
+            nested(paren_expr(expression)).boxed(),
+        ),
+    ])
 }
 
 /// Where a term should start but none does: reports `expected-expression`
@@ -369,7 +421,7 @@ pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clo
 }
 
 /// `paren_expr = "(" @nl(off) expression ")"`.
-fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+fn paren_expr<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     token(K::OParen)
         .then(expression)
         .then(close(K::CParen))
@@ -389,11 +441,10 @@ fn paren_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             }
             Ok(s.mk(ExprNodeKind::Parens(inner.id), range))
         })
-        .boxed()
 }
 
 /// `function_call = IDENT { "::" IDENT } "(" @nl(off) call_args`.
-fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+fn function_call<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // The name's segments go onto the builder's ident list: (list mark,
     // name range, segment count).
     let name = token(K::Ident)
@@ -478,7 +529,6 @@ fn function_call<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             );
             Ok(s.handle(id))
         })
-        .boxed()
 }
 
 /// `call_args = [ expression { "," expression } [ "," | "..." ] ] ")"`,

@@ -123,6 +123,18 @@ impl<'s> SigInput<'s> {
         Some(kind)
     }
 
+    /// The span a token test at `cursor` reports (that token's, or the
+    /// empty span at the end of the input).
+    #[inline(always)]
+    pub(crate) fn span_at(&self, cursor: usize) -> SimpleSpan<u32> {
+        let start = self.start_at(cursor);
+        let end = match self.tokens.kind(cursor) {
+            Some(_) => self.end_of(cursor).max(start),
+            None => start,
+        };
+        SimpleSpan::from(start..end)
+    }
+
     /// Where the token at `cursor` starts (the input's end past the last).
     pub(crate) fn start_at(&self, cursor: usize) -> u32 {
         match self.tokens.start(cursor) {
@@ -238,6 +250,14 @@ impl SyntaxError {
         SyntaxError::at(span, Some(found))
     }
 
+    /// `found` at `span` where one of the kinds in `expected` (one bit
+    /// per kind) was expected: what a `choice` of token tests merges.
+    pub(crate) fn expecting(span: SimpleSpan<u32>, found: Option<K>, expected: u64) -> Self {
+        let mut error = SyntaxError::at(span, found);
+        error.expected = expected;
+        error
+    }
+
     /// Every token kind this error says was expected, in declaration
     /// order.
     pub(crate) fn expected_kinds(&self) -> impl Iterator<Item = K> + '_ {
@@ -293,14 +313,34 @@ impl<'s> LabelError<'s, SigInput<'s>, DefaultExpected<'s, K>> for SyntaxError {
         span: SimpleSpan<u32>,
     ) -> Self {
         let mut error = SyntaxError::at(span, found.map(|k| *k));
+        error.add_expected(expected);
+        error
+    }
+
+    /// What `merge` with a new error would do, without building one (the
+    /// merged error keeps its own span and token).
+    #[inline(always)]
+    fn merge_expected_found<E: IntoIterator<Item = DefaultExpected<'s, K>>>(
+        mut self,
+        expected: E,
+        _found: Option<MaybeRef<'s, K>>,
+        _span: SimpleSpan<u32>,
+    ) -> Self {
+        self.add_expected(expected);
+        self
+    }
+}
+
+impl SyntaxError {
+    #[inline(always)]
+    fn add_expected<'s>(&mut self, expected: impl IntoIterator<Item = DefaultExpected<'s, K>>) {
         for item in expected {
             match item {
-                DefaultExpected::Token(kind) => error.expected |= 1u64 << (*kind as u8),
-                DefaultExpected::EndOfInput => error.end_ok = true,
+                DefaultExpected::Token(kind) => self.expected |= 1u64 << (*kind as u8),
+                DefaultExpected::EndOfInput => self.end_ok = true,
                 _ => {}
             }
         }
-        error
     }
 }
 
@@ -315,6 +355,19 @@ impl<'s> LabelError<'s, SigInput<'s>, Label> for SyntaxError {
             error.labels |= 1 << (label as u8);
         }
         error
+    }
+
+    #[inline(always)]
+    fn merge_expected_found<E: IntoIterator<Item = Label>>(
+        mut self,
+        expected: E,
+        _found: Option<MaybeRef<'s, K>>,
+        _span: SimpleSpan<u32>,
+    ) -> Self {
+        for label in expected {
+            self.labels |= 1 << (label as u8);
+        }
+        self
     }
 
     fn label_with(&mut self, label: Label) {

@@ -4,8 +4,10 @@
 //! productions `parse_file`, `parse_expression_file` and
 //! `parse_template_file` of `grammar/pcl.ebnf`; the other productions live
 //! by grammar area in `body.rs`, `expressions.rs`, `postfix.rs`,
-//! `collections.rs` and `templates.rs`, and error recovery and the
-//! nesting limit in `recovery.rs`.
+//! `collections.rs` and `templates.rs`, error recovery and the nesting
+//! limit in `recovery.rs`, and the first-token `dispatch` (a `choice`
+//! that tries only the alternatives the next token can start) in
+//! `dispatch.rs`.
 //!
 //! Production names follow `grammar/pcl.ebnf` (`tests/ebnf.rs` checks
 //! it). Productions never fail once they have committed: a syntax error is
@@ -38,6 +40,7 @@
 
 mod body;
 mod collections;
+mod dispatch;
 mod expressions;
 mod input;
 mod postfix;
@@ -104,6 +107,12 @@ pub(crate) struct St<'s> {
     /// Where the errors that recovery parsers answered for start (see
     /// `recovery::handled`).
     handled: Vec<u32>,
+    /// The term a postfix chain starts from, handed from `postfix_expr`'s
+    /// term to the chain's fold (set by the one, taken by the other).
+    chain_term: Option<Expr>,
+    /// The first operand of a binary expression, handed from `binary`'s
+    /// first operand to its fold likewise.
+    first_operand: Option<Expr>,
     /// The tree under construction.
     b: Builder,
     /// The flat parts of the templates under construction: each
@@ -269,6 +278,20 @@ fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
     let idx = inp.cursor().inner().idx;
     inp.next()?;
     Some(raw(inp).sig(idx as u32))
+}
+
+/// The span a token test at the cursor reports.
+fn peek_span(inp: &mut Inp<'_, '_>) -> SimpleSpan<u32> {
+    let idx = inp.cursor().inner().idx;
+    raw(inp).input.span_at(idx)
+}
+
+/// The kind of the significant token after the next one (`None` at the
+/// end).
+fn peek_second(inp: &mut Inp<'_, '_>) -> Option<K> {
+    let idx = inp.cursor().inner().idx;
+    let input = raw(inp).input;
+    input.kind(input.sigs.next_from(idx + 1))
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
@@ -458,6 +481,8 @@ fn new_state<'s>(
         attr_name: TextRange::default(),
         handled: Vec::new(),
         last_end: 0,
+        chain_term: None,
+        first_operand: None,
         b: Builder::for_source(text.len(), sigs.count()),
         flats: Vec::new(),
         solid_literal_end: None,

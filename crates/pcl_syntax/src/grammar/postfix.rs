@@ -8,7 +8,9 @@ use chumsky::input::MapExtra;
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
 
+use super::dispatch::{optional, First};
 use super::expressions::{enter_level, leave, next_range, state, PExpr};
+use super::input::SyntaxError;
 use super::recovery::{at_limit, skip_rest_of_expr, skip_rest_of_group, skip_to};
 use super::{range_of, token, Ex, Expr, In, St};
 use crate::codes;
@@ -64,8 +66,23 @@ impl Folded {
 /// `postfix_expr = term postfix_chain`: the chain's steps folded over the
 /// term. A term that is an error stays one; a broken step makes the whole
 /// expression an error.
-pub(super) fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<'s> {
-    term.try_map_with(|term, e| Ok(Folded::new(state(e), term)))
+///
+/// Nearly every term has no chain, so the chain is tried only at its first
+/// token (`.` or `[`, see `dispatch::optional`); the term reaches the fold
+/// through the parser state (`St::chain_term`), set right before it
+/// starts.
+pub(super) fn postfix_expr<'s>(
+    term: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone + 's,
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
+    let chain = empty()
+        .try_map_with(|(), e| {
+            let s = state(e);
+            match s.chain_term.take() {
+                Some(term) => Ok(Folded::new(s, term)),
+                None => Err(SyntaxError::default()),
+            }
+        })
         .foldl_with(postfix_chain(expression), fold_step)
         .try_map_with(|folded, e| {
             let end = e.span().end;
@@ -80,8 +97,16 @@ pub(super) fn postfix_expr<'s>(term: PExpr<'s>, expression: PExpr<'s>) -> PExpr<
                 return Ok(s.error_node(TextRange::new(start, end.max(start))));
             }
             Ok(finish_traversal(s, folded.source, folded.steps))
-        })
-        .boxed()
+        });
+    term.try_map_with(|term, e| {
+        state(e).chain_term = Some(term);
+        Ok(term)
+    })
+    .then(optional(vec![(
+        First::tokens(&[K::Dot, K::OBrack]),
+        chain.boxed(),
+    )]))
+    .map(|(term, chained)| chained.unwrap_or(term))
 }
 
 /// `postfix_chain = { "." IDENT | legacy_index | "[" @nl(off) expression

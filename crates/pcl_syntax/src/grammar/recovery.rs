@@ -19,8 +19,9 @@
 //! without recursion) instead.
 //!
 //! [`skip`] is the one skipping parser of the grammar (every area's
-//! recovery goes through it, in one of its modes) and one of the two
-//! `custom` parsers left (the other is `mod.rs`'s `cursor`).
+//! recovery goes through it, in one of its modes) and one of the four
+//! `custom` parsers (the others are `mod.rs`'s `cursor` and
+//! `dispatch.rs`'s `dispatch` and `optional`).
 
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;

@@ -54,7 +54,9 @@ fn state<'a, 's>(e: &'a mut Extra<'s, '_>) -> &'a mut St<'s> {
 /// A quoted string may not span lines: the line break that ends an
 /// unterminated one is reported (and left for the enclosing production);
 /// any other missing closer is reported at the opener.
-pub(super) fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
+pub(super) fn template_expr<'s>(
+    expression: PExpr<'s>,
+) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // The most common template, `"text"` or `""` with plain text (see
     // [`plain_run`]): built at once, without flat parts. Any other quoted
     // string fails it after at most three tokens.
@@ -101,7 +103,7 @@ pub(super) fn template_expr<'s>(expression: PExpr<'s>) -> PExpr<'s> {
             let kind = heredoc_kind(s, open);
             Ok(build_template(s, kind, open, base, close, range))
         });
-    choice((plain, quoted, heredoc)).boxed()
+    choice((plain, quoted, heredoc))
 }
 
 /// How a template ended.
