@@ -16,10 +16,11 @@
 //! * `Bare` — a whole input parsed as a template ([`lex_template`]).
 //!
 //! One token is taken at a time in the current mode, so switching modes is
-//! just pushing or popping. Frequent main-mode tokens, comments and all of
-//! quoted mode are scanned by hand (long runs with [`ByteSet`], eight bytes
-//! at a time); the rest of main mode (operators, `}`, `\r\n`) uses a logos
-//! DFA. Hand scanning matters beyond speed: logos's generated code calls
+//! just pushing or popping. Frequent main-mode tokens (in one loop with
+//! the position in a local and the tokens gathered in a stack batch; a
+//! plain string costs no mode switch), comments and all of quoted mode are
+//! scanned by hand (long runs eight bytes at a time); the rest of main
+//! mode (operators, `~}`, `\r\n`) uses a logos DFA. Hand scanning matters beyond speed: logos's generated code calls
 //! itself once per byte of a match, which overflows a debug build's stack
 //! on a multi-megabyte string or comment. The DFAs (`MainTok`, and
 //! `QuotedTok` in tests) are the reference the hand scanners are tested
@@ -199,12 +200,16 @@ trait Sink {
     fn with_capacity(capacity: usize) -> Self;
     /// Appends a token; offsets saturate like `TextRange::from_usize`.
     fn push_token(&mut self, kind: TokenKind, start: usize, end: usize);
+    /// Appends the tokens of a [`Batch`]: `starts` (as long as `kinds`)
+    /// are already clamped, and the last token ends at `end`.
+    fn push_batch(&mut self, kinds: &[TokenKind], starts: &[u32], end: u32);
     /// Called once, after the last token (which ends at `end`).
     fn finish(&mut self, end: usize);
 }
 
+#[inline(always)]
 fn clamp(offset: usize) -> u32 {
-    u32::try_from(offset).unwrap_or(u32::MAX)
+    offset.min(u32::MAX as usize) as u32
 }
 
 impl Sink for Vec<Token> {
@@ -222,6 +227,19 @@ impl Sink for Vec<Token> {
             },
         });
     }
+    fn push_batch(&mut self, kinds: &[TokenKind], starts: &[u32], end: u32) {
+        let ends = starts.iter().skip(1).copied().chain(std::iter::once(end));
+        self.extend(
+            kinds
+                .iter()
+                .zip(starts)
+                .zip(ends)
+                .map(|((&kind, &start), end)| Token {
+                    kind,
+                    range: TextRange { start, end },
+                }),
+        );
+    }
     fn finish(&mut self, _end: usize) {}
 }
 
@@ -233,8 +251,51 @@ impl Sink for Tokens {
         // A token ends where the next starts: only the last end is kept.
         self.push(kind, clamp(start));
     }
+    fn push_batch(&mut self, kinds: &[TokenKind], starts: &[u32], _end: u32) {
+        self.extend(kinds, starts);
+    }
     fn finish(&mut self, end: usize) {
         self.set_end(clamp(end));
+    }
+}
+
+/// How many tokens the main-mode loop gathers before handing them over.
+const BATCH: usize = 64;
+
+/// Main-mode tokens gathered on the stack and handed to the sink
+/// [`BATCH`] at a time: one copy per batch instead of two growing-vector
+/// pushes (each reloading the vector's length and capacity) per token.
+struct Batch {
+    kinds: [TokenKind; BATCH],
+    starts: [u32; BATCH],
+    len: usize,
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            kinds: [TokenKind::Invalid; BATCH],
+            starts: [0; BATCH],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, kind: TokenKind, start: usize) {
+        if let (Some(k), Some(s)) = (self.kinds.get_mut(self.len), self.starts.get_mut(self.len)) {
+            *k = kind;
+            *s = clamp(start);
+            self.len += 1;
+        }
+    }
+
+    /// Hands the gathered tokens (the last ending at `end`) to `sink`.
+    fn flush<S: Sink>(&mut self, sink: &mut S, end: usize) {
+        let len = self.len.min(BATCH);
+        if let (Some(kinds), Some(starts)) = (self.kinds.get(..len), self.starts.get(..len)) {
+            sink.push_batch(kinds, starts, clamp(end));
+        }
+        self.len = 0;
     }
 }
 
@@ -338,86 +399,131 @@ impl<'a, S: Sink> Lexer<'a, S> {
     }
 
     /// Main-mode tokens, until one pushes or pops a mode or the input
-    /// ends. The most frequent tokens are decided in this loop; each arm
-    /// produces exactly what [`Lexer::main_token`] (the general path, taken
-    /// for everything else) would.
+    /// ends. The most frequent tokens are decided in this loop, with the
+    /// position and the brace count in locals and the tokens gathered in a
+    /// [`Batch`]; each arm produces exactly what [`Lexer::main_token`]
+    /// (the general path, taken for everything else) would. A quoted
+    /// string without sequences or line breaks is lexed here too (its
+    /// `QuotedLit` is what [`Lexer::quoted_token`] would produce), so that
+    /// most strings cost no mode switch.
     fn main_tokens(&mut self) {
         let text = self.text;
         let bytes = text.as_bytes();
         let depth = self.modes.len();
-        while let Some(&first) = bytes.get(self.pos) {
-            let rest = bytes.get(self.pos..).unwrap_or(&[]);
-            let (kind, len) = match first {
+        let mut pos = self.pos;
+        let mut braces = match self.modes.last() {
+            Some(Mode::Main { braces }) => *braces,
+            _ => 0,
+        };
+        let mut batch = Batch::new();
+        loop {
+            // Room for the three tokens of a plain string.
+            if batch.len > BATCH - 3 {
+                batch.flush(&mut self.tokens, pos);
+            }
+            let Some(&first) = bytes.get(pos) else { break };
+            let mut start = pos;
+            let kind = match first {
                 b' ' | b'\t' => {
-                    // Most runs are one space between two tokens.
-                    let blanks = match rest.get(1) {
-                        Some(b' ' | b'\t') => rest
-                            .iter()
-                            .skip(2)
-                            .position(|b| !matches!(b, b' ' | b'\t'))
-                            .map_or(rest.len(), |n| n + 2),
-                        _ => 1,
-                    };
-                    (TokenKind::Whitespace, blanks)
+                    pos = blanks_end(bytes, pos + 1);
+                    TokenKind::Whitespace
                 }
-                b'\n' => (TokenKind::Newline, 1),
+                b'\n' => {
+                    pos += 1;
+                    TokenKind::Newline
+                }
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let ascii = rest
-                        .iter()
-                        .skip(1)
-                        .position(|&b| !IDENT_CONTINUE[usize::from(b)])
-                        .map_or(rest.len(), |n| n + 1);
-                    let tail = match rest.get(ascii) {
-                        Some(b) if !b.is_ascii() => {
-                            ident_continue_len(text.get(self.pos + ascii..).unwrap_or(""))
-                        }
-                        _ => 0,
-                    };
-                    (TokenKind::Ident, ascii + tail)
+                    pos = ident_end(text, pos + 1);
+                    TokenKind::Ident
                 }
-                b'[' => (TokenKind::OBrack, 1),
-                b']' => (TokenKind::CBrack, 1),
-                b'(' => (TokenKind::OParen, 1),
-                b')' => (TokenKind::CParen, 1),
-                b',' => (TokenKind::Comma, 1),
+                b'[' | b']' | b'(' | b')' | b',' => {
+                    pos += 1;
+                    PUNCT[usize::from(first)]
+                }
                 b'{' => {
-                    if let Some(Mode::Main { braces }) = self.modes.last_mut() {
-                        *braces += 1;
-                    }
-                    (TokenKind::OBrace, 1)
+                    braces = braces.saturating_add(1);
+                    pos += 1;
+                    TokenKind::OBrace
                 }
-                b'}' => {
-                    if self.close_brace(1) {
-                        return;
-                    }
-                    continue;
+                b'}' if braces > 0 || depth <= 1 => {
+                    braces = braces.saturating_sub(1);
+                    pos += 1;
+                    TokenKind::CBrace
                 }
                 b'"' => {
-                    self.push(TokenKind::OQuote, 1);
-                    self.modes.push(Mode::Quoted);
-                    return;
+                    batch.push(TokenKind::OQuote, pos);
+                    pos += 1;
+                    let rest = bytes.get(pos..).unwrap_or(&[]);
+                    let lit = quoted_lit_len(rest);
+                    if lit > 0 {
+                        batch.push(TokenKind::QuotedLit, pos);
+                        pos += lit;
+                    }
+                    if rest.get(lit) != Some(&b'"') {
+                        // A sequence, a line break or an invalid
+                        // character: quoted mode takes over.
+                        batch.flush(&mut self.tokens, pos);
+                        self.pos = pos;
+                        self.set_braces(braces);
+                        self.modes.push(Mode::Quoted);
+                        return;
+                    }
+                    start = pos;
+                    pos += 1;
+                    TokenKind::CQuote
                 }
-                b'=' if !matches!(rest.get(1), Some(b'=' | b'>')) => (TokenKind::Equal, 1),
-                b'.' if rest.get(1) != Some(&b'.') => (TokenKind::Dot, 1),
-                b'0'..=b'9' => (TokenKind::NumberLit, number_len(rest)),
+                b'=' if !matches!(bytes.get(pos + 1), Some(b'=' | b'>')) => {
+                    pos += 1;
+                    TokenKind::Equal
+                }
+                b'.' if bytes.get(pos + 1) != Some(&b'.') => {
+                    pos += 1;
+                    TokenKind::Dot
+                }
+                b'0'..=b'9' => {
+                    pos += number_len(bytes.get(pos..).unwrap_or(&[]));
+                    TokenKind::NumberLit
+                }
                 // Comments are scanned here, not by the DFA, whose
                 // generated code recurses once per byte in a debug build (a
                 // long comment overflowed the stack).
-                b'#' => (TokenKind::HashComment, line_comment_len(rest)),
-                b'/' if rest.get(1) == Some(&b'/') => {
-                    (TokenKind::SlashComment, line_comment_len(rest))
+                b'#' => {
+                    pos += line_comment_len(bytes.get(pos..).unwrap_or(&[]));
+                    TokenKind::HashComment
+                }
+                b'/' if bytes.get(pos + 1) == Some(&b'/') => {
+                    pos += line_comment_len(bytes.get(pos..).unwrap_or(&[]));
+                    TokenKind::SlashComment
                 }
                 _ => {
-                    let before = self.pos;
+                    // The general path, with the state written back.
+                    batch.flush(&mut self.tokens, pos);
+                    self.pos = pos;
+                    self.set_braces(braces);
                     self.main_token();
-                    self.ensure_progress(before);
+                    self.ensure_progress(start);
                     if self.modes.len() != depth {
                         return;
                     }
+                    pos = self.pos;
+                    braces = match self.modes.last() {
+                        Some(Mode::Main { braces }) => *braces,
+                        _ => 0,
+                    };
                     continue;
                 }
             };
-            self.push(kind, len);
+            batch.push(kind, start);
+        }
+        batch.flush(&mut self.tokens, pos);
+        self.pos = pos;
+        self.set_braces(braces);
+    }
+
+    /// Writes the main loop's brace count back to the mode stack.
+    fn set_braces(&mut self, value: u32) {
+        if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+            *braces = value;
         }
     }
 
