@@ -17,7 +17,7 @@
 //!
 //! One token is taken at a time in the current mode, so switching modes is
 //! just pushing or popping. Frequent main-mode tokens (in one loop with
-//! the position in a local and the tokens gathered in a stack batch; a
+//! the position in a local and the tokens gathered in a fixed batch; a
 //! plain string costs no mode switch), comments and all of quoted mode are
 //! scanned by hand (long runs eight bytes at a time); the rest of main
 //! mode (operators, `~}`, `\r\n`) uses a logos DFA. Hand scanning matters beyond speed: logos's generated code calls
@@ -262,7 +262,7 @@ impl Sink for Tokens {
 /// How many tokens the main-mode loop gathers before handing them over.
 const BATCH: usize = 64;
 
-/// Main-mode tokens gathered on the stack and handed to the sink
+/// Main-mode tokens gathered in two fixed arrays and handed to the sink
 /// [`BATCH`] at a time: one copy per batch instead of two growing-vector
 /// pushes (each reloading the vector's length and capacity) per token.
 struct Batch {
@@ -304,6 +304,9 @@ struct Lexer<'a, S> {
     pos: usize,
     modes: Vec<Mode>,
     tokens: S,
+    /// The main loop's batch, empty outside it (here rather than a local
+    /// so that its arrays are initialised once per input, not per call).
+    batch: Batch,
 }
 
 /// Lexes `text` as a file or expression: every token, trivia included, in
@@ -336,6 +339,7 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
         // (short names, many operators) up to one per two; the untouched
         // tail of a large reservation is never paged in.
         tokens: S::with_capacity(text.len() / 2 + 8),
+        batch: Batch::new(),
     };
     if text.starts_with('\u{feff}') {
         lexer.push(TokenKind::Bom, 3);
@@ -415,11 +419,10 @@ impl<'a, S: Sink> Lexer<'a, S> {
             Some(Mode::Main { braces }) => *braces,
             _ => 0,
         };
-        let mut batch = Batch::new();
         loop {
             // Room for the three tokens of a plain string.
-            if batch.len > BATCH - 3 {
-                batch.flush(&mut self.tokens, pos);
+            if self.batch.len > BATCH - 3 {
+                self.batch.flush(&mut self.tokens, pos);
             }
             let Some(&first) = bytes.get(pos) else { break };
             let mut start = pos;
@@ -451,18 +454,18 @@ impl<'a, S: Sink> Lexer<'a, S> {
                     TokenKind::CBrace
                 }
                 b'"' => {
-                    batch.push(TokenKind::OQuote, pos);
+                    self.batch.push(TokenKind::OQuote, pos);
                     pos += 1;
                     let rest = bytes.get(pos..).unwrap_or(&[]);
                     let lit = quoted_lit_len(rest);
                     if lit > 0 {
-                        batch.push(TokenKind::QuotedLit, pos);
+                        self.batch.push(TokenKind::QuotedLit, pos);
                         pos += lit;
                     }
                     if rest.get(lit) != Some(&b'"') {
                         // A sequence, a line break or an invalid
                         // character: quoted mode takes over.
-                        batch.flush(&mut self.tokens, pos);
+                        self.batch.flush(&mut self.tokens, pos);
                         self.pos = pos;
                         self.set_braces(braces);
                         self.modes.push(Mode::Quoted);
@@ -497,7 +500,7 @@ impl<'a, S: Sink> Lexer<'a, S> {
                 }
                 _ => {
                     // The general path, with the state written back.
-                    batch.flush(&mut self.tokens, pos);
+                    self.batch.flush(&mut self.tokens, pos);
                     self.pos = pos;
                     self.set_braces(braces);
                     self.main_token();
@@ -513,9 +516,9 @@ impl<'a, S: Sink> Lexer<'a, S> {
                     continue;
                 }
             };
-            batch.push(kind, start);
+            self.batch.push(kind, start);
         }
-        batch.flush(&mut self.tokens, pos);
+        self.batch.flush(&mut self.tokens, pos);
         self.pos = pos;
         self.set_braces(braces);
     }
