@@ -126,6 +126,88 @@ enum MainTok {
     Semicolon,
 }
 
+/// A main-mode token at `pos` that neither opens nor closes anything
+/// (an operator, a block comment, a non-ASCII identifier or an invalid
+/// character): its kind and length, exactly as [`Lexer::main_token`]
+/// would push it. `None` for everything else (quotes, heredoc
+/// introducers, braces, `~}`), which the general path lexes.
+fn simple_token(text: &str, pos: usize) -> Option<(TokenKind, usize)> {
+    let rest = text.get(pos..)?;
+    let bytes = rest.as_bytes();
+    match bytes.first()? {
+        b'"' | b'{' | b'}' => return None,
+        b'<' if bytes.get(1) == Some(&b'<') => return None,
+        b'/' if bytes.get(1) == Some(&b'*') => {
+            // An unterminated `/*` is not a comment: it lexes as `/` `*`.
+            if let Some(end) = rest.get(2..).and_then(|tail| tail.find("*/")) {
+                return Some((TokenKind::BlockComment, end + 4));
+            }
+        }
+        _ => {}
+    }
+    let mut logos = MainTok::lexer(rest);
+    let result = logos.next()?;
+    let len = logos.span().end;
+    let kind = match result {
+        Ok(tok) => simple_kind(tok)?,
+        Err(()) => {
+            let ch = rest.chars().next()?;
+            if unicode_ident::is_xid_start(ch) {
+                let tail = rest.get(ch.len_utf8()..).unwrap_or("");
+                return Some((TokenKind::Ident, ch.len_utf8() + ident_continue_len(tail)));
+            }
+            return Some((TokenKind::Invalid, ch.len_utf8()));
+        }
+    };
+    // Every token is at least one byte long (`ensure_progress`).
+    (len > 0).then_some((kind, len))
+}
+
+/// The kind of a DFA token that changes no mode or brace count.
+fn simple_kind(tok: MainTok) -> Option<TokenKind> {
+    Some(match tok {
+        MainTok::OBrace | MainTok::CBrace | MainTok::TildeCBrace | MainTok::Quote => return None,
+        MainTok::Whitespace => TokenKind::Whitespace,
+        MainTok::Newline => TokenKind::Newline,
+        MainTok::HashComment => TokenKind::HashComment,
+        MainTok::SlashComment => TokenKind::SlashComment,
+        MainTok::Ident => TokenKind::Ident,
+        MainTok::OBrack => TokenKind::OBrack,
+        MainTok::CBrack => TokenKind::CBrack,
+        MainTok::OParen => TokenKind::OParen,
+        MainTok::CParen => TokenKind::CParen,
+        MainTok::Star => TokenKind::Star,
+        MainTok::Slash => TokenKind::Slash,
+        MainTok::Plus => TokenKind::Plus,
+        MainTok::Minus => TokenKind::Minus,
+        MainTok::Percent => TokenKind::Percent,
+        MainTok::Equal => TokenKind::Equal,
+        MainTok::EqualOp => TokenKind::EqualOp,
+        MainTok::NotEqual => TokenKind::NotEqual,
+        MainTok::LessThan => TokenKind::LessThan,
+        MainTok::LessThanEq => TokenKind::LessThanEq,
+        MainTok::GreaterThan => TokenKind::GreaterThan,
+        MainTok::GreaterThanEq => TokenKind::GreaterThanEq,
+        MainTok::And => TokenKind::And,
+        MainTok::Or => TokenKind::Or,
+        MainTok::Bang => TokenKind::Bang,
+        MainTok::Dot => TokenKind::Dot,
+        MainTok::Comma => TokenKind::Comma,
+        MainTok::Question => TokenKind::Question,
+        MainTok::Colon => TokenKind::Colon,
+        MainTok::DoubleColon => TokenKind::DoubleColon,
+        MainTok::Ellipsis => TokenKind::Ellipsis,
+        MainTok::FatArrow => TokenKind::FatArrow,
+        MainTok::BitwiseAnd => TokenKind::BitwiseAnd,
+        MainTok::BitwiseOr => TokenKind::BitwiseOr,
+        MainTok::BitwiseXor => TokenKind::BitwiseXor,
+        MainTok::BitwiseNot => TokenKind::BitwiseNot,
+        MainTok::Apostrophe => TokenKind::Apostrophe,
+        MainTok::Backtick => TokenKind::Backtick,
+        MainTok::Semicolon => TokenKind::Semicolon,
+    })
+}
+
 /// Extends an ASCII identifier prefix with non-ASCII continue characters.
 fn ident_tail(lex: &mut logos::Lexer<'_, MainTok>) {
     let rest = lex.remainder();
@@ -406,7 +488,10 @@ impl<'a, S: Sink> Lexer<'a, S> {
     /// ends. The most frequent tokens are decided in this loop, with the
     /// position and the brace count in locals and the tokens gathered in a
     /// [`Batch`]; each arm produces exactly what [`Lexer::main_token`]
-    /// (the general path, taken for everything else) would. A quoted
+    /// (the general path) would. Operators and other DFA tokens that
+    /// change no state go into the batch too ([`simple_token`]); the
+    /// general path is left for quotes it cannot finish, heredoc
+    /// introducers and `~}`. A quoted
     /// string without sequences or line breaks is lexed here too (its
     /// `QuotedLit` is what [`Lexer::quoted_token`] would produce), so that
     /// most strings cost no mode switch.
@@ -498,22 +583,35 @@ impl<'a, S: Sink> Lexer<'a, S> {
                     pos += line_comment_len(bytes.get(pos..).unwrap_or(&[]));
                     TokenKind::SlashComment
                 }
+                b'}' => {
+                    // Closes the enclosing `${`/`%{` (see `close_brace`).
+                    self.batch.push(TokenKind::TemplateSeqEnd, pos);
+                    self.batch.flush(&mut self.tokens, pos + 1);
+                    self.pos = pos + 1;
+                    self.pop_mode();
+                    return;
+                }
                 _ => {
-                    // The general path, with the state written back.
-                    self.batch.flush(&mut self.tokens, pos);
-                    self.pos = pos;
-                    self.set_braces(braces);
-                    self.main_token();
-                    self.ensure_progress(start);
-                    if self.modes.len() != depth {
-                        return;
+                    if let Some((kind, len)) = simple_token(text, pos) {
+                        pos += len;
+                        kind
+                    } else {
+                        // The general path, with the state written back.
+                        self.batch.flush(&mut self.tokens, pos);
+                        self.pos = pos;
+                        self.set_braces(braces);
+                        self.main_token();
+                        self.ensure_progress(start);
+                        if self.modes.len() != depth {
+                            return;
+                        }
+                        pos = self.pos;
+                        braces = match self.modes.last() {
+                            Some(Mode::Main { braces }) => *braces,
+                            _ => 0,
+                        };
+                        continue;
                     }
-                    pos = self.pos;
-                    braces = match self.modes.last() {
-                        Some(Mode::Main { braces }) => *braces,
-                        _ => 0,
-                    };
-                    continue;
                 }
             };
             self.batch.push(kind, start);
@@ -569,11 +667,6 @@ impl<'a, S: Sink> Lexer<'a, S> {
             Err(()) => return self.main_fallback(rest),
         };
         let kind = match tok {
-            MainTok::Whitespace => TokenKind::Whitespace,
-            MainTok::Newline => TokenKind::Newline,
-            MainTok::HashComment => TokenKind::HashComment,
-            MainTok::SlashComment => TokenKind::SlashComment,
-            MainTok::Ident => TokenKind::Ident,
             MainTok::OBrace => {
                 if let Some(Mode::Main { braces }) = self.modes.last_mut() {
                     *braces += 1;
@@ -584,44 +677,16 @@ impl<'a, S: Sink> Lexer<'a, S> {
                 self.close_brace(len);
                 return;
             }
-            MainTok::OBrack => TokenKind::OBrack,
-            MainTok::CBrack => TokenKind::CBrack,
-            MainTok::OParen => TokenKind::OParen,
-            MainTok::CParen => TokenKind::CParen,
-            MainTok::Star => TokenKind::Star,
-            MainTok::Slash => TokenKind::Slash,
-            MainTok::Plus => TokenKind::Plus,
-            MainTok::Minus => TokenKind::Minus,
-            MainTok::Percent => TokenKind::Percent,
-            MainTok::Equal => TokenKind::Equal,
-            MainTok::EqualOp => TokenKind::EqualOp,
-            MainTok::NotEqual => TokenKind::NotEqual,
-            MainTok::LessThan => TokenKind::LessThan,
-            MainTok::LessThanEq => TokenKind::LessThanEq,
-            MainTok::GreaterThan => TokenKind::GreaterThan,
-            MainTok::GreaterThanEq => TokenKind::GreaterThanEq,
-            MainTok::And => TokenKind::And,
-            MainTok::Or => TokenKind::Or,
-            MainTok::Bang => TokenKind::Bang,
-            MainTok::Dot => TokenKind::Dot,
-            MainTok::Comma => TokenKind::Comma,
-            MainTok::Question => TokenKind::Question,
-            MainTok::Colon => TokenKind::Colon,
-            MainTok::DoubleColon => TokenKind::DoubleColon,
-            MainTok::Ellipsis => TokenKind::Ellipsis,
-            MainTok::FatArrow => TokenKind::FatArrow,
             MainTok::Quote => {
                 self.push(TokenKind::OQuote, len);
                 self.modes.push(Mode::Quoted);
                 return;
             }
-            MainTok::BitwiseAnd => TokenKind::BitwiseAnd,
-            MainTok::BitwiseOr => TokenKind::BitwiseOr,
-            MainTok::BitwiseXor => TokenKind::BitwiseXor,
-            MainTok::BitwiseNot => TokenKind::BitwiseNot,
-            MainTok::Apostrophe => TokenKind::Apostrophe,
-            MainTok::Backtick => TokenKind::Backtick,
-            MainTok::Semicolon => TokenKind::Semicolon,
+            other => match simple_kind(other) {
+                Some(kind) => kind,
+                // `simple_kind` knows every other token.
+                None => TokenKind::Invalid,
+            },
         };
         self.push(kind, len);
     }
