@@ -350,7 +350,6 @@ const BATCH: usize = 64;
 struct Batch {
     kinds: [TokenKind; BATCH],
     starts: [u32; BATCH],
-    len: usize,
 }
 
 impl Batch {
@@ -358,26 +357,29 @@ impl Batch {
         Batch {
             kinds: [TokenKind::Invalid; BATCH],
             starts: [0; BATCH],
-            len: 0,
         }
     }
 
+    /// Puts a token in slot `len` (the count so far, kept in a register
+    /// by the caller) and returns the new count.
     #[inline(always)]
-    fn push(&mut self, kind: TokenKind, start: usize) {
-        if let (Some(k), Some(s)) = (self.kinds.get_mut(self.len), self.starts.get_mut(self.len)) {
-            *k = kind;
-            *s = clamp(start);
-            self.len += 1;
+    fn put(&mut self, len: usize, kind: TokenKind, start: usize) -> usize {
+        match (self.kinds.get_mut(len), self.starts.get_mut(len)) {
+            (Some(k), Some(s)) => {
+                *k = kind;
+                *s = clamp(start);
+                len + 1
+            }
+            _ => len,
         }
     }
 
-    /// Hands the gathered tokens (the last ending at `end`) to `sink`.
-    fn flush<S: Sink>(&mut self, sink: &mut S, end: usize) {
-        let len = self.len.min(BATCH);
+    /// Hands the first `len` tokens (the last ending at `end`) to `sink`.
+    fn flush<S: Sink>(&mut self, len: usize, sink: &mut S, end: usize) {
+        let len = len.min(BATCH);
         if let (Some(kinds), Some(starts)) = (self.kinds.get(..len), self.starts.get(..len)) {
             sink.push_batch(kinds, starts, clamp(end));
         }
-        self.len = 0;
     }
 }
 
@@ -500,14 +502,17 @@ impl<'a, S: Sink> Lexer<'a, S> {
         let bytes = text.as_bytes();
         let depth = self.modes.len();
         let mut pos = self.pos;
+        // How many tokens the batch holds.
+        let mut n = 0;
         let mut braces = match self.modes.last() {
             Some(Mode::Main { braces }) => *braces,
             _ => 0,
         };
         loop {
             // Room for the three tokens of a plain string.
-            if self.batch.len > BATCH - 3 {
-                self.batch.flush(&mut self.tokens, pos);
+            if n > BATCH - 3 {
+                self.batch.flush(n, &mut self.tokens, pos);
+                n = 0;
             }
             let Some(&first) = bytes.get(pos) else { break };
             let mut start = pos;
@@ -539,18 +544,18 @@ impl<'a, S: Sink> Lexer<'a, S> {
                     TokenKind::CBrace
                 }
                 b'"' => {
-                    self.batch.push(TokenKind::OQuote, pos);
+                    n = self.batch.put(n, TokenKind::OQuote, pos);
                     pos += 1;
                     let rest = bytes.get(pos..).unwrap_or(&[]);
                     let lit = quoted_lit_len(rest);
                     if lit > 0 {
-                        self.batch.push(TokenKind::QuotedLit, pos);
+                        n = self.batch.put(n, TokenKind::QuotedLit, pos);
                         pos += lit;
                     }
                     if rest.get(lit) != Some(&b'"') {
                         // A sequence, a line break or an invalid
                         // character: quoted mode takes over.
-                        self.batch.flush(&mut self.tokens, pos);
+                        self.batch.flush(n, &mut self.tokens, pos);
                         self.pos = pos;
                         self.set_braces(braces);
                         self.modes.push(Mode::Quoted);
@@ -585,8 +590,8 @@ impl<'a, S: Sink> Lexer<'a, S> {
                 }
                 b'}' => {
                     // Closes the enclosing `${`/`%{` (see `close_brace`).
-                    self.batch.push(TokenKind::TemplateSeqEnd, pos);
-                    self.batch.flush(&mut self.tokens, pos + 1);
+                    n = self.batch.put(n, TokenKind::TemplateSeqEnd, pos);
+                    self.batch.flush(n, &mut self.tokens, pos + 1);
                     self.pos = pos + 1;
                     self.pop_mode();
                     return;
@@ -597,7 +602,8 @@ impl<'a, S: Sink> Lexer<'a, S> {
                         kind
                     } else {
                         // The general path, with the state written back.
-                        self.batch.flush(&mut self.tokens, pos);
+                        self.batch.flush(n, &mut self.tokens, pos);
+                        n = 0;
                         self.pos = pos;
                         self.set_braces(braces);
                         self.main_token();
@@ -614,9 +620,9 @@ impl<'a, S: Sink> Lexer<'a, S> {
                     }
                 }
             };
-            self.batch.push(kind, start);
+            n = self.batch.put(n, kind, start);
         }
-        self.batch.flush(&mut self.tokens, pos);
+        self.batch.flush(n, &mut self.tokens, pos);
         self.pos = pos;
         self.set_braces(braces);
     }
