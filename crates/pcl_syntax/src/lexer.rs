@@ -310,17 +310,32 @@ impl Sink for Vec<Token> {
         });
     }
     fn push_batch(&mut self, kinds: &[TokenKind], starts: &[u32], end: u32) {
-        let ends = starts.iter().skip(1).copied().chain(std::iter::once(end));
+        // Every token but the last ends where the next starts: three
+        // slices zipped, which `extend` copies without a capacity check per
+        // token (a chained iterator for the ends would not).
+        let (Some((&last_kind, kinds)), Some((&last_start, _))) =
+            (kinds.split_last(), starts.split_last())
+        else {
+            return;
+        };
+        let ends = starts.get(1..).unwrap_or(&[]);
         self.extend(
             kinds
                 .iter()
                 .zip(starts)
                 .zip(ends)
-                .map(|((&kind, &start), end)| Token {
+                .map(|((&kind, &start), &end)| Token {
                     kind,
                     range: TextRange { start, end },
                 }),
         );
+        self.push(Token {
+            kind: last_kind,
+            range: TextRange {
+                start: last_start,
+                end,
+            },
+        });
     }
     fn finish(&mut self, _end: usize) {}
 }
