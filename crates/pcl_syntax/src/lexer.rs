@@ -16,10 +16,11 @@
 //! * `Bare` — a whole input parsed as a template ([`lex_template`]).
 //!
 //! One token is taken at a time in the current mode, so switching modes is
-//! just pushing or popping. Frequent main-mode tokens, comments and all of
-//! quoted mode are scanned by hand (long runs with [`ByteSet`], eight bytes
-//! at a time); the rest of main mode (operators, `}`, `\r\n`) uses a logos
-//! DFA. Hand scanning matters beyond speed: logos's generated code calls
+//! just pushing or popping. Frequent main-mode tokens (in one loop with
+//! the position in a local and the tokens gathered in a fixed batch; a
+//! plain string costs no mode switch), comments and all of quoted mode are
+//! scanned by hand (long runs eight bytes at a time); the rest of main
+//! mode (operators, `~}`, `\r\n`) uses a logos DFA. Hand scanning matters beyond speed: logos's generated code calls
 //! itself once per byte of a match, which overflows a debug build's stack
 //! on a multi-megabyte string or comment. The DFAs (`MainTok`, and
 //! `QuotedTok` in tests) are the reference the hand scanners are tested
@@ -28,14 +29,15 @@
 //! that the parser reports.
 
 use logos::Logos;
-use pcl_diagnostics::TextRange;
 
 use crate::token::{Token, TokenKind, Tokens};
 
 mod scan;
+mod sink;
 
 use scan::*;
 pub(crate) use scan::{is_unicode_space, ByteSet};
+use sink::{Batch, Sink, BATCH};
 
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 enum MainTok {
@@ -125,6 +127,88 @@ enum MainTok {
     Semicolon,
 }
 
+/// A main-mode token at `pos` that neither opens nor closes anything
+/// (an operator, a block comment, a non-ASCII identifier or an invalid
+/// character): its kind and length, exactly as [`Lexer::main_token`]
+/// would push it. `None` for everything else (quotes, heredoc
+/// introducers, braces, `~}`), which the general path lexes.
+fn simple_token(text: &str, pos: usize) -> Option<(TokenKind, usize)> {
+    let rest = text.get(pos..)?;
+    let bytes = rest.as_bytes();
+    match bytes.first()? {
+        b'"' | b'{' | b'}' => return None,
+        b'<' if bytes.get(1) == Some(&b'<') => return None,
+        b'/' if bytes.get(1) == Some(&b'*') => {
+            // An unterminated `/*` is not a comment: it lexes as `/` `*`.
+            if let Some(end) = rest.get(2..).and_then(|tail| tail.find("*/")) {
+                return Some((TokenKind::BlockComment, end + 4));
+            }
+        }
+        _ => {}
+    }
+    let mut logos = MainTok::lexer(rest);
+    let result = logos.next()?;
+    let len = logos.span().end;
+    let kind = match result {
+        Ok(tok) => simple_kind(tok)?,
+        Err(()) => {
+            let ch = rest.chars().next()?;
+            if unicode_ident::is_xid_start(ch) {
+                let tail = rest.get(ch.len_utf8()..).unwrap_or("");
+                return Some((TokenKind::Ident, ch.len_utf8() + ident_continue_len(tail)));
+            }
+            return Some((TokenKind::Invalid, ch.len_utf8()));
+        }
+    };
+    // Every token is at least one byte long (`ensure_progress`).
+    (len > 0).then_some((kind, len))
+}
+
+/// The kind of a DFA token that changes no mode or brace count.
+fn simple_kind(tok: MainTok) -> Option<TokenKind> {
+    Some(match tok {
+        MainTok::OBrace | MainTok::CBrace | MainTok::TildeCBrace | MainTok::Quote => return None,
+        MainTok::Whitespace => TokenKind::Whitespace,
+        MainTok::Newline => TokenKind::Newline,
+        MainTok::HashComment => TokenKind::HashComment,
+        MainTok::SlashComment => TokenKind::SlashComment,
+        MainTok::Ident => TokenKind::Ident,
+        MainTok::OBrack => TokenKind::OBrack,
+        MainTok::CBrack => TokenKind::CBrack,
+        MainTok::OParen => TokenKind::OParen,
+        MainTok::CParen => TokenKind::CParen,
+        MainTok::Star => TokenKind::Star,
+        MainTok::Slash => TokenKind::Slash,
+        MainTok::Plus => TokenKind::Plus,
+        MainTok::Minus => TokenKind::Minus,
+        MainTok::Percent => TokenKind::Percent,
+        MainTok::Equal => TokenKind::Equal,
+        MainTok::EqualOp => TokenKind::EqualOp,
+        MainTok::NotEqual => TokenKind::NotEqual,
+        MainTok::LessThan => TokenKind::LessThan,
+        MainTok::LessThanEq => TokenKind::LessThanEq,
+        MainTok::GreaterThan => TokenKind::GreaterThan,
+        MainTok::GreaterThanEq => TokenKind::GreaterThanEq,
+        MainTok::And => TokenKind::And,
+        MainTok::Or => TokenKind::Or,
+        MainTok::Bang => TokenKind::Bang,
+        MainTok::Dot => TokenKind::Dot,
+        MainTok::Comma => TokenKind::Comma,
+        MainTok::Question => TokenKind::Question,
+        MainTok::Colon => TokenKind::Colon,
+        MainTok::DoubleColon => TokenKind::DoubleColon,
+        MainTok::Ellipsis => TokenKind::Ellipsis,
+        MainTok::FatArrow => TokenKind::FatArrow,
+        MainTok::BitwiseAnd => TokenKind::BitwiseAnd,
+        MainTok::BitwiseOr => TokenKind::BitwiseOr,
+        MainTok::BitwiseXor => TokenKind::BitwiseXor,
+        MainTok::BitwiseNot => TokenKind::BitwiseNot,
+        MainTok::Apostrophe => TokenKind::Apostrophe,
+        MainTok::Backtick => TokenKind::Backtick,
+        MainTok::Semicolon => TokenKind::Semicolon,
+    })
+}
+
 /// Extends an ASCII identifier prefix with non-ASCII continue characters.
 fn ident_tail(lex: &mut logos::Lexer<'_, MainTok>) {
     let rest = lex.remainder();
@@ -193,56 +277,14 @@ enum Mode {
     },
 }
 
-/// Where the lexer puts its tokens: the public `Vec<Token>` or the
-/// parser's compact [`Tokens`].
-trait Sink {
-    fn with_capacity(capacity: usize) -> Self;
-    /// Appends a token; offsets saturate like `TextRange::from_usize`.
-    fn push_token(&mut self, kind: TokenKind, start: usize, end: usize);
-    /// Called once, after the last token (which ends at `end`).
-    fn finish(&mut self, end: usize);
-}
-
-fn clamp(offset: usize) -> u32 {
-    u32::try_from(offset).unwrap_or(u32::MAX)
-}
-
-impl Sink for Vec<Token> {
-    fn with_capacity(capacity: usize) -> Self {
-        Vec::with_capacity(capacity)
-    }
-    fn push_token(&mut self, kind: TokenKind, start: usize, end: usize) {
-        // Built in place (the `TextRange` constructors are not inlined
-        // across crates).
-        self.push(Token {
-            kind,
-            range: TextRange {
-                start: clamp(start),
-                end: clamp(end),
-            },
-        });
-    }
-    fn finish(&mut self, _end: usize) {}
-}
-
-impl Sink for Tokens {
-    fn with_capacity(capacity: usize) -> Self {
-        Tokens::with_capacity(capacity)
-    }
-    fn push_token(&mut self, kind: TokenKind, start: usize, _end: usize) {
-        // A token ends where the next starts: only the last end is kept.
-        self.push(kind, clamp(start));
-    }
-    fn finish(&mut self, end: usize) {
-        self.set_end(clamp(end));
-    }
-}
-
 struct Lexer<'a, S> {
     text: &'a str,
     pos: usize,
     modes: Vec<Mode>,
     tokens: S,
+    /// The main loop's batch, empty outside it (here rather than a local
+    /// so that its arrays are initialised once per input, not per call).
+    batch: Batch,
 }
 
 /// Lexes `text` as a file or expression: every token, trivia included, in
@@ -275,6 +317,7 @@ fn run<S: Sink>(text: &str, bottom: Mode) -> S {
         // (short names, many operators) up to one per two; the untouched
         // tail of a large reservation is never paged in.
         tokens: S::with_capacity(text.len() / 2 + 8),
+        batch: Batch::new(),
     };
     if text.starts_with('\u{feff}') {
         lexer.push(TokenKind::Bom, 3);
@@ -338,86 +381,150 @@ impl<'a, S: Sink> Lexer<'a, S> {
     }
 
     /// Main-mode tokens, until one pushes or pops a mode or the input
-    /// ends. The most frequent tokens are decided in this loop; each arm
-    /// produces exactly what [`Lexer::main_token`] (the general path, taken
-    /// for everything else) would.
+    /// ends. The most frequent tokens are decided in this loop, with the
+    /// position and the brace count in locals and the tokens gathered in a
+    /// [`Batch`]; each arm produces exactly what [`Lexer::main_token`]
+    /// (the general path) would. Operators and other DFA tokens that
+    /// change no state go into the batch too ([`simple_token`]); the
+    /// general path is left for quotes it cannot finish, heredoc
+    /// introducers and `~}`. A quoted
+    /// string without sequences or line breaks is lexed here too (its
+    /// `QuotedLit` is what [`Lexer::quoted_token`] would produce), so that
+    /// most strings cost no mode switch.
     fn main_tokens(&mut self) {
         let text = self.text;
         let bytes = text.as_bytes();
         let depth = self.modes.len();
-        while let Some(&first) = bytes.get(self.pos) {
-            let rest = bytes.get(self.pos..).unwrap_or(&[]);
-            let (kind, len) = match first {
+        let mut pos = self.pos;
+        // How many tokens the batch holds.
+        let mut n = 0;
+        let mut braces = match self.modes.last() {
+            Some(Mode::Main { braces }) => *braces,
+            _ => 0,
+        };
+        loop {
+            // Room for the three tokens of a plain string.
+            if n > BATCH - 3 {
+                self.batch.flush(n, &mut self.tokens, pos);
+                n = 0;
+            }
+            let Some(&first) = bytes.get(pos) else { break };
+            let mut start = pos;
+            let kind = match first {
                 b' ' | b'\t' => {
-                    // Most runs are one space between two tokens.
-                    let blanks = match rest.get(1) {
-                        Some(b' ' | b'\t') => rest
-                            .iter()
-                            .skip(2)
-                            .position(|b| !matches!(b, b' ' | b'\t'))
-                            .map_or(rest.len(), |n| n + 2),
-                        _ => 1,
-                    };
-                    (TokenKind::Whitespace, blanks)
+                    pos = blanks_end(bytes, pos + 1);
+                    TokenKind::Whitespace
                 }
-                b'\n' => (TokenKind::Newline, 1),
+                b'\n' => {
+                    pos += 1;
+                    TokenKind::Newline
+                }
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let ascii = rest
-                        .iter()
-                        .skip(1)
-                        .position(|&b| !IDENT_CONTINUE[usize::from(b)])
-                        .map_or(rest.len(), |n| n + 1);
-                    let tail = match rest.get(ascii) {
-                        Some(b) if !b.is_ascii() => {
-                            ident_continue_len(text.get(self.pos + ascii..).unwrap_or(""))
-                        }
-                        _ => 0,
-                    };
-                    (TokenKind::Ident, ascii + tail)
+                    pos = ident_end(text, pos + 1);
+                    TokenKind::Ident
                 }
-                b'[' => (TokenKind::OBrack, 1),
-                b']' => (TokenKind::CBrack, 1),
-                b'(' => (TokenKind::OParen, 1),
-                b')' => (TokenKind::CParen, 1),
-                b',' => (TokenKind::Comma, 1),
+                b'[' | b']' | b'(' | b')' | b',' => {
+                    pos += 1;
+                    PUNCT[usize::from(first)]
+                }
                 b'{' => {
-                    if let Some(Mode::Main { braces }) = self.modes.last_mut() {
-                        *braces += 1;
-                    }
-                    (TokenKind::OBrace, 1)
+                    braces = braces.saturating_add(1);
+                    pos += 1;
+                    TokenKind::OBrace
                 }
-                b'}' => {
-                    if self.close_brace(1) {
-                        return;
-                    }
-                    continue;
+                b'}' if braces > 0 || depth <= 1 => {
+                    braces = braces.saturating_sub(1);
+                    pos += 1;
+                    TokenKind::CBrace
                 }
                 b'"' => {
-                    self.push(TokenKind::OQuote, 1);
-                    self.modes.push(Mode::Quoted);
-                    return;
+                    n = self.batch.put(n, TokenKind::OQuote, pos);
+                    pos += 1;
+                    let rest = bytes.get(pos..).unwrap_or(&[]);
+                    let lit = quoted_lit_len(rest);
+                    if lit > 0 {
+                        n = self.batch.put(n, TokenKind::QuotedLit, pos);
+                        pos += lit;
+                    }
+                    if rest.get(lit) != Some(&b'"') {
+                        // A sequence, a line break or an invalid
+                        // character: quoted mode takes over.
+                        self.batch.flush(n, &mut self.tokens, pos);
+                        self.pos = pos;
+                        self.set_braces(braces);
+                        self.modes.push(Mode::Quoted);
+                        return;
+                    }
+                    start = pos;
+                    pos += 1;
+                    TokenKind::CQuote
                 }
-                b'=' if !matches!(rest.get(1), Some(b'=' | b'>')) => (TokenKind::Equal, 1),
-                b'.' if rest.get(1) != Some(&b'.') => (TokenKind::Dot, 1),
-                b'0'..=b'9' => (TokenKind::NumberLit, number_len(rest)),
+                b'=' if !matches!(bytes.get(pos + 1), Some(b'=' | b'>')) => {
+                    pos += 1;
+                    TokenKind::Equal
+                }
+                b'.' if bytes.get(pos + 1) != Some(&b'.') => {
+                    pos += 1;
+                    TokenKind::Dot
+                }
+                b'0'..=b'9' => {
+                    pos += number_len(bytes.get(pos..).unwrap_or(&[]));
+                    TokenKind::NumberLit
+                }
                 // Comments are scanned here, not by the DFA, whose
                 // generated code recurses once per byte in a debug build (a
                 // long comment overflowed the stack).
-                b'#' => (TokenKind::HashComment, line_comment_len(rest)),
-                b'/' if rest.get(1) == Some(&b'/') => {
-                    (TokenKind::SlashComment, line_comment_len(rest))
+                b'#' => {
+                    pos += line_comment_len(bytes.get(pos..).unwrap_or(&[]));
+                    TokenKind::HashComment
+                }
+                b'/' if bytes.get(pos + 1) == Some(&b'/') => {
+                    pos += line_comment_len(bytes.get(pos..).unwrap_or(&[]));
+                    TokenKind::SlashComment
+                }
+                b'}' => {
+                    // Closes the enclosing `${`/`%{` (see `close_brace`).
+                    n = self.batch.put(n, TokenKind::TemplateSeqEnd, pos);
+                    self.batch.flush(n, &mut self.tokens, pos + 1);
+                    self.pos = pos + 1;
+                    self.pop_mode();
+                    return;
                 }
                 _ => {
-                    let before = self.pos;
-                    self.main_token();
-                    self.ensure_progress(before);
-                    if self.modes.len() != depth {
-                        return;
+                    if let Some((kind, len)) = simple_token(text, pos) {
+                        pos += len;
+                        kind
+                    } else {
+                        // The general path, with the state written back.
+                        self.batch.flush(n, &mut self.tokens, pos);
+                        n = 0;
+                        self.pos = pos;
+                        self.set_braces(braces);
+                        self.main_token();
+                        self.ensure_progress(start);
+                        if self.modes.len() != depth {
+                            return;
+                        }
+                        pos = self.pos;
+                        braces = match self.modes.last() {
+                            Some(Mode::Main { braces }) => *braces,
+                            _ => 0,
+                        };
+                        continue;
                     }
-                    continue;
                 }
             };
-            self.push(kind, len);
+            n = self.batch.put(n, kind, start);
+        }
+        self.batch.flush(n, &mut self.tokens, pos);
+        self.pos = pos;
+        self.set_braces(braces);
+    }
+
+    /// Writes the main loop's brace count back to the mode stack.
+    fn set_braces(&mut self, value: u32) {
+        if let Some(Mode::Main { braces }) = self.modes.last_mut() {
+            *braces = value;
         }
     }
 
@@ -460,11 +567,6 @@ impl<'a, S: Sink> Lexer<'a, S> {
             Err(()) => return self.main_fallback(rest),
         };
         let kind = match tok {
-            MainTok::Whitespace => TokenKind::Whitespace,
-            MainTok::Newline => TokenKind::Newline,
-            MainTok::HashComment => TokenKind::HashComment,
-            MainTok::SlashComment => TokenKind::SlashComment,
-            MainTok::Ident => TokenKind::Ident,
             MainTok::OBrace => {
                 if let Some(Mode::Main { braces }) = self.modes.last_mut() {
                     *braces += 1;
@@ -475,44 +577,16 @@ impl<'a, S: Sink> Lexer<'a, S> {
                 self.close_brace(len);
                 return;
             }
-            MainTok::OBrack => TokenKind::OBrack,
-            MainTok::CBrack => TokenKind::CBrack,
-            MainTok::OParen => TokenKind::OParen,
-            MainTok::CParen => TokenKind::CParen,
-            MainTok::Star => TokenKind::Star,
-            MainTok::Slash => TokenKind::Slash,
-            MainTok::Plus => TokenKind::Plus,
-            MainTok::Minus => TokenKind::Minus,
-            MainTok::Percent => TokenKind::Percent,
-            MainTok::Equal => TokenKind::Equal,
-            MainTok::EqualOp => TokenKind::EqualOp,
-            MainTok::NotEqual => TokenKind::NotEqual,
-            MainTok::LessThan => TokenKind::LessThan,
-            MainTok::LessThanEq => TokenKind::LessThanEq,
-            MainTok::GreaterThan => TokenKind::GreaterThan,
-            MainTok::GreaterThanEq => TokenKind::GreaterThanEq,
-            MainTok::And => TokenKind::And,
-            MainTok::Or => TokenKind::Or,
-            MainTok::Bang => TokenKind::Bang,
-            MainTok::Dot => TokenKind::Dot,
-            MainTok::Comma => TokenKind::Comma,
-            MainTok::Question => TokenKind::Question,
-            MainTok::Colon => TokenKind::Colon,
-            MainTok::DoubleColon => TokenKind::DoubleColon,
-            MainTok::Ellipsis => TokenKind::Ellipsis,
-            MainTok::FatArrow => TokenKind::FatArrow,
             MainTok::Quote => {
                 self.push(TokenKind::OQuote, len);
                 self.modes.push(Mode::Quoted);
                 return;
             }
-            MainTok::BitwiseAnd => TokenKind::BitwiseAnd,
-            MainTok::BitwiseOr => TokenKind::BitwiseOr,
-            MainTok::BitwiseXor => TokenKind::BitwiseXor,
-            MainTok::BitwiseNot => TokenKind::BitwiseNot,
-            MainTok::Apostrophe => TokenKind::Apostrophe,
-            MainTok::Backtick => TokenKind::Backtick,
-            MainTok::Semicolon => TokenKind::Semicolon,
+            other => match simple_kind(other) {
+                Some(kind) => kind,
+                // `simple_kind` knows every other token.
+                None => TokenKind::Invalid,
+            },
         };
         self.push(kind, len);
     }

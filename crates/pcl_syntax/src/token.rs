@@ -279,6 +279,12 @@ impl Tokens {
         self.starts.push(start);
     }
 
+    /// Appends tokens (`starts` as long as `kinds`; see [`Tokens::push`]).
+    pub(crate) fn extend(&mut self, kinds: &[TokenKind], starts: &[u32]) {
+        self.kinds.extend_from_slice(kinds);
+        self.starts.extend_from_slice(starts);
+    }
+
     /// Sets where the last token ends.
     pub(crate) fn set_end(&mut self, end: u32) {
         self.end = end;

@@ -1,9 +1,11 @@
 //! Byte scanning for the lexer's hand-written paths: [`ByteSet`] (find the
-//! first of a few bytes, eight at a time), the stop sets of quoted and
-//! template text, identifier-continue and Unicode-space tests, and the
-//! heredoc introducer.
+//! first of a few bytes, eight at a time), the stops of quoted text (a
+//! word mask), the stop sets of template text and comments, blank runs,
+//! identifier-continue and Unicode-space tests, the one-byte punctuation
+//! table, and the heredoc introducer.
 
 use super::ident_continue_len;
+use crate::token::TokenKind;
 
 /// A set of bytes to stop at: some ASCII bytes and, optionally, every
 /// non-ASCII byte. [`ByteSet::find`] tests the first 16 bytes one at a
@@ -77,9 +79,6 @@ impl<const N: usize> ByteSet<N> {
     }
 }
 
-/// Where quoted-template literal text stops (see [`quoted_lit_len`]).
-pub(super) static QUOTED_STOP: ByteSet<6> =
-    ByteSet::new([b'"', b'$', b'%', b'\r', b'\n', b'\\'], false);
 /// Where heredoc and bare-template text stops.
 pub(super) static TEMPLATE_STOP: ByteSet<3> = ByteSet::new([b'$', b'%', b'\n'], false);
 /// Where a line comment stops.
@@ -92,8 +91,7 @@ pub(super) static LINE_END: ByteSet<1> = ByteSet::new([b'\n'], false);
 pub(super) fn quoted_lit_len(bytes: &[u8]) -> usize {
     let mut len = 0;
     loop {
-        let rest = bytes.get(len..).unwrap_or(&[]);
-        len += QUOTED_STOP.find(rest);
+        len = quoted_stop(bytes, len);
         // The escaped character's UTF-8 continuation bytes (if any) are
         // taken by the next round: none of them is special.
         match (bytes.get(len), bytes.get(len + 1)) {
@@ -124,6 +122,127 @@ pub(super) static IDENT_CONTINUE: [bool; 256] = {
     }
     table
 };
+
+/// The end of the run of spaces and tabs continuing at `from`.
+#[inline(always)]
+pub(super) fn blanks_end(bytes: &[u8], from: usize) -> usize {
+    let rest = bytes.get(from..).unwrap_or(&[]);
+    // Most runs are one blank between two tokens, or a line's indent.
+    match rest.iter().position(|b| !matches!(b, b' ' | b'\t')) {
+        Some(n) => from + n,
+        None => bytes.len(),
+    }
+}
+
+/// The end of the identifier continuing at `from` (after its first
+/// character): ASCII continue bytes by table, in chunks of four (no
+/// bounds check per byte), then any non-ASCII ones. (Eight at a time with word arithmetic, as
+/// [`quoted_stops`] does, cost more: the four ranges take about 30
+/// instructions a word, and most identifiers are shorter than 16 bytes.)
+#[inline(always)]
+pub(super) fn ident_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let cont = |b: u8| IDENT_CONTINUE[usize::from(b)];
+    let rest = bytes.get(from..).unwrap_or(&[]);
+    let mut chunks = rest.chunks_exact(4);
+    let mut idx = from;
+    let end = 'scan: {
+        for chunk in &mut chunks {
+            if let &[b0, b1, b2, b3] = chunk {
+                if !cont(b0) {
+                    break 'scan idx;
+                }
+                if !cont(b1) {
+                    break 'scan idx + 1;
+                }
+                if !cont(b2) {
+                    break 'scan idx + 2;
+                }
+                if !cont(b3) {
+                    break 'scan idx + 3;
+                }
+            }
+            idx += 4;
+        }
+        match chunks.remainder().iter().position(|&b| !cont(b)) {
+            Some(n) => idx + n,
+            None => bytes.len(),
+        }
+    };
+    match bytes.get(end) {
+        Some(b) if !b.is_ascii() => end + ident_continue_len(text.get(end..).unwrap_or("")),
+        _ => end,
+    }
+}
+
+/// The kinds of the one-byte punctuation the main loop decides by table
+/// (`Invalid` for every other byte).
+pub(super) static PUNCT: [TokenKind; 256] = {
+    let mut table = [TokenKind::Invalid; 256];
+    table[b'[' as usize] = TokenKind::OBrack;
+    table[b']' as usize] = TokenKind::CBrack;
+    table[b'(' as usize] = TokenKind::OParen;
+    table[b')' as usize] = TokenKind::CParen;
+    table[b',' as usize] = TokenKind::Comma;
+    table
+};
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// For each byte of `low` (every byte below 0x80), its high bit if the
+/// byte lies in `lo..=hi` (`lo` at least 1). No sum carries into the
+/// next byte: each is at most 0x7f + 0x7f.
+#[inline(always)]
+fn in_range(low: u64, lo: u8, hi: u8) -> u64 {
+    let at_least_lo = low + ONES * u64::from(0x80 - lo);
+    let above_hi = low + ONES * u64::from(0x7f - hi);
+    at_least_lo & !above_hi & HIGHS
+}
+
+/// The high bit of each byte of `word` (the bytes in memory order, as
+/// `u64::from_le_bytes` reads them) that stops quoted-template literal
+/// text: `"`, `$`, `%`, `\r`, `\n` and `\\` (see [`quoted_lit_len`]);
+/// non-ASCII bytes never do.
+#[inline(always)]
+pub(super) fn quoted_stops(word: u64) -> u64 {
+    let low = word & !HIGHS;
+    // `$` and `%` differ only in the lowest bit.
+    let stops = in_range(low | ONES, b'%', b'%')
+        | in_range(low, b'"', b'"')
+        | in_range(low, b'\r', b'\r')
+        | in_range(low, b'\n', b'\n')
+        | in_range(low, b'\\', b'\\');
+    stops & !word
+}
+
+/// Is `b` a byte [`quoted_stops`] stops at?
+fn is_quoted_stop(b: u8) -> bool {
+    matches!(b, b'"' | b'$' | b'%' | b'\r' | b'\n' | b'\\')
+}
+
+/// The index of the first byte at or after `from` that stops quoted
+/// text, eight bytes at a time, or `bytes.len()`. (This replaced a
+/// [`ByteSet`] whose table scan of the first 16 bytes cost about seven
+/// instructions a byte on short strings.)
+fn quoted_stop(bytes: &[u8], from: usize) -> usize {
+    let mut idx = from;
+    while let Some(chunk) = bytes.get(idx..idx + 8) {
+        let Ok(array) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let found = quoted_stops(u64::from_le_bytes(array));
+        if found != 0 {
+            return idx + (found.trailing_zeros() / 8) as usize;
+        }
+        idx += 8;
+    }
+    let tail = bytes.get(idx..).unwrap_or(&[]);
+    match tail.iter().position(|&b| is_quoted_stop(b)) {
+        Some(n) => idx + n,
+        None => bytes.len(),
+    }
+}
 
 /// Length of the greedy number lexeme at the start of `bytes` (which starts
 /// with a digit): digits, `e`/`E` with an optional sign and a digit, and

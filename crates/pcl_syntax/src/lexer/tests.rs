@@ -255,3 +255,51 @@ fn quoted_scanner_matches_the_dfa() {
         assert_eq!(got, want, "{body:?}");
     }
 }
+
+/// The eight-at-a-time mask flags exactly the bytes quoted text stops
+/// at: every byte value at every position of a word, next to fills that
+/// could borrow or carry (0x00, 0x7f, 0x80, 0xff and stop bytes).
+#[test]
+fn quoted_word_mask_matches_the_byte_test() {
+    let is_stop = |b: &u8| matches!(b, b'"' | b'$' | b'%' | b'\r' | b'\n' | b'\\');
+    for fill in [b'a', b'Z', b'#', b' ', 0x00, 0x7f, 0x80, 0xff, b'$', b'&'] {
+        for at in 0..8 {
+            for value in 0..=255u8 {
+                let mut word = [fill; 8];
+                word[at] = value;
+                let want = word
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| is_stop(b))
+                    .fold(0u64, |acc, (idx, _)| acc | 0x80 << (8 * idx));
+                let got = quoted_stops(u64::from_le_bytes(word));
+                assert_eq!(got, want, "{word:?}");
+            }
+        }
+    }
+}
+
+/// Identifiers and quoted text end at the same byte whether the stop is in
+/// the first word, a later one or the partial tail.
+#[test]
+fn scanners_find_the_stop_in_every_position() {
+    for len in 0..30 {
+        let name = format!("a{}", "b".repeat(len));
+        for stop in [" ", ".", "\u{e9}x", "\r", "", "#"] {
+            let text = format!("{name}{stop}");
+            let want = if stop == "\u{e9}x" {
+                text.len()
+            } else {
+                name.len()
+            };
+            assert_eq!(ident_end(&text, 1), want, "{text:?}");
+            let body = "c".repeat(len);
+            let quoted = format!("{body}{stop}");
+            let want = match stop {
+                "\r" => len,
+                _ => quoted.len(),
+            };
+            assert_eq!(quoted_lit_len(quoted.as_bytes()), want, "{quoted:?}");
+        }
+    }
+}
