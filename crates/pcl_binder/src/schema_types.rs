@@ -55,8 +55,8 @@
 //!   behind the §5.6.4 quirk.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use indexmap::IndexMap;
@@ -66,7 +66,9 @@ use pcl_schema::{
     Primitive, Property, Resolved, Resource, ReturnType, SchemaLoader, SchemaType, SchemaTypeKind,
     Section, TypeDef,
 };
-use pcl_types::{Annotations, Number, ObjectOptions, Properties, Type, TypeGroup, Value, WeakType};
+use pcl_types::{
+    Annotations, FastHasher, Number, ObjectOptions, Properties, Type, TypeGroup, Value, WeakType,
+};
 
 use crate::model::PackageUse;
 use crate::policy::BindPolicy;
@@ -1087,60 +1089,8 @@ impl<'a> Schemas<'a> {
 /// come from schemas and the program, are looked up very often and are
 /// never iterated where order shows, so they use [`FastHasher`] instead of
 /// SipHash.
-pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(crate) use pcl_types::FastMap;
 type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
-
-/// A multiply-rotate hasher (the one rustc uses for its own tables): a few
-/// instructions per 8 bytes; not meant to resist chosen collisions.
-#[derive(Default)]
-pub(crate) struct FastHasher(u64);
-
-impl FastHasher {
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
-    }
-}
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            if let Some(head) = word.get_mut(..rest.len()) {
-                head.copy_from_slice(rest);
-            }
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// The identity of a type's node (stable while the type is alive).
 fn type_addr(t: &Type) -> usize {
@@ -1350,27 +1300,5 @@ mod tests {
         ] {
             same_types_in_any_order(&codegen, package, usize::MAX);
         }
-    }
-
-    #[test]
-    fn fast_hasher_separates_keys() {
-        use std::hash::BuildHasher;
-        let build = std::hash::BuildHasherDefault::<super::FastHasher>::default();
-        let text = "azure-native:eventgrid:TopicSpace";
-        let hashes: Vec<u64> = (0..=text.len())
-            .filter_map(|n| text.get(..n))
-            .map(|t| build.hash_one(t))
-            .collect();
-        let mut unique = hashes.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), hashes.len());
-        assert_eq!(build.hash_one(text), build.hash_one(String::from(text)));
-        assert_ne!(build.hash_one(1usize), build.hash_one(2usize));
-        let mut map: super::FastMap<String, usize> = super::FastMap::default();
-        for (i, n) in (0..=text.len()).enumerate() {
-            map.insert(text.get(..n).unwrap_or_default().to_owned(), i);
-        }
-        assert_eq!(map.get(text), Some(&text.len()));
     }
 }

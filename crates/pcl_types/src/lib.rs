@@ -72,6 +72,7 @@ pub mod conversion;
 pub mod error;
 pub mod eventual;
 pub mod explain;
+pub mod fast_hash;
 pub mod group;
 pub mod label;
 pub mod literal;
@@ -104,6 +105,7 @@ pub use eventual::{
 pub use explain::{
     explain_conversion, expr_not_convertible, ConversionError, MismatchReason, PathSegment,
 };
+pub use fast_hash::{FastHasher, FastMap};
 pub use group::TypeGroup;
 pub use label::{bind_type_label, LabelResult};
 pub use literal::LiteralTypes;

@@ -14,6 +14,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
+use crate::fast_hash::FastHasher;
 use crate::name::Name;
 use crate::ty::Type;
 use crate::value::Value;
@@ -150,7 +151,7 @@ fn value_hash(value: &Value) -> u64 {
     match value {
         Value::String(s) => str_hash(s),
         other => {
-            let mut h = Mix(0x9e37_79b9_7f4a_7c15);
+            let mut h = FastHasher::with_seed(0x9e37_79b9_7f4a_7c15);
             other.hash(&mut h);
             h.finish()
         }
@@ -158,44 +159,9 @@ fn value_hash(value: &Value) -> u64 {
 }
 
 fn str_hash(s: &str) -> u64 {
-    let mut h = Mix(0);
+    let mut h = FastHasher::default();
     h.write(s.as_bytes());
     h.finish()
-}
-
-/// A small multiplicative hasher (the cache needs speed and spread, not
-/// resistance to chosen collisions: a collision only costs a miss).
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let mut last = [0u8; 8];
-        let rest = chunks.remainder();
-        if let Some(dst) = last.get_mut(..rest.len()) {
-            dst.copy_from_slice(rest);
-        }
-        self.add(u64::from_le_bytes(last) ^ ((bytes.len() as u64) << 56));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl Mix {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
 }
 
 #[cfg(test)]
