@@ -44,7 +44,8 @@
 //! bytes, and `valgrind --tool=callgrind <this binary> --rss-child pcl PATH`
 //! (or `hcl-edit`, or `lex`) counts the instructions of one parse of PATH
 //! (plus reading it), for comparing optimisations or the two parsers;
-//! `--corpus-once pcl` (or `hcl-edit`, `lex`) parses every corpus file once.
+//! `--corpus-once pcl` (or `hcl-edit`, `lex`) parses every corpus file once
+//! (`--corpus-once pcl N`: N times, for a sampling profiler).
 //! `--shapes-instructions [BASE]` prints the scaling table of the hostile
 //! shapes in instructions instead of wall clock: it runs each shape at 1×,
 //! 4× and 16× BASE repetitions (default 10,000) under
@@ -75,7 +76,8 @@ fn main() {
     if let Some(pos) = args.iter().position(|a| a == "--corpus-once") {
         // For profiling: parses every corpus file once.
         let parser = args.get(pos + 1).map(String::as_str).unwrap_or("pcl");
-        corpus_once(parser);
+        let reps = args.get(pos + 2).and_then(|n| n.parse().ok()).unwrap_or(1);
+        corpus_once(parser, reps);
         return;
     }
     if let Some(pos) = args.iter().position(|a| a == "--write-generated") {
@@ -463,14 +465,15 @@ fn rss_child(parser: &str, path: &Path) {
 }
 
 /// Parses every corpus file once with `parser` (`pcl`, `hcl-edit` or
-/// `lex`), for instruction counts of the corpus.
-fn corpus_once(parser: &str) {
+/// `lex`), for instruction counts of the corpus; `reps` times over, for a
+/// sampling profiler (`--corpus-once pcl 100`).
+fn corpus_once(parser: &str, reps: usize) {
     let texts: Vec<String> = corpus_files()
         .unwrap_or_default()
         .iter()
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect();
-    for text in &texts {
+    for text in std::iter::repeat_n(&texts, reps).flatten() {
         match parser {
             "hcl-edit" => drop(black_box(hcl_edit::parser::parse_body(text))),
             "lex" => drop(black_box(pcl_syntax::lex(text))),
