@@ -29,7 +29,7 @@ use super::input::SyntaxError;
 use super::postfix::postfix_expr;
 use super::recovery::{at_limit, nested, skip_rest_of_expr, skip_to};
 use super::templates::template_expr;
-use super::{range_of, token, Ex, Expr, In, St};
+use super::{ahead, ahead_not, range_of, token, Ex, Expr, In, St};
 use crate::codes;
 use crate::literal::{self, NumberError};
 use crate::token::TokenKind as K;
@@ -54,7 +54,7 @@ fn conditional<'s>(
 ) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // A missing `:` branch is reported at what stands there instead.
     let else_branch = choice((
-        just(K::Colon).ignore_then(expression.clone()).map(Ok),
+        token(K::Colon).ignore_then(expression.clone()).map(Ok),
         next_range().map(Err),
     ));
     let branches = enter_level()
@@ -411,9 +411,7 @@ pub(super) enum Close {
 pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
     choice((
         token(kind).map(Close::Closed),
-        choice((just(K::Newline).ignored(), end()))
-            .rewind()
-            .to(Close::Open),
+        choice((ahead(&[K::Newline]).ignored(), end())).to(Close::Open),
         next_range()
             .then_ignore(skip_to(kind))
             .map(|at| Close::Skipped { at }),
@@ -455,7 +453,9 @@ fn function_call<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<
             Ok((mark, first, 1usize))
         })
         .foldl_with(
-            just(K::DoubleColon).ignore_then(token(K::Ident)).repeated(),
+            token(K::DoubleColon)
+                .ignore_then(token(K::Ident))
+                .repeated(),
             |(mark, name, n), segment, e| {
                 state(e).b.push_ident(segment);
                 (mark, TextRange::new(name.start, segment.end), n + 1)
@@ -538,8 +538,7 @@ fn function_call<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<
 fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close), Ex<'s>> + Clone {
     // An argument starts anywhere but at `)` or a line break (the end of
     // a list left open).
-    let argument = none_of([K::CParen, K::Newline])
-        .rewind()
+    let argument = ahead_not(&[K::CParen, K::Newline])
         .ignore_then(expression)
         .try_map_with(|arg, e| {
             state(e).b.push_list_expr(arg.id);
@@ -565,9 +564,7 @@ fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close)
     let end = choice((
         token(K::CParen).map(|close| (false, Close::Closed(close))),
         expanded.map(|close| (true, close)),
-        choice((just(K::Newline).ignored(), end()))
-            .rewind()
-            .to((false, Close::Open)),
+        choice((ahead(&[K::Newline]).ignored(), end())).to((false, Close::Open)),
         unexpected(
             codes::MISSING_COMMA,
             "expected `,` between function arguments, or `)`",
@@ -575,7 +572,7 @@ fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close)
         .map(|close| (false, close)),
     ));
     argument
-        .separated_by(just(K::Comma))
+        .separated_by(token(K::Comma))
         .allow_trailing()
         .collect::<()>()
         .ignore_then(end)
