@@ -29,7 +29,7 @@ use super::input::SyntaxError;
 use super::postfix::postfix_expr;
 use super::recovery::{at_limit, nested, skip_rest_of_expr, skip_to};
 use super::templates::template_expr;
-use super::{ahead, ahead_not, range_of, token, Ex, Expr, In, St};
+use super::{ahead, ahead_not, range_of, token, token_select, Ex, Expr, In, St};
 use crate::codes;
 use crate::literal::{self, NumberError};
 use crate::token::TokenKind as K;
@@ -78,16 +78,18 @@ fn conditional<'s>(
     // `[ … ]`: tried only at a `?`.
     let rest = optional(vec![(First::tokens(&[K::Question]), rest.boxed())]);
     binary.then(rest).try_map_with(|(condition, rest), e| {
+        let Some(rest) = rest else {
+            return Ok(condition);
+        };
         let end = e.span().end;
         let s = state(e);
         Ok(match rest {
-            None => condition,
-            Some((question, None)) => {
+            (question, None) => {
                 at_limit(s, question);
                 let start = condition.range.start;
                 s.error_node(TextRange::new(start, end.max(start)))
             }
-            Some((_, Some((then_expr, else_expr)))) => {
+            (_, Some((then_expr, else_expr))) => {
                 let range = TextRange::new(
                     condition.range.start,
                     else_expr.range.end.max(then_expr.range.end),
@@ -162,22 +164,24 @@ const BINARY_OPS: [K; 13] = [
 /// | "-" | "*" | "/" | "%"`, with its range; the EBNF's precedence levels
 /// (1 for `||` … 6 for `*` `/` `%`) are `BinaryOp::precedence`.
 fn binary_op<'s>() -> impl Parser<'s, In<'s>, (BinaryOp, TextRange), Ex<'s>> + Clone {
-    select! {
-        K::Or => BinaryOp::Or,
-        K::And => BinaryOp::And,
-        K::EqualOp => BinaryOp::Equal,
-        K::NotEqual => BinaryOp::NotEqual,
-        K::LessThan => BinaryOp::Less,
-        K::LessThanEq => BinaryOp::LessEqual,
-        K::GreaterThan => BinaryOp::Greater,
-        K::GreaterThanEq => BinaryOp::GreaterEqual,
-        K::Plus => BinaryOp::Add,
-        K::Minus => BinaryOp::Subtract,
-        K::Star => BinaryOp::Multiply,
-        K::Slash => BinaryOp::Divide,
-        K::Percent => BinaryOp::Modulo,
-    }
-    .map_with(|op, e| (op, range_of(e.span())))
+    token_select(&BINARY_OPS).map(|(kind, range)| {
+        let op = match kind {
+            K::Or => BinaryOp::Or,
+            K::And => BinaryOp::And,
+            K::EqualOp => BinaryOp::Equal,
+            K::NotEqual => BinaryOp::NotEqual,
+            K::LessThan => BinaryOp::Less,
+            K::LessThanEq => BinaryOp::LessEqual,
+            K::GreaterThan => BinaryOp::Greater,
+            K::GreaterThanEq => BinaryOp::GreaterEqual,
+            K::Plus => BinaryOp::Add,
+            K::Minus => BinaryOp::Subtract,
+            K::Star => BinaryOp::Multiply,
+            K::Slash => BinaryOp::Divide,
+            _ => BinaryOp::Modulo,
+        };
+        (op, range)
+    })
 }
 
 /// A binary expression being folded: the operators still waiting for
@@ -253,8 +257,10 @@ fn unary<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + C
 fn prefixed<'s>(
     unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
 ) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
-    let op = select! { K::Minus => UnaryOp::Negate, K::Bang => UnaryOp::Not }
-        .map_with(|op, e| (op, range_of(e.span())));
+    let op = token_select(&[K::Minus, K::Bang]).map(|(kind, range)| match kind {
+        K::Minus => (UnaryOp::Negate, range),
+        _ => (UnaryOp::Not, range),
+    });
     let operand = choice((
         enter_level().ignore_then(unary).map(Some),
         skip_rest_of_expr().to(None),

@@ -341,6 +341,12 @@ fn token_of<'s>(kinds: &[K]) -> impl Parser<'s, In<'s>, (K, TextRange), Ex<'s>> 
     token_in(Test::take(kinds, kinds))
 }
 
+/// One token of one of `kinds`, as `select!` tests it (nothing is named
+/// as expected where it fails): its kind and range.
+fn token_select<'s>(kinds: &[K]) -> impl Parser<'s, In<'s>, (K, TextRange), Ex<'s>> + Clone {
+    token_in(Test::take(kind_bits(kinds), 0))
+}
+
 /// The lookahead `&( kinds )`: succeeds, consuming nothing, where the next
 /// token is one of `kinds` (`one_of(kinds).rewind()`); its kind and range.
 fn ahead<'s>(kinds: &[K]) -> impl Parser<'s, In<'s>, (K, TextRange), Ex<'s>> + Clone {

@@ -235,10 +235,9 @@ where
 {
     // Fails at the limit (the second alternative reports it).
     let descend = empty().try_map_with(|(), e| {
-        let at = range_of(e.span());
         let s = state_of(e);
         if s.depth >= MAX_NESTING_DEPTH {
-            return Err(decline_at(at, None));
+            return Err(decline_at(range_of(e.span()), None));
         }
         s.depth += 1;
         Ok(())

@@ -30,7 +30,7 @@ use pcl_diagnostics::TextRange;
 use super::expressions::PExpr;
 use super::input::SyntaxError;
 use super::recovery::{skip_one_group, skip_to_close};
-use super::{ahead, keyword, range_of, token, Ex, Expr, In, St};
+use super::{ahead, keyword, range_of, token, token_select, Ex, Expr, In, St};
 use crate::codes;
 use crate::lexer::ByteSet;
 use crate::literal;
@@ -200,13 +200,16 @@ pub(super) fn template_parts<'s>(
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
     // The literal tokens, told apart in one token test.
-    let literal = select! {
-        K::QuotedLit => Literal::Quoted,
-        K::StringLit => Literal::Heredoc,
-        K::Invalid if quoted => Literal::LoneBackslash,
-    }
-    .validate(|literal, e, _| {
-        let range = range_of(e.span());
+    let kinds: &[K] = match quoted {
+        true => &[K::QuotedLit, K::StringLit, K::Invalid],
+        false => &[K::QuotedLit, K::StringLit],
+    };
+    let literal = token_select(kinds).validate(|(kind, range), e, _| {
+        let literal = match kind {
+            K::QuotedLit => Literal::Quoted,
+            K::StringLit => Literal::Heredoc,
+            _ => Literal::LoneBackslash,
+        };
         let s = state(e);
         match literal {
             Literal::Quoted => {
@@ -499,10 +502,9 @@ struct Open {
 /// deeper; fails at the limit (where [`too_deep`] takes over).
 fn opener<'s>(kind: K) -> impl Parser<'s, In<'s>, Open, Ex<'s>> + Clone {
     token(kind).try_map_with(move |range, e| {
-        let span = e.span();
         let s = state(e);
         if s.depth >= MAX_NESTING_DEPTH {
-            return Err(SyntaxError::unexpected(span, kind));
+            return Err(SyntaxError::unexpected(e.span(), kind));
         }
         s.depth += 1;
         Ok(Open {
@@ -610,7 +612,9 @@ fn sequence_end<'s>(quoted: bool) -> impl Parser<'s, In<'s>, SeqEnd, Ex<'s>> + C
             strip: strips(state(e), range),
         })
     });
-    let quote = select! { K::CQuote if quoted => SeqEnd::Quote }.rewind();
+    let quote = token_select(if quoted { &[K::CQuote] } else { &[] })
+        .rewind()
+        .to(SeqEnd::Quote);
     let extra = any()
         .map_with(|found, e| (found, range_of(e.span())))
         .rewind()
