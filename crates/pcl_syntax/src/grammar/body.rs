@@ -59,8 +59,8 @@ pub(super) fn body<'s>(
         Ok(())
     });
     let line = fresh.ignore_then(choice((
-        token(K::Newline).to(None),
         body_item(block_body, expression),
+        token(K::Newline).to(None),
         stray(in_block),
     )));
     if in_block {
@@ -283,9 +283,9 @@ fn last_token_index(s: &St<'_>, first: usize, last_end: u32) -> usize {
     first
 }
 
-/// After an item: a newline or the end of input; anything else is
-/// reported (a `}` closing the enclosing block included) and the rest of
-/// the line skipped.
+/// After an item: its newline (consumed) or the end of input; anything
+/// else is reported (a `}` closing the enclosing block included) and the
+/// rest of the line skipped (its newline is then a line of its own).
 fn item_end<'s>(attribute: bool) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
     let bad = next_token().try_map_with(move |next, e| {
         let s = state_of(e);
@@ -317,7 +317,7 @@ fn item_end<'s>(attribute: bool) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone 
     });
     // The skip stops at once at a `}` closing the enclosing block.
     choice((
-        ahead(&[K::Newline]).ignored(),
+        token(K::Newline).ignored(),
         end(),
         bad.ignore_then(skip_line()).ignored(),
     ))
