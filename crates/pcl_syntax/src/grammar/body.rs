@@ -14,10 +14,7 @@ use pcl_diagnostics::TextRange;
 use super::dispatch::{dispatch, First};
 use super::expressions::PExpr;
 use super::recovery::{depth_limited, handled, skip_balanced, skip_line, skip_to, skip_to_close};
-use super::{
-    ahead, ahead_not, cursor, decline, next_token, range_of, state_of, token, Ex, Expr, In, Next,
-    St,
-};
+use super::{cursor, decline, next_token, range_of, state_of, token, Ex, Expr, In, Next, St};
 use crate::codes;
 use crate::comments;
 use crate::literal;
@@ -60,7 +57,7 @@ pub(super) fn body<'s>(
     });
     let line = fresh.ignore_then(choice((
         body_item(block_body, expression),
-        token(K::Newline).to(None),
+        just(K::Newline).to(None),
         stray(in_block),
     )));
     if in_block {
@@ -125,7 +122,7 @@ fn stray<'s>(in_block: bool) -> impl Parser<'s, In<'s>, Option<ItemNode>, Ex<'s>
             Ok(())
         })
         // A stray `}` is skipped alone: skipping the line would stop at it.
-        .ignore_then(token(K::CBrace).ignored().or(skip_line().ignored()))
+        .ignore_then(just(K::CBrace).ignored().or(skip_line().ignored()))
         .to(None)
 }
 
@@ -317,7 +314,7 @@ fn item_end<'s>(attribute: bool) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone 
     });
     // The skip stops at once at a `}` closing the enclosing block.
     choice((
-        token(K::Newline).ignored(),
+        just(K::Newline).ignored(),
         end(),
         bad.ignore_then(skip_line()).ignored(),
     ))
@@ -340,7 +337,8 @@ fn attribute_rest<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, AttrRest
     });
     // The value, tried first where one can start (not at a line break or
     // the end of the input, where it is missing).
-    let value = ahead_not(&[K::Newline])
+    let value = none_of([K::Newline])
+        .rewind()
         .ignore_then(expression)
         .map(Value::Expr);
     token(K::Equal)
@@ -477,9 +475,10 @@ fn braces<'s>(
     let skipped = skip_balanced()
         .then(token(K::CBrace).or_not())
         .map(|(end, close)| Contents::Skipped(close.map_or(end, |c| c.end)));
-    let multi_line = ahead(&[K::CBrace, K::Newline])
+    let multi_line = one_of([K::CBrace, K::Newline])
         .ignored()
         .or(end())
+        .rewind()
         .ignore_then(depth_limited(items, skipped));
     token(K::OBrace)
         .then(choice((
@@ -566,7 +565,7 @@ fn one_line_body<'s>(
         Ok(())
     });
     choice((attribute, not_attribute)).then_ignore(choice((
-        ahead(&[K::CBrace]).ignored(),
+        just(K::CBrace).ignored().rewind(),
         end(),
         extra.ignore_then(skip_to_close()).ignored(),
     )))
@@ -587,7 +586,7 @@ fn quoted_label<'s>() -> impl Parser<'s, In<'s>, LabelNode, Ex<'s>> + Clone {
     // The common label, `"text"`: without escapes, its text as written.
     let plain = token(K::OQuote)
         .then(token(K::QuotedLit))
-        .then_ignore(token(K::CQuote))
+        .then_ignore(just(K::CQuote))
         .try_map_with(|(open, lit), e| {
             let range = range_of(e.span());
             let s = state_of(e);
@@ -606,11 +605,11 @@ fn quoted_label<'s>() -> impl Parser<'s, In<'s>, LabelNode, Ex<'s>> + Clone {
             .or(token(K::TemplateControl))
             .then_ignore(skip_to(K::TemplateSeqEnd))
             .map_with(|open, e| LabelPart::Sequence(open, range_of(e.span()))),
-        token(K::Invalid).to(LabelPart::Invalid),
+        just(K::Invalid).to(LabelPart::Invalid),
     ));
     let general = token(K::OQuote)
         .then(part.repeated().collect::<Vec<_>>())
-        .then(token(K::CQuote).or_not())
+        .then(just(K::CQuote).or_not())
         .try_map_with(|((open, parts), close), e| {
             let range = range_of(e.span());
             Ok(label(state_of(e), open, &parts, close.is_some(), range))

@@ -28,7 +28,7 @@ use super::dispatch::{optional, First};
 use super::expressions::PExpr;
 use super::input::SyntaxError;
 use super::recovery::{skip_to, skip_to_close};
-use super::{ahead, ahead_not, keyword, range_of, token, token_of, Ex, Expr, In, St};
+use super::{keyword, range_of, token, Ex, Expr, In, St};
 
 /// What a `map_with`, `try_map_with` or `validate` closure gets.
 type Extra<'s, 'b> = chumsky::input::MapExtra<'s, 'b, In<'s>, Ex<'s>>;
@@ -50,10 +50,11 @@ pub(super) fn tuple_or_for<'s>(
         // chumsky's check mode, where the `map_with` pushing each element
         // would not run.
         .then(
-            ahead_not(&[K::CBrack, K::Newline])
+            none_of([K::CBrack, K::Newline])
+                .rewind()
                 .ignore_then(expression.clone())
                 .map_with(|item, e| e.state().0.b.push_list_expr(item.id))
-                .separated_by(token(K::Comma))
+                .separated_by(just(K::Comma))
                 .allow_trailing()
                 .collect::<()>(),
         )
@@ -104,8 +105,12 @@ enum Close {
 /// anything else after an element is a missing `,`.
 fn tuple_close<'s>() -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
     choice((
-        token(K::CBrack).to(Close::Closed),
-        ahead(&[K::Newline]).ignored().or(end()).to(Close::Unclosed),
+        just(K::CBrack).to(Close::Closed),
+        just(K::Newline)
+            .rewind()
+            .ignored()
+            .or(end())
+            .to(Close::Unclosed),
         report_here(
             codes::MISSING_COMMA,
             "expected `,` between tuple elements, or `]`",
@@ -152,11 +157,11 @@ fn object_items<'s>(
     // one-line object there is none).
     let newlines = optional(vec![(
         First::tokens(&[K::Newline]),
-        token(K::Newline).repeated().collect::<()>().boxed(),
+        just(K::Newline).repeated().collect::<()>().boxed(),
     )]);
-    let separator = token_of(&[K::Comma, K::Newline])
+    let separator = one_of([K::Comma, K::Newline])
         .try_map(|kind, span| match ITEM_STOPPED.with(Cell::get) {
-            true => Err(SyntaxError::unexpected(span, kind.0)),
+            true => Err(SyntaxError::unexpected(span, kind)),
             false => Ok(()),
         })
         .then(newlines.clone());
@@ -164,7 +169,8 @@ fn object_items<'s>(
         .map_with(|(), e: &mut Extra<'s, '_>| e.state().0.b.mark_object_items())
         .then_ignore(newlines)
         .then(
-            ahead_not(&[K::CBrace])
+            none_of([K::CBrace])
+                .rewind()
                 .ignore_then(object_item(expression))
                 .separated_by(separator)
                 .allow_trailing()
@@ -179,7 +185,7 @@ fn object_items<'s>(
 fn object_close<'s>() -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
     let after_items = empty().validate(|(), _, _| ITEM_STOPPED.with(|stopped| stopped.set(false)));
     after_items.ignore_then(choice((
-        token(K::CBrace).to(Close::Closed),
+        just(K::CBrace).to(Close::Closed),
         end().to(Close::Unclosed),
         report_here(
             codes::MISSING_ITEM_SEPARATOR,
@@ -215,7 +221,8 @@ enum ItemRest {
 /// `=`) is reported and the item gets an error value; a missing `=` is
 /// reported and the rest of the object skipped.
 fn object_item<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
-    let value = ahead_not(&[K::Newline, K::Comma, K::CBrace])
+    let value = none_of([K::Newline, K::Comma, K::CBrace])
+        .rewind()
         .ignore_then(expression.clone())
         .map(Some)
         .or(report_here(
@@ -223,7 +230,7 @@ fn object_item<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (), Ex<'s>>
             "expected a value after `=` on the same line",
         )
         .to(None));
-    let assigned = token_of(&[K::Equal, K::Colon])
+    let assigned = one_of([K::Equal, K::Colon])
         .map_with(|_, e: &mut Extra<'s, '_>| e.span().end)
         .then(value)
         .map(|(end, value)| ItemRest::Value(end, value));
@@ -290,7 +297,7 @@ pub(super) type ForHead = (Option<TextRange>, TextRange, Expr);
 /// `IDENT [ "," IDENT ] "in" expression`; fails when a token does not fit.
 fn for_head_parser<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, ForHead, Ex<'s>> + Clone {
     token(K::Ident)
-        .then(token(K::Comma).ignore_then(token(K::Ident)).or_not())
+        .then(just(K::Comma).ignore_then(token(K::Ident)).or_not())
         .then_ignore(keyword("in"))
         .then(expression)
         .map(|((first, second), collection)| match second {
@@ -309,14 +316,14 @@ const NO_FOR_COLON: &str = "expected `:` after the `for` collection expression";
 /// the collection expression is never reached).
 fn for_head_misfit<'s>() -> impl Parser<'s, In<'s>, &'static str, Ex<'s>> + Clone {
     choice((
-        token(K::Ident)
-            .then(token(K::Comma))
-            .then(token(K::Ident))
+        just(K::Ident)
+            .then(just(K::Comma))
+            .then(just(K::Ident))
             .to(NO_FOR_IN),
-        token(K::Ident)
-            .then(token(K::Comma))
+        just(K::Ident)
+            .then(just(K::Comma))
             .to(NO_FOR_VALUE_VARIABLE),
-        token(K::Ident).to(NO_FOR_IN),
+        just(K::Ident).to(NO_FOR_IN),
         empty().to(NO_FOR_VARIABLE),
     ))
 }
@@ -345,9 +352,9 @@ fn for_body<'s>(
     } else {
         K::CBrace
     };
-    let tail = token(K::Colon)
+    let tail = just(K::Colon)
         .ignore_then(expression.clone())
-        .then(token(K::FatArrow).ignore_then(expression.clone()).or_not())
+        .then(just(K::FatArrow).ignore_then(expression.clone()).or_not())
         .then(token(K::Ellipsis).or_not())
         .then(keyword("if").ignore_then(expression.clone()).or_not())
         .then_ignore(for_close(close));
@@ -385,7 +392,7 @@ fn for_body<'s>(
 /// A `for` expression's closer; anything else is reported and skipped.
 fn for_close<'s>(close: K) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
     let message = format!("expected {} to end the `for` expression", close.describe());
-    token(close).ignored().or(peek()
+    just(close).ignored().or(peek()
         .validate(move |(_, range), e, _| {
             e.state()
                 .0

@@ -29,7 +29,7 @@ use super::input::SyntaxError;
 use super::postfix::postfix_expr;
 use super::recovery::{at_limit, nested, skip_rest_of_expr, skip_to};
 use super::templates::template_expr;
-use super::{ahead, ahead_not, range_of, token, token_select, Ex, Expr, In, St};
+use super::{range_of, token, Ex, Expr, In, St};
 use crate::codes;
 use crate::literal::{self, NumberError};
 use crate::token::TokenKind as K;
@@ -54,7 +54,7 @@ fn conditional<'s>(
 ) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // A missing `:` branch is reported at what stands there instead.
     let else_branch = choice((
-        token(K::Colon).ignore_then(expression.clone()).map(Ok),
+        just(K::Colon).ignore_then(expression.clone()).map(Ok),
         next_range().map(Err),
     ));
     let branches = enter_level()
@@ -164,24 +164,22 @@ const BINARY_OPS: [K; 13] = [
 /// | "-" | "*" | "/" | "%"`, with its range; the EBNF's precedence levels
 /// (1 for `||` … 6 for `*` `/` `%`) are `BinaryOp::precedence`.
 fn binary_op<'s>() -> impl Parser<'s, In<'s>, (BinaryOp, TextRange), Ex<'s>> + Clone {
-    token_select(&BINARY_OPS).map(|(kind, range)| {
-        let op = match kind {
-            K::Or => BinaryOp::Or,
-            K::And => BinaryOp::And,
-            K::EqualOp => BinaryOp::Equal,
-            K::NotEqual => BinaryOp::NotEqual,
-            K::LessThan => BinaryOp::Less,
-            K::LessThanEq => BinaryOp::LessEqual,
-            K::GreaterThan => BinaryOp::Greater,
-            K::GreaterThanEq => BinaryOp::GreaterEqual,
-            K::Plus => BinaryOp::Add,
-            K::Minus => BinaryOp::Subtract,
-            K::Star => BinaryOp::Multiply,
-            K::Slash => BinaryOp::Divide,
-            _ => BinaryOp::Modulo,
-        };
-        (op, range)
-    })
+    select! {
+        K::Or => BinaryOp::Or,
+        K::And => BinaryOp::And,
+        K::EqualOp => BinaryOp::Equal,
+        K::NotEqual => BinaryOp::NotEqual,
+        K::LessThan => BinaryOp::Less,
+        K::LessThanEq => BinaryOp::LessEqual,
+        K::GreaterThan => BinaryOp::Greater,
+        K::GreaterThanEq => BinaryOp::GreaterEqual,
+        K::Plus => BinaryOp::Add,
+        K::Minus => BinaryOp::Subtract,
+        K::Star => BinaryOp::Multiply,
+        K::Slash => BinaryOp::Divide,
+        K::Percent => BinaryOp::Modulo,
+    }
+    .map_with(|op, e| (op, range_of(e.span())))
 }
 
 /// A binary expression being folded: the operators still waiting for
@@ -257,10 +255,8 @@ fn unary<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + C
 fn prefixed<'s>(
     unary: impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone,
 ) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
-    let op = token_select(&[K::Minus, K::Bang]).map(|(kind, range)| match kind {
-        K::Minus => (UnaryOp::Negate, range),
-        _ => (UnaryOp::Not, range),
-    });
+    let op = select! { K::Minus => UnaryOp::Negate, K::Bang => UnaryOp::Not }
+        .map_with(|op, e| (op, range_of(e.span())));
     let operand = choice((
         enter_level().ignore_then(unary).map(Some),
         skip_rest_of_expr().to(None),
@@ -417,7 +413,9 @@ pub(super) enum Close {
 pub(super) fn close<'s>(kind: K) -> impl Parser<'s, In<'s>, Close, Ex<'s>> + Clone {
     choice((
         token(kind).map(Close::Closed),
-        choice((ahead(&[K::Newline]).ignored(), end())).to(Close::Open),
+        choice((just(K::Newline).ignored(), end()))
+            .rewind()
+            .to(Close::Open),
         next_range()
             .then_ignore(skip_to(kind))
             .map(|at| Close::Skipped { at }),
@@ -459,9 +457,7 @@ fn function_call<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<
             Ok((mark, first, 1usize))
         })
         .foldl_with(
-            token(K::DoubleColon)
-                .ignore_then(token(K::Ident))
-                .repeated(),
+            just(K::DoubleColon).ignore_then(token(K::Ident)).repeated(),
             |(mark, name, n), segment, e| {
                 state(e).b.push_ident(segment);
                 (mark, TextRange::new(name.start, segment.end), n + 1)
@@ -544,7 +540,8 @@ fn function_call<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Expr, Ex<
 fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close), Ex<'s>> + Clone {
     // An argument starts anywhere but at `)` or a line break (the end of
     // a list left open).
-    let argument = ahead_not(&[K::CParen, K::Newline])
+    let argument = none_of([K::CParen, K::Newline])
+        .rewind()
         .ignore_then(expression)
         .try_map_with(|arg, e| {
             state(e).b.push_list_expr(arg.id);
@@ -570,7 +567,9 @@ fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close)
     let end = choice((
         token(K::CParen).map(|close| (false, Close::Closed(close))),
         expanded.map(|close| (true, close)),
-        choice((ahead(&[K::Newline]).ignored(), end())).to((false, Close::Open)),
+        choice((just(K::Newline).ignored(), end()))
+            .rewind()
+            .to((false, Close::Open)),
         unexpected(
             codes::MISSING_COMMA,
             "expected `,` between function arguments, or `)`",
@@ -578,7 +577,7 @@ fn call_args<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (bool, Close)
         .map(|close| (false, close)),
     ));
     argument
-        .separated_by(token(K::Comma))
+        .separated_by(just(K::Comma))
         .allow_trailing()
         .collect::<()>()
         .ignore_then(end)

@@ -135,14 +135,7 @@ impl<'s> SigInput<'s> {
         SimpleSpan::from(start..end)
     }
 
-    /// The range of the token at `idx` (which exists).
-    #[inline(always)]
-    pub(crate) fn range_at(&self, idx: usize) -> TextRange {
-        TextRange::new(self.start_at(idx), self.end_of(idx))
-    }
-
     /// Where the token at `cursor` starts (the input's end past the last).
-    #[inline(always)]
     pub(crate) fn start_at(&self, cursor: usize) -> u32 {
         match self.tokens.start(cursor) {
             Some(start) => start,

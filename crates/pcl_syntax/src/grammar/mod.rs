@@ -7,9 +7,7 @@
 //! `collections.rs` and `templates.rs`, error recovery and the nesting
 //! limit in `recovery.rs`, and the first-token `dispatch` (a `choice`
 //! that tries only the alternatives the next token can start) in
-//! `dispatch.rs`. Token tests are [`token_in`] (behind `token`, `token_of`,
-//! `ahead` …), not chumsky's `just`/`one_of`/`none_of`: the same test
-//! and the same error, without a checkpoint per token.
+//! `dispatch.rs`.
 //!
 //! Production names follow `grammar/pcl.ebnf` (`tests/ebnf.rs` checks
 //! it). Productions never fail once they have committed: a syntax error is
@@ -330,105 +328,9 @@ fn range_of(span: SimpleSpan<u32>) -> TextRange {
     TextRange::new(span.start, span.end)
 }
 
-/// One token of `kind`: its range (see [`token_in`]).
+/// One token of `kind`: its range.
 fn token<'s>(kind: K) -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {
-    token_in(Test::take(kind_bit(kind), kind_bit(kind))).map(|(_, range)| range)
-}
-
-/// One token of one of `kinds` (`one_of`): its kind and range.
-fn token_of<'s>(kinds: &[K]) -> impl Parser<'s, In<'s>, (K, TextRange), Ex<'s>> + Clone {
-    let kinds = kind_bits(kinds);
-    token_in(Test::take(kinds, kinds))
-}
-
-/// One token of one of `kinds`, as `select!` tests it (nothing is named
-/// as expected where it fails): its kind and range.
-fn token_select<'s>(kinds: &[K]) -> impl Parser<'s, In<'s>, (K, TextRange), Ex<'s>> + Clone {
-    token_in(Test::take(kind_bits(kinds), 0))
-}
-
-/// The lookahead `&( kinds )`: succeeds, consuming nothing, where the next
-/// token is one of `kinds` (`one_of(kinds).rewind()`); its kind and range.
-fn ahead<'s>(kinds: &[K]) -> impl Parser<'s, In<'s>, (K, TextRange), Ex<'s>> + Clone {
-    let kinds = kind_bits(kinds);
-    token_in(Test::look(kinds, kinds))
-}
-
-/// The lookahead: a token, but none of `kinds` (`none_of(kinds).rewind()`);
-/// consumes nothing. The end of the input is not a token.
-fn ahead_not<'s>(kinds: &[K]) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
-    token_in(Test::look(!kind_bits(kinds), 0)).ignored()
-}
-
-/// One bit per token kind, as [`Test`] takes them.
-fn kind_bit(kind: K) -> u64 {
-    1u64 << (kind as u8)
-}
-
-fn kind_bits(kinds: &[K]) -> u64 {
-    kinds.iter().fold(0, |acc, kind| acc | kind_bit(*kind))
-}
-
-/// What [`token_in`] tests.
-#[derive(Clone, Copy)]
-struct Test {
-    /// The kinds that pass, one bit each.
-    admits: u64,
-    /// The kinds an error names as expected.
-    expected: u64,
-    /// Whether a token that passes is consumed (else it is a lookahead).
-    take: bool,
-}
-
-impl Test {
-    fn take(admits: u64, expected: u64) -> Test {
-        Test {
-            admits,
-            expected,
-            take: true,
-        }
-    }
-    fn look(admits: u64, expected: u64) -> Test {
-        Test {
-            admits,
-            expected,
-            take: false,
-        }
-    }
-}
-
-/// The grammar's token test: where the next token's kind passes `test`,
-/// its kind and range (the token consumed, or not for a lookahead); else
-/// (or at the end of the input) an error at that token expecting the
-/// kinds `test` names: what chumsky's `just`, `one_of` and `none_of`, and
-/// their `rewind`, report there.
-///
-/// `custom` because the token test is the grammar's most frequent parser
-/// (about 300,000 per MB of input): chumsky's `just` saves a checkpoint
-/// before every token, rewinds to it after a mismatch and builds a span
-/// through `map_with` after a match, and a lookahead saves and rewinds
-/// again around that; this one compares the kind at the cursor first,
-/// consumes only a match, and reads the range from the cursor.
-fn token_in<'s>(test: Test) -> impl Parser<'s, In<'s>, (K, TextRange), Ex<'s>> + Clone {
-    custom(move |inp: &mut Inp<'s, '_>| {
-        let idx = inp.cursor().inner().idx;
-        let input = raw(inp).input;
-        match input.kind(idx) {
-            Some(kind) if test.admits & kind_bit(kind) != 0 => {
-                if !test.take {
-                    return Ok((kind, input.range_at(idx)));
-                }
-                inp.next();
-                let end = inp.cursor().inner().prev_end;
-                Ok((kind, TextRange::new(input.start_at(idx), end)))
-            }
-            found => Err(SyntaxError::expecting(
-                input.span_at(idx),
-                found,
-                test.expected,
-            )),
-        }
-    })
+    just(kind).map_with(|_, e| range_of(e.span()))
 }
 
 /// The parser state, from a `map_with`/`try_map_with`/`validate` closure.
@@ -498,7 +400,8 @@ fn cursor<'s>() -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
 /// The keyword `word`: an identifier with that text (keywords are not
 /// reserved: `for = 1` is an attribute). Its range.
 fn keyword<'s>(word: &'static str) -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {
-    token(K::Ident).try_map_with(move |range, e| {
+    just(K::Ident).try_map_with(move |_, e| {
+        let range = range_of(e.span());
         let state: &mut SimpleState<St<'s>> = e.state();
         if state.0.slice(range) == word {
             Ok(range)

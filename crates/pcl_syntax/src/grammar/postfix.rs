@@ -12,7 +12,7 @@ use super::dispatch::{optional, First};
 use super::expressions::{enter_level, leave, next_range, state, PExpr};
 use super::input::SyntaxError;
 use super::recovery::{at_limit, skip_rest_of_expr, skip_rest_of_group, skip_to};
-use super::{ahead, range_of, token, Ex, Expr, In, St};
+use super::{range_of, token, Ex, Expr, In, St};
 use crate::codes;
 use crate::literal::{self, NumberError};
 use crate::token::TokenKind as K;
@@ -126,7 +126,7 @@ fn postfix_step<'s>(
     expression: PExpr<'s>,
 ) -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clone {
     // Every step starts with `.` or `[`: one token test ends the chain.
-    ahead(&[K::Dot, K::OBrack]).ignore_then(choice((
+    one_of([K::Dot, K::OBrack]).rewind().ignore_then(choice((
         attr_name().map(Op::Step),
         full_splat,
         index(expression),
@@ -138,7 +138,7 @@ fn postfix_step<'s>(
 
 /// `"." IDENT`: an attribute step.
 fn attr_name<'s>() -> impl Parser<'s, In<'s>, StepNode, Ex<'s>> + Clone {
-    token(K::Dot)
+    just(K::Dot)
         .ignore_then(token(K::Ident))
         .try_map_with(|name, e| {
             let range = range_of(e.span());
@@ -148,7 +148,7 @@ fn attr_name<'s>() -> impl Parser<'s, In<'s>, StepNode, Ex<'s>> + Clone {
 
 /// A `.` followed by neither a name, a number nor `*` (reported).
 fn bad_attr_name<'s>() -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clone {
-    token(K::Dot)
+    just(K::Dot)
         .ignore_then(next_range())
         .try_map_with(|next, e| {
             let dot = range_of(e.span());
@@ -167,7 +167,7 @@ fn index<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clo
     // How the index ended: at `]`, at the end of the input, or at
     // something else (its range; skipped to the `]`).
     let close = choice((
-        token(K::CBrack).to(Ok(())),
+        just(K::CBrack).to(Ok(())),
         end().to(Err(None)),
         next_range()
             .then_ignore(skip_to(K::CBrack))
@@ -202,7 +202,7 @@ fn index<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clo
 /// `legacy_index = "." NUMBER_LIT` (`.0`: an index written as an
 /// attribute). The lexer reads `.0.1` as one number, reported as chained.
 fn legacy_index<'s>(in_splat: bool) -> impl Parser<'s, In<'s>, StepNode, Ex<'s>> + Clone {
-    token(K::Dot)
+    just(K::Dot)
         .ignore_then(token(K::NumberLit))
         .try_map_with(move |digits, e| {
             let range = range_of(e.span());
@@ -244,10 +244,10 @@ fn legacy_index_step(
 /// `attr_splat = "." "*" { "." IDENT | legacy_index }`: the steps after
 /// `.*` apply to each element. A second `.*` is reported and skipped.
 fn attr_splat<'s>() -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clone {
-    let marker = token(K::Dot)
-        .then(token(K::Star))
+    let marker = just(K::Dot)
+        .then(just(K::Star))
         .map_with(|_, e| range_of(e.span()));
-    let nested_splat = token(K::Dot).then(token(K::Star)).try_map_with(|_, e| {
+    let nested_splat = just(K::Dot).then(just(K::Star)).try_map_with(|_, e| {
         let range = range_of(e.span());
         state(e).error_r(
             codes::NESTED_SPLAT,
@@ -273,9 +273,9 @@ fn full_splat<'s>(
     chain: impl IterParser<'s, In<'s>, Op, Ex<'s>> + Clone + 's,
 ) -> impl Parser<'s, In<'s>, Op, Ex<'s>> + Clone {
     // The `]` or, missing, what stands there instead.
-    let close = choice((token(K::CBrack).to(None), next_range().map(Some)));
-    let marker = token(K::OBrack)
-        .then(token(K::Star))
+    let close = choice((just(K::CBrack).to(None), next_range().map(Some)));
+    let marker = just(K::OBrack)
+        .then(just(K::Star))
         .ignore_then(close)
         .try_map_with(|missing, e| {
             let marker = range_of(e.span());

@@ -19,9 +19,9 @@
 //! without recursion) instead.
 //!
 //! [`skip`] is the one skipping parser of the grammar (every area's
-//! recovery goes through it, in one of its modes) and one of the five
-//! `custom` parsers (the others are `mod.rs`'s `cursor` and `token_in`
-//! and `dispatch.rs`'s `dispatch` and `optional`).
+//! recovery goes through it, in one of its modes) and one of the four
+//! `custom` parsers (the others are `mod.rs`'s `cursor` and
+//! `dispatch.rs`'s `dispatch` and `optional`).
 
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;
@@ -29,7 +29,7 @@ use pcl_diagnostics::TextRange;
 use super::input::SyntaxError;
 use super::{
     bump, decline, decline_at, is_close, is_open, next_token, peek, peek_kind, peek_range,
-    range_of, st, state_of, token, Ex, Expr, In, Inp, St,
+    range_of, st, state_of, Ex, Expr, In, Inp, St,
 };
 use crate::codes;
 use crate::token::TokenKind as K;
@@ -110,7 +110,7 @@ pub(super) fn skip_rest_of_group<'s>() -> impl Parser<'s, In<'s>, u32, Ex<'s>> +
 
 /// [`skip_to_close`], then `close` if it is next: whether it was.
 pub(super) fn skip_to<'s>(close: K) -> impl Parser<'s, In<'s>, bool, Ex<'s>> + Clone {
-    skip_to_close().ignore_then(token(close).or_not().map(|c| c.is_some()))
+    skip_to_close().ignore_then(just(close).or_not().map(|c| c.is_some()))
 }
 
 /// Marks the error at `at` (the start of the token a production failed

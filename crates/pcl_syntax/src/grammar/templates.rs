@@ -30,7 +30,7 @@ use pcl_diagnostics::TextRange;
 use super::expressions::PExpr;
 use super::input::SyntaxError;
 use super::recovery::{skip_one_group, skip_to_close};
-use super::{ahead, keyword, range_of, token, token_select, Ex, Expr, In, St};
+use super::{keyword, range_of, token, Ex, Expr, In, St};
 use crate::codes;
 use crate::lexer::ByteSet;
 use crate::literal;
@@ -60,9 +60,9 @@ pub(super) fn template_expr<'s>(
     // The most common template, `"text"` or `""` with plain text (see
     // [`plain_run`]): built at once, without flat parts. Any other quoted
     // string fails it after at most three tokens.
-    let plain = token(K::OQuote)
+    let plain = just(K::OQuote)
         .ignore_then(token(K::QuotedLit).or_not())
-        .then_ignore(token(K::CQuote))
+        .then_ignore(just(K::CQuote))
         .try_map_with(|lit, e| {
             let span = e.span();
             let range = range_of(span);
@@ -75,8 +75,8 @@ pub(super) fn template_expr<'s>(
     let quoted = token(K::OQuote)
         .then(template_parts(expression.clone(), true))
         .then(choice((
-            token(K::CQuote).to(Close::Closed),
-            ahead(&[K::Newline]).map(|(_, at)| Close::LineBreak(at)),
+            just(K::CQuote).to(Close::Closed),
+            token(K::Newline).rewind().map(Close::LineBreak),
             empty().to(Close::Missing),
         )))
         .try_map_with(|((open, base), close), e| {
@@ -94,7 +94,7 @@ pub(super) fn template_expr<'s>(
     let heredoc = token(K::OHeredoc)
         .then(template_parts(expression, false))
         .then(choice((
-            token(K::CHeredoc).to(Close::Closed),
+            just(K::CHeredoc).to(Close::Closed),
             empty().to(Close::Missing),
         )))
         .try_map_with(|((open, base), close), e| {
@@ -200,16 +200,13 @@ pub(super) fn template_parts<'s>(
     quoted: bool,
 ) -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
     // The literal tokens, told apart in one token test.
-    let kinds: &[K] = match quoted {
-        true => &[K::QuotedLit, K::StringLit, K::Invalid],
-        false => &[K::QuotedLit, K::StringLit],
-    };
-    let literal = token_select(kinds).validate(|(kind, range), e, _| {
-        let literal = match kind {
-            K::QuotedLit => Literal::Quoted,
-            K::StringLit => Literal::Heredoc,
-            _ => Literal::LoneBackslash,
-        };
+    let literal = select! {
+        K::QuotedLit => Literal::Quoted,
+        K::StringLit => Literal::Heredoc,
+        K::Invalid if quoted => Literal::LoneBackslash,
+    }
+    .validate(|literal, e, _| {
+        let range = range_of(e.span());
         let s = state(e);
         match literal {
             Literal::Quoted => {
@@ -238,10 +235,12 @@ pub(super) fn template_parts<'s>(
         }
     });
     // A sequence is told by its opener before either is tried.
-    let sequence = ahead(&[K::TemplateInterp, K::TemplateControl]).ignore_then(choice((
-        interpolation(expression.clone(), quoted),
-        directive(expression, quoted),
-    )));
+    let sequence = one_of([K::TemplateInterp, K::TemplateControl])
+        .rewind()
+        .ignore_then(choice((
+            interpolation(expression.clone(), quoted),
+            directive(expression, quoted),
+        )));
     let part = choice((literal, sequence));
     empty()
         .try_map_with(|(), e| {
@@ -405,7 +404,7 @@ enum Head {
 fn directive_head<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Head, Ex<'s>> + Clone {
     let for_head = keyword("for")
         .ignore_then(token(K::Ident))
-        .then(token(K::Comma).ignore_then(token(K::Ident)).or_not())
+        .then(just(K::Comma).ignore_then(token(K::Ident)).or_not())
         .then_ignore(keyword("in"))
         .then(expression.clone())
         .map(|((first, second), collection)| match second {
@@ -435,11 +434,11 @@ fn directive_head<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, Head, Ex
 fn broken_head<'s>() -> impl Parser<'s, In<'s>, Head, Ex<'s>> + Clone {
     // The message for the first token a `for` head cannot take.
     let names = "expected `in` after the `for` variable names";
-    let for_error = token(K::Ident)
+    let for_error = just(K::Ident)
         .ignore_then(
-            token(K::Comma)
+            just(K::Comma)
                 .ignore_then(
-                    token(K::Ident)
+                    just(K::Ident)
                         .to(names)
                         .or_not()
                         .map(|m| m.unwrap_or("expected a value variable name after `,`")),
@@ -482,7 +481,7 @@ fn broken_head<'s>() -> impl Parser<'s, In<'s>, Head, Ex<'s>> + Clone {
     });
     choice((bad_for, unknown, missing))
         .then_ignore(skip_to_close())
-        .then_ignore(token(K::TemplateSeqEnd).or_not())
+        .then_ignore(just(K::TemplateSeqEnd).or_not())
 }
 
 /// The range of the next token (`None` at the end), not consumed.
@@ -519,7 +518,7 @@ fn opener<'s>(kind: K) -> impl Parser<'s, In<'s>, Open, Ex<'s>> + Clone {
 /// skips the sequence as a balanced group, without recursion. Pushes a
 /// broken part.
 fn too_deep<'s>(kind: K) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
-    token(kind)
+    just(kind)
         .ignore_then(next_range())
         .rewind()
         .try_map_with(move |at, e| {
@@ -612,9 +611,7 @@ fn sequence_end<'s>(quoted: bool) -> impl Parser<'s, In<'s>, SeqEnd, Ex<'s>> + C
             strip: strips(state(e), range),
         })
     });
-    let quote = token_select(if quoted { &[K::CQuote] } else { &[] })
-        .rewind()
-        .to(SeqEnd::Quote);
+    let quote = select! { K::CQuote if quoted => SeqEnd::Quote }.rewind();
     let extra = any()
         .map_with(|found, e| (found, range_of(e.span())))
         .rewind()
