@@ -266,7 +266,7 @@ fn raw<'s, 'a>(inp: &'a mut Inp<'s, '_>) -> &'a mut St<'s> {
 
 /// The next significant token, not consumed.
 fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let idx = inp.cursor().inner().idx;
+    let idx = inp.cursor().inner().idx as usize;
     let s = raw(inp);
     s.input.kind(idx)?;
     Some(s.sig(idx as u32))
@@ -275,27 +275,27 @@ fn peek(inp: &mut Inp<'_, '_>) -> Option<Sig> {
 /// Consumes the next significant token (see [`bump`], which also records
 /// its end).
 fn next(inp: &mut Inp<'_, '_>) -> Option<Sig> {
-    let idx = inp.cursor().inner().idx;
+    let idx = inp.cursor().inner().idx as usize;
     inp.next()?;
     Some(raw(inp).sig(idx as u32))
 }
 
 /// The span a token test at the cursor reports.
 fn peek_span(inp: &mut Inp<'_, '_>) -> SimpleSpan<u32> {
-    let idx = inp.cursor().inner().idx;
+    let idx = inp.cursor().inner().idx as usize;
     raw(inp).input.span_at(idx)
 }
 
 /// The kind of the significant token after the next one (`None` at the
 /// end).
 fn peek_second(inp: &mut Inp<'_, '_>) -> Option<K> {
-    let idx = inp.cursor().inner().idx;
+    let idx = inp.cursor().inner().idx as usize;
     let input = raw(inp).input;
     input.kind(input.sigs.next_from(idx + 1))
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
-    let idx = inp.cursor().inner().idx;
+    let idx = inp.cursor().inner().idx as usize;
     raw(inp).input.kind(idx)
 }
 
@@ -394,7 +394,7 @@ fn next_token<'s>() -> impl Parser<'s, In<'s>, Next, Ex<'s>> + Clone {
 /// ranges, and comment attachment works on token indices (finding one
 /// from an offset would be a search per item).
 fn cursor<'s>() -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
-    custom(|inp: &mut Inp<'s, '_>| Ok::<_, SyntaxError>(inp.cursor().inner().idx))
+    custom(|inp: &mut Inp<'s, '_>| Ok::<_, SyntaxError>(inp.cursor().inner().idx as usize))
 }
 
 /// The keyword `word`: an identifier with that text (keywords are not
