@@ -349,6 +349,7 @@ fn expected<'s>() -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
 }
 
 /// A bare identifier as a term: a keyword literal or a variable.
+#[inline]
 fn name_term(s: &mut St<'_>, range: TextRange) -> Expr {
     // Only a name of 4 or 5 bytes can be a keyword literal.
     let kind = if !matches!(range.len(), 4 | 5) {

@@ -134,6 +134,7 @@ impl<'s> St<'s> {
         self.text.get(range.to_usize()).unwrap_or("")
     }
     /// Appends an expression node (its range widened over its children).
+    #[inline]
     fn mk(&mut self, kind: ExprNodeKind, range: TextRange) -> Expr {
         let id = self.b.expr(kind, range);
         Expr {
