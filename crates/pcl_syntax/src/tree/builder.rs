@@ -62,13 +62,19 @@ pub struct Builder {
 /// A run that is the whole scratch stack going into an empty arena (the
 /// one big list of a dense file: `[1,1,…]`, a long call) is handed over
 /// instead of copied, so the peak never holds it twice.
-fn finish_run<T>(scratch: &mut Vec<T>, arena: &mut Vec<T>, mark: Mark) -> Run {
+/// Runs are copied (their nodes are `Copy`), and an empty run (most
+/// items' comments) touches neither vector.
+fn finish_run<T: Copy>(scratch: &mut Vec<T>, arena: &mut Vec<T>, mark: Mark) -> Run {
     let from = (mark.0 as usize).min(scratch.len());
     let start = arena.len() as u32;
+    if from == scratch.len() {
+        return Run { start, len: 0 };
+    }
     if from == 0 && arena.is_empty() {
         std::mem::swap(scratch, arena);
     } else {
-        arena.extend(scratch.drain(from..));
+        arena.extend_from_slice(scratch.get(from..).unwrap_or_default());
+        scratch.truncate(from);
     }
     Run {
         start,
