@@ -369,10 +369,7 @@ fn decline(next: Next) -> SyntaxError {
 
 /// [`decline`] at `span` (where `found` is, `None` at the end).
 fn decline_at(span: TextRange, found: Option<K>) -> SyntaxError {
-    let mut error = SyntaxError::default();
-    error.span = SimpleSpan::from(span.start..span.end);
-    error.found = found;
-    error
+    SyntaxError::at(SimpleSpan::from(span.start..span.end), found)
 }
 
 /// The next token's kind and range, or the end of the input, without
