@@ -308,6 +308,11 @@ impl Tokens {
         &self.kinds
     }
 
+    /// Every token's start offset, in order.
+    pub(crate) fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
     pub(crate) fn start(&self, idx: usize) -> Option<u32> {
         self.starts.get(idx).copied()
     }

@@ -30,7 +30,6 @@ use crate::token::{TokenKind as K, Tokens};
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SigSet {
     words: Vec<u64>,
-    len: usize,
 }
 
 impl SigSet {
@@ -38,7 +37,6 @@ impl SigSet {
     pub(crate) fn for_tokens(len: usize) -> SigSet {
         SigSet {
             words: vec![0; len / 64 + 1],
-            len,
         }
     }
 
@@ -54,27 +52,27 @@ impl SigSet {
     pub(crate) fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
+}
 
-    /// The first index in the set at or after `from`, else the token
-    /// count (the end).
-    #[inline(always)]
-    pub(crate) fn next_from(&self, from: usize) -> usize {
-        let mut word_idx = from / 64;
-        let mut word = match self.words.get(word_idx) {
-            Some(word) => word & (u64::MAX << (from % 64)),
-            None => return self.len,
-        };
-        loop {
-            if word != 0 {
-                // Only indices below `len` are ever inserted.
-                return word_idx * 64 + word.trailing_zeros() as usize;
-            }
-            word_idx += 1;
-            word = match self.words.get(word_idx) {
-                Some(word) => *word,
-                None => return self.len,
-            };
+/// The first index at or after `from` in the set of `words`, else `len`
+/// (the token count: the end).
+#[inline(always)]
+fn next_in(words: &[u64], len: usize, from: usize) -> usize {
+    let mut word_idx = from / 64;
+    let mut word = match words.get(word_idx) {
+        Some(word) => word & (u64::MAX << (from % 64)),
+        None => return len,
+    };
+    loop {
+        if word != 0 {
+            // Only indices below `len` are ever inserted.
+            return word_idx * 64 + word.trailing_zeros() as usize;
         }
+        word_idx += 1;
+        word = match words.get(word_idx) {
+            Some(word) => *word,
+            None => return len,
+        };
     }
 }
 
@@ -95,30 +93,51 @@ pub(crate) struct SigCursor {
     pub(crate) prev_end: u32,
 }
 
-/// The significant tokens of one input, as chumsky reads them.
+/// The significant tokens of one input, as chumsky reads them: the token
+/// vector's kinds and starts and the significance set's words, held as
+/// slices (one load to an element, not two).
 #[derive(Clone, Copy)]
 pub(crate) struct SigInput<'s> {
-    pub(crate) tokens: &'s Tokens,
-    pub(crate) sigs: &'s SigSet,
+    kinds: &'s [K],
+    starts: &'s [u32],
+    /// The end of the last token.
+    end: u32,
+    words: &'s [u64],
 }
 
 impl<'s> SigInput<'s> {
+    pub(crate) fn new(tokens: &'s Tokens, sigs: &'s SigSet) -> SigInput<'s> {
+        SigInput {
+            kinds: tokens.kinds(),
+            starts: tokens.starts(),
+            end: tokens.end(),
+            words: &sigs.words,
+        }
+    }
+
     /// The kind the grammar sees for the token at `idx`: a significant
     /// line comment stands for its line break.
     #[inline(always)]
     pub(crate) fn kind(&self, idx: usize) -> Option<K> {
-        self.tokens.kind(idx).map(|kind| match kind {
+        self.kinds.get(idx).map(|kind| match kind {
             K::HashComment | K::SlashComment => K::Newline,
-            kind => kind,
+            kind => *kind,
         })
+    }
+
+    /// The index of the first significant token at or after `from` (the
+    /// token count at the end).
+    #[inline(always)]
+    pub(crate) fn next_from(&self, from: usize) -> usize {
+        next_in(self.words, self.kinds.len(), from)
     }
 
     /// Where the token at `idx` ends.
     #[inline(always)]
     fn end_of(&self, idx: usize) -> u32 {
-        match self.tokens.start(idx + 1) {
-            Some(end) => end,
-            None => self.tokens.end(),
+        match self.starts.get(idx + 1) {
+            Some(end) => *end,
+            None => self.end,
         }
     }
 
@@ -127,7 +146,7 @@ impl<'s> SigInput<'s> {
         let idx = cursor.idx as usize;
         let kind = self.kind(idx)?;
         cursor.prev_end = self.end_of(idx);
-        cursor.idx = self.sigs.next_from(idx + 1) as u32;
+        cursor.idx = self.next_from(idx + 1) as u32;
         Some(kind)
     }
 
@@ -136,7 +155,7 @@ impl<'s> SigInput<'s> {
     #[inline(always)]
     pub(crate) fn span_at(&self, cursor: usize) -> SimpleSpan<u32> {
         let start = self.start_at(cursor);
-        let end = match self.tokens.kind(cursor) {
+        let end = match self.kinds.get(cursor) {
             Some(_) => self.end_of(cursor).max(start),
             None => start,
         };
@@ -145,9 +164,9 @@ impl<'s> SigInput<'s> {
 
     /// Where the token at `cursor` starts (the input's end past the last).
     pub(crate) fn start_at(&self, cursor: usize) -> u32 {
-        match self.tokens.start(cursor) {
-            Some(start) => start,
-            None => self.tokens.end(),
+        match self.starts.get(cursor) {
+            Some(start) => *start,
+            None => self.end,
         }
     }
 }
@@ -164,7 +183,7 @@ impl<'s> Input<'s> for SigInput<'s> {
     type Cache = Self;
 
     fn begin(self) -> (SigCursor, Self) {
-        let idx = self.sigs.next_from(0) as u32;
+        let idx = self.next_from(0) as u32;
         (SigCursor { idx, prev_end: 0 }, self)
     }
 
@@ -430,15 +449,16 @@ mod tests {
             set.insert(idx);
         }
         assert_eq!(set.count(), 6);
+        let next_from = |set: &SigSet, len, from| next_in(&set.words, len, from);
         let mut seen = Vec::new();
-        let mut at = set.next_from(0);
+        let mut at = next_from(&set, 200, 0);
         while at < 200 {
             seen.push(at);
-            at = set.next_from(at + 1);
+            at = next_from(&set, 200, at + 1);
         }
         assert_eq!(seen, [0, 5, 63, 64, 130, 199]);
-        assert_eq!(set.next_from(131), 199);
-        assert_eq!(SigSet::for_tokens(10).next_from(0), 10);
+        assert_eq!(next_from(&set, 200, 131), 199);
+        assert_eq!(next_from(&SigSet::for_tokens(10), 10, 0), 10);
     }
 
     #[test]

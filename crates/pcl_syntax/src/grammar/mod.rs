@@ -292,7 +292,7 @@ fn peek_span(inp: &mut Inp<'_, '_>) -> SimpleSpan<u32> {
 fn peek_second(inp: &mut Inp<'_, '_>) -> Option<K> {
     let idx = inp.cursor().inner().idx as usize;
     let input = raw(inp).input;
-    input.kind(input.sigs.next_from(idx + 1))
+    input.kind(input.next_from(idx + 1))
 }
 
 fn peek_kind(inp: &mut Inp<'_, '_>) -> Option<K> {
@@ -467,7 +467,7 @@ fn new_state<'s>(
         file,
         text,
         tokens,
-        input: SigInput { tokens, sigs },
+        input: SigInput::new(tokens, sigs),
         comments,
         diags: DiagnosticList::new(),
         lexer_errors: 0,
@@ -584,7 +584,7 @@ fn run<'s, O>(
     state: &mut SimpleState<St<'s>>,
 ) -> Option<O> {
     let (out, errors) = parser
-        .parse_with_state(SigInput { tokens, sigs }, state)
+        .parse_with_state(SigInput::new(tokens, sigs), state)
         .into_output_errors();
     report_errors(&mut state.0, &errors);
     out
