@@ -291,7 +291,7 @@ fn peek_span(inp: &mut Inp<'_, '_>) -> SimpleSpan<u32> {
 /// end).
 fn peek_second(inp: &mut Inp<'_, '_>) -> Option<K> {
     let idx = inp.cursor().inner().idx as usize;
-    let input = raw(inp).input;
+    let input = &raw(inp).input;
     input.kind(input.next_from(idx + 1))
 }
 
