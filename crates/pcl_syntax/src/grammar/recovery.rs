@@ -262,7 +262,11 @@ where
     choice((
         descend
             .ignore_then(p.or(ascend_failing))
-            .then_ignore(ascend()),
+            .try_map_with(|out, e| {
+                let s = state_of(e);
+                s.depth = s.depth.saturating_sub(1);
+                Ok(out)
+            }),
         limit.ignore_then(fallback),
     ))
 }
