@@ -159,11 +159,15 @@ fn object_items<'s>(
         First::tokens(&[K::Newline]),
         just(K::Newline).repeated().collect::<()>().boxed(),
     )]);
+    // (`try_map_with`, not `try_map`: the span is computed only where an
+    // item stopped.)
     let separator = one_of([K::Comma, K::Newline])
-        .try_map(|kind, span| match ITEM_STOPPED.with(Cell::get) {
-            true => Err(SyntaxError::unexpected(span, kind)),
-            false => Ok(()),
-        })
+        .try_map_with(
+            |kind, e: &mut Extra<'s, '_>| match ITEM_STOPPED.with(Cell::get) {
+                true => Err(SyntaxError::unexpected(e.span(), kind)),
+                false => Ok(()),
+            },
+        )
         .then(newlines.clone());
     empty()
         .map_with(|(), e: &mut Extra<'s, '_>| e.state().0.b.mark_object_items())
