@@ -60,7 +60,16 @@ impl SigSet {
 fn next_in(words: &[u64], len: usize, from: usize) -> usize {
     let mut word_idx = from / 64;
     let mut word = match words.get(word_idx) {
-        Some(word) => word & (u64::MAX << (from % 64)),
+        Some(word) => word >> (from % 64),
+        None => return len,
+    };
+    // The common case: the next one is in the same word.
+    if word != 0 {
+        return from + word.trailing_zeros() as usize;
+    }
+    word_idx += 1;
+    word = match words.get(word_idx) {
+        Some(word) => *word,
         None => return len,
     };
     loop {
