@@ -57,6 +57,13 @@ pub struct Builder {
     recent: [(u32, u32); 2],
 }
 
+/// Inputs under this many bytes reserve less (see [`Builder::for_source`]).
+const SMALL_SOURCE: usize = 64 * 1024;
+
+/// Trees with fewer expression nodes are not shrunk (see
+/// [`Builder::finish`]).
+const SHRINK_FROM: usize = 4096;
+
 /// Moves `scratch[mark..]` to the end of `arena`: the one list helper.
 ///
 /// A run that is the whole scratch stack going into an empty arena (the
@@ -150,7 +157,14 @@ impl Builder {
     /// back by [`Builder::finish`].
     pub(crate) fn for_source(len: usize, significant: usize) -> Builder {
         let mut b = Builder::default();
-        let nodes = significant.max(len / 12);
+        // A small input (most files of a program) reserves for one node
+        // per three significant tokens: reserving and touching more costs
+        // more than growing the few that need it.
+        let nodes = if len < SMALL_SOURCE {
+            significant / 3
+        } else {
+            significant.max(len / 12)
+        };
         b.tree.slots.reserve(nodes);
         b.tree.expr_tags.reserve(nodes);
         b.tree.leaf_ends = Bits::with_len(len);
@@ -159,6 +173,11 @@ impl Builder {
 
     pub(crate) fn finish(mut self) -> Tree {
         let tree = &mut self.tree;
+        // A small tree keeps its spare capacity: shrinking is a copy, and
+        // what it gives back is small.
+        if tree.slots.len() < SHRINK_FROM {
+            return self.tree;
+        }
         tree.slots.shrink_to_fit();
         tree.expr_tags.shrink_to_fit();
         tree.expr_lists.shrink_to_fit();
