@@ -207,30 +207,25 @@ pub(super) static PUNCT: [TokenKind; 256] = {
 const ONES: u64 = u64::from_le_bytes([0x01; 8]);
 const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
-/// For each byte of `low` (every byte below 0x80), its high bit if the
-/// byte lies in `lo..=hi` (`lo` at least 1). No sum carries into the
-/// next byte: each is at most 0x7f + 0x7f.
-#[inline(always)]
-fn in_range(low: u64, lo: u8, hi: u8) -> u64 {
-    let at_least_lo = low + ONES * u64::from(0x80 - lo);
-    let above_hi = low + ONES * u64::from(0x7f - hi);
-    at_least_lo & !above_hi & HIGHS
-}
-
-/// The high bit of each byte of `word` (the bytes in memory order, as
-/// `u64::from_le_bytes` reads them) that stops quoted-template literal
+/// The high bit of the first byte of `word` (the bytes in memory order,
+/// as `u64::from_le_bytes` reads them) that stops quoted-template literal
 /// text: `"`, `$`, `%`, `\r`, `\n` and `\\` (see [`quoted_lit_len`]);
-/// non-ASCII bytes never do.
+/// non-ASCII bytes never do. Zero when no byte does; later bytes may be
+/// flagged too (the zero-byte trick's borrow runs upwards from a real
+/// stop), so only the lowest set bit is meaningful.
 #[inline(always)]
 pub(super) fn quoted_stops(word: u64) -> u64 {
-    let low = word & !HIGHS;
-    // `$` and `%` differ only in the lowest bit.
-    let stops = in_range(low | ONES, b'%', b'%')
-        | in_range(low, b'"', b'"')
-        | in_range(low, b'\r', b'\r')
-        | in_range(low, b'\n', b'\n')
-        | in_range(low, b'\\', b'\\');
-    stops & !word
+    // A byte equal to `t` is a zero byte of `word ^ t * ONES`; `x - ONES`
+    // sets a zero byte's high bit, which `!x` keeps. `$` and `%` differ
+    // only in the lowest bit, so `word | ONES` folds them into one test.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let sigils = (word | ONES) ^ (ONES * u64::from(b'%'));
+    let found = zero(sigils)
+        | zero(word ^ (ONES * u64::from(b'"')))
+        | zero(word ^ (ONES * u64::from(b'\r')))
+        | zero(word ^ (ONES * u64::from(b'\n')))
+        | zero(word ^ (ONES * u64::from(b'\\')));
+    found & HIGHS
 }
 
 /// Is `b` a byte [`quoted_stops`] stops at?
