@@ -8,7 +8,9 @@
 //! first as related information. (Block labels and `options` blocks are
 //! the binder's business; the grammar never checked them.)
 //!
-//! The pass walks the bodies in source order with an explicit stack
+//! Nearly every file has no duplicate, which one flat pass over the body
+//! arena shows first (`any_duplicate`); only a file with one is walked.
+//! The walk visits the bodies in source order with an explicit stack
 //! (remembering, per open body, only the names met so far), so
 //! its diagnostics come out ordered by position. They are collected, like
 //! the parser's, into a [`DiagnosticList`] (at most 1,000 per file) and
