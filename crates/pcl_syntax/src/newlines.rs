@@ -100,9 +100,12 @@ fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
 /// comments to `comments`, in order.
 ///
 /// The set is built a 64-bit word at a time, in a register (every token
-/// decides only its own bit), and the last kept kind is a local: the
-/// frequent tokens cost a jump and an `or`. The rest take the context
-/// logic in [`Pass::slow`].
+/// decides only its own bit); the last kept kind and the innermost
+/// context (whether line breaks count in it, whether it is a body) are
+/// locals, read again from the stack only after a token that can change
+/// it. The frequent tokens, a line break where line breaks count and the
+/// identifier starting a line cost a jump and an `or`; the rest take the
+/// context logic in [`Pass::slow`].
 pub(crate) fn significant_tokens(
     text: &str,
     tokens: &Tokens,
@@ -128,6 +131,8 @@ pub(crate) fn significant_tokens(
     });
     // Whether no token has been kept since the last kept line break.
     let mut line_start = true;
+    // The innermost context: one where line breaks count; a body.
+    let (mut top_significant, mut top_body) = (top_significant, top_significant);
     // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
     // `new_state`), and have fewer tokens than bytes: indices fit in u32.
     let mut base: u32 = 0;
@@ -153,13 +158,32 @@ pub(crate) fn significant_tokens(
                 | K::QuotedLit
                 | K::StringLit
                 | K::Colon => line_start = false,
+                // A line break where line breaks count (the most frequent
+                // token of the slow path), and the identifier starting a
+                // line: decided here from the innermost context, kept in
+                // locals.
+                K::Newline if top_significant => {
+                    line_start = true;
+                    last_kind = K::Newline;
+                    word |= 1 << bit;
+                    continue;
+                }
+                K::Ident => {
+                    if top_body {
+                        pass.item_start = tokens.start(base as usize + bit);
+                    }
+                    line_start = false;
+                }
                 _ => {
                     let index = base.wrapping_add(bit as u32);
-                    if let Some(kept) = pass.slow(kind, index, line_start, last_kind) {
+                    if let Some(kept) = pass.slow(kind, index, last_kind) {
                         line_start = kept == K::Newline;
                         last_kind = kept;
                         word |= 1 << bit;
                     }
+                    let top = pass.stack.last().copied().unwrap_or(Ctx::Body);
+                    top_significant = top.significant();
+                    top_body = top == Ctx::Body;
                     continue;
                 }
             }
@@ -194,7 +218,7 @@ impl Pass<'_> {
     /// token's kind): the kind it is kept as (`Newline` for a kept line
     /// break or line comment), or `None` when it is dropped.
     #[inline]
-    fn slow(&mut self, kind: K, index: u32, line_start: bool, last_kind: K) -> Option<K> {
+    fn slow(&mut self, kind: K, index: u32, last_kind: K) -> Option<K> {
         let (text, tokens) = (self.text, self.tokens);
         let idx = index as usize;
         let top = self.stack.last().copied().unwrap_or(Ctx::Body);
@@ -265,9 +289,6 @@ impl Pass<'_> {
             | K::Apostrophe
             | K::Backtick
             | K::Semicolon => self.errors.push(index),
-            K::Ident if line_start && top == Ctx::Body => {
-                self.item_start = tokens.start(idx);
-            }
             _ => {}
         }
         Some(kind)
