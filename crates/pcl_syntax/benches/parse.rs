@@ -4,8 +4,9 @@
 //! `parse_body` and pcl's tokenizer alone (`lex`, for reference) on
 //! (a) every `.pp` file of the shared corpus (`../shared/corpus`, repeated
 //! until about 20 MB were parsed; the row is skipped when the corpus is
-//! absent) and (b) generated programs of about 5 and 10 MB. It also reports
-//! how parse time scales from 5 to 10 MB and the peak RSS of one parse of
+//! absent) and (b) generated programs of about 1, 5 and 10 MB. It also reports
+//! how parse time scales from 1 and 5 to 10 MB (#15: 10× the input for at
+//! most 11× the time) and the peak RSS of one parse of
 //! the 10 MB program, measured in a child process (this binary re-run with
 //! `--rss-child`), as the growth of `VmHWM` over the baseline taken after
 //! reading the input.
@@ -129,7 +130,14 @@ fn main() {
 
     let big10 = generate(10_000_000, 1);
     let big5 = generate(5_000_000, 1);
+    let big1 = generate(1_000_000, 1);
     check_accepts("generated 10 MB", std::slice::from_ref(&big10));
+    let row1 = measure(
+        &format!("generated 1 MB ({} B)", big1.len()),
+        std::slice::from_ref(&big1),
+        1,
+        passes,
+    );
     let row5 = measure(
         &format!("generated 5 MB ({} B)", big5.len()),
         std::slice::from_ref(&big5),
@@ -146,6 +154,7 @@ fn main() {
     println!();
     println!("| input | pcl parse MB/s | hcl-edit MB/s | pcl / hcl-edit | pcl lex MB/s |");
     println!("|---|---:|---:|---:|---:|");
+    rows.push(row1.clone());
     rows.push(row5.clone());
     rows.push(row10.clone());
     for row in &rows {
@@ -160,17 +169,20 @@ fn main() {
     }
 
     println!();
-    println!("Scaling (best pass time):");
-    for (name, t5, t10) in [
-        ("pcl parse", row5.pcl, row10.pcl),
-        ("hcl-edit", row5.hcl_edit, row10.hcl_edit),
-        ("pcl lex", row5.lex, row10.lex),
+    println!("Scaling (best pass time; 10/1 is 10.0 and 10/5 is 2.00 when linear):");
+    for (name, t1, t5, t10) in [
+        ("pcl parse", row1.pcl, row5.pcl, row10.pcl),
+        ("hcl-edit", row1.hcl_edit, row5.hcl_edit, row10.hcl_edit),
+        ("pcl lex", row1.lex, row5.lex, row10.lex),
     ] {
+        let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-12);
         println!(
-            "  {name:<10} 5 MB {:>8.1} ms   10 MB {:>8.1} ms   10/5 ratio {:.2} (2.00 = linear)",
+            "  {name:<10} 1 MB {:>7.1} ms   5 MB {:>8.1} ms   10 MB {:>8.1} ms   10/1 {:>5.2}   10/5 {:.2}",
+            t1.as_secs_f64() * 1e3,
             t5.as_secs_f64() * 1e3,
             t10.as_secs_f64() * 1e3,
-            t10.as_secs_f64() / t5.as_secs_f64().max(1e-12)
+            ratio(t1, t10),
+            ratio(t5, t10),
         );
     }
 

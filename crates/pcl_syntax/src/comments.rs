@@ -66,6 +66,11 @@ pub(crate) fn attach(
     first: usize,
     last: usize,
 ) -> (Vec<CommentNode>, Vec<CommentNode>) {
+    // Most items have no comment next to them: that is decided from the
+    // kinds alone, before the scans below look at ranges and text.
+    if !comment_near(tokens.kinds(), first, last) {
+        return (Vec::new(), Vec::new());
+    }
     let mut leading = Vec::new();
     let mut newlines = 0;
     // Whether the line of the comment being looked at has code before it.
@@ -138,6 +143,38 @@ pub(crate) fn attach(
         idx += 1;
     }
     (leading, trailing)
+}
+
+/// Whether [`attach`] can find a comment for the item at `first..=last`:
+/// a comment before `first` with only whitespace and at most one line
+/// break between (the leading scan stops at a second line break or any
+/// other token), or one after `last` with only whitespace between (the
+/// trailing scan stops at any other token).
+fn comment_near(kinds: &[TokenKind], first: usize, last: usize) -> bool {
+    let before = kinds.get(..first).unwrap_or(&[]);
+    let mut newlines = 0;
+    for kind in before.iter().rev() {
+        match kind {
+            TokenKind::Whitespace | TokenKind::Bom => {}
+            TokenKind::Newline => {
+                newlines += 1;
+                if newlines >= 2 {
+                    break;
+                }
+            }
+            kind => {
+                if kind.is_comment() {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    let after = kinds.get(last.saturating_add(1)..).unwrap_or(&[]);
+    after
+        .iter()
+        .find(|kind| **kind != TokenKind::Whitespace)
+        .is_some_and(|kind| kind.is_comment())
 }
 
 /// Comments in `range` (a body) that are outside every item and not

@@ -98,6 +98,14 @@ fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
 /// or not (a standalone expression). The indices of the lexer's error
 /// tokens (`Invalid`, `Semicolon`, …) are added to `errors`, those of
 /// comments to `comments`, in order.
+///
+/// The set is built a 64-bit word at a time, in a register (every token
+/// decides only its own bit); the last kept kind and the innermost
+/// context (whether line breaks count in it, whether it is a body) are
+/// locals, read again from the stack only after a token that can change
+/// it. The frequent tokens, a line break where line breaks count and the
+/// identifier starting a line cost a jump and an `or`; the rest take the
+/// context logic in [`Pass::slow`].
 pub(crate) fn significant_tokens(
     text: &str,
     tokens: &Tokens,
@@ -105,69 +113,124 @@ pub(crate) fn significant_tokens(
     errors: &mut Vec<u32>,
     comments: &mut Vec<u32>,
 ) -> SigSet {
-    let mut out = SigSet::for_tokens(tokens.len());
-    // The kind of the last kept token (a kept line comment counts as a
-    // line break).
-    let mut last_kind: Option<K> = None;
-    // Room for typical nesting without growing.
-    let mut stack: Vec<Ctx> = Vec::with_capacity(32);
-    stack.push(if top_significant {
+    let kinds = tokens.kinds();
+    let mut words: Vec<u64> = Vec::with_capacity(kinds.len() / 64 + 1);
+    let mut pass = Pass {
+        text,
+        tokens,
+        errors,
+        comments,
+        // Room for typical nesting without growing.
+        stack: Vec::with_capacity(32),
+        item_start: None,
+    };
+    pass.stack.push(if top_significant {
         Ctx::Body
     } else {
         Ctx::Ignored(K::Invalid)
     });
-    // Where the current body item starts; its column is computed only
-    // when a line break inside brackets needs it.
-    let mut item_start: Option<u32> = None;
+    // Whether no token has been kept since the last kept line break.
     let mut line_start = true;
-    // Only kinds are read in the loop; the few tokens whose text matters
-    // (line comments, item names) look their range up.
+    // The innermost context: one where line breaks count; a body.
+    let (mut top_significant, mut top_body) = (top_significant, top_significant);
     // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
     // `new_state`), and have fewer tokens than bytes: indices fit in u32.
-    // (A counter, not a zip with a `u32` range: the zip's per-step bounds
-    // checks cost a quarter of the pass.)
-    let mut next_index: u32 = 0;
-    for &kind in tokens.kinds() {
-        let index = next_index;
-        next_index = next_index.wrapping_add(1);
-        match kind {
-            K::Whitespace | K::Bom => continue,
-            K::BlockComment => {
-                comments.push(index);
-                continue;
+    let mut base: u32 = 0;
+    // The kind of the last kept token (a kept line comment counts as a
+    // line break), in a register (the slow path takes and returns it).
+    let mut last_kind = K::Newline;
+    for chunk in kinds.chunks(64) {
+        let mut word = 0u64;
+        for (bit, &kind) in chunk.iter().enumerate() {
+            match kind {
+                K::Whitespace | K::Bom => continue,
+                // The most frequent tokens that open, close or report
+                // nothing (all but the first identifier of a line): kept
+                // without the context logic of the slow path, exactly as
+                // its `_` arm would.
+                K::Ident if !line_start => {}
+                K::NumberLit
+                | K::Equal
+                | K::Dot
+                | K::Comma
+                | K::OQuote
+                | K::CQuote
+                | K::QuotedLit
+                | K::StringLit
+                | K::Colon => line_start = false,
+                // A line break where line breaks count (the most frequent
+                // token of the slow path), and the identifier starting a
+                // line: decided here from the innermost context, kept in
+                // locals.
+                K::Newline if top_significant => {
+                    line_start = true;
+                    last_kind = K::Newline;
+                    word |= 1 << bit;
+                    continue;
+                }
+                K::Ident => {
+                    if top_body {
+                        pass.item_start = tokens.start(base as usize + bit);
+                    }
+                    line_start = false;
+                }
+                _ => {
+                    let index = base.wrapping_add(bit as u32);
+                    if let Some(kept) = pass.slow(kind, index, last_kind) {
+                        line_start = kept == K::Newline;
+                        last_kind = kept;
+                        word |= 1 << bit;
+                    }
+                    let top = pass.stack.last().copied().unwrap_or(Ctx::Body);
+                    top_significant = top.significant();
+                    top_body = top == Ctx::Body;
+                    continue;
+                }
             }
-            // The most frequent tokens that open, close or report nothing
-            // (all but the first identifier of a line): kept without the
-            // context logic below, exactly as its `_` arm would. (Listing
-            // every such kind here made the pass slower.)
-            K::Ident if !line_start => {
-                last_kind = Some(kind);
-                out.insert(index);
-                continue;
-            }
-            K::NumberLit
-            | K::Equal
-            | K::Dot
-            | K::Comma
-            | K::OQuote
-            | K::CQuote
-            | K::QuotedLit
-            | K::StringLit
-            | K::Colon => {
-                line_start = false;
-                last_kind = Some(kind);
-                out.insert(index);
-                continue;
-            }
-            _ => {}
+            last_kind = kind;
+            word |= 1 << bit;
         }
+        words.push(word);
+        base = base.wrapping_add(64);
+    }
+    if kinds.len().is_multiple_of(64) {
+        // `SigSet` has a word past the last full one.
+        words.push(0);
+    }
+    SigSet::from_words(words, kinds.len())
+}
+
+/// The state of [`significant_tokens`] that its slow path reads and
+/// changes.
+struct Pass<'a> {
+    text: &'a str,
+    tokens: &'a Tokens,
+    errors: &'a mut Vec<u32>,
+    comments: &'a mut Vec<u32>,
+    stack: Vec<Ctx>,
+    /// Where the current body item starts; its column is computed only
+    /// when a line break inside brackets needs it.
+    item_start: Option<u32>,
+}
+
+impl Pass<'_> {
+    /// A token the loop does not decide itself (`last_kind`: the last kept
+    /// token's kind): the kind it is kept as (`Newline` for a kept line
+    /// break or line comment), or `None` when it is dropped.
+    #[inline]
+    fn slow(&mut self, kind: K, index: u32, last_kind: K) -> Option<K> {
+        let (text, tokens) = (self.text, self.tokens);
         let idx = index as usize;
-        let top = stack.last().copied().unwrap_or(Ctx::Body);
+        let top = self.stack.last().copied().unwrap_or(Ctx::Body);
         match kind {
-            K::Whitespace | K::BlockComment | K::Bom => continue,
+            K::Whitespace | K::Bom => return None,
+            K::BlockComment => {
+                self.comments.push(index);
+                return None;
+            }
             K::Newline | K::HashComment | K::SlashComment => {
                 if kind != K::Newline {
-                    comments.push(index);
+                    self.comments.push(index);
                 }
                 let is_break = kind == K::Newline
                     || tokens
@@ -175,48 +238,46 @@ pub(crate) fn significant_tokens(
                         .and_then(|t| text.get(t.range.to_usize()))
                         .is_some_and(|t| t.ends_with('\n'));
                 if !is_break {
-                    continue;
+                    return None;
                 }
                 if !top.significant() {
                     let closes = matches!(top, Ctx::Bracket(_))
-                        && item_start.is_some_and(|start| {
+                        && self.item_start.is_some_and(|start| {
                             item_starts_after(text, tokens, idx, column_of(text, start))
                         });
                     if !closes {
-                        continue;
+                        return None;
                     }
-                    while stack.last().is_some_and(|c| !c.significant()) {
-                        stack.pop();
+                    while self.stack.last().is_some_and(|c| !c.significant()) {
+                        self.stack.pop();
                     }
                 }
-                out.insert(index);
-                last_kind = Some(K::Newline);
-                line_start = true;
-                continue;
+                return Some(K::Newline);
             }
-            K::OParen | K::OBrack => stack.push(Ctx::Bracket(if kind == K::OParen {
+            K::OParen | K::OBrack => self.stack.push(Ctx::Bracket(if kind == K::OParen {
                 K::CParen
             } else {
                 K::CBrack
             })),
-            K::TemplateInterp | K::TemplateControl => stack.push(Ctx::Ignored(K::TemplateSeqEnd)),
+            K::TemplateInterp | K::TemplateControl => {
+                self.stack.push(Ctx::Ignored(K::TemplateSeqEnd))
+            }
             K::OBrace => {
-                let block_body =
-                    top == Ctx::Body && matches!(last_kind, Some(K::Ident | K::CQuote));
+                let block_body = top == Ctx::Body && matches!(last_kind, K::Ident | K::CQuote);
                 if block_body {
-                    stack.push(Ctx::Body);
+                    self.stack.push(Ctx::Body);
                 } else if for_follows(text, tokens, idx) {
-                    stack.push(Ctx::Ignored(K::CBrace));
+                    self.stack.push(Ctx::Ignored(K::CBrace));
                 } else {
-                    stack.push(Ctx::Object);
+                    self.stack.push(Ctx::Object);
                 }
             }
             K::CParen | K::CBrack | K::CBrace | K::TemplateSeqEnd => {
-                if let Some(pos) = stack.iter().rposition(|c| {
+                if let Some(pos) = self.stack.iter().rposition(|c| {
                     c.closer() == Some(kind) || (*c == Ctx::Body && kind == K::CBrace)
                 }) {
                     if pos > 0 {
-                        stack.truncate(pos);
+                        self.stack.truncate(pos);
                     }
                 }
             }
@@ -227,15 +288,9 @@ pub(crate) fn significant_tokens(
             | K::BitwiseNot
             | K::Apostrophe
             | K::Backtick
-            | K::Semicolon => errors.push(index),
-            K::Ident if line_start && top == Ctx::Body => {
-                item_start = tokens.start(idx);
-            }
+            | K::Semicolon => self.errors.push(index),
             _ => {}
         }
-        line_start = false;
-        last_kind = Some(kind);
-        out.insert(index);
+        Some(kind)
     }
-    out
 }

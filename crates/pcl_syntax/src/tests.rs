@@ -545,6 +545,35 @@ fn duplicate_attributes_small_and_large() {
     }
 }
 
+/// The validation pass's quick check (is there any duplicate at all?)
+/// agrees with its walk around the size where a body's names move from a
+/// fixed array to a set, in nested bodies, and for names repeated only
+/// across bodies (no duplicate).
+#[test]
+fn duplicate_check_around_the_small_body_size() {
+    for n in 14..=19 {
+        let names: String = (0..n).map(|i| format!("  a{i} = {i}\n")).collect();
+        let across = format!(
+            "b {{\n{names}}}\nc {{\n{names}}}\n{}",
+            names.replace("  ", "")
+        );
+        let diags = parse(FileId(0), &across).into_diagnostics();
+        assert!(diags.is_empty(), "{n}: {diags:?}");
+        for dup in [0, n / 2, n - 1] {
+            let text = format!("b {{\n  c {{\n{names}  a{dup} = 0\n  }}\n}}\n");
+            let parse = parse(FileId(0), &text);
+            let dups: Vec<u32> = parse
+                .diagnostics()
+                .iter()
+                .filter(|d| d.code == codes::DUPLICATE_ATTRIBUTE)
+                .map(|d| d.span.range.start)
+                .collect();
+            let at = text.rfind(&format!("a{dup} = 0")).unwrap_or(0) as u32;
+            assert_eq!(dups, [at], "{n} {dup}: {:?}", parse.diagnostics());
+        }
+    }
+}
+
 /// Duplicates found by the validation pass join the parser's diagnostics
 /// in source order, nested bodies included.
 #[test]

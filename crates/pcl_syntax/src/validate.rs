@@ -8,7 +8,9 @@
 //! first as related information. (Block labels and `options` blocks are
 //! the binder's business; the grammar never checked them.)
 //!
-//! The pass walks the bodies in source order with an explicit stack
+//! Nearly every file has no duplicate, which one flat pass over the body
+//! arena shows first (`any_duplicate`); only a file with one is walked.
+//! The walk visits the bodies in source order with an explicit stack
 //! (remembering, per open body, only the names met so far), so
 //! its diagnostics come out ordered by position. They are collected, like
 //! the parser's, into a [`DiagnosticList`] (at most 1,000 per file) and
@@ -19,15 +21,21 @@
 //! file, the merged list is too.
 
 use std::collections::hash_map::{Entry, HashMap};
+use std::collections::HashSet;
 
 use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Span, TextRange};
 
 use crate::codes;
-use crate::tree::{BodyRef, Item};
+use crate::tree::{BodyRef, Item, Tree};
 
 /// Validates every body under `root` and merges the diagnostics into
 /// `diags` by position.
 pub(crate) fn file(root: BodyRef<'_>, file: FileId, diags: &mut DiagnosticList) {
+    // Nearly every file has no duplicate: one flat pass over the body
+    // arena proves it without the walk, its stack or the item views.
+    if !any_duplicate(root.src.tree, root.src.text) {
+        return;
+    }
     // Bounded like the parser's list: a file of duplicates keeps the
     // first ones and counts the rest.
     let mut found = DiagnosticList::with_limit(diags.limit());
@@ -59,6 +67,52 @@ pub(crate) fn file(root: BodyRef<'_>, file: FileId, diags: &mut DiagnosticList) 
 /// hash map; smaller ones (nearly all) scan their earlier attributes,
 /// which beats hashing.
 const SMALL_BODY: usize = 16;
+
+/// Whether some body of `tree` defines an attribute name twice. Every
+/// body the walk in [`file`] can reach is in the body arena (bodies that
+/// recovery left unreachable are checked too, which can only answer yes
+/// where the walk then finds nothing), so a no here means the walk would
+/// find nothing. The bodies are checked one by one in arena order with no
+/// stack: a body's names go into a fixed array and, past [`SMALL_BODY`]
+/// of them, into a set.
+fn any_duplicate(tree: &Tree, text: &str) -> bool {
+    let mut names: [&str; SMALL_BODY] = [""; SMALL_BODY];
+    for body in &tree.bodies {
+        let Some(items) = tree.items.get(body.items.range()) else {
+            continue;
+        };
+        let mut count = 0;
+        let mut large: Option<HashSet<&str>> = None;
+        for item in items {
+            let Some((name, _, _)) = item.as_attribute(tree) else {
+                continue;
+            };
+            let name = text.get(name.to_usize()).unwrap_or("");
+            if let Some(set) = &mut large {
+                if !set.insert(name) {
+                    return true;
+                }
+                continue;
+            }
+            let earlier = names.get(..count).unwrap_or(&[]);
+            if earlier.contains(&name) {
+                return true;
+            }
+            match names.get_mut(count) {
+                Some(slot) => {
+                    *slot = name;
+                    count += 1;
+                }
+                None => {
+                    let mut set: HashSet<&str> = names.iter().copied().collect();
+                    set.insert(name);
+                    large = Some(set);
+                }
+            }
+        }
+    }
+    false
+}
 
 /// A body being validated.
 struct Frame<'a> {

@@ -34,10 +34,20 @@ pub(crate) struct SigSet {
 
 impl SigSet {
     /// An empty set for `len` tokens.
+    #[cfg(test)]
     pub(crate) fn for_tokens(len: usize) -> SigSet {
         SigSet {
             words: vec![0; len / 64 + 1],
         }
+    }
+
+    /// The set whose word `i` holds the indices `64 * i` to `64 * i + 63`
+    /// (bit `j` for index `64 * i + j`), for `len` tokens: `len / 64 + 1`
+    /// words, as [`SigSet::for_tokens`] makes, with no bit at or past
+    /// `len` (the significance pass builds them a word at a time).
+    pub(crate) fn from_words(words: Vec<u64>, len: usize) -> SigSet {
+        debug_assert_eq!(words.len(), len / 64 + 1);
+        SigSet { words }
     }
 
     #[inline(always)]

@@ -7,75 +7,92 @@
 use super::ident_continue_len;
 use crate::token::TokenKind;
 
-/// A set of bytes to stop at: some ASCII bytes and, optionally, every
-/// non-ASCII byte. [`ByteSet::find`] tests the first 16 bytes one at a
-/// time (a table load each) and the rest eight at a time (SWAR: a byte
-/// equal to `t` is a zero byte of `word ^ t * 0x01…01`, found with the
-/// usual "has a zero byte" bit trick), so long literal text and comments
-/// cost about one instruction per byte.
+/// A set of bytes to stop at: some ASCII bytes (never zero) and,
+/// optionally, every non-ASCII byte. [`ByteSet::find`] tests eight bytes
+/// at a time with word arithmetic (SWAR: a byte equal to `t` is a zero
+/// byte of `word ^ t * 0x01…01`, found with the usual "has a zero byte"
+/// bit trick), the last one to seven bytes as one word too, so that a
+/// short literal costs about as much as a long one's first word.
 pub(crate) struct ByteSet<const N: usize> {
     targets: [u8; N],
     non_ascii: bool,
-    table: [bool; 256],
 }
+
+const SET_ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const SET_HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
 impl<const N: usize> ByteSet<N> {
     pub(crate) const fn new(targets: [u8; N], non_ascii: bool) -> ByteSet<N> {
-        let mut table = [false; 256];
         let mut idx = 0;
         while idx < N {
-            table[targets[idx] as usize] = true;
+            // A zero target would match the padding of a short last word.
+            assert!(targets[idx] != 0 && targets[idx] < 0x80);
             idx += 1;
         }
-        if non_ascii {
-            let mut b = 0x80;
-            while b < 256 {
-                table[b] = true;
-                b += 1;
-            }
-        }
-        ByteSet {
-            targets,
-            non_ascii,
-            table,
-        }
+        ByteSet { targets, non_ascii }
     }
 
-    fn scan(&self, bytes: &[u8]) -> Option<usize> {
-        bytes.iter().position(|&b| self.table[usize::from(b)])
+    /// The high bit of each byte of `word` (in memory order) in the set,
+    /// and possibly of bytes after the first such byte (the trick's
+    /// borrow), never before it: the lowest set bit is exact.
+    #[inline(always)]
+    fn hits(&self, word: u64) -> u64 {
+        let mut found = if self.non_ascii { word & SET_HIGHS } else { 0 };
+        for target in self.targets {
+            let diff = word ^ (SET_ONES * u64::from(target));
+            found |= diff.wrapping_sub(SET_ONES) & !diff & SET_HIGHS;
+        }
+        found
     }
 
     /// The index of the first byte of `bytes` in the set, or `bytes.len()`.
     #[inline(always)]
     pub(crate) fn find(&self, bytes: &[u8]) -> usize {
-        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-        const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-        // Short inputs (most strings) are not worth a word.
-        let head = bytes.get(..16).unwrap_or(bytes);
-        if let Some(idx) = self.scan(head) {
-            return idx;
-        }
-        let mut offset = head.len();
-        let rest = bytes.get(offset..).unwrap_or(&[]);
-        for chunk in rest.chunks_exact(8) {
+        let mut chunks = bytes.chunks_exact(8);
+        let mut offset = 0;
+        for chunk in &mut chunks {
             let Ok(array) = <[u8; 8]>::try_from(chunk) else {
                 break;
             };
-            let word = u64::from_ne_bytes(array);
-            let mut found = if self.non_ascii { word & HIGHS } else { 0 };
-            for target in self.targets {
-                let diff = word ^ (ONES * u64::from(target));
-                found |= diff.wrapping_sub(ONES) & !diff & HIGHS;
-            }
+            let found = self.hits(u64::from_le_bytes(array));
             if found != 0 {
-                // Nonzero exactly when some byte is in the set (the trick
-                // has false positives only above a real zero byte).
-                return offset + self.scan(chunk).unwrap_or(8);
+                return offset + (found.trailing_zeros() / 8) as usize;
             }
             offset += 8;
         }
-        let tail = bytes.get(offset..).unwrap_or(&[]);
-        offset + self.scan(tail).unwrap_or(tail.len())
+        // The zero bytes padding the last word are in no set.
+        let found = self.hits(short_word(chunks.remainder()));
+        if found != 0 {
+            return offset + (found.trailing_zeros() / 8) as usize;
+        }
+        bytes.len()
+    }
+}
+
+/// Up to eight bytes as a little-endian word, zero-padded: two loads that
+/// may overlap (of four or two bytes) instead of a loop.
+#[inline(always)]
+fn short_word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let array = |at: usize| bytes.get(at..).unwrap_or(&[]);
+    if n >= 4 {
+        let lo = array(0)
+            .first_chunk::<4>()
+            .map_or(0, |a| u32::from_le_bytes(*a));
+        let hi = array(n - 4)
+            .first_chunk::<4>()
+            .map_or(0, |a| u32::from_le_bytes(*a));
+        u64::from(lo) | (u64::from(hi) << (8 * (n - 4)))
+    } else if n >= 2 {
+        let lo = array(0)
+            .first_chunk::<2>()
+            .map_or(0, |a| u16::from_le_bytes(*a));
+        let hi = array(n - 2)
+            .first_chunk::<2>()
+            .map_or(0, |a| u16::from_le_bytes(*a));
+        u64::from(lo) | (u64::from(hi) << (8 * (n - 2)))
+    } else {
+        bytes.first().map_or(0, |b| u64::from(*b))
     }
 }
 
@@ -190,30 +207,25 @@ pub(super) static PUNCT: [TokenKind; 256] = {
 const ONES: u64 = u64::from_le_bytes([0x01; 8]);
 const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
-/// For each byte of `low` (every byte below 0x80), its high bit if the
-/// byte lies in `lo..=hi` (`lo` at least 1). No sum carries into the
-/// next byte: each is at most 0x7f + 0x7f.
-#[inline(always)]
-fn in_range(low: u64, lo: u8, hi: u8) -> u64 {
-    let at_least_lo = low + ONES * u64::from(0x80 - lo);
-    let above_hi = low + ONES * u64::from(0x7f - hi);
-    at_least_lo & !above_hi & HIGHS
-}
-
-/// The high bit of each byte of `word` (the bytes in memory order, as
-/// `u64::from_le_bytes` reads them) that stops quoted-template literal
+/// The high bit of the first byte of `word` (the bytes in memory order,
+/// as `u64::from_le_bytes` reads them) that stops quoted-template literal
 /// text: `"`, `$`, `%`, `\r`, `\n` and `\\` (see [`quoted_lit_len`]);
-/// non-ASCII bytes never do.
+/// non-ASCII bytes never do. Zero when no byte does; later bytes may be
+/// flagged too (the zero-byte trick's borrow runs upwards from a real
+/// stop), so only the lowest set bit is meaningful.
 #[inline(always)]
 pub(super) fn quoted_stops(word: u64) -> u64 {
-    let low = word & !HIGHS;
-    // `$` and `%` differ only in the lowest bit.
-    let stops = in_range(low | ONES, b'%', b'%')
-        | in_range(low, b'"', b'"')
-        | in_range(low, b'\r', b'\r')
-        | in_range(low, b'\n', b'\n')
-        | in_range(low, b'\\', b'\\');
-    stops & !word
+    // A byte equal to `t` is a zero byte of `word ^ t * ONES`; `x - ONES`
+    // sets a zero byte's high bit, which `!x` keeps. `$` and `%` differ
+    // only in the lowest bit, so `word | ONES` folds them into one test.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let sigils = (word | ONES) ^ (ONES * u64::from(b'%'));
+    let found = zero(sigils)
+        | zero(word ^ (ONES * u64::from(b'"')))
+        | zero(word ^ (ONES * u64::from(b'\r')))
+        | zero(word ^ (ONES * u64::from(b'\n')))
+        | zero(word ^ (ONES * u64::from(b'\\')));
+    found & HIGHS
 }
 
 /// Is `b` a byte [`quoted_stops`] stops at?

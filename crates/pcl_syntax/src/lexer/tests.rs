@@ -256,24 +256,31 @@ fn quoted_scanner_matches_the_dfa() {
     }
 }
 
-/// The eight-at-a-time mask flags exactly the bytes quoted text stops
-/// at: every byte value at every position of a word, next to fills that
-/// could borrow or carry (0x00, 0x7f, 0x80, 0xff and stop bytes).
+/// The eight-at-a-time mask's lowest set bit is exactly the first byte
+/// quoted text stops at (and the mask is zero without one): every byte
+/// value at every position of a word, next to fills that could borrow or
+/// carry (0x00, 0x7f, 0x80, 0xff and stop bytes), and a second stop byte
+/// after it.
 #[test]
 fn quoted_word_mask_matches_the_byte_test() {
     let is_stop = |b: &u8| matches!(b, b'"' | b'$' | b'%' | b'\r' | b'\n' | b'\\');
     for fill in [b'a', b'Z', b'#', b' ', 0x00, 0x7f, 0x80, 0xff, b'$', b'&'] {
         for at in 0..8 {
             for value in 0..=255u8 {
-                let mut word = [fill; 8];
-                word[at] = value;
-                let want = word
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, b)| is_stop(b))
-                    .fold(0u64, |acc, (idx, _)| acc | 0x80 << (8 * idx));
-                let got = quoted_stops(u64::from_le_bytes(word));
-                assert_eq!(got, want, "{word:?}");
+                for second in [None, Some(b'"'), Some(b'#'), Some(b'%')] {
+                    let mut word = [fill; 8];
+                    word[at] = value;
+                    if let (Some(b), Some(slot)) = (second, word.get_mut(at + 1)) {
+                        *slot = b;
+                    }
+                    let want = word
+                        .iter()
+                        .position(is_stop)
+                        .map(|idx| 0x80u64 << (8 * idx));
+                    let got = quoted_stops(u64::from_le_bytes(word));
+                    let lowest = (got != 0).then(|| got & got.wrapping_neg());
+                    assert_eq!(lowest, want, "{word:?}");
+                }
             }
         }
     }
