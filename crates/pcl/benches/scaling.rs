@@ -397,13 +397,14 @@ fn growth_once(
 }
 
 /// In a child process (this binary run with `--growth-child ROW K`): runs
-/// growth row `ROW` at K times its base once, for its memory, then three
-/// more times, and prints `time_ns peak_bytes diags out_bytes` (the median
-/// of the three timed runs; the first run's memory, `-` when unknown).
-/// Every size is timed the same way: timing only the first, cold run of
-/// the large sizes (as an earlier version did) charged them page
-/// faults that the warm runs of the small sizes did not pay, and showed
-/// linear rows at over 20× for 16× the input.
+/// growth row `ROW` at K times its base once and prints `time_ns
+/// peak_bytes diags out_bytes` (its memory `-` when unknown). The parent
+/// runs three such children per size and keeps the median time, so every
+/// size is timed cold, in a fresh process: repeating a run inside one
+/// process times the small sizes in memory the first run left mapped,
+/// while the large ones (past glibc's trim and mmap thresholds) fault
+/// their pages in again, which showed linear rows (in instructions) at
+/// over 20× for 16× the input.
 fn growth_child(row: usize, k: usize, loader: &MemoryLoader) {
     let Some(&(_, base, step, generate)) = GROWTH.get(row) else {
         return;
@@ -411,19 +412,33 @@ fn growth_child(row: usize, k: usize, loader: &MemoryLoader) {
     let sources = generate(base * k);
     let bytes = sources.iter().map(|(_, t)| t.len()).sum::<usize>();
     let first = growth_once(step, &sources, loader);
-    let mut times: Vec<Duration> = (0..3)
-        .map(|_| growth_once(step, &sources, loader).0)
-        .collect();
-    times.sort();
-    let time = times.get(1).copied().unwrap_or(first.0);
     let peak = first.1.map_or("-".to_string(), |p| p.to_string());
-    println!("{} {peak} {} {} {bytes}", time.as_nanos(), first.2, first.3);
+    println!(
+        "{} {peak} {} {} {bytes}",
+        first.0.as_nanos(),
+        first.2,
+        first.3
+    );
 }
 
-/// One size of a growth row, measured in a fresh child process (so the
-/// memory figure is not hidden by pages an earlier run left mapped):
-/// `(time, added peak bytes, diagnostics, bytes written, source bytes)`.
+/// One size of a growth row, measured in three fresh child processes (so
+/// the memory figure is not hidden by pages an earlier run left mapped):
+/// `(median time, added peak bytes, diagnostics, bytes written, source
+/// bytes)`, the figures other than the time from the first child.
 fn growth_sample(row: usize, k: usize) -> Option<(Duration, Option<u64>, usize, usize, usize)> {
+    let first = growth_sample_once(row, k)?;
+    let mut times = vec![first.0];
+    times.extend((0..2).filter_map(|_| growth_sample_once(row, k).map(|s| s.0)));
+    times.sort();
+    let median = times.get(times.len() / 2).copied().unwrap_or(first.0);
+    Some((median, first.1, first.2, first.3, first.4))
+}
+
+/// One child process of [`growth_sample`].
+fn growth_sample_once(
+    row: usize,
+    k: usize,
+) -> Option<(Duration, Option<u64>, usize, usize, usize)> {
     let exe = std::env::current_exe().ok()?;
     let out = std::process::Command::new(exe)
         .args(["--growth-child", &row.to_string(), &k.to_string()])
