@@ -14,9 +14,11 @@
 //! and the diagnostic count. The steps are a parse (`pcl::parse`), a check
 //! (`check_program`), or one output of `pcl check` (`--format human`,
 //! `short`, `json`, `sarif`, `github`, or `--emit model`) written to a
-//! counting sink, timed alone after an untimed check. Each size runs in a
-//! fresh child process (this binary with `--growth-child ROW K`), so its
-//! memory is not hidden by pages an earlier run left mapped. A size is
+//! counting sink, timed alone after an untimed check. Each size runs in
+//! three fresh child processes (this binary with `--growth-child ROW K`),
+//! each timing one cold run, and the median is printed: its memory is not
+//! hidden by pages an earlier run left mapped, and every size pays its own
+//! page faults (see `growth_child`). A size is
 //! skipped (`skip`) when the previous one, times 16, would exceed
 //! [`GROWTH_BUDGET`]: a quadratic row would otherwise run for hours.
 //!
