@@ -74,26 +74,21 @@ impl<const N: usize> ByteSet<N> {
 #[inline(always)]
 fn short_word(bytes: &[u8]) -> u64 {
     let n = bytes.len();
-    let array = |at: usize| bytes.get(at..).unwrap_or(&[]);
-    if n >= 4 {
-        let lo = array(0)
-            .first_chunk::<4>()
-            .map_or(0, |a| u32::from_le_bytes(*a));
-        let hi = array(n - 4)
-            .first_chunk::<4>()
-            .map_or(0, |a| u32::from_le_bytes(*a));
-        u64::from(lo) | (u64::from(hi) << (8 * (n - 4)))
-    } else if n >= 2 {
-        let lo = array(0)
-            .first_chunk::<2>()
-            .map_or(0, |a| u16::from_le_bytes(*a));
-        let hi = array(n - 2)
-            .first_chunk::<2>()
-            .map_or(0, |a| u16::from_le_bytes(*a));
-        u64::from(lo) | (u64::from(hi) << (8 * (n - 2)))
-    } else {
-        bytes.first().map_or(0, |b| u64::from(*b))
+    match n {
+        4.. => load::<4>(bytes, 0) | (load::<4>(bytes, n - 4) << (8 * (n - 4))),
+        2.. => load::<2>(bytes, 0) | (load::<2>(bytes, n - 2) << (8 * (n - 2))),
+        _ => load::<1>(bytes, 0),
     }
+}
+
+/// The `W` bytes of `bytes` at `at` as a little-endian word (0 past the
+/// end).
+#[inline(always)]
+fn load<const W: usize>(bytes: &[u8], at: usize) -> u64 {
+    let chunk = bytes.get(at..).and_then(<[u8]>::first_chunk::<W>);
+    chunk.map_or(0, |a| {
+        a.iter().rev().fold(0, |acc, b| (acc << 8) | u64::from(*b))
+    })
 }
 
 /// Where heredoc and bare-template text stops.
