@@ -265,7 +265,7 @@ fn corpus_row((programs, loaders): &(Vec<CorpusProgram>, Vec<Defaults>), passes:
     let parse = best(passes, || {
         for _ in 0..reps {
             for t in &texts {
-                black_box(pcl_syntax::parse(FileId(0), black_box(t)));
+                black_box(pcl_syntax::parse(FileId(0), *black_box(t)));
             }
         }
     });

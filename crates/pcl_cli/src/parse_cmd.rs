@@ -118,9 +118,11 @@ fn parse_one(
 ) -> ProgramResult {
     let mut sources = SourceMap::new();
     let file = sources.add(name.clone(), decoded.text.as_str());
-    let parse = pcl_syntax::parse(file, &decoded.text);
+    let first_bad_byte = decoded.first_bad_byte;
+    // The parse takes the text over (the source map has its own copy).
+    let parse = pcl_syntax::parse(file, decoded.text);
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    if let Some(offset) = decoded.first_bad_byte {
+    if let Some(offset) = first_bad_byte {
         diagnostics.push(input::invalid_utf8_diagnostic(file, offset));
     }
     diagnostics.extend(parse.diagnostics().iter().cloned());
@@ -137,7 +139,7 @@ fn parse_one(
             }
         }
         Some(Emit::Tree) => stdout.write_all(parse.dump().as_bytes()),
-        Some(Emit::Tokens) => write_tokens(stdout, &decoded.text, parse.tokens()),
+        Some(Emit::Tokens) => write_tokens(stdout, parse.text(), parse.tokens()),
     };
     pcl_diagnostics::sort_and_dedup(&mut diagnostics);
     ProgramResult {

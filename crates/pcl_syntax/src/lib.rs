@@ -49,6 +49,7 @@ pub const MAX_NESTING_DEPTH: usize = 128;
 /// the three entry points.
 #[derive(Clone, Debug)]
 pub struct Parsed<T> {
+    /// The source: borrowed text is copied, a `String` is taken over.
     text: String,
     /// Every token, compactly (5 bytes each instead of 12).
     tokens: token::Tokens,
@@ -83,11 +84,11 @@ pub type ParseExpr = Parsed<ExprRoot>;
 pub type ParseTemplate = Parsed<TemplateRoot>;
 
 impl<T> Parsed<T> {
-    fn new(text: &str, tokens: token::Tokens, out: grammar::Output) -> Parsed<T> {
+    fn new(text: String, tokens: token::Tokens, out: grammar::Output) -> Parsed<T> {
         let mut diagnostics = out.diagnostics;
         diagnostics.seal();
         Parsed {
-            text: text.to_string(),
+            text,
             tokens,
             token_slice: std::sync::OnceLock::new(),
             tree: out.tree,
@@ -193,25 +194,28 @@ impl Parsed<TemplateRoot> {
 }
 
 /// Parses a whole file (a body).
-pub fn parse(file: FileId, text: &str) -> Parse {
-    let tokens = lexer::lex_compact(text);
-    let out = grammar::parse_file(file, text, &tokens);
+pub fn parse(file: FileId, text: impl Into<String>) -> Parse {
+    let text = text.into();
+    let tokens = lexer::lex_compact(&text);
+    let out = grammar::parse_file(file, &text, &tokens);
     Parsed::new(text, tokens, out)
 }
 
 /// Parses a standalone expression spanning the whole input (newlines are
 /// insignificant, as inside parentheses).
-pub fn parse_expr(file: FileId, text: &str) -> ParseExpr {
-    let tokens = lexer::lex_compact(text);
-    let out = grammar::parse_expression_file(file, text, &tokens);
+pub fn parse_expr(file: FileId, text: impl Into<String>) -> ParseExpr {
+    let text = text.into();
+    let tokens = lexer::lex_compact(&text);
+    let out = grammar::parse_expression_file(file, &text, &tokens);
     Parsed::new(text, tokens, out)
 }
 
 /// Parses the whole input as a bare template (literal text with `${…}` and
 /// `%{…}` sequences; backslashes are not special).
-pub fn parse_template(file: FileId, text: &str) -> ParseTemplate {
-    let tokens = lexer::lex_template(text);
-    let out = grammar::parse_template_file(file, text, &tokens);
+pub fn parse_template(file: FileId, text: impl Into<String>) -> ParseTemplate {
+    let text = text.into();
+    let tokens = lexer::lex_template(&text);
+    let out = grammar::parse_template_file(file, &text, &tokens);
     Parsed::new(text, tokens, out)
 }
 

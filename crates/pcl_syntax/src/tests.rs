@@ -374,8 +374,8 @@ fn simple_expression_shortcuts_match_the_full_parser() {
                 None => panic!("no attribute"),
             }
         }
-        let short_parse = parse(FileId(0), &format!("x = {text}\n"));
-        let full_parse = parse(FileId(0), &format!("x = {text} ? 1 : 2\n"));
+        let short_parse = parse(FileId(0), format!("x = {text}\n"));
+        let full_parse = parse(FileId(0), format!("x = {text} ? 1 : 2\n"));
         assert!(short_parse.diagnostics().is_empty(), "{text}");
         assert!(full_parse.diagnostics().is_empty(), "{text}");
         let (short, full) = (value(&short_parse), value(&full_parse));
@@ -460,10 +460,10 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
 }
 
 /// Each construct nested just under the limit parses without a stack
-/// overflow on a 2 MiB stack. Recursion is bounded by the depth limit;
-/// chumsky's `stacker` feature also grows the stack on demand, because a
-/// debug build's frames for 128 levels of `[for … : [for …` exceed 2 MiB
-/// (`pcl_cli`'s `depth_limits` target overflowed without it).
+/// overflow on a 2 MiB stack. Recursion is bounded by the depth limit,
+/// and `grammar::run` grows the stack once per parse to what that limit
+/// needs, because a debug build's frames for 128 levels (about 3 MiB, see
+/// `examples/stackprobe.rs`) exceed 2 MiB.
 #[test]
 fn each_construct_at_the_limit_fits_a_small_stack() {
     on_small_stack(|| {
