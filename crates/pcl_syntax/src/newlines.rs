@@ -7,11 +7,11 @@
 //! `{`) or an object constructor's `{`, and ignored inside `(`, `[`, `${`,
 //! `%{` and an object `{ for` (where `for` may follow line breaks). A `#`
 //! or `//` comment contains its line break and becomes a `Newline` where
-//! line breaks count; every other trivia token is dropped. The kept
-//! tokens are a set of indices into the full token vector, one bit per
-//! token (`grammar::SigSet`); the grammar's input (`grammar::SigInput`)
-//! walks the full vector through it, so a token's place in the full
-//! vector, and thus every byte, is at hand.
+//! line breaks count; every other trivia token is dropped. The result
+//! (`grammar::SigSet`) is one byte per token of the full vector: the kind
+//! the grammar reads there, or none; the grammar's input
+//! (`grammar::SigInput`) walks the full vector through it, so a token's
+//! place in the full vector, and thus every byte, is at hand.
 //!
 //! Recovery for unclosed `(` / `[`: a line break inside them followed by a
 //! line that starts a body item (`name =`, `name {`, `name "`, `name name`
@@ -93,19 +93,18 @@ fn for_follows(text: &str, tokens: &Tokens, idx: usize) -> bool {
         .is_some_and(|t| t.kind == K::Ident && text.get(t.range.to_usize()) == Some("for"))
 }
 
-/// The grammar's input: the set of the significant tokens' indices (in
-/// `tokens`). `top_significant`: line breaks count at the top level (a file)
+/// The grammar's input: for every token of `tokens`, the kind the grammar
+/// reads there, or `None` where it sees nothing. `top_significant`: line breaks count at the top level (a file)
 /// or not (a standalone expression). The indices of the lexer's error
 /// tokens (`Invalid`, `Semicolon`, …) are added to `errors`, those of
 /// comments to `comments`, in order.
 ///
-/// The set is built a 64-bit word at a time, in a register (every token
-/// decides only its own bit); the last kept kind and the innermost
-/// context (whether line breaks count in it, whether it is a body) are
-/// locals, read again from the stack only after a token that can change
-/// it. The frequent tokens, a line break where line breaks count and the
-/// identifier starting a line cost a jump and an `or`; the rest take the
-/// context logic in [`Pass::slow`].
+/// The last kept kind and the innermost context (whether line breaks
+/// count in it, whether it is a body) are locals, read again from the
+/// stack only after a token that can change it. The frequent tokens, a
+/// line break where line breaks count and the identifier starting a line
+/// cost a jump and a store; the rest take the context logic in
+/// [`Pass::slow`].
 pub(crate) fn significant_tokens(
     text: &str,
     tokens: &Tokens,
@@ -114,7 +113,8 @@ pub(crate) fn significant_tokens(
     comments: &mut Vec<u32>,
 ) -> SigSet {
     let kinds = tokens.kinds();
-    let mut words: Vec<u64> = Vec::with_capacity(kinds.len() / 64 + 1);
+    let mut out: Vec<Option<K>> = Vec::with_capacity(kinds.len());
+    let mut count = 0;
     let mut pass = Pass {
         text,
         tokens,
@@ -133,71 +133,65 @@ pub(crate) fn significant_tokens(
     let mut line_start = true;
     // The innermost context: one where line breaks count; a body.
     let (mut top_significant, mut top_body) = (top_significant, top_significant);
-    // Inputs past `u32::MAX` bytes are rejected by the grammar anyway (see
-    // `new_state`), and have fewer tokens than bytes: indices fit in u32.
-    let mut base: u32 = 0;
     // The kind of the last kept token (a kept line comment counts as a
     // line break), in a register (the slow path takes and returns it).
     let mut last_kind = K::Newline;
-    for chunk in kinds.chunks(64) {
-        let mut word = 0u64;
-        for (bit, &kind) in chunk.iter().enumerate() {
-            match kind {
-                K::Whitespace | K::Bom => continue,
-                // The most frequent tokens that open, close or report
-                // nothing (all but the first identifier of a line): kept
-                // without the context logic of the slow path, exactly as
-                // its `_` arm would.
-                K::Ident if !line_start => {}
-                K::NumberLit
-                | K::Equal
-                | K::Dot
-                | K::Comma
-                | K::OQuote
-                | K::CQuote
-                | K::QuotedLit
-                | K::StringLit
-                | K::Colon => line_start = false,
-                // A line break where line breaks count (the most frequent
-                // token of the slow path), and the identifier starting a
-                // line: decided here from the innermost context, kept in
-                // locals.
-                K::Newline if top_significant => {
-                    line_start = true;
-                    last_kind = K::Newline;
-                    word |= 1 << bit;
-                    continue;
-                }
-                K::Ident => {
-                    if top_body {
-                        pass.item_start = tokens.start(base as usize + bit);
-                    }
-                    line_start = false;
-                }
-                _ => {
-                    let index = base.wrapping_add(bit as u32);
-                    if let Some(kept) = pass.slow(kind, index, last_kind) {
-                        line_start = kept == K::Newline;
-                        last_kind = kept;
-                        word |= 1 << bit;
-                    }
-                    let top = pass.stack.last().copied().unwrap_or(Ctx::Body);
-                    top_significant = top.significant();
-                    top_body = top == Ctx::Body;
-                    continue;
-                }
+    for (idx, &kind) in kinds.iter().enumerate() {
+        let kept = match kind {
+            K::Whitespace | K::Bom => None,
+            // The most frequent tokens that open, close or report
+            // nothing (all but the first identifier of a line): kept
+            // without the context logic of the slow path, exactly as its
+            // `_` arm would.
+            K::Ident if !line_start => Some(kind),
+            K::NumberLit
+            | K::Equal
+            | K::Dot
+            | K::Comma
+            | K::OQuote
+            | K::CQuote
+            | K::QuotedLit
+            | K::StringLit
+            | K::Colon => {
+                line_start = false;
+                Some(kind)
             }
-            last_kind = kind;
-            word |= 1 << bit;
+            // A line break where line breaks count (the most frequent
+            // token of the slow path), and the identifier starting a
+            // line: decided here from the innermost context, kept in
+            // locals.
+            K::Newline if top_significant => {
+                line_start = true;
+                Some(kind)
+            }
+            K::Ident => {
+                if top_body {
+                    pass.item_start = tokens.start(idx);
+                }
+                line_start = false;
+                Some(kind)
+            }
+            _ => {
+                // Inputs past `u32::MAX` bytes are rejected by the grammar
+                // anyway (see `new_state`), and have fewer tokens than
+                // bytes: indices fit in u32.
+                let kept = pass.slow(kind, idx as u32, last_kind);
+                if let Some(kept) = kept {
+                    line_start = kept == K::Newline;
+                }
+                let top = pass.stack.last().copied().unwrap_or(Ctx::Body);
+                top_significant = top.significant();
+                top_body = top == Ctx::Body;
+                kept
+            }
+        };
+        if let Some(kept) = kept {
+            last_kind = kept;
+            count += 1;
         }
-        words.push(word);
-        base = base.wrapping_add(64);
+        out.push(kept);
     }
-    if kinds.len().is_multiple_of(64) {
-        // `SigSet` has a word past the last full one.
-        words.push(0);
-    }
-    SigSet::from_words(words, kinds.len())
+    SigSet::from_kinds(out, count)
 }
 
 /// The state of [`significant_tokens`] that its slow path reads and

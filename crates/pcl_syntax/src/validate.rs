@@ -63,6 +63,10 @@ pub(crate) fn file(root: BodyRef<'_>, file: FileId, diags: &mut DiagnosticList) 
     }
 }
 
+/// A large body's attribute names (a fast hash: the names are the
+/// file's own, and a collision costs time, never a wrong answer).
+type Names<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
+
 /// The bodies with more attributes than this remember the names met in a
 /// hash map; smaller ones (nearly all) scan their earlier attributes,
 /// which beats hashing.
@@ -82,7 +86,7 @@ fn any_duplicate(tree: &Tree, text: &str) -> bool {
             continue;
         };
         let mut count = 0;
-        let mut large: Option<HashSet<&str>> = None;
+        let mut large: Option<Names<'_>> = None;
         for item in items {
             let Some((name, _, _)) = item.as_attribute(tree) else {
                 continue;
@@ -104,7 +108,9 @@ fn any_duplicate(tree: &Tree, text: &str) -> bool {
                     count += 1;
                 }
                 None => {
-                    let mut set: HashSet<&str> = names.iter().copied().collect();
+                    // Sized for every item at once: no rehash as it grows.
+                    let mut set = Names::with_capacity_and_hasher(items.len(), Default::default());
+                    set.extend(names.iter().copied());
                     set.insert(name);
                     large = Some(set);
                 }
@@ -121,7 +127,7 @@ struct Frame<'a> {
     next: usize,
     /// For a large body, the first definition of every attribute name met
     /// so far (it grows with the distinct names, not with the body).
-    seen: Option<HashMap<&'a str, TextRange>>,
+    seen: Option<HashMap<&'a str, TextRange, foldhash::fast::RandomState>>,
 }
 
 impl<'a> Frame<'a> {
@@ -130,7 +136,7 @@ impl<'a> Frame<'a> {
         Frame {
             body,
             next: 0,
-            seen: large.then(HashMap::new),
+            seen: large.then(HashMap::default),
         }
     }
 

@@ -687,7 +687,7 @@ pub(crate) fn parse_template_file(file: FileId, text: &str, tokens: &Tokens) -> 
     let mut comments = Vec::new();
     let mut sigs = significant_tokens(text, tokens, false, &mut Vec::new(), &mut comments);
     if tokens.kind(0) == Some(K::Bom) {
-        sigs.insert(0);
+        sigs.insert(0, K::Bom);
     }
     let mut state = new_state(file, text, tokens, &sigs, &comments);
     let flat = GRAMMARS.with(|g| run(&g.get().template, tokens, &sigs, &mut state));
