@@ -33,9 +33,10 @@ use crate::token::{TokenKind as K, Tokens};
 /// One byte per token (`Option<TokenKind>` uses the enum's spare values):
 /// the next significant token is the next `Some`, found by a byte scan
 /// (usually one or two steps), and its kind is the byte itself. A set of
-/// one bit per token (an eighth of the memory) took 6.2 M more instructions (112.8 M against 106.5 M)
-/// on the 1 MB generated file: a word load, a shift and a bit scan for
-/// every token read, and a separate load and mapping for its kind.
+/// one bit per token (an eighth of the memory) made a parse of the 1 MB
+/// generated file 6.2 M instructions dearer (112.8 M against 106.5 M): a
+/// word load, a shift and a bit scan for every token read, and a separate
+/// load and mapping for its kind.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SigSet {
     kinds: Vec<Option<K>>,
