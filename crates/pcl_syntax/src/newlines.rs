@@ -113,7 +113,8 @@ pub(crate) fn significant_tokens(
     comments: &mut Vec<u32>,
 ) -> SigSet {
     let kinds = tokens.kinds();
-    let mut out: Vec<Option<K>> = Vec::with_capacity(kinds.len());
+    // Filled in place (a store per token, no capacity test).
+    let mut out: Vec<Option<K>> = vec![None; kinds.len()];
     let mut count = 0;
     let mut pass = Pass {
         text,
@@ -136,7 +137,7 @@ pub(crate) fn significant_tokens(
     // The kind of the last kept token (a kept line comment counts as a
     // line break), in a register (the slow path takes and returns it).
     let mut last_kind = K::Newline;
-    for (idx, &kind) in kinds.iter().enumerate() {
+    for (idx, (slot, &kind)) in out.iter_mut().zip(kinds).enumerate() {
         let kept = match kind {
             K::Whitespace | K::Bom => None,
             // The most frequent tokens that open, close or report
@@ -189,7 +190,7 @@ pub(crate) fn significant_tokens(
             last_kind = kept;
             count += 1;
         }
-        out.push(kept);
+        *slot = kept;
     }
     SigSet::from_kinds(out, count)
 }
