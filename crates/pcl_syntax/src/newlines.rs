@@ -68,19 +68,34 @@ fn column_of(text: &str, offset: u32) -> usize {
 }
 
 /// After the line break at `idx`: does a body item start on the next line
-/// at or left of `column`?
-pub(crate) fn item_starts_after(text: &str, tokens: &Tokens, idx: usize, column: usize) -> bool {
-    let mut iter = tokens
-        .iter_from(idx + 1)
-        .filter(|t| !matches!(t.kind, K::Whitespace | K::BlockComment));
-    let Some(first) = iter.next() else {
-        return false;
+/// at or left of `column` (computed only when the next line starts with a
+/// name: it scans back to a line start)?
+pub(crate) fn item_starts_after(
+    text: &str,
+    tokens: &Tokens,
+    idx: usize,
+    column: impl FnOnce() -> usize,
+) -> bool {
+    let kinds = tokens.kinds();
+    // The next token that is not a blank or a block comment, from `at`.
+    let skip_blanks = |mut at: usize| {
+        while matches!(kinds.get(at), Some(K::Whitespace | K::BlockComment)) {
+            at += 1;
+        }
+        at
     };
-    if first.kind != K::Ident || column_of(text, first.range.start) > column {
+    let first = skip_blanks(idx + 1);
+    if kinds.get(first) != Some(&K::Ident) {
+        return false;
+    }
+    let first_column = tokens
+        .start(first)
+        .map_or(0, |start| column_of(text, start));
+    if first_column > column() {
         return false;
     }
     matches!(
-        iter.next().map(|t| t.kind),
+        kinds.get(skip_blanks(first + 1)),
         Some(K::Equal | K::OBrace | K::OQuote | K::Ident)
     )
 }
@@ -238,7 +253,7 @@ impl Pass<'_> {
                 if !top.significant() {
                     let closes = matches!(top, Ctx::Bracket(_))
                         && self.item_start.is_some_and(|start| {
-                            item_starts_after(text, tokens, idx, column_of(text, start))
+                            item_starts_after(text, tokens, idx, || column_of(text, start))
                         });
                     if !closes {
                         return None;

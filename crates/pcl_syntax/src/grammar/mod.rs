@@ -219,8 +219,9 @@ impl<'s> St<'s> {
     }
     fn item_starts_after(&self, sig: Sig) -> bool {
         self.item_start.is_some_and(|start| {
-            let col = self.column_of(start);
-            item_starts_after(self.text, self.tokens, self.token_index(sig), col)
+            item_starts_after(self.text, self.tokens, self.token_index(sig), || {
+                self.column_of(start)
+            })
         })
     }
     /// The index of `sig`'s token in the full token vector (no two tokens
