@@ -148,8 +148,11 @@ pub(crate) fn bind_program(
     let mut files: Vec<&(String, String)> = files.iter().collect();
     files.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, text) in files {
-        let id = sources.add(name.clone(), text.as_str());
-        let mut parse = pcl_syntax::parse(id, text);
+        // One copy of the text, shared by the source map (for
+        // diagnostics) and the parse (for its tree).
+        let shared: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
+        let id = sources.add(name.clone(), std::sync::Arc::clone(&shared));
+        let mut parse = pcl_syntax::parse(id, shared);
         // Moved, not cloned: nothing reads a file's parse diagnostics
         // after this, and a file of errors would hold them twice.
         diags.append(parse.take_diagnostics());

@@ -32,6 +32,8 @@ mod token;
 pub mod tree;
 mod validate;
 
+use std::sync::Arc;
+
 use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, TextRange};
 
 pub use lexer::lex;
@@ -49,8 +51,8 @@ pub const MAX_NESTING_DEPTH: usize = 128;
 /// the three entry points.
 #[derive(Clone, Debug)]
 pub struct Parsed<T> {
-    /// The source: borrowed text is copied, a `String` is taken over.
-    text: String,
+    /// The source (see [`SourceText`]).
+    text: SourceText,
     /// Every token, compactly (5 bytes each instead of 12).
     tokens: token::Tokens,
     /// The tokens as a slice of [`Token`], built on the first call of
@@ -84,7 +86,7 @@ pub type ParseExpr = Parsed<ExprRoot>;
 pub type ParseTemplate = Parsed<TemplateRoot>;
 
 impl<T> Parsed<T> {
-    fn new(text: String, tokens: token::Tokens, out: grammar::Output) -> Parsed<T> {
+    fn new(text: SourceText, tokens: token::Tokens, out: grammar::Output) -> Parsed<T> {
         let mut diagnostics = out.diagnostics;
         diagnostics.seal();
         Parsed {
@@ -193,8 +195,59 @@ impl Parsed<TemplateRoot> {
     }
 }
 
+/// The source text a parse keeps (its tree holds ranges into it). Given
+/// as `&str` it is copied; a `String` is taken over, and an `Arc<str>`
+/// shared, without a copy: a caller that keeps the text as well (a source
+/// map for diagnostics, an editor's document) holds one buffer with the
+/// parse.
+#[derive(Clone, Debug)]
+pub enum SourceText {
+    Owned(String),
+    Shared(Arc<str>),
+}
+
+impl std::ops::Deref for SourceText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            SourceText::Owned(text) => text,
+            SourceText::Shared(text) => text,
+        }
+    }
+}
+
+impl From<&str> for SourceText {
+    fn from(text: &str) -> SourceText {
+        SourceText::Owned(text.to_string())
+    }
+}
+
+impl From<&String> for SourceText {
+    fn from(text: &String) -> SourceText {
+        SourceText::Owned(text.clone())
+    }
+}
+
+impl From<String> for SourceText {
+    fn from(text: String) -> SourceText {
+        SourceText::Owned(text)
+    }
+}
+
+impl From<Arc<str>> for SourceText {
+    fn from(text: Arc<str>) -> SourceText {
+        SourceText::Shared(text)
+    }
+}
+
+impl From<&Arc<str>> for SourceText {
+    fn from(text: &Arc<str>) -> SourceText {
+        SourceText::Shared(Arc::clone(text))
+    }
+}
+
 /// Parses a whole file (a body).
-pub fn parse(file: FileId, text: impl Into<String>) -> Parse {
+pub fn parse(file: FileId, text: impl Into<SourceText>) -> Parse {
     let text = text.into();
     let tokens = lexer::lex_compact(&text);
     let out = grammar::parse_file(file, &text, &tokens);
@@ -203,7 +256,7 @@ pub fn parse(file: FileId, text: impl Into<String>) -> Parse {
 
 /// Parses a standalone expression spanning the whole input (newlines are
 /// insignificant, as inside parentheses).
-pub fn parse_expr(file: FileId, text: impl Into<String>) -> ParseExpr {
+pub fn parse_expr(file: FileId, text: impl Into<SourceText>) -> ParseExpr {
     let text = text.into();
     let tokens = lexer::lex_compact(&text);
     let out = grammar::parse_expression_file(file, &text, &tokens);
@@ -212,7 +265,7 @@ pub fn parse_expr(file: FileId, text: impl Into<String>) -> ParseExpr {
 
 /// Parses the whole input as a bare template (literal text with `${…}` and
 /// `%{…}` sequences; backslashes are not special).
-pub fn parse_template(file: FileId, text: impl Into<String>) -> ParseTemplate {
+pub fn parse_template(file: FileId, text: impl Into<SourceText>) -> ParseTemplate {
     let text = text.into();
     let tokens = lexer::lex_template(&text);
     let out = grammar::parse_template_file(file, &text, &tokens);
