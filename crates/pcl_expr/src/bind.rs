@@ -39,6 +39,7 @@ use traversal::{bind_scope_traversal, bind_traversal};
 pub fn bind_expr(expr: ExprRef<'_>, scope: &Scope, cx: &mut BindContext<'_>) -> BoundTree {
     let mut t = BoundTree::new();
     bind(expr, scope, cx, &mut t);
+    t.shrink();
     t
 }
 

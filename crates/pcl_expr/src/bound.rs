@@ -2,10 +2,11 @@
 //! bound expression (one per attribute value), read through borrowing
 //! views ([`BoundRef`], [`BoundExprKind`]).
 //!
-//! A tree is one `Vec` of 24-byte nodes, each its type, the byte range of
-//! the syntax it came from (in the file of the [`crate::BindContext`] that
-//! bound it) and eight bytes of kind: a tag, an operator byte and a `u32`
-//! payload. Nodes are stored in post-order: a node is pushed after its
+//! A tree is one `Vec` of 20-byte nodes, each its type (an index into the
+//! tree's table of the types its nodes have, which repeat: a chain of
+//! `+` has two), the byte range of the syntax it came from (in the file of
+//! the [`crate::BindContext`] that bound it) and eight bytes of kind: a
+//! tag, an operator byte and a `u32` payload. Nodes are stored in post-order: a node is pushed after its
 //! children, so its last child is the node just before it and need not be
 //! stored (a binary operation's payload is its left operand, its right one
 //! is `id - 1`; a unary operation, parentheses and a template join find
@@ -16,7 +17,7 @@
 //! reference's root and steps, a relative traversal's steps in `Vec`s of
 //! their own. A literal's value is the value of its const type, so it is
 //! not stored twice. No node is allocated on its own: `1+1+…` costs two
-//! nodes (48 bytes) per `+1`, and a tree of `Vec`s clones, compares and
+//! nodes (40 bytes) per `+1`, and a tree of `Vec`s clones, compares and
 //! drops without recursion however deep the expression is.
 //!
 //! Everything that walks a whole tree ([`BoundRef::node_references`],
@@ -105,10 +106,11 @@ pub(crate) enum Tag {
     Error,
 }
 
-/// One node: 24 bytes (see the `sizes` test).
+/// One node: 20 bytes (see the `sizes` test).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Node {
-    pub(crate) ty: Type,
+    /// Index into the tree's `types`.
+    pub(crate) ty: u32,
     pub(crate) range: TextRange,
     pub(crate) tag: Tag,
     pub(crate) op: u8,
@@ -140,11 +142,25 @@ pub(crate) struct CallData {
     pub(crate) invoke_token: Option<String>,
 }
 
-/// One bound expression: its nodes in post-order (the root is the last)
-/// and their side data (see the module docs).
+/// One bound expression: its nodes in post-order (the root is the last),
+/// the types they have (each distinct type once, as far as the last few
+/// pushed show) and their side data (see the module docs). 56 bytes: the
+/// side data, which many expressions (a literal, an operator chain) do
+/// not need, is boxed, and allocated on its first use.
+///
+/// `PartialEq` compares the stored representation: a clone is equal to
+/// its tree.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoundTree {
     pub(crate) nodes: Vec<Node>,
+    pub(crate) types: Vec<Type>,
+    pub(crate) side: Option<Box<Side>>,
+}
+
+/// The data of the kinds that have more than their node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Side {
+    /// Child lists, each its length, then its ids.
     pub(crate) lists: Vec<u32>,
     pub(crate) fors: Vec<ForData>,
     pub(crate) calls: Vec<CallData>,
@@ -153,16 +169,24 @@ pub struct BoundTree {
 }
 
 /// What a view of an id outside its tree reads.
-fn missing_node() -> &'static Node {
-    static NODE: OnceLock<Node> = OnceLock::new();
-    NODE.get_or_init(|| Node {
-        ty: Type::dynamic(),
-        range: TextRange::default(),
-        tag: Tag::Error,
-        op: 0,
-        payload: 0,
-    })
+const MISSING_NODE: Node = Node {
+    ty: u32::MAX,
+    range: TextRange { start: 0, end: 0 },
+    tag: Tag::Error,
+    op: 0,
+    payload: 0,
+};
+
+/// The type of a node whose type index is outside its tree.
+fn missing_type() -> &'static Type {
+    static TYPE: OnceLock<Type> = OnceLock::new();
+    TYPE.get_or_init(Type::dynamic)
 }
+
+/// How many of the types pushed last [`BoundTree::intern`] looks through
+/// for the one it is given (so a push costs a bounded number of pointer
+/// comparisons).
+const RECENT_TYPES: usize = 8;
 
 const BINARY_OPS: [BinaryOp; 13] = [
     BinaryOp::Or,
@@ -266,15 +290,49 @@ impl BoundTree {
     }
 
     pub(crate) fn node(&self, id: BoundId) -> &Node {
-        self.nodes
-            .get(id as usize)
-            .unwrap_or_else(|| missing_node())
+        self.nodes.get(id as usize).unwrap_or(&MISSING_NODE)
+    }
+
+    pub(crate) fn node_type(&self, node: &Node) -> &Type {
+        self.types
+            .get(node.ty as usize)
+            .unwrap_or_else(|| missing_type())
+    }
+
+    pub(crate) fn side(&self) -> Option<&Side> {
+        self.side.as_deref()
+    }
+
+    fn side_mut(&mut self) -> &mut Side {
+        self.side.get_or_insert_with(Box::default)
     }
 
     pub(crate) fn list(&self, at: u32) -> &[u32] {
+        let Some(side) = self.side() else {
+            return &[];
+        };
         let at = at as usize;
-        let len = self.lists.get(at).copied().unwrap_or(0) as usize;
-        self.lists.get(at + 1..at + 1 + len).unwrap_or_default()
+        let len = side.lists.get(at).copied().unwrap_or(0) as usize;
+        side.lists.get(at + 1..at + 1 + len).unwrap_or_default()
+    }
+
+    /// Frees what the vectors reserved beyond their length (a bound
+    /// expression is kept for the whole check).
+    pub(crate) fn shrink(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.types.shrink_to_fit();
+    }
+
+    /// The index of `ty` in `types`: one of the last few pushed when it is
+    /// the same type, else a new entry.
+    fn intern(&mut self, ty: Type) -> u32 {
+        let len = self.types.len();
+        let mut recent = self.types.iter().rev().take(RECENT_TYPES);
+        if let Some(back) = recent.position(|t| t.ptr_eq(&ty)) {
+            return (len - 1 - back) as u32;
+        }
+        self.types.push(ty);
+        len as u32
     }
 
     // ---- building (post-order) -------------------------------------------------------
@@ -286,7 +344,7 @@ impl BoundTree {
 
     /// The type of a node already pushed.
     pub(crate) fn ty_of(&self, id: BoundId) -> &Type {
-        &self.node(id).ty
+        self.node_type(self.node(id))
     }
 
     /// The range of a node already pushed.
@@ -302,6 +360,7 @@ impl BoundTree {
 
     fn push(&mut self, tag: Tag, op: u8, payload: u32, ty: Type, range: TextRange) -> BoundId {
         let id = self.next_id();
+        let ty = self.intern(ty);
         self.nodes.push(Node {
             ty,
             range,
@@ -319,9 +378,10 @@ impl BoundTree {
     }
 
     fn push_list(&mut self, ids: impl ExactSizeIterator<Item = BoundId>) -> u32 {
-        let at = self.lists.len() as u32;
-        self.lists.push(ids.len() as u32);
-        self.lists.extend(ids);
+        let lists = &mut self.side_mut().lists;
+        let at = lists.len() as u32;
+        lists.push(ids.len() as u32);
+        lists.extend(ids);
         at
     }
 
@@ -434,8 +494,9 @@ impl BoundTree {
     }
 
     pub(crate) fn for_expr(&mut self, data: ForData, ty: Type, range: TextRange) -> BoundId {
-        let at = self.fors.len() as u32;
-        self.fors.push(data);
+        let fors = &mut self.side_mut().fors;
+        let at = fors.len() as u32;
+        fors.push(data);
         self.push(Tag::For, 0, at, ty, range)
     }
 
@@ -454,8 +515,9 @@ impl BoundTree {
         range: TextRange,
     ) -> BoundId {
         let args = self.push_list(args.iter().copied());
-        let at = self.calls.len() as u32;
-        self.calls.push(CallData {
+        let calls = &mut self.side_mut().calls;
+        let at = calls.len() as u32;
+        calls.push(CallData {
             name: name.to_string(),
             name_range,
             function,
@@ -473,8 +535,9 @@ impl BoundTree {
         ty: Type,
         range: TextRange,
     ) -> BoundId {
-        let at = self.traversals.len() as u32;
-        self.traversals.push(traversal);
+        let traversals = &mut self.side_mut().traversals;
+        let at = traversals.len() as u32;
+        traversals.push(traversal);
         self.push(Tag::ScopeTraversal, 0, at, ty, range)
     }
 
@@ -486,8 +549,9 @@ impl BoundTree {
         range: TextRange,
     ) -> BoundId {
         self.last_child(source);
-        let at = self.steps.len() as u32;
-        self.steps.push(steps);
+        let all = &mut self.side_mut().steps;
+        let at = all.len() as u32;
+        all.push(steps);
         self.push(Tag::RelativeTraversal, 0, at, ty, range)
     }
 }

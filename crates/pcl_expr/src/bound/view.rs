@@ -259,7 +259,7 @@ impl<'t> BoundRef<'t> {
     }
 
     pub fn ty(self) -> &'t Type {
-        &self.tree.node(self.id).ty
+        self.tree.node_type(self.tree.node(self.id))
     }
 
     pub fn range(self) -> TextRange {
@@ -275,6 +275,7 @@ impl<'t> BoundRef<'t> {
     pub fn kind(self) -> BoundExprKind<'t> {
         let tree = self.tree;
         let node = tree.node(self.id);
+        let side = tree.side();
         let at = node.payload;
         let get = |id: BoundId| tree.get(id);
         let list = |at: u32| BoundList {
@@ -283,7 +284,8 @@ impl<'t> BoundRef<'t> {
         };
         match node.tag {
             Tag::Literal => {
-                BoundExprKind::Literal(node.ty.as_const().map_or(&UNKNOWN, |c| c.value()))
+                let ty = tree.node_type(node);
+                BoundExprKind::Literal(ty.as_const().map_or(&UNKNOWN, |c| c.value()))
             }
             Tag::Template => BoundExprKind::Template(list(at)),
             Tag::TemplateJoin => BoundExprKind::TemplateJoin(self.prev()),
@@ -305,7 +307,7 @@ impl<'t> BoundRef<'t> {
                     else_expr: self.prev(),
                 }
             }
-            Tag::For => match tree.fors.get(at as usize) {
+            Tag::For => match side.and_then(|s| s.fors.get(at as usize)) {
                 Some(d) => BoundExprKind::For(BoundFor {
                     key_var: d.key_var.as_deref(),
                     value_var: &d.value_var,
@@ -322,7 +324,7 @@ impl<'t> BoundRef<'t> {
                 each: self.prev(),
             },
             Tag::SplatItem => BoundExprKind::SplatItem,
-            Tag::Call => match tree.calls.get(at as usize) {
+            Tag::Call => match side.and_then(|s| s.calls.get(at as usize)) {
                 Some(c) => BoundExprKind::Call(BoundCall {
                     name: &c.name,
                     name_range: c.name_range,
@@ -343,13 +345,15 @@ impl<'t> BoundRef<'t> {
                 ids: tree.list(at),
             }),
             Tag::Tuple => BoundExprKind::Tuple(list(at)),
-            Tag::ScopeTraversal => match tree.traversals.get(at as usize) {
+            Tag::ScopeTraversal => match side.and_then(|s| s.traversals.get(at as usize)) {
                 Some(t) => BoundExprKind::ScopeTraversal(t),
                 None => BoundExprKind::Error,
             },
             Tag::RelativeTraversal => BoundExprKind::RelativeTraversal {
                 source: self.prev(),
-                steps: tree.steps.get(at as usize).map_or(&[], |s| &s[..]),
+                steps: side
+                    .and_then(|s| s.steps.get(at as usize))
+                    .map_or(&[], |s| &s[..]),
             },
             Tag::Parens => BoundExprKind::Parens(self.prev()),
             Tag::Error => BoundExprKind::Error,
