@@ -36,11 +36,22 @@ use traversal::{bind_scope_traversal, bind_traversal};
 
 /// Binds one expression in `scope` into a tree of its own; diagnostics go
 /// to `cx`.
+///
+/// The tree is built in a scratch tree that this thread keeps between
+/// calls and then copied out at its exact size (or moved, when it is
+/// large; see [`BoundTree::take_exact`]): a check binds thousands of
+/// small expressions, and growing fresh vectors for each cost more than
+/// one copy. A call made while another binds (a host's environment
+/// binding something) finds the scratch taken and uses a fresh one.
 pub fn bind_expr(expr: ExprRef<'_>, scope: &Scope, cx: &mut BindContext<'_>) -> BoundTree {
-    let mut t = BoundTree::new();
+    thread_local! {
+        static SCRATCH: std::cell::Cell<BoundTree> = std::cell::Cell::new(BoundTree::new());
+    }
+    let mut t = SCRATCH.take();
     bind(expr, scope, cx, &mut t);
-    t.shrink();
-    t
+    let out = t.take_exact();
+    SCRATCH.set(t);
+    out
 }
 
 /// Binds one expression into `t`, returning its root's id (pushed last).

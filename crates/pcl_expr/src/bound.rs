@@ -107,7 +107,7 @@ pub(crate) enum Tag {
 }
 
 /// One node: 20 bytes (see the `sizes` test).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Node {
     /// Index into the tree's `types`.
     pub(crate) ty: u32,
@@ -144,29 +144,64 @@ pub(crate) struct CallData {
 
 /// One bound expression: its nodes in post-order (the root is the last),
 /// the types they have (each distinct type once, as far as the last few
-/// pushed show) and their side data (see the module docs). 56 bytes: the
-/// side data, which many expressions (a literal, an operator chain) do
-/// not need, is boxed, and allocated on its first use.
+/// pushed show; the first inline, as many trees have one) and their side
+/// data (see the module docs): child lists and name references beside
+/// the nodes, the rarer for expressions, calls and relative steps in a
+/// box allocated on first use.
 ///
 /// `PartialEq` compares the stored representation: a clone is equal to
 /// its tree.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoundTree {
     pub(crate) nodes: Vec<Node>,
+    /// The type of index 0.
+    pub(crate) first_type: Option<Type>,
+    /// The types of index 1 on.
     pub(crate) types: Vec<Type>,
-    pub(crate) side: Option<Box<Side>>,
-}
-
-/// The data of the kinds that have more than their node.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Side {
     /// Child lists, each its length, then its ids.
     pub(crate) lists: Vec<u32>,
+    pub(crate) traversals: Vec<BoundScopeTraversal>,
+    pub(crate) rare: Option<Box<Rare>>,
+}
+
+/// The data of the kinds most trees do not have.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Rare {
     pub(crate) fors: Vec<ForData>,
     pub(crate) calls: Vec<CallData>,
-    pub(crate) traversals: Vec<BoundScopeTraversal>,
     pub(crate) steps: Vec<Box<[BoundStep]>>,
 }
+
+impl Rare {
+    fn is_empty(&self) -> bool {
+        self.fors.is_empty() && self.calls.is_empty() && self.steps.is_empty()
+    }
+
+    /// The contents in vectors of exactly their size; `self` keeps its
+    /// capacity.
+    fn take_exact(&mut self) -> Rare {
+        Rare {
+            fors: take_vec(&mut self.fors),
+            calls: take_vec(&mut self.calls),
+            steps: take_vec(&mut self.steps),
+        }
+    }
+}
+
+/// `v`'s elements moved into a vector of exactly their number (none
+/// allocated for none); `v` is left empty with its capacity.
+fn take_vec<T>(v: &mut Vec<T>) -> Vec<T> {
+    if v.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(v.len());
+    out.append(v);
+    out
+}
+
+/// Trees up to this many nodes are copied out of the binder's scratch
+/// tree ([`BoundTree::take_exact`]); larger ones are moved.
+const COPY_LIMIT: usize = 1024;
 
 /// What a view of an id outside its tree reads.
 const MISSING_NODE: Node = Node {
@@ -294,45 +329,73 @@ impl BoundTree {
     }
 
     pub(crate) fn node_type(&self, node: &Node) -> &Type {
-        self.types
-            .get(node.ty as usize)
-            .unwrap_or_else(|| missing_type())
+        let ty = match node.ty {
+            0 => self.first_type.as_ref(),
+            i => self.types.get(i as usize - 1),
+        };
+        ty.unwrap_or_else(|| missing_type())
     }
 
-    pub(crate) fn side(&self) -> Option<&Side> {
-        self.side.as_deref()
+    pub(crate) fn rare(&self) -> Option<&Rare> {
+        self.rare.as_deref()
     }
 
-    fn side_mut(&mut self) -> &mut Side {
-        self.side.get_or_insert_with(Box::default)
+    fn rare_mut(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Box::default)
     }
 
     pub(crate) fn list(&self, at: u32) -> &[u32] {
-        let Some(side) = self.side() else {
-            return &[];
-        };
         let at = at as usize;
-        let len = side.lists.get(at).copied().unwrap_or(0) as usize;
-        side.lists.get(at + 1..at + 1 + len).unwrap_or_default()
+        let len = self.lists.get(at).copied().unwrap_or(0) as usize;
+        self.lists.get(at + 1..at + 1 + len).unwrap_or_default()
     }
 
-    /// Frees what the vectors reserved beyond their length (a bound
-    /// expression is kept for the whole check).
-    pub(crate) fn shrink(&mut self) {
-        self.nodes.shrink_to_fit();
-        self.types.shrink_to_fit();
+    /// The tree built in `self`, a scratch tree that the binder reuses,
+    /// in vectors of exactly its size: a small tree is copied out (one
+    /// allocation per vector it uses, none for growing them) and `self`
+    /// is left empty with its capacity; a large one is moved out and
+    /// shrunk, so the scratch never holds more than a small tree's room.
+    pub(crate) fn take_exact(&mut self) -> BoundTree {
+        if self.nodes.len() > COPY_LIMIT || self.lists.len() > 2 * COPY_LIMIT {
+            let mut out = std::mem::take(self);
+            out.nodes.shrink_to_fit();
+            out.types.shrink_to_fit();
+            out.lists.shrink_to_fit();
+            out.traversals.shrink_to_fit();
+            return out;
+        }
+        let rare = match self.rare.as_deref_mut() {
+            Some(r) if !r.is_empty() => Some(Box::new(r.take_exact())),
+            _ => None,
+        };
+        BoundTree {
+            nodes: take_vec(&mut self.nodes),
+            first_type: self.first_type.take(),
+            types: take_vec(&mut self.types),
+            lists: take_vec(&mut self.lists),
+            traversals: take_vec(&mut self.traversals),
+            rare,
+        }
     }
 
     /// The index of `ty` in `types`: one of the last few pushed when it is
     /// the same type, else a new entry.
     fn intern(&mut self, ty: Type) -> u32 {
+        match &self.first_type {
+            None => {
+                self.first_type = Some(ty);
+                return 0;
+            }
+            Some(first) if first.ptr_eq(&ty) => return 0,
+            Some(_) => {}
+        }
         let len = self.types.len();
         let mut recent = self.types.iter().rev().take(RECENT_TYPES);
         if let Some(back) = recent.position(|t| t.ptr_eq(&ty)) {
-            return (len - 1 - back) as u32;
+            return len as u32 - back as u32;
         }
         self.types.push(ty);
-        len as u32
+        len as u32 + 1
     }
 
     // ---- building (post-order) -------------------------------------------------------
@@ -378,7 +441,7 @@ impl BoundTree {
     }
 
     fn push_list(&mut self, ids: impl ExactSizeIterator<Item = BoundId>) -> u32 {
-        let lists = &mut self.side_mut().lists;
+        let lists = &mut self.lists;
         let at = lists.len() as u32;
         lists.push(ids.len() as u32);
         lists.extend(ids);
@@ -494,7 +557,7 @@ impl BoundTree {
     }
 
     pub(crate) fn for_expr(&mut self, data: ForData, ty: Type, range: TextRange) -> BoundId {
-        let fors = &mut self.side_mut().fors;
+        let fors = &mut self.rare_mut().fors;
         let at = fors.len() as u32;
         fors.push(data);
         self.push(Tag::For, 0, at, ty, range)
@@ -515,7 +578,7 @@ impl BoundTree {
         range: TextRange,
     ) -> BoundId {
         let args = self.push_list(args.iter().copied());
-        let calls = &mut self.side_mut().calls;
+        let calls = &mut self.rare_mut().calls;
         let at = calls.len() as u32;
         calls.push(CallData {
             name: name.to_string(),
@@ -535,7 +598,7 @@ impl BoundTree {
         ty: Type,
         range: TextRange,
     ) -> BoundId {
-        let traversals = &mut self.side_mut().traversals;
+        let traversals = &mut self.traversals;
         let at = traversals.len() as u32;
         traversals.push(traversal);
         self.push(Tag::ScopeTraversal, 0, at, ty, range)
@@ -549,7 +612,7 @@ impl BoundTree {
         range: TextRange,
     ) -> BoundId {
         self.last_child(source);
-        let all = &mut self.side_mut().steps;
+        let all = &mut self.rare_mut().steps;
         let at = all.len() as u32;
         all.push(steps);
         self.push(Tag::RelativeTraversal, 0, at, ty, range)

@@ -13,7 +13,7 @@ use pcl_types::{
 };
 
 use crate::bind::{bind, check_type};
-use crate::bound::{BoundId, BoundRef, BoundTree};
+use crate::bound::{BoundId, BoundList, BoundTree};
 use crate::builtins::Builtin;
 use crate::codes;
 use crate::context::BindContext;
@@ -101,18 +101,17 @@ pub(crate) fn bind_call(
             range,
         );
     };
-    let views: Vec<BoundRef<'_>> = args.iter().map(|&a| t.get(a)).collect();
-    let effective = effective_args(&views, c.expand_final());
+    let views = BoundList::new(t, &args);
+    let effective = effective_args(views, c.expand_final());
     let mark = cx.mark();
     let computed: Computed = match &function {
         Function::Static(sig) => Signature::clone(sig).into(),
         Function::Builtin(b) => builtin_signature(*b, &effective, range, cx).into(),
-        Function::Invoke => invoke_signature(&views, &effective, cx),
-        Function::Call => call_signature(&views, &effective, range, cx).into(),
+        Function::Invoke => invoke_signature(views, &effective, cx),
+        Function::Call => call_signature(views, &effective, range, cx).into(),
     };
     let invoke = matches!(function, Function::Invoke);
-    let ty = typecheck_args(&computed.signature, &effective, &views, invoke, range, cx);
-    drop(views);
+    let ty = typecheck_args(&computed.signature, &effective, views, invoke, range, cx);
     if let Function::Builtin(b) = &function {
         // A builtin called with arguments that do not fit: show how it is
         // called.
@@ -153,7 +152,7 @@ pub(crate) fn bind_call(
 
 /// Step 3 of binder.md §3.9: a final `xs...` whose resolved type is a
 /// tuple, list or set stands for its elements.
-fn effective_args(args: &[BoundRef<'_>], expand_final: bool) -> Vec<Arg> {
+fn effective_args(args: BoundList<'_>, expand_final: bool) -> Vec<Arg> {
     let mut out: Vec<Arg> = args
         .iter()
         .enumerate()
@@ -191,7 +190,7 @@ fn effective_args(args: &[BoundRef<'_>], expand_final: bool) -> Vec<Arg> {
 fn typecheck_args(
     sig: &Signature,
     args: &[Arg],
-    bound: &[BoundRef<'_>],
+    bound: BoundList<'_>,
     invoke: bool,
     call_range: TextRange,
     cx: &mut BindContext<'_>,
@@ -255,8 +254,8 @@ fn typecheck_args(
 /// Checks one argument against its parameter's input type: a bound
 /// argument by [`fit_diagnostics`] (one diagnostic per offending key or
 /// element), an element of an expanded argument by its type alone.
-fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: &[BoundRef<'_>], dest: &Type, name: &str) {
-    let Some(&expr) = arg.source.and_then(|i| bound.get(i)) else {
+fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: BoundList<'_>, dest: &Type, name: &str) {
+    let Some(expr) = arg.source.and_then(|i| bound.get(i)) else {
         check_type(cx, &arg.ty, arg.range, dest);
         return;
     };
@@ -705,11 +704,7 @@ fn well_formed_token(token: &str) -> bool {
     }
 }
 
-fn invoke_signature(
-    args: &[BoundRef<'_>],
-    effective: &[Arg],
-    cx: &mut BindContext<'_>,
-) -> Computed {
+fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext<'_>) -> Computed {
     let zero = || Computed::from(invoke_zero_signature());
     let Some(token_arg) = args.first() else {
         return zero();
@@ -873,7 +868,7 @@ fn call_zero_signature() -> Signature {
 }
 
 fn call_signature(
-    args: &[BoundRef<'_>],
+    args: BoundList<'_>,
     effective: &[Arg],
     call_range: TextRange,
     cx: &mut BindContext<'_>,

@@ -120,6 +120,11 @@ pub enum BoundExprKind<'t> {
 static UNKNOWN: Value = Value::Unknown;
 
 impl<'t> BoundList<'t> {
+    /// The nodes `ids` of `tree`.
+    pub(crate) fn new(tree: &'t BoundTree, ids: &'t [BoundId]) -> BoundList<'t> {
+        BoundList { tree, ids }
+    }
+
     pub fn len(self) -> usize {
         self.ids.len()
     }
@@ -275,7 +280,7 @@ impl<'t> BoundRef<'t> {
     pub fn kind(self) -> BoundExprKind<'t> {
         let tree = self.tree;
         let node = tree.node(self.id);
-        let side = tree.side();
+        let rare = tree.rare();
         let at = node.payload;
         let get = |id: BoundId| tree.get(id);
         let list = |at: u32| BoundList {
@@ -307,7 +312,7 @@ impl<'t> BoundRef<'t> {
                     else_expr: self.prev(),
                 }
             }
-            Tag::For => match side.and_then(|s| s.fors.get(at as usize)) {
+            Tag::For => match rare.and_then(|r| r.fors.get(at as usize)) {
                 Some(d) => BoundExprKind::For(BoundFor {
                     key_var: d.key_var.as_deref(),
                     value_var: &d.value_var,
@@ -324,7 +329,7 @@ impl<'t> BoundRef<'t> {
                 each: self.prev(),
             },
             Tag::SplatItem => BoundExprKind::SplatItem,
-            Tag::Call => match side.and_then(|s| s.calls.get(at as usize)) {
+            Tag::Call => match rare.and_then(|r| r.calls.get(at as usize)) {
                 Some(c) => BoundExprKind::Call(BoundCall {
                     name: &c.name,
                     name_range: c.name_range,
@@ -345,14 +350,14 @@ impl<'t> BoundRef<'t> {
                 ids: tree.list(at),
             }),
             Tag::Tuple => BoundExprKind::Tuple(list(at)),
-            Tag::ScopeTraversal => match side.and_then(|s| s.traversals.get(at as usize)) {
+            Tag::ScopeTraversal => match tree.traversals.get(at as usize) {
                 Some(t) => BoundExprKind::ScopeTraversal(t),
                 None => BoundExprKind::Error,
             },
             Tag::RelativeTraversal => BoundExprKind::RelativeTraversal {
                 source: self.prev(),
-                steps: side
-                    .and_then(|s| s.steps.get(at as usize))
+                steps: rare
+                    .and_then(|r| r.steps.get(at as usize))
                     .map_or(&[], |s| &s[..]),
             },
             Tag::Parens => BoundExprKind::Parens(self.prev()),
