@@ -10,7 +10,7 @@
 //! | syntax | [`syntax`] (`pcl_syntax`) | the lossless lexer and parser, the syntax tree, comments |
 //! | types | [`types`] (`pcl_types`) | the PCL type algebra: [`Type`], conversion, unification, traversal, printing |
 //! | schemas | [`schema`] (`pcl_schema`) | Pulumi package schemas and their loaders ([`DirLoader`], [`MemoryLoader`], …) |
-//! | expressions | [`expr`] (`pcl_expr`) | scopes and the typing of every expression into a [`BoundExpr`] |
+//! | expressions | [`expr`] (`pcl_expr`) | scopes and the typing of every expression into a [`BoundTree`] (flat, read through [`BoundRef`] views) |
 //! | programs | [`binder`] (`pcl_binder`) | whole programs: blocks, dependency order, resources and components checked against schemas, the bound [`Program`] |
 //!
 //! Beside them, [`fmt`] (`pcl_fmt`, built on the syntax layer only) is
@@ -26,7 +26,8 @@
 //! source read and the diagnostics found, sorted. Strictness is one
 //! [`BindPolicy`]. A code generator walks [`Program::ordered_nodes`]
 //! (dependencies first); each [`Node`] has a [`NodeKind`] with typed
-//! [`BoundExpr`]s whose references name other nodes by [`NodeId`].
+//! [`BoundTree`]s (read through [`BoundRef`] views and their
+//! [`BoundExprKind`]) whose references name other nodes by [`NodeId`].
 //!
 //! # Example
 //!
@@ -75,11 +76,11 @@
 //!             assert_eq!(resource.written_token, "shop:index:Store");
 //!             let name = &resource.inputs[0];
 //!             assert_eq!(name.name, "name");
-//!             assert!(matches!(name.value.kind, BoundExprKind::Template(_)));
+//!             assert!(matches!(name.value.kind(), BoundExprKind::Template(_)));
 //!         }
 //!         NodeKind::Output(output) => {
 //!             let value = output.value.as_ref().expect("an output value");
-//!             assert_eq!(value.ty.to_string(), "output(string)");
+//!             assert_eq!(value.ty().to_string(), "output(string)");
 //!         }
 //!         _ => {}
 //!     }
@@ -112,7 +113,7 @@ pub use pcl_diagnostics::{
     render, render_all, render_short, Code, Diagnostic, FileId, Label, Position, RenderOptions,
     Severity, SourceFile, SourceMap, Span, TextRange,
 };
-pub use pcl_expr::{BoundExpr, BoundExprKind, Definition, NodeId};
+pub use pcl_expr::{BoundExprKind, BoundRef, BoundTree, Definition, NodeId};
 pub use pcl_schema::{
     CachingLoader, ChainLoader, DirLoader, LoadError, MemoryLoader, Package, PackageDescriptor,
     SchemaLoader,

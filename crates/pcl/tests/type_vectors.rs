@@ -1046,7 +1046,7 @@ fn bind_text(text: &str, scope: &Scope) -> Result<BoundText, Failure> {
     }
     Ok(BoundText {
         kind: bound.kind_name(),
-        ty: bound.ty,
+        ty: bound.ty().clone(),
         diagnostics: cx.take_diagnostics(),
     })
 }

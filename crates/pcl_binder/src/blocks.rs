@@ -2,7 +2,7 @@
 //! (binder.md §5.3–5.5, §5.9, §5.10).
 
 use pcl_diagnostics::{Diagnostic, FileId, Span};
-use pcl_expr::{BoundExpr, Definition};
+use pcl_expr::{BoundTree, Definition};
 use pcl_syntax::tree::{AttributeRef, BlockRef, BodyRef, ExprKind, Item, Literal};
 use pcl_types::Type;
 
@@ -17,7 +17,7 @@ use crate::program::ProgramBinder;
 pub(crate) fn bound_attribute(
     file: FileId,
     attr: AttributeRef<'_>,
-    value: BoundExpr,
+    value: BoundTree,
     expected: Option<Type>,
 ) -> BoundAttribute {
     BoundAttribute {
@@ -89,7 +89,7 @@ impl ProgramBinder<'_, '_> {
         let scope = self.scope.clone();
         let (value, diags) = self.bind(file, attr.expr(), &scope);
         self.diags.extend(diags);
-        self.set_type(idx, value.ty.clone());
+        self.set_type(idx, value.ty().clone());
         self.finish_node(idx, NodeKind::Local(LocalNode { value: Some(value) }), None);
     }
 

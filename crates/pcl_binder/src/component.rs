@@ -49,7 +49,7 @@ fn component_interface(program: &Program) -> (Vec<ComponentInput>, Type) {
             }),
             NodeKind::Output(o) => {
                 if let Some(v) = &o.value {
-                    outputs.push((node.logical_name.clone(), Type::output(v.ty.clone())));
+                    outputs.push((node.logical_name.clone(), Type::output(v.ty().clone())));
                 }
             }
             _ => {}
@@ -191,18 +191,18 @@ impl ProgramBinder<'_, '_> {
         if let Some(attr) = range_attr(block) {
             let scope = self.scope.clone();
             let (bound, _) = self.bind(file, attr.expr(), &scope);
-            let typ = bound.ty;
-            if conversion_from(&self.input_type(&Type::bool()), &typ) == ConversionKind::Safe {
+            let typ = bound.ty();
+            if conversion_from(&self.input_type(&Type::bool()), typ) == ConversionKind::Safe {
                 var_type = Type::optional(outputs.clone());
                 range_kind = Some(RangeKind::Bool);
-            } else if conversion_from(&self.input_type(&Type::number()), &typ)
+            } else if conversion_from(&self.input_type(&Type::number()), typ)
                 == ConversionKind::Safe
             {
                 var_type = Type::list(outputs.clone());
                 range_var = Some(Type::object([("value", Type::int())]));
                 range_kind = Some(RangeKind::Count);
             } else {
-                let c = collection_types(&typ, false);
+                let c = collection_types(typ, false);
                 range_var = Some(Type::object([
                     ("key", c.key.clone()),
                     ("value", c.value.clone()),
@@ -299,7 +299,7 @@ impl ProgramBinder<'_, '_> {
                                         let dest = self.input_type(&i.ty);
                                         diags.extend(pcl_expr::fit::fit_diagnostics(
                                             &dest,
-                                            &value,
+                                            value.root(),
                                             pcl_expr::fit::Subject {
                                                 noun: "input",
                                                 name: input,

@@ -68,7 +68,7 @@ pub use model::{
     NodeKind, OutputNode, PackageUse, Program, ProgramFile, PulumiNode, RangeKind, ResourceNode,
     ResourceOptions, SchemaResourceRef,
 };
-pub use pcl_expr::{BoundExpr, BoundExprKind, Definition, NodeId};
+pub use pcl_expr::{BoundExprKind, BoundRef, BoundTree, Definition, NodeId};
 pub use policy::{BindPolicy, CheckOptions};
 pub use resource::OPTION_NAMES;
 pub use schema_types::{SchemaObjectAnnotation, SchemaResourceAnnotation};

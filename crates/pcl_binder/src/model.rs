@@ -3,7 +3,7 @@
 //! A [`Program`] holds its [`Node`]s in declaration order (indexable by
 //! [`NodeId`]) and, separately, a deterministic topological order
 //! ([`Program::ordered_nodes`], the reference's `Linearize`). Every
-//! expression is a typed [`BoundExpr`]; references inside expressions name
+//! expression is a typed [`BoundTree`]; references inside expressions name
 //! nodes by [`NodeId`] (`Definition::Node`). Resource inputs name the schema
 //! property they set. Comments written before and after a declaration are
 //! kept on the node.
@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
-use pcl_expr::{BoundExpr, NodeId};
+use pcl_expr::{BoundTree, NodeId};
 use pcl_syntax::tree::{CommentKind, CommentRef};
 use pcl_types::Type;
 
@@ -228,7 +228,7 @@ pub enum NodeKind {
 /// `name = expr` at the top level.
 #[derive(Clone, Debug)]
 pub struct LocalNode {
-    pub value: Option<BoundExpr>,
+    pub value: Option<BoundTree>,
 }
 
 /// `config <name> [<type>] { … }`.
@@ -236,7 +236,7 @@ pub struct LocalNode {
 pub struct ConfigNode {
     /// The type label as written.
     pub type_label: Option<String>,
-    pub default: Option<BoundExpr>,
+    pub default: Option<BoundTree>,
     pub description: Option<String>,
     /// `default = null` or `nullable = true`.
     pub nullable: bool,
@@ -249,7 +249,7 @@ pub struct ConfigNode {
 #[derive(Clone, Debug)]
 pub struct OutputNode {
     pub type_label: Option<String>,
-    pub value: Option<BoundExpr>,
+    pub value: Option<BoundTree>,
 }
 
 /// How a `range` option multiplies a resource or component.
@@ -300,7 +300,7 @@ pub struct SchemaResourceRef {
 pub struct BoundAttribute {
     pub name: String,
     pub name_span: Span,
-    pub value: BoundExpr,
+    pub value: BoundTree,
     /// The type the value was checked against, when there was one.
     pub expected: Option<Type>,
     pub leading_comments: Vec<Comment>,
@@ -317,7 +317,7 @@ pub struct ResourceOptions {
 
 impl ResourceOptions {
     /// The option named `name`.
-    pub fn get(&self, name: &str) -> Option<&BoundExpr> {
+    pub fn get(&self, name: &str) -> Option<&BoundTree> {
         self.attributes
             .iter()
             .find(|a| a.name == name)
@@ -353,9 +353,9 @@ pub enum HookKind {
 #[derive(Clone, Debug)]
 pub struct HookNode {
     pub hook_kind: HookKind,
-    pub command: Option<BoundExpr>,
-    pub on_dry_run: Option<BoundExpr>,
-    pub ignore_errors: Option<BoundExpr>,
+    pub command: Option<BoundTree>,
+    pub on_dry_run: Option<BoundTree>,
+    pub ignore_errors: Option<BoundTree>,
 }
 
 /// `pulumi { requiredVersionRange = … }`.

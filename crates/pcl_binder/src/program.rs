@@ -18,8 +18,8 @@ use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Severity, SourceMap, Span, TextRange};
 use pcl_expr::{
-    bind_expr, check_convertible, BindContext, BoundExpr, Definition, NodeMode, NodeReference,
-    Scope,
+    bind_expr, check_convertible, BindContext, BoundRef, BoundTree, Definition, NodeMode,
+    NodeReference, Scope,
 };
 use pcl_syntax::tree::{BlockRef, BodyRef, ExprRef, Item, ItemRef};
 use pcl_syntax::Parse;
@@ -808,7 +808,7 @@ impl ProgramBinder<'_, '_> {
         file: FileId,
         expr: ExprRef<'_>,
         scope: &Scope,
-    ) -> (BoundExpr, Vec<Diagnostic>) {
+    ) -> (BoundTree, Vec<Diagnostic>) {
         let env = EnvView {
             refs: &self.refs,
             schemas: &self.shared.schemas,
@@ -828,7 +828,7 @@ impl ProgramBinder<'_, '_> {
     }
 
     /// Checks `expr` against `dest`; diagnostics returned.
-    pub fn check(&self, file: FileId, expr: &BoundExpr, dest: &Type) -> Vec<Diagnostic> {
+    pub fn check(&self, file: FileId, expr: &BoundTree, dest: &Type) -> Vec<Diagnostic> {
         let env = EnvView {
             refs: &self.refs,
             schemas: &self.shared.schemas,
@@ -841,7 +841,7 @@ impl ProgramBinder<'_, '_> {
                 .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
-        check_convertible(&mut cx, expr, dest);
+        check_convertible(&mut cx, expr.root(), dest);
         cx.take_diagnostics()
     }
 
@@ -862,7 +862,7 @@ impl ProgramBinder<'_, '_> {
     pub fn check_assignment(
         &self,
         file: FileId,
-        value: &BoundExpr,
+        value: &BoundTree,
         declared: &Type,
         kind: &str,
         name: &str,
@@ -870,7 +870,7 @@ impl ProgramBinder<'_, '_> {
         let dest = self.input_type(declared);
         let mut out = pcl_expr::fit::fit_diagnostics(
             &dest,
-            value,
+            value.root(),
             pcl_expr::fit::Subject {
                 noun: kind,
                 name,
@@ -881,7 +881,7 @@ impl ProgramBinder<'_, '_> {
         // A value that converts (perhaps unsafely) may still be a constant
         // that never can: that is a warning of its own.
         if !out.iter().any(Diagnostic::is_error) {
-            out.extend(never_converts(file, value, declared, kind, name));
+            out.extend(never_converts(file, value.root(), declared, kind, name));
         }
         out
     }
@@ -1109,7 +1109,7 @@ const MAX_CONSTANT_DEPTH: usize = 32;
 /// convert (`"3"`, a reference, a template with interpolations) is silent.
 fn never_converts(
     file: FileId,
-    value: &BoundExpr,
+    value: BoundRef<'_>,
     declared: &Type,
     kind: &str,
     name: &str,
@@ -1132,15 +1132,15 @@ fn shown(s: &str) -> (&'static str, String) {
 }
 
 /// The literal `value` is, if it is one.
-fn literal(value: &BoundExpr) -> Option<&pcl_types::Value> {
-    match &value.kind {
+fn literal(value: BoundRef<'_>) -> Option<&pcl_types::Value> {
+    match value.kind() {
         pcl_expr::BoundExprKind::Literal(v) => Some(v),
         _ => None,
     }
 }
 
 fn constant_mismatch(
-    value: &BoundExpr,
+    value: BoundRef<'_>,
     declared: &Type,
     path: String,
     depth: usize,
@@ -1164,12 +1164,12 @@ fn constant_mismatch(
             // A bool converts to a number only through its text, which
             // is never a number.
             if let Some(pcl_types::Value::Bool(b)) = literal(value) {
-                return Some((value.range, "a number", ("bool", b.to_string()), path));
+                return Some((value.range(), "a number", ("bool", b.to_string()), path));
             }
             let s = value.literal_string()?;
             let t = s.trim();
             let is_number = t.parse::<f64>().is_ok_and(f64::is_finite);
-            (!is_number).then(|| (value.range, "a number", shown(s), path))
+            (!is_number).then(|| (value.range(), "a number", shown(s), path))
         }
         TypeKind::Bool => {
             // A number converts through its text: only `1` and `0` might.
@@ -1177,26 +1177,26 @@ fn constant_mismatch(
                 let f = n.to_f64();
                 let ok = f == 0.0 || f == 1.0;
                 let text = pcl_types::Value::Number(n.clone()).pretty();
-                return (!ok).then_some((value.range, "a bool", ("number", text), path));
+                return (!ok).then_some((value.range(), "a bool", ("number", text), path));
             }
             let s = value.literal_string()?;
             let ok = matches!(s, "true" | "false" | "1" | "0");
-            (!ok).then(|| (value.range, "a bool", shown(s), path))
+            (!ok).then(|| (value.range(), "a bool", shown(s), path))
         }
-        TypeKind::List(e) | TypeKind::Set(e) => match &value.kind {
+        TypeKind::List(e) | TypeKind::Set(e) => match value.kind() {
             BoundExprKind::Tuple(items) => items.iter().enumerate().find_map(|(i, item)| {
                 constant_mismatch(item, e, format!("{path}[{i}]"), depth + 1)
             }),
             _ => None,
         },
-        TypeKind::Map(e) => match &value.kind {
+        TypeKind::Map(e) => match value.kind() {
             BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
                 let key = k.key_string()?;
                 constant_mismatch(v, e, format!("{path}[\"{key}\"]"), depth + 1)
             }),
             _ => None,
         },
-        TypeKind::Object(o) => match &value.kind {
+        TypeKind::Object(o) => match value.kind() {
             BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
                 let key = k.key_string()?;
                 let t = &o.property(key.as_str())?;

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
 use pcl_expr::fit::{fit_diagnostics, Subject};
-use pcl_expr::{suggest, BoundExpr, Definition, Scope};
+use pcl_expr::{suggest, BoundTree, Definition, Scope};
 use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
 use pcl_syntax::tree::{AttributeRef, BlockRef, Item};
@@ -193,12 +193,12 @@ impl ProgramBinder<'_, '_> {
         };
         let scope = self.scope.clone();
         let (bound, _discarded) = self.bind(file, attr.expr(), &scope);
-        let mut typ = resolve_outputs(&bound.ty);
+        let mut typ = resolve_outputs(bound.ty());
         if is_optional(&typ) {
             typ = unwrap_option(&typ);
         }
         if conversion_from(&self.input_type(&Type::bool()), &typ) == ConversionKind::Safe {
-            let t = pcl_types::lift_operation_type(&Type::optional(r.clone()), [&bound.ty]);
+            let t = pcl_types::lift_operation_type(&Type::optional(r.clone()), [bound.ty()]);
             return RangeResult {
                 var_type: t,
                 range_var: None,
@@ -223,7 +223,7 @@ impl ProgramBinder<'_, '_> {
         ]));
         if c.key == Type::string() {
             RangeResult {
-                var_type: wrap_iterable_result_type(&bound.ty, &Type::map(r.clone())),
+                var_type: wrap_iterable_result_type(bound.ty(), &Type::map(r.clone())),
                 range_var,
                 kind: Some(RangeKind::Map {
                     key: c.key,
@@ -232,7 +232,7 @@ impl ProgramBinder<'_, '_> {
             }
         } else {
             RangeResult {
-                var_type: wrap_iterable_result_type(&bound.ty, &Type::list(r.clone())),
+                var_type: wrap_iterable_result_type(bound.ty(), &Type::list(r.clone())),
                 range_var,
                 kind: Some(RangeKind::List {
                     key: c.key,
@@ -388,7 +388,7 @@ impl ProgramBinder<'_, '_> {
                     Some(prop_ty) => {
                         checks.extend(fit_diagnostics(
                             prop_ty,
-                            &value,
+                            value.root(),
                             Subject {
                                 noun: "property",
                                 name: attr.name(),
@@ -527,10 +527,10 @@ impl ProgramBinder<'_, '_> {
             if is_property_list {
                 // `ignoreChanges = ["name"]`: the property is named, not quoted.
                 for d in &mut found {
-                    let quoted = match &value.strip_parens().kind {
+                    let quoted = match value.strip_parens().kind() {
                         pcl_expr::BoundExprKind::Tuple(items) => items
                             .iter()
-                            .find(|i| i.range == d.span.range)
+                            .find(|i| i.range() == d.span.range)
                             .and_then(|i| i.literal_string()),
                         _ => None,
                     };
@@ -551,7 +551,7 @@ impl ProgramBinder<'_, '_> {
         &self,
         file: FileId,
         attr: AttributeRef<'_>,
-        value: &BoundExpr,
+        value: &BoundTree,
         diags: &mut Vec<Diagnostic>,
     ) {
         use pcl_expr::BoundExprKind;
@@ -567,9 +567,9 @@ impl ProgramBinder<'_, '_> {
             diags.push(bad(attr.expr().range()));
             return;
         };
-        let bound_items = match &value.strip_parens().kind {
-            BoundExprKind::Object(items) => items.as_slice(),
-            _ => &[],
+        let bound_items = match value.strip_parens().kind() {
+            BoundExprKind::Object(items) => Some(items),
+            _ => None,
         };
         const HOOK_NAMES: [&str; 7] = [
             "beforeCreate",
@@ -603,14 +603,14 @@ impl ProgramBinder<'_, '_> {
                 diags.push(bad(item.value().range()));
                 continue;
             };
-            let Some((_, bound_value)) = bound_items.get(i) else {
+            let Some((_, bound_value)) = bound_items.and_then(|items| items.get(i)) else {
                 continue;
             };
-            let BoundExprKind::Tuple(elements) = &bound_value.strip_parens().kind else {
+            let BoundExprKind::Tuple(elements) = bound_value.strip_parens().kind() else {
                 continue;
             };
             for element in elements {
-                let BoundExprKind::ScopeTraversal(traversal) = &element.strip_parens().kind else {
+                let BoundExprKind::ScopeTraversal(traversal) = element.strip_parens().kind() else {
                     continue;
                 };
                 let (Some(Definition::Node(id)), root) = (&traversal.definition, &traversal.root)
@@ -635,7 +635,7 @@ impl ProgramBinder<'_, '_> {
                     };
                     diags.push(Diagnostic::error(
                         codes::HOOK_KIND_MISMATCH,
-                        Span::new(file, element.range),
+                        Span::new(file, element.range()),
                         format!("cannot bind {kind_name} hook '{root}' to '{key}'"),
                     ));
                 }

@@ -141,7 +141,7 @@ fn bound_types(node: &pcl_binder::Node) -> Vec<(String, pcl_types::Type)> {
                  prefix: &str,
                  list: &[pcl_binder::BoundAttribute]| {
         for a in list {
-            out.push((format!("{prefix}{}", a.name), a.value.ty.clone()));
+            out.push((format!("{prefix}{}", a.name), a.value.ty().clone()));
         }
     };
     let range = |out: &mut Vec<(String, pcl_types::Type)>, r: &Option<RangeKind>| match r {
@@ -156,12 +156,12 @@ fn bound_types(node: &pcl_binder::Node) -> Vec<(String, pcl_types::Type)> {
         NodeKind::Local(_) | NodeKind::Pulumi(_) => {}
         NodeKind::Config(c) => {
             if let Some(d) = &c.default {
-                out.push(("default".into(), d.ty.clone()));
+                out.push(("default".into(), d.ty().clone()));
             }
         }
         NodeKind::Output(o) => {
             if let Some(v) = &o.value {
-                out.push(("value".into(), v.ty.clone()));
+                out.push(("value".into(), v.ty().clone()));
             }
         }
         NodeKind::Resource(r) => {
@@ -185,7 +185,7 @@ fn bound_types(node: &pcl_binder::Node) -> Vec<(String, pcl_types::Type)> {
                 ("ignoreErrors", &h.ignore_errors),
             ] {
                 if let Some(e) = e {
-                    out.push((name.into(), e.ty.clone()));
+                    out.push((name.into(), e.ty().clone()));
                 }
             }
         }

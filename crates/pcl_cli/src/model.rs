@@ -25,7 +25,9 @@ use std::io::{self, Write};
 
 use pcl_binder::{BoundAttribute, NodeKind, Program, RangeKind, ResourceNode, ResourceOptions};
 use pcl_diagnostics::{FileId, Position, SourceMap, Span, TextRange};
-use pcl_expr::{BoundExpr, BoundExprKind, BoundStep, BoundStepKind, Definition, Function};
+use pcl_expr::{
+    BoundExprKind, BoundList, BoundRef, BoundStep, BoundStepKind, Definition, Function,
+};
 use pcl_types::{to_notation, Type, Value};
 use serde_json::{json, Map, Value as Json};
 
@@ -109,7 +111,7 @@ enum Task<'a> {
     /// streamed node by node rather than built up front.
     Node(&'a Program, &'a pcl_binder::Node),
     /// An expression of `program`, in `file`.
-    Expr(&'a Program, FileId, &'a BoundExpr),
+    Expr(&'a Program, FileId, BoundRef<'a>),
 }
 
 /// A task list under construction, in document order.
@@ -131,7 +133,7 @@ impl<'a> Tasks<'a> {
         key: &'static str,
         program: &'a Program,
         file: FileId,
-        e: &'a BoundExpr,
+        e: BoundRef<'a>,
     ) {
         self.0.push(Task::Key(key));
         self.0.push(Task::Expr(program, file, e));
@@ -142,7 +144,7 @@ impl<'a> Tasks<'a> {
         key: &'static str,
         program: &'a Program,
         file: FileId,
-        e: Option<&'a BoundExpr>,
+        e: Option<BoundRef<'a>>,
     ) {
         match e {
             Some(e) => self.expr_field(key, program, file, e),
@@ -155,7 +157,7 @@ impl<'a> Tasks<'a> {
         key: &'static str,
         program: &'a Program,
         file: FileId,
-        xs: &'a [BoundExpr],
+        xs: BoundList<'a>,
     ) {
         self.0.push(Task::Key(key));
         self.0.push(Task::Begin(Container::Array));
@@ -280,10 +282,17 @@ impl<'a> Writer<'a, '_> {
         let deps: Vec<u32> = node.dependencies.iter().map(|d| d.0).collect();
         t.field("dependencies", json!(deps));
         match &node.kind {
-            NodeKind::Local(l) => t.opt_expr_field("value", program, file, l.value.as_ref()),
+            NodeKind::Local(l) => {
+                t.opt_expr_field("value", program, file, l.value.as_ref().map(|e| e.root()))
+            }
             NodeKind::Config(c) => {
                 t.field("typeLabel", json!(c.type_label));
-                t.opt_expr_field("default", program, file, c.default.as_ref());
+                t.opt_expr_field(
+                    "default",
+                    program,
+                    file,
+                    c.default.as_ref().map(|e| e.root()),
+                );
                 t.field("description", json!(c.description));
                 t.field("nullable", json!(c.nullable));
                 t.field("secret", json!(c.secret));
@@ -292,7 +301,7 @@ impl<'a> Writer<'a, '_> {
             }
             NodeKind::Output(o) => {
                 t.field("typeLabel", json!(o.type_label));
-                t.opt_expr_field("value", program, file, o.value.as_ref());
+                t.opt_expr_field("value", program, file, o.value.as_ref().map(|e| e.root()));
             }
             NodeKind::Resource(r) => self.resource(program, file, r, t),
             NodeKind::Component(c) => {
@@ -320,9 +329,24 @@ impl<'a> Writer<'a, '_> {
                     pcl_binder::HookKind::Error => "error",
                 };
                 t.field("hookKind", json!(kind));
-                t.opt_expr_field("command", program, file, h.command.as_ref());
-                t.opt_expr_field("onDryRun", program, file, h.on_dry_run.as_ref());
-                t.opt_expr_field("ignoreErrors", program, file, h.ignore_errors.as_ref());
+                t.opt_expr_field(
+                    "command",
+                    program,
+                    file,
+                    h.command.as_ref().map(|e| e.root()),
+                );
+                t.opt_expr_field(
+                    "onDryRun",
+                    program,
+                    file,
+                    h.on_dry_run.as_ref().map(|e| e.root()),
+                );
+                t.opt_expr_field(
+                    "ignoreErrors",
+                    program,
+                    file,
+                    h.ignore_errors.as_ref().map(|e| e.root()),
+                );
             }
             NodeKind::Pulumi(p) => {
                 t.push(Task::Key("attributes"));
@@ -394,20 +418,20 @@ impl<'a> Writer<'a, '_> {
             if let (Some(token), Some(_)) = (resource, &a.expected) {
                 t.field("property", json!({"resource": token, "name": a.name}));
             }
-            t.expr_field("value", program, file, &a.value);
+            t.expr_field("value", program, file, a.value.root());
             t.push(Task::End);
         }
         t.push(Task::End);
     }
 
     /// One expression's fields; its children stay [`Task::Expr`]s.
-    fn expr(&mut self, program: &'a Program, file: FileId, e: &'a BoundExpr) -> Tasks<'a> {
+    fn expr(&mut self, program: &'a Program, file: FileId, e: BoundRef<'a>) -> Tasks<'a> {
         let mut t = Tasks::default();
         t.push(Task::Begin(Container::Object));
         t.field("kind", json!(e.kind_name()));
-        t.field("type", self.ty(&e.ty));
-        t.field("range", self.range(file, e.range));
-        match &e.kind {
+        t.field("type", self.ty(e.ty()));
+        t.field("range", self.range(file, e.range()));
+        match e.kind() {
             BoundExprKind::Literal(v) => t.field("value", value(v)),
             BoundExprKind::Template(parts) => t.expr_list("parts", program, file, parts),
             BoundExprKind::TemplateJoin(x) | BoundExprKind::Parens(x) => {
@@ -434,10 +458,10 @@ impl<'a> Writer<'a, '_> {
             BoundExprKind::For(f) => {
                 t.field("keyVar", json!(f.key_var));
                 t.field("valueVar", json!(f.value_var));
-                t.expr_field("collection", program, file, &f.collection);
-                t.opt_expr_field("key", program, file, f.key.as_ref());
-                t.expr_field("value", program, file, &f.value);
-                t.opt_expr_field("condition", program, file, f.condition.as_ref());
+                t.expr_field("collection", program, file, f.collection);
+                t.opt_expr_field("key", program, file, f.key);
+                t.expr_field("value", program, file, f.value);
+                t.opt_expr_field("condition", program, file, f.condition);
                 t.field("grouping", json!(f.grouping));
             }
             BoundExprKind::Splat { source, each } => {
@@ -448,7 +472,7 @@ impl<'a> Writer<'a, '_> {
             BoundExprKind::Call(c) => {
                 t.field("name", json!(c.name));
                 t.field("nameRange", self.range(file, c.name_range));
-                let function = match &c.function {
+                let function = match c.function {
                     Some(Function::Builtin(b)) => json!({"kind": "builtin", "name": b.name()}),
                     Some(Function::Invoke) => json!({"kind": "invoke", "token": c.invoke_token}),
                     Some(Function::Call) => json!({"kind": "call"}),
@@ -456,7 +480,7 @@ impl<'a> Writer<'a, '_> {
                     None => Json::Null,
                 };
                 t.field("function", function);
-                t.expr_list("args", program, file, &c.args);
+                t.expr_list("args", program, file, c.args);
                 t.field("expandFinal", json!(c.expand_final));
             }
             BoundExprKind::Index { collection, key } => {
@@ -466,7 +490,7 @@ impl<'a> Writer<'a, '_> {
             BoundExprKind::Object(items) => {
                 t.push(Task::Key("items"));
                 t.push(Task::Begin(Container::Array));
-                for (k, v) in items {
+                for (k, v) in items.iter() {
                     t.push(Task::Begin(Container::Object));
                     t.expr_field("key", program, file, k);
                     t.expr_field("value", program, file, v);

@@ -1,35 +1,44 @@
-//! The bound (typed) expression tree (binder.md §3).
+//! The bound (typed) expression model (binder.md §3): a [`BoundTree`] per
+//! bound expression (one per attribute value), read through borrowing
+//! views ([`BoundRef`], [`BoundExprKind`]).
 //!
-//! Every node carries its type and the byte range of the syntax it came
-//! from (in the file of the [`crate::BindContext`] that bound it).
+//! A tree is one `Vec` of 20-byte nodes, each its type (an index into the
+//! tree's table of the types its nodes have, which repeat: a chain of
+//! `+` has two), the byte range of the syntax it came from (in the file of
+//! the [`crate::BindContext`] that bound it) and eight bytes of kind: a
+//! tag, an operator byte and a `u32` payload. Nodes are stored in post-order: a node is pushed after its
+//! children, so its last child is the node just before it and need not be
+//! stored (a binary operation's payload is its left operand, its right one
+//! is `id - 1`; a unary operation, parentheses and a template join find
+//! their operand at `id - 1`). Kinds with more children or with data keep
+//! a payload index into side vectors of the tree: child lists in one
+//! `Vec<u32>` (each list its length, then its ids), and a for
+//! expression's variables, a call's name and signature, a name
+//! reference's root and steps, a relative traversal's steps in `Vec`s of
+//! their own. A literal's value is the value of its const type, so it is
+//! not stored twice. No node is allocated on its own: `1+1+…` costs two
+//! nodes (40 bytes) per `+1`, and a tree of `Vec`s clones, compares and
+//! drops without recursion however deep the expression is.
 //!
-//! A long operator chain binds to a left-leaning tree as deep as the chain
-//! is long, so everything that walks a whole tree does it with a heap
-//! stack: [`BoundExpr`]'s `Clone` and `PartialEq` are written by hand that
-//! way, and [`BoundExprKind`]'s `Drop` dismantles the tree iteratively.
-//! (`BoundExprKind`, [`BoundFor`] and [`BoundCall`] derive `Clone` and
-//! `PartialEq`, which only recurse one level before reaching
-//! `BoundExpr`'s.) `Debug` stays derived and recursive: no library code
-//! path formats bound expressions with it (only tests do), so deep trees
-//! must not be debug-printed on small stacks.
+//! Everything that walks a whole tree ([`BoundRef::node_references`],
+//! [`BoundRef::called_functions`]) does it with a heap stack. Ids come
+//! from the binder, never from input text; a view of an id outside the
+//! tree reads as an error node rather than panicking.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::TextRange;
 use pcl_syntax::tree::{BinaryOp, UnaryOp};
 use pcl_types::{Name, Type, Value};
 
-use crate::scope::{Definition, Function, NodeId};
+use crate::scope::{Definition, Function};
 use crate::signature::Signature;
 
-/// A typed expression. `Clone` and `PartialEq` are iterative (see the
-/// module docs).
-#[derive(Debug)]
-pub struct BoundExpr {
-    pub kind: BoundExprKind,
-    pub ty: Type,
-    pub range: TextRange,
-}
+mod view;
+pub use view::{BoundCall, BoundExprKind, BoundFor, BoundIter, BoundList, BoundPairs, BoundRef};
+
+/// A node's index in its [`BoundTree`].
+pub type BoundId = u32;
 
 /// One traversal step after binding.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,39 +57,10 @@ pub enum BoundStepKind {
     Index(Value),
 }
 
-/// A for expression (binder.md §3.7).
-#[derive(Clone, Debug, PartialEq)]
-pub struct BoundFor {
-    pub key_var: Option<String>,
-    pub value_var: String,
-    pub collection: BoundExpr,
-    /// Present for the object form.
-    pub key: Option<BoundExpr>,
-    pub value: BoundExpr,
-    pub condition: Option<BoundExpr>,
-    pub grouping: bool,
-}
-
-/// A function call (binder.md §3.9, §6.3, §6.4).
-#[derive(Clone, Debug, PartialEq)]
-pub struct BoundCall {
-    pub name: String,
-    pub name_range: TextRange,
-    /// What the name resolved to; `None` for an unknown function.
-    pub function: Option<Function>,
-    pub args: Vec<BoundExpr>,
-    pub expand_final: bool,
-    /// The signature the arguments were checked against.
-    pub signature: Signature,
-    /// For `invoke`: the canonical token (the call is rewritten to it).
-    pub invoke_token: Option<String>,
-}
-
 /// A traversal from a name in scope: `name.a[0]…`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundScopeTraversal {
-    /// The name (shared by the references that repeat it; one word, so
-    /// that this box is 56 bytes, see the `sizes` test).
+    /// The name (shared by the references that repeat it).
     pub root: Name,
     pub root_range: TextRange,
     /// What the name resolved to; `None` when it is undefined.
@@ -88,589 +68,554 @@ pub struct BoundScopeTraversal {
     pub steps: Vec<BoundStep>,
 }
 
-/// Expression kinds; they mirror the reference's bound-expression kinds.
-/// 32 bytes (a [`BoundExpr`] is 48, see the `sizes` test): every payload is
-/// at most three words, the larger ones are boxed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BoundExprKind {
-    /// A literal value (including a folded `-<number>`).
-    Literal(Value),
-    /// A template: literal text parts are `Literal(String)` children.
-    Template(Vec<BoundExpr>),
-    /// A `%{for}` directive inside a template: the tuple-producing for
-    /// expression it joins.
-    TemplateJoin(Box<BoundExpr>),
-    Unary {
-        op: UnaryOp,
-        operand: Box<BoundExpr>,
-    },
-    Binary {
-        op: BinaryOp,
-        lhs: Box<BoundExpr>,
-        rhs: Box<BoundExpr>,
-    },
-    /// `c ? t : f`, also `%{if}` directives.
-    Conditional {
-        condition: Box<BoundExpr>,
-        then_expr: Box<BoundExpr>,
-        else_expr: Box<BoundExpr>,
-    },
-    For(Box<BoundFor>),
-    Splat {
-        source: Box<BoundExpr>,
-        each: Box<BoundExpr>,
-    },
-    /// The per-element symbol at the root of a splat's `each`.
+/// What a node is; the payload's meaning depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Tag {
+    /// The value is the const type's.
+    Literal,
+    /// payload: a child list.
+    Template,
+    /// operand: `id - 1`.
+    TemplateJoin,
+    /// op: the operator; operand: `id - 1`.
+    Unary,
+    /// op: the operator; payload: lhs; rhs: `id - 1`.
+    Binary,
+    /// payload: a list of condition and then; else: `id - 1`.
+    Conditional,
+    /// payload: index into `fors`.
+    For,
+    /// payload: source; each: `id - 1`.
+    Splat,
     SplatItem,
-    Call(Box<BoundCall>),
-    /// `coll[key]` with a non-literal key.
-    Index {
-        collection: Box<BoundExpr>,
-        key: Box<BoundExpr>,
-    },
-    /// `{ k = v, … }` in source order.
-    Object(Vec<(BoundExpr, BoundExpr)>),
-    Tuple(Vec<BoundExpr>),
-    /// `name.a[0]…` (boxed: the kind stays small).
-    ScopeTraversal(Box<BoundScopeTraversal>),
-    /// `(expr).a`, `f(x)[0]`.
-    RelativeTraversal {
-        source: Box<BoundExpr>,
-        steps: Box<[BoundStep]>,
-    },
-    Parens(Box<BoundExpr>),
-    /// A syntax error placeholder or an expression too deep to bind.
+    /// payload: index into `calls`.
+    Call,
+    /// payload: collection; key: `id - 1`.
+    Index,
+    /// payload: a child list of keys and values, alternating.
+    Object,
+    /// payload: a child list.
+    Tuple,
+    /// payload: index into `traversals`.
+    ScopeTraversal,
+    /// payload: index into `steps`; source: `id - 1`.
+    RelativeTraversal,
+    /// inner: `id - 1`.
+    Parens,
     Error,
 }
 
-impl BoundExpr {
-    /// The reference's name for this kind (`BinaryOpExpression`, …), as
-    /// used by the test vectors.
+/// One node: 20 bytes (see the `sizes` test).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Node {
+    /// Index into the tree's `types`.
+    pub(crate) ty: u32,
+    pub(crate) range: TextRange,
+    pub(crate) tag: Tag,
+    pub(crate) op: u8,
+    pub(crate) payload: u32,
+}
+
+/// A for expression's data besides its type and range.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ForData {
+    pub(crate) key_var: Option<String>,
+    pub(crate) value_var: String,
+    pub(crate) collection: BoundId,
+    pub(crate) key: Option<BoundId>,
+    pub(crate) value: BoundId,
+    pub(crate) condition: Option<BoundId>,
+    pub(crate) grouping: bool,
+}
+
+/// A call's data besides its type and range.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CallData {
+    pub(crate) name: String,
+    pub(crate) name_range: TextRange,
+    pub(crate) function: Option<Function>,
+    /// A child list.
+    pub(crate) args: u32,
+    pub(crate) expand_final: bool,
+    pub(crate) signature: Signature,
+    pub(crate) invoke_token: Option<String>,
+}
+
+/// One bound expression: its nodes in post-order (the root is the last),
+/// the types they have (each distinct type once, as far as the last few
+/// pushed show; the first inline, as many trees have one) and their side
+/// data (see the module docs): child lists and name references beside
+/// the nodes, the rarer for expressions, calls and relative steps in a
+/// box allocated on first use.
+///
+/// `PartialEq` compares the stored representation: a clone is equal to
+/// its tree.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoundTree {
+    pub(crate) nodes: Vec<Node>,
+    /// The type of index 0.
+    pub(crate) first_type: Option<Type>,
+    /// The types of index 1 on.
+    pub(crate) types: Vec<Type>,
+    /// Child lists, each its length, then its ids.
+    pub(crate) lists: Vec<u32>,
+    pub(crate) traversals: Vec<BoundScopeTraversal>,
+    pub(crate) rare: Option<Box<Rare>>,
+}
+
+/// The data of the kinds most trees do not have.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Rare {
+    pub(crate) fors: Vec<ForData>,
+    pub(crate) calls: Vec<CallData>,
+    pub(crate) steps: Vec<Box<[BoundStep]>>,
+}
+
+impl Rare {
+    fn is_empty(&self) -> bool {
+        self.fors.is_empty() && self.calls.is_empty() && self.steps.is_empty()
+    }
+
+    /// The contents in vectors of exactly their size; `self` keeps its
+    /// capacity.
+    fn take_exact(&mut self) -> Rare {
+        Rare {
+            fors: take_vec(&mut self.fors),
+            calls: take_vec(&mut self.calls),
+            steps: take_vec(&mut self.steps),
+        }
+    }
+}
+
+/// `v`'s elements moved into a vector of exactly their number (none
+/// allocated for none); `v` is left empty with its capacity.
+fn take_vec<T>(v: &mut Vec<T>) -> Vec<T> {
+    if v.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(v.len());
+    out.append(v);
+    out
+}
+
+/// Trees up to this many nodes are copied out of the binder's scratch
+/// tree ([`BoundTree::take_exact`]); larger ones are moved.
+const COPY_LIMIT: usize = 1024;
+
+/// What a view of an id outside its tree reads.
+const MISSING_NODE: Node = Node {
+    ty: u32::MAX,
+    range: TextRange { start: 0, end: 0 },
+    tag: Tag::Error,
+    op: 0,
+    payload: 0,
+};
+
+/// The type of a node whose type index is outside its tree.
+fn missing_type() -> &'static Type {
+    static TYPE: OnceLock<Type> = OnceLock::new();
+    TYPE.get_or_init(Type::dynamic)
+}
+
+/// How many of the types pushed last [`BoundTree::intern`] looks through
+/// for the one it is given (so a push costs a bounded number of pointer
+/// comparisons).
+const RECENT_TYPES: usize = 8;
+
+const BINARY_OPS: [BinaryOp; 13] = [
+    BinaryOp::Or,
+    BinaryOp::And,
+    BinaryOp::Equal,
+    BinaryOp::NotEqual,
+    BinaryOp::Less,
+    BinaryOp::LessEqual,
+    BinaryOp::Greater,
+    BinaryOp::GreaterEqual,
+    BinaryOp::Add,
+    BinaryOp::Subtract,
+    BinaryOp::Multiply,
+    BinaryOp::Divide,
+    BinaryOp::Modulo,
+];
+
+fn binary_op_byte(op: BinaryOp) -> u8 {
+    BINARY_OPS.iter().position(|o| *o == op).unwrap_or(0) as u8
+}
+
+pub(crate) fn binary_op(byte: u8) -> BinaryOp {
+    BINARY_OPS
+        .get(usize::from(byte))
+        .copied()
+        .unwrap_or(BinaryOp::Add)
+}
+
+pub(crate) fn unary_op(byte: u8) -> UnaryOp {
+    match byte {
+        0 => UnaryOp::Negate,
+        _ => UnaryOp::Not,
+    }
+}
+
+impl BoundTree {
+    /// An empty tree (the binder fills it; a bound tree is never empty).
+    pub fn new() -> BoundTree {
+        BoundTree::default()
+    }
+
+    /// The root expression (the last node).
+    pub fn root(&self) -> BoundRef<'_> {
+        self.get(self.nodes.len().saturating_sub(1) as BoundId)
+    }
+
+    /// A view of one node.
+    pub fn get(&self, id: BoundId) -> BoundRef<'_> {
+        BoundRef::new(self, id)
+    }
+
+    /// How many nodes the tree holds.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    // ---- shortcuts to the root's view ------------------------------------------------
+
+    /// The root's type.
+    pub fn ty(&self) -> &Type {
+        self.root().ty()
+    }
+
+    /// The root's range.
+    pub fn range(&self) -> TextRange {
+        self.root().range()
+    }
+
+    /// The root's kind.
+    pub fn kind(&self) -> BoundExprKind<'_> {
+        self.root().kind()
+    }
+
+    /// The root with parentheses unwrapped.
+    pub fn strip_parens(&self) -> BoundRef<'_> {
+        self.root().strip_parens()
+    }
+
+    /// The root's kind name ([`BoundRef::kind_name`]).
     pub fn kind_name(&self) -> &'static str {
-        match &self.kind {
-            BoundExprKind::Literal(_) => "LiteralValueExpression",
-            BoundExprKind::Template(_) => "TemplateExpression",
-            BoundExprKind::TemplateJoin(_) => "TemplateJoinExpression",
-            BoundExprKind::Unary { .. } => "UnaryOpExpression",
-            BoundExprKind::Binary { .. } => "BinaryOpExpression",
-            BoundExprKind::Conditional { .. } => "ConditionalExpression",
-            BoundExprKind::For(_) => "ForExpression",
-            BoundExprKind::Splat { .. } => "SplatExpression",
-            BoundExprKind::SplatItem => "AnonymousSymbolExpression",
-            BoundExprKind::Call(_) => "FunctionCallExpression",
-            BoundExprKind::Index { .. } => "IndexExpression",
-            BoundExprKind::Object(_) => "ObjectConsExpression",
-            BoundExprKind::Tuple(_) => "TupleConsExpression",
-            BoundExprKind::ScopeTraversal(_) => "ScopeTraversalExpression",
-            BoundExprKind::RelativeTraversal { .. } => "RelativeTraversalExpression",
-            BoundExprKind::Parens(_) => "ParenthesesExpression",
-            BoundExprKind::Error => "ErrorExpression",
-        }
+        self.root().kind_name()
     }
 
-    /// Calls `f` on every direct child.
-    pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a BoundExpr)) {
-        match &self.kind {
-            BoundExprKind::Literal(_) | BoundExprKind::SplatItem | BoundExprKind::Error => {}
-            BoundExprKind::ScopeTraversal(_) => {}
-            BoundExprKind::Template(parts) | BoundExprKind::Tuple(parts) => {
-                parts.iter().for_each(f)
-            }
-            BoundExprKind::TemplateJoin(e) | BoundExprKind::Parens(e) => f(e),
-            BoundExprKind::Unary { operand, .. } => f(operand),
-            BoundExprKind::Binary { lhs, rhs, .. } => {
-                f(lhs);
-                f(rhs);
-            }
-            BoundExprKind::Conditional {
-                condition,
-                then_expr,
-                else_expr,
-            } => {
-                f(condition);
-                f(then_expr);
-                f(else_expr);
-            }
-            BoundExprKind::For(x) => {
-                f(&x.collection);
-                if let Some(k) = &x.key {
-                    f(k);
-                }
-                f(&x.value);
-                if let Some(c) = &x.condition {
-                    f(c);
-                }
-            }
-            BoundExprKind::Splat { source, each } => {
-                f(source);
-                f(each);
-            }
-            BoundExprKind::Call(c) => c.args.iter().for_each(f),
-            BoundExprKind::Index { collection, key } => {
-                f(collection);
-                f(key);
-            }
-            BoundExprKind::Object(items) => {
-                for (k, v) in items {
-                    f(k);
-                    f(v);
-                }
-            }
-            BoundExprKind::RelativeTraversal { source, .. } => f(source),
-        }
+    /// [`BoundRef::node_references`] of the root.
+    pub fn node_references(&self) -> Vec<crate::scope::NodeId> {
+        self.root().node_references()
     }
 
-    /// Every program node this expression references, in source order,
-    /// each once. Iterative, so deep trees cannot overflow the stack.
-    pub fn node_references(&self) -> Vec<NodeId> {
-        let mut out: Vec<NodeId> = Vec::new();
-        let mut stack: Vec<&BoundExpr> = vec![self];
-        while let Some(e) = stack.pop() {
-            if let BoundExprKind::ScopeTraversal(t) = &e.kind {
-                if let Some(Definition::Node(id)) = &t.definition {
-                    if !out.contains(id) {
-                        out.push(*id);
-                    }
-                }
-            }
-            let mut children: Vec<&BoundExpr> = Vec::new();
-            e.for_each_child(&mut |c| children.push(c));
-            stack.extend(children.into_iter().rev());
-        }
-        out
-    }
-
-    /// The names of every function called in this expression, in source
-    /// order (the program binder resolves them as node names too).
+    /// [`BoundRef::called_functions`] of the root.
     pub fn called_functions(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        let mut stack: Vec<&BoundExpr> = vec![self];
-        while let Some(e) = stack.pop() {
-            if let BoundExprKind::Call(c) = &e.kind {
-                if !out.contains(&c.name.as_str()) {
-                    out.push(&c.name);
-                }
-            }
-            let mut children: Vec<&BoundExpr> = Vec::new();
-            e.for_each_child(&mut |c| children.push(c));
-            stack.extend(children.into_iter().rev());
-        }
-        out
+        self.root().called_functions()
     }
 
-    /// The sub-expression a conversion path (from
-    /// [`pcl_types::explain_conversion`]) leads to, as far as the syntax
-    /// spells it out: object constructions are followed by literal key
-    /// (the last item with the key, which is the one that counts), tuple
-    /// constructions by index. Stops at the first step it cannot follow and
-    /// returns that expression.
-    pub fn sub_expression(&self, path: &[pcl_types::PathSegment]) -> &BoundExpr {
-        use pcl_types::PathSegment;
-        let mut cur = self.strip_parens();
-        for seg in path {
-            let next = match (&cur.kind, seg) {
-                (
-                    BoundExprKind::Object(items),
-                    PathSegment::Property(name) | PathSegment::Key(name),
-                ) => items
-                    .iter()
-                    .rev()
-                    .find(|(k, _)| k.key_string().as_deref() == Some(name.as_ref()))
-                    .map(|(_, v)| v),
-                (BoundExprKind::Tuple(items), PathSegment::Index(i)) => items.get(*i),
-                _ => None,
-            };
-            match next {
-                Some(n) => cur = n.strip_parens(),
-                None => break,
-            }
-        }
-        cur
-    }
-
-    /// The string an object key stands for when it is a literal (a string,
-    /// number or bool literal, or a template of one literal part).
-    pub fn key_string(&self) -> Option<String> {
-        match &self.kind {
-            BoundExprKind::Literal(v) => v.to_key_string(),
-            BoundExprKind::Template(_) => self.literal_string().map(str::to_string),
-            _ => None,
-        }
-    }
-
-    /// Unwraps parentheses.
-    pub fn strip_parens(&self) -> &BoundExpr {
-        let mut cur = self;
-        while let BoundExprKind::Parens(inner) = &cur.kind {
-            cur = inner;
-        }
-        cur
-    }
-
-    /// The string value when this is a template of exactly one literal
-    /// part (or a string literal).
+    /// [`BoundRef::literal_string`] of the root.
     pub fn literal_string(&self) -> Option<&str> {
-        match &self.kind {
-            BoundExprKind::Literal(Value::String(s)) => Some(s),
-            BoundExprKind::Template(parts) => match parts.as_slice() {
-                [one] => match &one.kind {
-                    BoundExprKind::Literal(Value::String(s)) => Some(s),
-                    _ => None,
-                },
-                _ => None,
-            },
+        self.root().literal_string()
+    }
+
+    pub(crate) fn node(&self, id: BoundId) -> &Node {
+        self.nodes.get(id as usize).unwrap_or(&MISSING_NODE)
+    }
+
+    pub(crate) fn node_type(&self, node: &Node) -> &Type {
+        let ty = match node.ty {
+            0 => self.first_type.as_ref(),
+            i => self.types.get(i as usize - 1),
+        };
+        ty.unwrap_or_else(|| missing_type())
+    }
+
+    pub(crate) fn rare(&self) -> Option<&Rare> {
+        self.rare.as_deref()
+    }
+
+    fn rare_mut(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Box::default)
+    }
+
+    pub(crate) fn list(&self, at: u32) -> &[u32] {
+        let at = at as usize;
+        let len = self.lists.get(at).copied().unwrap_or(0) as usize;
+        self.lists.get(at + 1..at + 1 + len).unwrap_or_default()
+    }
+
+    /// The tree built in `self`, a scratch tree that the binder reuses,
+    /// in vectors of exactly its size: a small tree is copied out (one
+    /// allocation per vector it uses, none for growing them) and `self`
+    /// is left empty with its capacity; a large one is moved out and
+    /// shrunk, so the scratch never holds more than a small tree's room.
+    pub(crate) fn take_exact(&mut self) -> BoundTree {
+        if self.nodes.len() > COPY_LIMIT || self.lists.len() > 2 * COPY_LIMIT {
+            let mut out = std::mem::take(self);
+            out.nodes.shrink_to_fit();
+            out.types.shrink_to_fit();
+            out.lists.shrink_to_fit();
+            out.traversals.shrink_to_fit();
+            return out;
+        }
+        let rare = match self.rare.as_deref_mut() {
+            Some(r) if !r.is_empty() => Some(Box::new(r.take_exact())),
             _ => None,
+        };
+        BoundTree {
+            nodes: take_vec(&mut self.nodes),
+            first_type: self.first_type.take(),
+            types: take_vec(&mut self.types),
+            lists: take_vec(&mut self.lists),
+            traversals: take_vec(&mut self.traversals),
+            rare,
         }
     }
-}
 
-/// Dropping without deep recursion: a long operator chain binds to a deep
-/// left-leaning tree, and the compiler's recursive drop would overflow the
-/// stack. Up to [`RECURSIVE_DROP_LIMIT`] nested drops, each child's kind is
-/// dropped in place (no heap stack for the usual shallow expressions);
-/// deeper, the children's kinds are moved onto a heap stack first, so every
-/// kind the generated code drops has only shallow children. (On the kind
-/// rather than on [`BoundExpr`], so callers can still move a bound
-/// expression's fields out.)
-impl Drop for BoundExprKind {
-    fn drop(&mut self) {
-        if !has_children(self) {
-            return;
+    /// The index of `ty` in `types`: one of the last few pushed when it is
+    /// the same type, else a new entry.
+    fn intern(&mut self, ty: Type) -> u32 {
+        match &self.first_type {
+            None => {
+                self.first_type = Some(ty);
+                return 0;
+            }
+            Some(first) if first.ptr_eq(&ty) => return 0,
+            Some(_) => {}
         }
-        let depth = DROP_DEPTH.with(|d| {
-            let value = d.get() + 1;
-            d.set(value);
-            value
+        let len = self.types.len();
+        let mut recent = self.types.iter().rev().take(RECENT_TYPES);
+        if let Some(back) = recent.position(|t| t.ptr_eq(&ty)) {
+            return len as u32 - back as u32;
+        }
+        self.types.push(ty);
+        len as u32 + 1
+    }
+
+    // ---- building (post-order) -------------------------------------------------------
+
+    /// The id the next pushed node gets.
+    pub(crate) fn next_id(&self) -> BoundId {
+        self.nodes.len() as BoundId
+    }
+
+    /// The type of a node already pushed.
+    pub(crate) fn ty_of(&self, id: BoundId) -> &Type {
+        self.node_type(self.node(id))
+    }
+
+    /// The range of a node already pushed.
+    pub(crate) fn range_of(&self, id: BoundId) -> TextRange {
+        self.node(id).range
+    }
+
+    pub(crate) fn set_range(&mut self, id: BoundId, range: TextRange) {
+        if let Some(n) = self.nodes.get_mut(id as usize) {
+            n.range = range;
+        }
+    }
+
+    fn push(&mut self, tag: Tag, op: u8, payload: u32, ty: Type, range: TextRange) -> BoundId {
+        let id = self.next_id();
+        let ty = self.intern(ty);
+        self.nodes.push(Node {
+            ty,
+            range,
+            tag,
+            op,
+            payload,
         });
-        if depth < RECURSIVE_DROP_LIMIT {
-            for_each_child_mut(self, &mut |child| {
-                if has_children(&child.kind) {
-                    drop(std::mem::replace(&mut child.kind, BoundExprKind::Error));
-                }
-            });
-        } else {
-            let mut stack: Vec<BoundExprKind> = Vec::new();
-            for_each_child_mut(self, &mut |child| {
-                if has_children(&child.kind) {
-                    stack.push(std::mem::replace(&mut child.kind, BoundExprKind::Error));
-                }
-            });
-            while let Some(mut kind) = stack.pop() {
-                for_each_child_mut(&mut kind, &mut |child| {
-                    if has_children(&child.kind) {
-                        stack.push(std::mem::replace(&mut child.kind, BoundExprKind::Error));
-                    }
-                });
-            }
-        }
-        DROP_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+        id
     }
-}
 
-/// Nested [`BoundExprKind`] drops that recurse before the heap stack takes
-/// over.
-const RECURSIVE_DROP_LIMIT: usize = 64;
-
-thread_local! {
-    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-fn has_children(kind: &BoundExprKind) -> bool {
-    !matches!(
-        kind,
-        BoundExprKind::Literal(_)
-            | BoundExprKind::SplatItem
-            | BoundExprKind::Error
-            | BoundExprKind::ScopeTraversal(_)
-    )
-}
-
-/// [`BoundExpr::for_each_child`] with mutable access, for the drop.
-fn for_each_child_mut(kind: &mut BoundExprKind, f: &mut dyn FnMut(&mut BoundExpr)) {
-    match kind {
-        BoundExprKind::Literal(_)
-        | BoundExprKind::SplatItem
-        | BoundExprKind::Error
-        | BoundExprKind::ScopeTraversal(_) => {}
-        BoundExprKind::Template(parts) | BoundExprKind::Tuple(parts) => {
-            parts.iter_mut().for_each(f)
-        }
-        BoundExprKind::TemplateJoin(e) | BoundExprKind::Parens(e) => f(e),
-        BoundExprKind::Unary { operand, .. } => f(operand),
-        BoundExprKind::Binary { lhs, rhs, .. } => {
-            f(lhs);
-            f(rhs);
-        }
-        BoundExprKind::Conditional {
-            condition,
-            then_expr,
-            else_expr,
-        } => {
-            f(condition);
-            f(then_expr);
-            f(else_expr);
-        }
-        BoundExprKind::For(x) => {
-            f(&mut x.collection);
-            if let Some(k) = &mut x.key {
-                f(k);
-            }
-            f(&mut x.value);
-            if let Some(c) = &mut x.condition {
-                f(c);
-            }
-        }
-        BoundExprKind::Splat { source, each } => {
-            f(source);
-            f(each);
-        }
-        BoundExprKind::Call(c) => c.args.iter_mut().for_each(f),
-        BoundExprKind::Index { collection, key } => {
-            f(collection);
-            f(key);
-        }
-        BoundExprKind::Object(items) => {
-            for (k, v) in items {
-                f(k);
-                f(v);
-            }
-        }
-        BoundExprKind::RelativeTraversal { source, .. } => f(source),
+    /// Checks (in debug builds) that `child` is the node just pushed, the
+    /// one a node's implicit last child is.
+    fn last_child(&self, child: BoundId) {
+        debug_assert_eq!(child + 1, self.next_id(), "post-order violated");
     }
-}
 
-impl Clone for BoundExpr {
-    /// Clones bottom-up with a heap stack: each expression is rebuilt from
-    /// its own fields and its children's finished clones.
-    fn clone(&self) -> BoundExpr {
-        enum Step<'a> {
-            Visit(&'a BoundExpr),
-            Build(&'a BoundExpr),
-        }
-        let mut steps = vec![Step::Visit(self)];
-        let mut done: Vec<BoundExpr> = Vec::new();
-        while let Some(step) = steps.pop() {
-            match step {
-                Step::Visit(e) => {
-                    steps.push(Step::Build(e));
-                    let mut children: Vec<&BoundExpr> = Vec::new();
-                    e.for_each_child(&mut |c| children.push(c));
-                    steps.extend(children.into_iter().rev().map(Step::Visit));
-                }
-                Step::Build(e) => {
-                    let mut count = 0;
-                    e.for_each_child(&mut |_| count += 1);
-                    let children = done.split_off(done.len().saturating_sub(count));
-                    let mut children = children.into_iter();
-                    let kind = clone_kind(&e.kind, &mut || {
-                        children.next().unwrap_or_else(|| BoundExpr {
-                            kind: BoundExprKind::Error,
-                            ty: Type::dynamic(),
-                            range: e.range,
-                        })
-                    });
-                    done.push(BoundExpr {
-                        kind,
-                        ty: e.ty.clone(),
-                        range: e.range,
-                    });
-                }
-            }
-        }
-        done.pop().unwrap_or_else(|| BoundExpr {
-            kind: BoundExprKind::Error,
-            ty: self.ty.clone(),
-            range: self.range,
-        })
+    fn push_list(&mut self, ids: impl ExactSizeIterator<Item = BoundId>) -> u32 {
+        let lists = &mut self.lists;
+        let at = lists.len() as u32;
+        lists.push(ids.len() as u32);
+        lists.extend(ids);
+        at
     }
-}
 
-/// `kind` with its own fields cloned and its children taken from `child`,
-/// in [`BoundExpr::for_each_child`] order.
-fn clone_kind(kind: &BoundExprKind, child: &mut dyn FnMut() -> BoundExpr) -> BoundExprKind {
-    let mut boxed = || Box::new(child());
-    match kind {
-        BoundExprKind::Literal(v) => BoundExprKind::Literal(v.clone()),
-        BoundExprKind::Template(parts) => {
-            BoundExprKind::Template(parts.iter().map(|_| child()).collect())
-        }
-        BoundExprKind::TemplateJoin(_) => BoundExprKind::TemplateJoin(boxed()),
-        BoundExprKind::Unary { op, .. } => BoundExprKind::Unary {
-            op: *op,
-            operand: boxed(),
-        },
-        BoundExprKind::Binary { op, .. } => {
-            let lhs = boxed();
-            let rhs = boxed();
-            BoundExprKind::Binary { op: *op, lhs, rhs }
-        }
-        BoundExprKind::Conditional { .. } => {
-            let condition = boxed();
-            let then_expr = boxed();
-            let else_expr = boxed();
-            BoundExprKind::Conditional {
-                condition,
-                then_expr,
-                else_expr,
-            }
-        }
-        BoundExprKind::For(f) => {
-            let BoundFor {
-                key_var,
-                value_var,
-                collection: _,
-                key,
-                value: _,
-                condition,
-                grouping,
-            } = &**f;
-            let collection = child();
-            let key = key.as_ref().map(|_| child());
-            let value = child();
-            let condition = condition.as_ref().map(|_| child());
-            BoundExprKind::For(Box::new(BoundFor {
-                key_var: key_var.clone(),
-                value_var: value_var.clone(),
-                collection,
-                key,
-                value,
-                condition,
-                grouping: *grouping,
-            }))
-        }
-        BoundExprKind::Splat { .. } => {
-            let source = boxed();
-            let each = boxed();
-            BoundExprKind::Splat { source, each }
-        }
-        BoundExprKind::SplatItem => BoundExprKind::SplatItem,
-        BoundExprKind::Call(c) => {
-            let BoundCall {
-                name,
-                name_range,
-                function,
-                args,
-                expand_final,
-                signature,
-                invoke_token,
-            } = &**c;
-            BoundExprKind::Call(Box::new(BoundCall {
-                name: name.clone(),
-                name_range: *name_range,
-                function: function.clone(),
-                args: args.iter().map(|_| child()).collect(),
-                expand_final: *expand_final,
-                signature: signature.clone(),
-                invoke_token: invoke_token.clone(),
-            }))
-        }
-        BoundExprKind::Index { .. } => {
-            let collection = boxed();
-            let key = boxed();
-            BoundExprKind::Index { collection, key }
-        }
-        BoundExprKind::Object(items) => BoundExprKind::Object(
-            items
-                .iter()
-                .map(|_| {
-                    let k = child();
-                    let v = child();
-                    (k, v)
-                })
-                .collect(),
-        ),
-        BoundExprKind::Tuple(items) => {
-            BoundExprKind::Tuple(items.iter().map(|_| child()).collect())
-        }
-        BoundExprKind::ScopeTraversal(t) => BoundExprKind::ScopeTraversal(t.clone()),
-        BoundExprKind::RelativeTraversal { steps, .. } => {
-            let source = boxed();
-            BoundExprKind::RelativeTraversal {
-                source,
-                steps: steps.clone(),
-            }
-        }
-        BoundExprKind::Parens(_) => BoundExprKind::Parens(boxed()),
-        BoundExprKind::Error => BoundExprKind::Error,
+    /// A literal; `ty` is its const type, which holds the value.
+    pub(crate) fn literal(&mut self, ty: Type, range: TextRange) -> BoundId {
+        debug_assert!(ty.as_const().is_some(), "a literal's type is const");
+        self.push(Tag::Literal, 0, 0, ty, range)
     }
-}
 
-impl PartialEq for BoundExpr {
-    /// Compares pairs from a heap stack: each pair's own fields, then its
-    /// children pairwise.
-    fn eq(&self, other: &BoundExpr) -> bool {
-        let mut stack: Vec<(&BoundExpr, &BoundExpr)> = vec![(self, other)];
-        while let Some((a, b)) = stack.pop() {
-            if a.ty != b.ty || a.range != b.range || !same_fields(&a.kind, &b.kind) {
-                return false;
-            }
-            let mut left: Vec<&BoundExpr> = Vec::new();
-            a.for_each_child(&mut |c| left.push(c));
-            let mut right: Vec<&BoundExpr> = Vec::new();
-            b.for_each_child(&mut |c| right.push(c));
-            if left.len() != right.len() {
-                return false;
-            }
-            stack.extend(left.into_iter().zip(right).rev());
+    /// Removes a literal just pushed (a folded `-<number>` replaces its
+    /// operand).
+    pub(crate) fn pop_literal(&mut self, id: BoundId) {
+        if id + 1 == self.next_id() && self.node(id).tag == Tag::Literal {
+            self.nodes.pop();
         }
-        true
     }
-}
 
-/// Whether two kinds are the same variant with equal fields, not counting
-/// child expressions (but counting how many there are and where they sit).
-fn same_fields(a: &BoundExprKind, b: &BoundExprKind) -> bool {
-    use BoundExprKind as K;
-    match (a, b) {
-        (K::Literal(x), K::Literal(y)) => x == y,
-        (K::Template(x), K::Template(y)) | (K::Tuple(x), K::Tuple(y)) => x.len() == y.len(),
-        (K::TemplateJoin(_), K::TemplateJoin(_))
-        | (K::Parens(_), K::Parens(_))
-        | (K::Conditional { .. }, K::Conditional { .. })
-        | (K::Splat { .. }, K::Splat { .. })
-        | (K::Index { .. }, K::Index { .. })
-        | (K::SplatItem, K::SplatItem)
-        | (K::Error, K::Error) => true,
-        (K::Unary { op: x, .. }, K::Unary { op: y, .. }) => x == y,
-        (K::Binary { op: x, .. }, K::Binary { op: y, .. }) => x == y,
-        (K::For(x), K::For(y)) => {
-            let BoundFor {
-                key_var,
-                value_var,
-                collection: _,
-                key,
-                value: _,
-                condition,
-                grouping,
-            } = &**x;
-            *key_var == y.key_var
-                && *value_var == y.value_var
-                && key.is_some() == y.key.is_some()
-                && condition.is_some() == y.condition.is_some()
-                && *grouping == y.grouping
-        }
-        (K::Call(x), K::Call(y)) => {
-            let BoundCall {
-                name,
-                name_range,
-                function,
-                args,
-                expand_final,
-                signature,
-                invoke_token,
-            } = &**x;
-            *name == y.name
-                && *name_range == y.name_range
-                && *function == y.function
-                && args.len() == y.args.len()
-                && *expand_final == y.expand_final
-                && *signature == y.signature
-                && *invoke_token == y.invoke_token
-        }
-        (K::Object(x), K::Object(y)) => x.len() == y.len(),
-        (K::ScopeTraversal(x), K::ScopeTraversal(y)) => x == y,
-        (K::RelativeTraversal { steps: x, .. }, K::RelativeTraversal { steps: y, .. }) => x == y,
-        _ => false,
+    pub(crate) fn error(&mut self, range: TextRange) -> BoundId {
+        self.push(Tag::Error, 0, 0, Type::dynamic(), range)
+    }
+
+    pub(crate) fn splat_item(&mut self, ty: Type, range: TextRange) -> BoundId {
+        self.push(Tag::SplatItem, 0, 0, ty, range)
+    }
+
+    pub(crate) fn template(&mut self, parts: &[BoundId], ty: Type, range: TextRange) -> BoundId {
+        let at = self.push_list(parts.iter().copied());
+        self.push(Tag::Template, 0, at, ty, range)
+    }
+
+    pub(crate) fn tuple(&mut self, items: &[BoundId], ty: Type, range: TextRange) -> BoundId {
+        let at = self.push_list(items.iter().copied());
+        self.push(Tag::Tuple, 0, at, ty, range)
+    }
+
+    /// `pairs` holds keys and values alternating.
+    pub(crate) fn object(&mut self, pairs: &[BoundId], ty: Type, range: TextRange) -> BoundId {
+        let at = self.push_list(pairs.iter().copied());
+        self.push(Tag::Object, 0, at, ty, range)
+    }
+
+    pub(crate) fn template_join(&mut self, inner: BoundId, ty: Type, range: TextRange) -> BoundId {
+        self.last_child(inner);
+        self.push(Tag::TemplateJoin, 0, 0, ty, range)
+    }
+
+    pub(crate) fn parens(&mut self, inner: BoundId, ty: Type, range: TextRange) -> BoundId {
+        self.last_child(inner);
+        self.push(Tag::Parens, 0, 0, ty, range)
+    }
+
+    pub(crate) fn unary(
+        &mut self,
+        op: UnaryOp,
+        operand: BoundId,
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        self.last_child(operand);
+        let op = match op {
+            UnaryOp::Negate => 0,
+            UnaryOp::Not => 1,
+        };
+        self.push(Tag::Unary, op, 0, ty, range)
+    }
+
+    pub(crate) fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: BoundId,
+        rhs: BoundId,
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        self.last_child(rhs);
+        self.push(Tag::Binary, binary_op_byte(op), lhs, ty, range)
+    }
+
+    pub(crate) fn conditional(
+        &mut self,
+        [condition, then_expr, else_expr]: [BoundId; 3],
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        self.last_child(else_expr);
+        let at = self.push_list([condition, then_expr].into_iter());
+        self.push(Tag::Conditional, 0, at, ty, range)
+    }
+
+    pub(crate) fn splat(
+        &mut self,
+        source: BoundId,
+        each: BoundId,
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        self.last_child(each);
+        self.push(Tag::Splat, 0, source, ty, range)
+    }
+
+    pub(crate) fn index(
+        &mut self,
+        collection: BoundId,
+        key: BoundId,
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        self.last_child(key);
+        self.push(Tag::Index, 0, collection, ty, range)
+    }
+
+    pub(crate) fn for_expr(&mut self, data: ForData, ty: Type, range: TextRange) -> BoundId {
+        let fors = &mut self.rare_mut().fors;
+        let at = fors.len() as u32;
+        fors.push(data);
+        self.push(Tag::For, 0, at, ty, range)
+    }
+
+    /// A call; `args` are its bound arguments.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn call(
+        &mut self,
+        name: &str,
+        name_range: TextRange,
+        function: Option<Function>,
+        args: &[BoundId],
+        expand_final: bool,
+        signature: Signature,
+        invoke_token: Option<String>,
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        let args = self.push_list(args.iter().copied());
+        let calls = &mut self.rare_mut().calls;
+        let at = calls.len() as u32;
+        calls.push(CallData {
+            name: name.to_string(),
+            name_range,
+            function,
+            args,
+            expand_final,
+            signature,
+            invoke_token,
+        });
+        self.push(Tag::Call, 0, at, ty, range)
+    }
+
+    pub(crate) fn scope_traversal(
+        &mut self,
+        traversal: BoundScopeTraversal,
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        let traversals = &mut self.traversals;
+        let at = traversals.len() as u32;
+        traversals.push(traversal);
+        self.push(Tag::ScopeTraversal, 0, at, ty, range)
+    }
+
+    pub(crate) fn relative_traversal(
+        &mut self,
+        source: BoundId,
+        steps: Box<[BoundStep]>,
+        ty: Type,
+        range: TextRange,
+    ) -> BoundId {
+        self.last_child(source);
+        let all = &mut self.rare_mut().steps;
+        let at = all.len() as u32;
+        all.push(steps);
+        self.push(Tag::RelativeTraversal, 0, at, ty, range)
     }
 }
 

@@ -12,8 +12,8 @@ use pcl_types::{
     unwrap_option, Type, TypeKind,
 };
 
-use crate::bind::{bind_expr, check_type};
-use crate::bound::{BoundCall, BoundExpr, BoundExprKind};
+use crate::bind::{bind, check_type};
+use crate::bound::{BoundId, BoundList, BoundTree};
 use crate::builtins::Builtin;
 use crate::codes;
 use crate::context::BindContext;
@@ -52,9 +52,10 @@ pub(crate) fn bind_call(
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
-) -> BoundExpr {
+    t: &mut BoundTree,
+) -> BoundId {
     let name: &str = c.name();
-    let mut args = Vec::with_capacity(c.args().len());
+    let mut args: Vec<BoundId> = Vec::with_capacity(c.args().len());
     // The ranges of the arguments whose binding reported an error.
     let mut failed: Vec<TextRange> = Vec::new();
     for (i, arg) in c.args().iter().enumerate() {
@@ -66,9 +67,9 @@ pub(crate) fn bind_call(
                 Definition::variable("error", Type::string()),
                 false,
             );
-            args.push(bind_expr(arg, &inner, cx));
+            args.push(bind(arg, &inner, cx, t));
         } else {
-            args.push(bind_expr(arg, scope, cx));
+            args.push(bind(arg, scope, cx, t));
         }
         if cx.errors_since(mark) {
             failed.push(arg.range());
@@ -88,30 +89,29 @@ pub(crate) fn bind_call(
             &suggest::candidates(name, scope.visible_functions()),
         );
         cx.report(d);
-        return BoundExpr {
-            kind: BoundExprKind::Call(Box::new(BoundCall {
-                name: name.to_string(),
-                name_range: c.name_range(),
-                function: None,
-                args,
-                expand_final: c.expand_final(),
-                signature: Signature::dynamic(),
-                invoke_token: None,
-            })),
-            ty: Type::dynamic(),
+        return t.call(
+            name,
+            c.name_range(),
+            None,
+            &args,
+            c.expand_final(),
+            Signature::dynamic(),
+            None,
+            Type::dynamic(),
             range,
-        };
+        );
     };
-    let effective = effective_args(&args, c.expand_final());
+    let views = BoundList::new(t, &args);
+    let effective = effective_args(views, c.expand_final());
     let mark = cx.mark();
     let computed: Computed = match &function {
         Function::Static(sig) => Signature::clone(sig).into(),
         Function::Builtin(b) => builtin_signature(*b, &effective, range, cx).into(),
-        Function::Invoke => invoke_signature(&args, &effective, cx),
-        Function::Call => call_signature(&args, &effective, range, cx).into(),
+        Function::Invoke => invoke_signature(views, &effective, cx),
+        Function::Call => call_signature(views, &effective, range, cx).into(),
     };
     let invoke = matches!(function, Function::Invoke);
-    let ty = typecheck_args(&computed.signature, &effective, &args, invoke, range, cx);
+    let ty = typecheck_args(&computed.signature, &effective, views, invoke, range, cx);
     if let Function::Builtin(b) = &function {
         // A builtin called with arguments that do not fit: show how it is
         // called.
@@ -137,30 +137,28 @@ pub(crate) fn bind_call(
             }
         }
     }
-    BoundExpr {
-        kind: BoundExprKind::Call(Box::new(BoundCall {
-            name: name.to_string(),
-            name_range: c.name_range(),
-            function: Some(function),
-            args,
-            expand_final: c.expand_final(),
-            signature: computed.signature,
-            invoke_token: computed.invoke_token,
-        })),
+    t.call(
+        name,
+        c.name_range(),
+        Some(function),
+        &args,
+        c.expand_final(),
+        computed.signature,
+        computed.invoke_token,
         ty,
         range,
-    }
+    )
 }
 
 /// Step 3 of binder.md §3.9: a final `xs...` whose resolved type is a
 /// tuple, list or set stands for its elements.
-fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
+fn effective_args(args: BoundList<'_>, expand_final: bool) -> Vec<Arg> {
     let mut out: Vec<Arg> = args
         .iter()
         .enumerate()
         .map(|(i, a)| Arg {
-            ty: a.ty.clone(),
-            range: a.range,
+            ty: a.ty().clone(),
+            range: a.range(),
             source: Some(i),
         })
         .collect();
@@ -170,7 +168,7 @@ fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
     let Some(last) = args.last() else {
         return out;
     };
-    let resolved = resolve_outputs(&last.ty);
+    let resolved = resolve_outputs(last.ty());
     let expanded: Option<Vec<Type>> = match resolved.kind() {
         TypeKind::Tuple(es) => Some(es.to_vec()),
         TypeKind::List(e) | TypeKind::Set(e) => Some(vec![e.clone()]),
@@ -180,7 +178,7 @@ fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
         out.pop();
         out.extend(types.into_iter().map(|ty| Arg {
             ty,
-            range: last.range,
+            range: last.range(),
             source: None,
         }));
     }
@@ -192,7 +190,7 @@ fn effective_args(args: &[BoundExpr], expand_final: bool) -> Vec<Arg> {
 fn typecheck_args(
     sig: &Signature,
     args: &[Arg],
-    bound: &[BoundExpr],
+    bound: BoundList<'_>,
     invoke: bool,
     call_range: TextRange,
     cx: &mut BindContext<'_>,
@@ -256,7 +254,7 @@ fn typecheck_args(
 /// Checks one argument against its parameter's input type: a bound
 /// argument by [`fit_diagnostics`] (one diagnostic per offending key or
 /// element), an element of an expanded argument by its type alone.
-fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: &[BoundExpr], dest: &Type, name: &str) {
+fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: BoundList<'_>, dest: &Type, name: &str) {
     let Some(expr) = arg.source.and_then(|i| bound.get(i)) else {
         check_type(cx, &arg.ty, arg.range, dest);
         return;
@@ -706,7 +704,7 @@ fn well_formed_token(token: &str) -> bool {
     }
 }
 
-fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<'_>) -> Computed {
+fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext<'_>) -> Computed {
     let zero = || Computed::from(invoke_zero_signature());
     let Some(token_arg) = args.first() else {
         return zero();
@@ -719,7 +717,7 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
         error(
             cx,
             codes::INVOKE_TOKEN,
-            token_arg.range,
+            token_arg.range(),
             "invoke token must be a string literal".into(),
         );
         return zero();
@@ -728,13 +726,13 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
         error(
             cx,
             codes::INVOKE_TOKEN,
-            token_arg.range,
+            token_arg.range(),
             format!("malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"),
         );
         return zero();
     }
     let skip = cx.options().skip_invoke_typecheck;
-    let span = cx.span(token_arg.range);
+    let span = cx.span(token_arg.range());
     let function = match cx.env().invoke_signature(&token, span) {
         InvokeLookup::Found(f) => f,
         InvokeLookup::UnknownPackage { package, detail } => {
@@ -755,7 +753,7 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
                 error(
                     cx,
                     codes::INVOKE_FUNCTION,
-                    token_arg.range,
+                    token_arg.range(),
                     format!("error loading function '{token}': {message}"),
                 );
             }
@@ -786,7 +784,7 @@ fn invoke_signature(args: &[BoundExpr], effective: &[Arg], cx: &mut BindContext<
         error(
             cx,
             codes::INVOKE_ARGUMENTS,
-            token_arg.range,
+            token_arg.range(),
             "missing second arg".into(),
         );
         return with_token(invoke_zero_signature());
@@ -870,13 +868,13 @@ fn call_zero_signature() -> Signature {
 }
 
 fn call_signature(
-    args: &[BoundExpr],
+    args: BoundList<'_>,
     effective: &[Arg],
     call_range: TextRange,
     cx: &mut BindContext<'_>,
 ) -> Signature {
     if effective.len() < 3 {
-        let r = args.first().map_or(call_range, |a| a.range);
+        let r = args.first().map_or(call_range, |a| a.range());
         error(
             cx,
             codes::CALL_ARGUMENTS,
@@ -888,11 +886,11 @@ fn call_signature(
     let (Some(receiver), Some(method_arg)) = (args.first(), args.get(1)) else {
         return call_zero_signature();
     };
-    if !is_resource(&receiver.ty) {
+    if !is_resource(receiver.ty()) {
         error(
             cx,
             codes::CALL_ARGUMENTS,
-            receiver.range,
+            receiver.range(),
             "call's receiver must be a single resource".into(),
         );
         return call_zero_signature();
@@ -905,18 +903,18 @@ fn call_signature(
         error(
             cx,
             codes::CALL_ARGUMENTS,
-            method_arg.range,
+            method_arg.range(),
             "call's method name must be a string literal".into(),
         );
         return call_zero_signature();
     };
-    let found = match cx.env().method_signature(&receiver.ty, &method) {
+    let found = match cx.env().method_signature(receiver.ty(), &method) {
         MethodLookup::Found(m) => m,
         MethodLookup::UntypedReceiver => {
             error(
                 cx,
                 codes::CALL_ARGUMENTS,
-                receiver.range,
+                receiver.range(),
                 "call's receiver must be a typed resource".into(),
             );
             return call_zero_signature();
@@ -925,7 +923,7 @@ fn call_signature(
             resource_token,
             candidates,
         } => {
-            let span = cx.span(method_arg.range);
+            let span = cx.span(method_arg.range());
             let mut d = Diagnostic::error(
                 codes::UNKNOWN_METHOD,
                 span,
@@ -941,7 +939,7 @@ fn call_signature(
         error(
             cx,
             codes::CALL_ARGUMENTS,
-            method_arg.range,
+            method_arg.range(),
             format!("method \"{}\" has no __self__ input", found.token),
         );
         return call_zero_signature();
@@ -965,7 +963,7 @@ fn call_signature(
     };
     Signature::new(
         vec![
-            p("self", receiver.ty.clone()),
+            p("self", receiver.ty().clone()),
             p("method", Type::string()),
             p("args", args_ty),
         ],

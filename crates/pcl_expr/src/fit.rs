@@ -33,7 +33,7 @@ use pcl_types::{
 use pcl_types::print::is_hcl_identifier;
 use pcl_types::value::go_quote;
 
-use crate::bound::{BoundExpr, BoundExprKind};
+use crate::bound::{BoundExprKind, BoundPairs, BoundRef};
 use crate::suggest;
 
 /// How deep the walk follows nested constructions.
@@ -56,11 +56,11 @@ pub struct Subject<'a> {
 /// converts and has no unknown keys. `span` turns a range into a span.
 pub fn fit_diagnostics(
     dest: &Type,
-    value: &BoundExpr,
+    value: BoundRef<'_>,
     subject: Subject<'_>,
     span: &dyn Fn(TextRange) -> Span,
 ) -> Vec<Diagnostic> {
-    let convertible = conversion_from(dest, &value.ty) != ConversionKind::None;
+    let convertible = conversion_from(dest, value.ty()) != ConversionKind::None;
     let mut walk = Walk {
         subject,
         span,
@@ -82,24 +82,24 @@ pub fn fit_diagnostics(
 /// One diagnostic for `value` as a whole, by the first mismatching path.
 fn whole_mismatch(
     dest: &Type,
-    value: &BoundExpr,
+    value: BoundRef<'_>,
     subject: Subject<'_>,
     span: &dyn Fn(TextRange) -> Span,
 ) -> Diagnostic {
-    match explain_conversion(dest, &value.ty) {
+    match explain_conversion(dest, value.ty()) {
         Some(e) => {
             let at = value.sub_expression(&e.path);
             let place = place(subject, &e.path_string());
-            mismatch(subject.mismatch, span(at.range), place, what(&e, at))
+            mismatch(subject.mismatch, span(at.range()), place, what(&e, at))
         }
         None => mismatch(
             subject.mismatch,
-            span(value.range),
+            span(value.range()),
             place(subject, ""),
             format!(
                 "expected {}, found {}",
                 expected_text(dest),
-                found_text(&value.ty)
+                found_text(value.ty())
             ),
         ),
     }
@@ -108,7 +108,7 @@ fn whole_mismatch(
 /// What was expected and found; a string found where the value is a
 /// string literal (a template of one literal part, typed `string`) shows
 /// the literal, as the type of a literal would.
-fn what(e: &ConversionError, at: &BoundExpr) -> String {
+fn what(e: &ConversionError, at: BoundRef<'_>) -> String {
     match (at.literal_string(), e.found.kind(), &e.reason) {
         (Some(s), TypeKind::String, MismatchReason::NotConvertible) => format!(
             "expected {}, found {}",
@@ -198,9 +198,9 @@ fn plain_dest(t: &Type) -> Option<Type> {
 }
 
 /// The literal key of an object item and whether it was written quoted.
-fn literal_key(k: &BoundExpr) -> Option<(&str, bool)> {
-    match &k.strip_parens().kind {
-        BoundExprKind::Literal(pcl_types::Value::String(s)) => Some((s, false)),
+fn literal_key<'t>(k: BoundRef<'t>) -> Option<(&'t str, bool)> {
+    match k.strip_parens().kind() {
+        BoundExprKind::Literal(pcl_types::Value::String(s)) => Some((&**s, false)),
         BoundExprKind::Template(_) => k.strip_parens().literal_string().map(|s| (s, true)),
         _ => None,
     }
@@ -213,11 +213,17 @@ struct Walk<'s, 'f> {
 }
 
 impl Walk<'_, '_> {
-    fn value(&mut self, dest: &Type, value: &BoundExpr, path: &mut Vec<PathSegment>, depth: usize) {
+    fn value(
+        &mut self,
+        dest: &Type,
+        value: BoundRef<'_>,
+        path: &mut Vec<PathSegment>,
+        depth: usize,
+    ) {
         let v = value.strip_parens();
         if depth < MAX_FIT_DEPTH {
             if let Some(d) = plain_dest(dest) {
-                match (&v.kind, d.kind()) {
+                match (v.kind(), d.kind()) {
                     (BoundExprKind::Object(items), TypeKind::Object(_))
                         if self.object(&d, v, items, path, depth) =>
                     {
@@ -226,7 +232,7 @@ impl Walk<'_, '_> {
                     (BoundExprKind::Object(items), TypeKind::Map(e))
                         if items.iter().all(|(k, _)| literal_key(k).is_some()) =>
                     {
-                        for (k, val) in items {
+                        for (k, val) in items.iter() {
                             let key = literal_key(k).map(|(s, _)| s).unwrap_or_default();
                             path.push(PathSegment::Key(key.into()));
                             self.value(e, val, path, depth + 1);
@@ -257,9 +263,9 @@ impl Walk<'_, '_> {
                 }
             }
         }
-        if conversion_from(dest, &v.ty) == ConversionKind::None {
+        if conversion_from(dest, v.ty()) == ConversionKind::None {
             let prefix = path_string(path);
-            let (at, inner, what) = match explain_conversion(dest, &v.ty) {
+            let (at, inner, what) = match explain_conversion(dest, v.ty()) {
                 Some(e) => {
                     let at = v.sub_expression(&e.path);
                     (at, e.path_string(), what(&e, at))
@@ -270,14 +276,14 @@ impl Walk<'_, '_> {
                     format!(
                         "expected {}, found {}",
                         expected_text(dest),
-                        found_text(&v.ty)
+                        found_text(v.ty())
                     ),
                 ),
             };
             let place = place(self.subject, &format!("{prefix}{inner}"));
             self.out.push(mismatch(
                 self.subject.mismatch,
-                (self.span)(at.range),
+                (self.span)(at.range()),
                 place,
                 what,
             ));
@@ -287,7 +293,7 @@ impl Walk<'_, '_> {
     /// A string constant against an enum of strings that does not list
     /// it: it converts (unsafely), but never to one of the enum's values,
     /// so it is a warning with the close values as fixes.
-    fn enum_constant(&mut self, e: &pcl_types::EnumType, v: &BoundExpr, path: &[PathSegment]) {
+    fn enum_constant(&mut self, e: &pcl_types::EnumType, v: BoundRef<'_>, path: &[PathSegment]) {
         let Some(s) = v.literal_string() else {
             return;
         };
@@ -316,11 +322,11 @@ impl Walk<'_, '_> {
         } else {
             ""
         };
-        let d = Diagnostic::warning(codes::UNKNOWN_ENUM_VALUE, (self.span)(v.range), summary)
+        let d = Diagnostic::warning(codes::UNKNOWN_ENUM_VALUE, (self.span)(v.range()), summary)
             .with_detail(format!("expected one of {}{more}", listed.join(", ")));
         let hits = suggest::candidates(s, values.iter().copied());
         self.out
-            .push(suggest::attach_quoted(d, (self.span)(v.range), &hits));
+            .push(suggest::attach_quoted(d, (self.span)(v.range()), &hits));
     }
 
     /// An object construction against an object type. Returns `false`
@@ -328,8 +334,8 @@ impl Walk<'_, '_> {
     fn object(
         &mut self,
         dest: &Type,
-        v: &BoundExpr,
-        items: &[(BoundExpr, BoundExpr)],
+        v: BoundRef<'_>,
+        items: BoundPairs<'_>,
         path: &mut Vec<PathSegment>,
         depth: usize,
     ) -> bool {
@@ -337,7 +343,7 @@ impl Walk<'_, '_> {
             return false;
         };
         let mut keys: Vec<(&str, bool)> = Vec::with_capacity(items.len());
-        for (k, _) in items {
+        for (k, _) in items.iter() {
             match literal_key(k) {
                 Some(key) => keys.push(key),
                 None => return false,
@@ -355,7 +361,7 @@ impl Walk<'_, '_> {
         };
         // Required keys a misspelt key already stands for.
         let mut accounted: HashSet<String> = HashSet::new();
-        for ((key, quoted), (k, val)) in keys.iter().zip(items) {
+        for ((key, quoted), (k, val)) in keys.iter().zip(items.iter()) {
             match props.get(*key) {
                 Some(t) => {
                     path.push(PathSegment::Property((*key).into()));
@@ -391,14 +397,14 @@ impl Walk<'_, '_> {
                             ));
                             Diagnostic::error(
                                 codes::UNKNOWN_OBJECT_KEY,
-                                (self.span)(k.range),
+                                (self.span)(k.range()),
                                 summary,
                             )
                         }
                         None => Diagnostic::new(
                             Severity::Warning,
                             codes::UNKNOWN_OBJECT_KEY,
-                            (self.span)(k.range),
+                            (self.span)(k.range()),
                             summary,
                         ),
                     };
@@ -422,7 +428,7 @@ impl Walk<'_, '_> {
                         } else {
                             b.to_string()
                         };
-                        d = d.with_fix((self.span)(k.range), replacement);
+                        d = d.with_fix((self.span)(k.range()), replacement);
                     }
                     self.out.push(d);
                 }
@@ -446,7 +452,7 @@ impl Walk<'_, '_> {
             };
             let label = format!("`{name}` is not set");
             self.out.push(
-                Diagnostic::error(self.subject.mismatch, (self.span)(v.range), summary)
+                Diagnostic::error(self.subject.mismatch, (self.span)(v.range()), summary)
                     .with_detail(label),
             );
         }
@@ -495,7 +501,7 @@ mod tests {
         assert!(cx.take_diagnostics().is_empty());
         fit_diagnostics(
             &input_type(dest),
-            &value,
+            value.root(),
             Subject {
                 noun: "property",
                 name,
@@ -616,7 +622,7 @@ mod tests {
         let value = bind_expr(parsed.expr(), &Scope::root(), &mut cx);
         let ds = fit_diagnostics(
             &dest,
-            &value,
+            value.root(),
             Subject {
                 noun: "property",
                 name: "p",

@@ -4,7 +4,8 @@
 //! - [`Scope`] and [`Definition`]: name resolution with the defs / outputs /
 //!   functions namespaces of binder.md §2;
 //! - [`bind_expr`]: binding one syntax expression into a typed
-//!   [`BoundExpr`] (binder.md §3), with every builtin function of §4.1,
+//!   [`BoundTree`] (binder.md §3; the flat bound model and its views,
+//!   [`BoundRef`], are in [`bound`]), with every builtin function of §4.1,
 //!   `invoke` (§6.3) and `call` (§6.4);
 //! - the [`Environment`] trait through which the program binder supplies
 //!   node types, schema functions and resource methods (and may remember
@@ -52,7 +53,8 @@ pub mod suggest;
 
 pub use bind::{bind_expr, check_convertible};
 pub use bound::{
-    BoundCall, BoundExpr, BoundExprKind, BoundFor, BoundScopeTraversal, BoundStep, BoundStepKind,
+    BoundCall, BoundExprKind, BoundFor, BoundId, BoundIter, BoundList, BoundPairs, BoundRef,
+    BoundScopeTraversal, BoundStep, BoundStepKind, BoundTree,
 };
 pub use builtins::Builtin;
 pub use context::BindContext;
@@ -67,7 +69,7 @@ pub use signature::{Param, Signature};
 /// up with an `expression-too-deep` diagnostic. Above the parser's own
 /// nesting limit (128), so only hand-built trees reach it. A left-leaning
 /// operator chain (`1 + 1 + … + 1`) counts as one level however long it is:
-/// it is bound iteratively, and [`BoundExpr`] drops iteratively.
+/// it is bound iteratively, and a [`BoundTree`] is flat.
 pub const MAX_EXPR_DEPTH: usize = 256;
 
 #[cfg(test)]

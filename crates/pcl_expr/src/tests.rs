@@ -122,13 +122,13 @@ fn scope_with(vars: &[(&str, &str)]) -> Scope {
 }
 
 struct Out {
-    expr: BoundExpr,
+    expr: BoundTree,
     diags: Vec<Diagnostic>,
 }
 
 impl Out {
     fn ty(&self) -> String {
-        format!("{:?}", self.expr.ty)
+        format!("{:?}", self.expr.ty())
     }
     fn msgs(&self) -> Vec<String> {
         self.diags
@@ -348,17 +348,17 @@ mod collections {
         let out = bind("m.b[0][\"k\"][a].c[1]", &v);
         assert!(out.diags.is_empty(), "{:?}", out.msgs());
         assert_eq!(out.ty(), "int");
-        let BoundExprKind::RelativeTraversal { source, steps } = &out.expr.kind else {
+        let BoundExprKind::RelativeTraversal { source, steps } = out.expr.kind() else {
             panic!("{}", out.expr.kind_name());
         };
         let names: Vec<String> = steps.iter().map(|s| format!("{:?}", s.kind)).collect();
         assert_eq!(names.len(), 2, "{names:?}");
         assert!(names[0].contains("\"c\""), "{names:?}");
-        let BoundExprKind::Index { collection, key } = &source.kind else {
+        let BoundExprKind::Index { collection, key } = source.kind() else {
             panic!("{}", source.kind_name());
         };
         assert_eq!(key.kind_name(), "ScopeTraversalExpression");
-        let BoundExprKind::ScopeTraversal(t) = &collection.kind else {
+        let BoundExprKind::ScopeTraversal(t) = collection.kind() else {
             panic!("{}", collection.kind_name());
         };
         assert_eq!(&*t.root, "m");
@@ -368,7 +368,7 @@ mod collections {
         assert!(kinds[2].contains("\"k\""), "{kinds:?}");
         // Without a non-literal index everything stays on the root.
         let out = bind("m.b[0][\"k\"]", &v);
-        let BoundExprKind::ScopeTraversal(t) = &out.expr.kind else {
+        let BoundExprKind::ScopeTraversal(t) = out.expr.kind() else {
             panic!("{}", out.expr.kind_name());
         };
         assert_eq!(t.steps.len(), 3);
@@ -568,8 +568,8 @@ mod calls {
             "output(number)"
         );
         let out = bind("invoke(\"std:index:abs\", {a = 1})", &v);
-        match &out.expr.kind {
-            BoundExprKind::Call(c) => assert_eq!(c.invoke_token.as_deref(), Some("std::abs")),
+        match out.expr.kind() {
+            BoundExprKind::Call(c) => assert_eq!(c.invoke_token, Some("std::abs")),
             other => panic!("{other:?}"),
         }
         let prefer = ExprOptions {
@@ -762,7 +762,7 @@ mod depth {
         let diags = cx.take_diagnostics();
         assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].code, codes::UNDEFINED_ANONYMOUS_SYMBOL);
-        assert_eq!(bound.ty, Type::dynamic());
+        assert_eq!(bound.ty(), &Type::dynamic());
     }
 
     #[test]
@@ -806,7 +806,7 @@ mod depth {
             let out = (
                 cx.take_diagnostics(),
                 bound.kind_name(),
-                bound.ty.to_string(),
+                bound.ty().to_string(),
             );
             drop(bound);
             drop(parsed);
@@ -842,14 +842,14 @@ mod depth {
         assert_eq!(found, starts(&mut bad.into_iter()), "{diags:?}");
         // Down the left spine: each operation's right operand, last first.
         let mut rhs_starts = Vec::new();
-        let mut cur = &bound;
-        while let BoundExprKind::Binary { lhs, rhs, .. } = &cur.kind {
-            assert_eq!(cur.range.start, 0);
-            assert_eq!(cur.range.end, rhs.range.end);
-            rhs_starts.push(rhs.range.start);
+        let mut cur = bound.root();
+        while let BoundExprKind::Binary { lhs, rhs, .. } = cur.kind() {
+            assert_eq!(cur.range().start, 0);
+            assert_eq!(cur.range().end, rhs.range().end);
+            rhs_starts.push(rhs.range().start);
             cur = lhs;
         }
-        assert_eq!(cur.range, pcl_diagnostics::TextRange::new(0, 2));
+        assert_eq!(cur.range(), pcl_diagnostics::TextRange::new(0, 2));
         rhs_starts.reverse();
         assert_eq!(rhs_starts, starts(&mut (1..2_600)));
     }

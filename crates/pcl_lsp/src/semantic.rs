@@ -219,7 +219,7 @@ fn from_binder(program: &Program, file: FileId, text: &str) -> Known {
         for attr in crate::walk::node_attributes(&node.kind) {
             known.insert(attr.name_span.range.start, (Kind::Property, 0));
         }
-        crate::walk::for_each_expr(node, |e| match &e.kind {
+        crate::walk::for_each_expr(node, |e| match e.kind() {
             BoundExprKind::ScopeTraversal(t) => {
                 let Some(def) = &t.definition else {
                     return;

@@ -5,7 +5,7 @@
 
 use pcl_binder::{BoundAttribute, NodeKind, Program};
 use pcl_diagnostics::FileId;
-use pcl_expr::{BoundExpr, BoundExprKind};
+use pcl_expr::{BoundExprKind, BoundRef, BoundTree};
 
 pub(crate) fn contains_range(
     outer: pcl_diagnostics::TextRange,
@@ -51,8 +51,8 @@ pub(crate) fn node_attributes(kind: &NodeKind) -> Vec<&BoundAttribute> {
 }
 
 /// Every top-level expression of a node.
-fn node_exprs(kind: &NodeKind) -> Vec<&BoundExpr> {
-    let mut out: Vec<&BoundExpr> = node_attributes(kind).iter().map(|a| &a.value).collect();
+fn node_exprs(kind: &NodeKind) -> Vec<&BoundTree> {
+    let mut out: Vec<&BoundTree> = node_attributes(kind).iter().map(|a| &a.value).collect();
     match kind {
         NodeKind::Local(l) => out.extend(&l.value),
         NodeKind::Config(c) => out.extend(&c.default),
@@ -69,8 +69,11 @@ fn node_exprs(kind: &NodeKind) -> Vec<&BoundExpr> {
 
 /// Calls `f` on every expression of `node`, through an explicit stack (no
 /// recursion in the depth of an expression).
-pub(crate) fn for_each_expr<'a>(node: &'a pcl_binder::Node, mut f: impl FnMut(&'a BoundExpr)) {
-    let mut stack = node_exprs(&node.kind);
+pub(crate) fn for_each_expr<'a>(node: &'a pcl_binder::Node, mut f: impl FnMut(BoundRef<'a>)) {
+    let mut stack: Vec<BoundRef<'a>> = node_exprs(&node.kind)
+        .into_iter()
+        .map(BoundTree::root)
+        .collect();
     while let Some(e) = stack.pop() {
         f(e);
         e.for_each_child(&mut |c| stack.push(c));
@@ -85,10 +88,10 @@ pub(crate) fn innermost_expr(
 ) -> Option<(pcl_types::Type, pcl_diagnostics::TextRange)> {
     let mut best: Option<(&pcl_types::Type, pcl_diagnostics::TextRange)> = None;
     for_each_expr(node, |e| {
-        let mut candidates = vec![(&e.ty, e.range)];
-        let steps = match &e.kind {
+        let mut candidates = vec![(e.ty(), e.range())];
+        let steps = match e.kind() {
             BoundExprKind::ScopeTraversal(t) => t.steps.as_slice(),
-            BoundExprKind::RelativeTraversal { steps, .. } => &steps[..],
+            BoundExprKind::RelativeTraversal { steps, .. } => steps,
             _ => &[],
         };
         candidates.extend(steps.iter().map(|s| (&s.ty, s.range)));

@@ -319,110 +319,100 @@ fn property_names(ty: &Type) -> Vec<String> {
 }
 
 pub(super) fn bind_traversal(
-    t: TraversalRef<'_>,
+    tr: TraversalRef<'_>,
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
-) -> BoundExpr {
-    if let ExprKind::Variable(ident) = t.source().kind() {
-        return bind_scope_traversal(ident, t.steps().iter(), range, scope, cx);
+    t: &mut BoundTree,
+) -> BoundId {
+    if let ExprKind::Variable(ident) = tr.source().kind() {
+        return bind_scope_traversal(ident, tr.steps().iter(), range, scope, cx, t);
     }
-    let source = bind_expr(t.source(), scope, cx);
-    let steps = classify(t.steps().iter(), &mut cx.literals);
-    continue_traversal(source, steps, range, scope, cx)
+    let source = bind(tr.source(), scope, cx, t);
+    let steps = classify(tr.steps().iter(), &mut cx.literals);
+    continue_traversal(source, steps, range, scope, cx, t)
 }
 
 /// Applies the remaining steps to an already-bound source: runs of literal
 /// steps become relative traversals, non-literal index steps become index
 /// expressions (binder.md §3.10, §3.14).
 fn continue_traversal(
-    mut current: BoundExpr,
+    mut current: BoundId,
     steps: Vec<PendingStep<'_>>,
     full_range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
-) -> BoundExpr {
+    t: &mut BoundTree,
+) -> BoundId {
     let mut run: Vec<BoundStep> = Vec::new();
     for step in steps {
         match step {
             PendingStep::Literal(kind, r) => run.push(untyped_step(kind, r)),
             PendingStep::Index(key, r) => {
-                current = relative(current, std::mem::take(&mut run), cx);
-                let key = bind_expr(key, scope, cx);
-                let range = current.range.cover(r);
-                current = index(current, key, range, cx);
+                current = relative(current, std::mem::take(&mut run), cx, t);
+                let key = bind(key, scope, cx, t);
+                let range = t.range_of(current).cover(r);
+                current = index(current, key, range, cx, t);
             }
         }
     }
-    let mut out = relative(current, run, cx);
-    if out.range.start == full_range.start {
-        out.range = out.range.cover(full_range);
+    let out = relative(current, run, cx, t);
+    let out_range = t.range_of(out);
+    if out_range.start == full_range.start {
+        t.set_range(out, out_range.cover(full_range));
     }
     out
 }
 
-fn relative(source: BoundExpr, run: Vec<BoundStep>, cx: &mut BindContext<'_>) -> BoundExpr {
+fn relative(
+    source: BoundId,
+    run: Vec<BoundStep>,
+    cx: &mut BindContext<'_>,
+    t: &mut BoundTree,
+) -> BoundId {
     if run.is_empty() {
         return source;
     }
-    let end = run.last().map_or(source.range.end, |s| s.range.end);
-    let range = TextRange::new(source.range.start, end.max(source.range.end));
+    let source_range = t.range_of(source);
+    let end = run.last().map_or(source_range.end, |s| s.range.end);
+    let range = TextRange::new(source_range.start, end.max(source_range.end));
     let mark = cx.mark();
-    let (ty, steps) = apply_steps(source.ty.clone(), run, &NodeMode::Typed, cx);
-    let failed_item = matches!(source.kind, BoundExprKind::SplatItem)
+    let (ty, steps) = apply_steps(t.ty_of(source).clone(), run, &NodeMode::Typed, cx);
+    let failed_item = matches!(t.get(source).kind(), BoundExprKind::SplatItem)
         && cx.splat_items.last().is_some_and(|(_, failed)| *failed);
     if failed_item {
         cx.repeats += cx.split_off(mark).len();
     }
-    BoundExpr {
-        kind: BoundExprKind::RelativeTraversal {
-            source: Box::new(source),
-            steps: steps.into_boxed_slice(),
-        },
-        ty,
-        range,
-    }
+    t.relative_traversal(source, steps.into_boxed_slice(), ty, range)
 }
 
 /// `coll[key]` with a non-literal key (binder.md §3.10).
 fn index(
-    collection: BoundExpr,
-    key: BoundExpr,
+    collection: BoundId,
+    key: BoundId,
     range: TextRange,
     cx: &mut BindContext<'_>,
-) -> BoundExpr {
-    let (key_ty, value_ty) = iteration_types(&collection, cx);
+    t: &mut BoundTree,
+) -> BoundId {
+    let (key_ty, value_ty) = iteration_types(t.get(collection), cx);
+    let collection_ty = t.ty_of(collection);
     // A key that folded to a literal (`t[-1]`) is first tried as a
     // traversal step; if that reports anything the index rule applies
     // (defect index-fallback-drops-diagnostic, replicated: see the crate's
     // golden test).
-    if let BoundExprKind::Literal(v) = &key.kind {
-        let t = traverse(&collection.ty, &Traverser::Literal(v.clone()));
-        if t.diagnostics.is_empty() {
-            return BoundExpr {
-                ty: t.ty,
-                kind: BoundExprKind::Index {
-                    collection: Box::new(collection),
-                    key: Box::new(key),
-                },
-                range,
-            };
+    if let BoundExprKind::Literal(v) = t.get(key).kind() {
+        let found = traverse(collection_ty, &Traverser::Literal(v.clone()));
+        if found.diagnostics.is_empty() {
+            return t.index(collection, key, found.ty, range);
         }
     }
     let dest = cx.input_type(&key_ty);
-    check_type(cx, &key.ty, key.range, &dest);
+    check_type(cx, t.ty_of(key), t.range_of(key), &dest);
     let ty = lift_operation_type(
-        &wrap_iterable_result_type(&collection.ty, &value_ty),
-        [&key.ty],
+        &wrap_iterable_result_type(collection_ty, &value_ty),
+        [t.ty_of(key)],
     );
-    BoundExpr {
-        kind: BoundExprKind::Index {
-            collection: Box::new(collection),
-            key: Box::new(key),
-        },
-        ty,
-        range,
-    }
+    t.index(collection, key, ty, range)
 }
 
 pub(super) fn bind_scope_traversal<'t>(
@@ -431,7 +421,8 @@ pub(super) fn bind_scope_traversal<'t>(
     range: TextRange,
     scope: &Scope,
     cx: &mut BindContext<'_>,
-) -> BoundExpr {
+    t: &mut BoundTree,
+) -> BoundId {
     let (literal_run, rest) = split_literal_run(steps, &mut cx.literals);
     let name = ident.name;
     let root_end = literal_run.last().map_or(ident.range.end, |s| s.range.end);
@@ -457,16 +448,16 @@ pub(super) fn bind_scope_traversal<'t>(
             }
             // Untyped steps are `dynamic` already.
             let steps = literal_run;
-            BoundExpr {
-                kind: BoundExprKind::ScopeTraversal(Box::new(BoundScopeTraversal {
+            t.scope_traversal(
+                BoundScopeTraversal {
                     root: cx.literals.name(name),
                     root_range: ident.range,
                     definition: None,
                     steps,
-                })),
-                ty: Type::dynamic(),
-                range: head_range,
-            }
+                },
+                Type::dynamic(),
+                head_range,
+            )
         }
         Some(def) => {
             let (root_ty, mode) = match &def {
@@ -504,17 +495,17 @@ pub(super) fn bind_scope_traversal<'t>(
             if matches!(def, Definition::ResourceProperty(_)) {
                 ty = Type::opaque("Property");
             }
-            BoundExpr {
-                kind: BoundExprKind::ScopeTraversal(Box::new(BoundScopeTraversal {
+            t.scope_traversal(
+                BoundScopeTraversal {
                     root: cx.literals.name(name),
                     root_range: ident.range,
                     definition: Some(def),
                     steps,
-                })),
+                },
                 ty,
-                range: head_range,
-            }
+                head_range,
+            )
         }
     };
-    continue_traversal(head, rest, range, scope, cx)
+    continue_traversal(head, rest, range, scope, cx, t)
 }

@@ -36,7 +36,7 @@ impl Server {
         // for a resource input, what the schema says of it.
         for attr in node_attributes(&node.kind) {
             if contains(attr.name_span.range, offset) {
-                let ty = attr.expected.as_ref().unwrap_or(&attr.value.ty);
+                let ty = attr.expected.as_ref().unwrap_or(attr.value.ty());
                 let mut text = format!("```pcl\n{}: {}\n```", attr.name, ty);
                 let is_input = inputs.iter().any(|i| std::ptr::eq(i, attr));
                 if let Some(prop) = schema
@@ -149,17 +149,20 @@ impl Server {
     ) -> Option<(String, pcl_diagnostics::TextRange)> {
         let mut found = None;
         for_each_expr(node, |e| {
-            if let BoundExprKind::Call(call) = &e.kind {
-                let on_token = call.args.first().is_some_and(|t| contains(t.range, offset));
+            if let BoundExprKind::Call(call) = e.kind() {
+                let on_token = call
+                    .args
+                    .first()
+                    .is_some_and(|t| contains(t.range(), offset));
                 if call.name == "invoke" && (contains(call.name_range, offset) || on_token) {
                     found = Some(call);
                 }
             }
         });
         let call = found?;
-        let token = call.invoke_token.as_deref()?;
+        let token = call.invoke_token?;
         let range = match call.args.first() {
-            Some(t) if contains(t.range, offset) => t.range,
+            Some(t) if contains(t.range(), offset) => t.range(),
             _ => call.name_range,
         };
         let mut text = format!("```pcl\ninvoke(\"{token}\")\n{}\n```", call.signature);
@@ -218,26 +221,26 @@ fn key_path(
 ) -> Option<(
     &str,
     Vec<String>,
-    &pcl_expr::BoundExpr,
+    pcl_expr::BoundRef<'_>,
     pcl_diagnostics::TextRange,
 )> {
-    let attr = inputs.iter().find(|a| contains(a.value.range, offset))?;
+    let attr = inputs.iter().find(|a| contains(a.value.range(), offset))?;
     let mut path = Vec::new();
-    let mut here = &attr.value;
+    let mut here = attr.value.root();
     loop {
-        match &here.kind {
+        match here.kind() {
             BoundExprKind::Object(items) => {
                 let (key, value) = items
                     .iter()
-                    .find(|(k, v)| contains(k.range, offset) || contains(v.range, offset))?;
+                    .find(|(k, v)| contains(k.range(), offset) || contains(v.range(), offset))?;
                 path.push(object_key(key)?);
-                if contains(key.range, offset) {
-                    return Some((&attr.name, path, value, key.range));
+                if contains(key.range(), offset) {
+                    return Some((&attr.name, path, value, key.range()));
                 }
                 here = value;
             }
             BoundExprKind::Tuple(elements) => {
-                here = elements.iter().find(|e| contains(e.range, offset))?;
+                here = elements.iter().find(|e| contains(e.range(), offset))?;
             }
             _ => return None,
         }
@@ -245,13 +248,10 @@ fn key_path(
 }
 
 /// The text of a literal object key (`name` or `"name"`).
-fn object_key(key: &pcl_expr::BoundExpr) -> Option<String> {
-    match &key.kind {
+fn object_key(key: pcl_expr::BoundRef<'_>) -> Option<String> {
+    match key.kind() {
         BoundExprKind::Literal(pcl_types::Value::String(s)) => Some(s.to_string()),
-        BoundExprKind::Template(parts) => match parts.as_slice() {
-            [one] => object_key(one),
-            _ => None,
-        },
+        BoundExprKind::Template(parts) => object_key(parts.only()?),
         _ => None,
     }
 }
@@ -305,7 +305,7 @@ fn nested_property_hover(
     } else {
         "optional"
     };
-    let mut text = format!("```pcl\n{}: {}\n```\n\n{need}", property.name, value.ty);
+    let mut text = format!("```pcl\n{}: {}\n```\n\n{need}", property.name, value.ty());
     if let Some(d) = &property.description {
         text.push_str("\n\n");
         text.push_str(d);

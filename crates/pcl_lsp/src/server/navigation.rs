@@ -122,7 +122,7 @@ impl Server {
         }
         let mut target = None;
         for_each_expr(node, |e| {
-            let BoundExprKind::ScopeTraversal(t) = &e.kind else {
+            let BoundExprKind::ScopeTraversal(t) = e.kind() else {
                 return;
             };
             if let Some(def) = &t.definition {
@@ -164,7 +164,7 @@ impl Server {
                 continue;
             }
             for_each_expr(node, |e| {
-                let BoundExprKind::ScopeTraversal(t) = &e.kind else {
+                let BoundExprKind::ScopeTraversal(t) = e.kind() else {
                     return;
                 };
                 if let Some(def) = &t.definition {
