@@ -37,7 +37,7 @@ const BOUND: f64 = 40.0;
 /// names are shared between repeats (`pcl_types::LiteralTypes`). `1+1+…`,
 /// over the bound at 79.6 with a boxed tree (two 64-byte blocks per `+`),
 /// is two nodes per `+1` (20 bytes per source byte on top of the parse):
-/// 36.7. The shapes with a diagnostic per line (`= = =`, `a=1`, the
+/// 36.6. The shapes with a diagnostic per line (`= = =`, `a=1`, the
 /// unknown block type of `b{}`) are under the bound: a file keeps at most
 /// 1,000 diagnostics (`pcl_diagnostics::DiagnosticList`).
 const KNOWN_OVER: &[(&str, f64)] = &[];

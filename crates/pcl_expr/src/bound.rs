@@ -144,7 +144,8 @@ pub(crate) struct CallData {
 
 /// One bound expression: its nodes in post-order (the root is the last),
 /// the types they have (each distinct type once, as far as the last few
-/// pushed show; the first inline, as many trees have one) and their side
+/// pushed show; the first two inline, as most trees have at most two: a
+/// string's template and its literal part) and their side
 /// data (see the module docs): child lists and name references beside
 /// the nodes, the rarer for expressions, calls and relative steps in a
 /// box allocated on first use.
@@ -154,9 +155,9 @@ pub(crate) struct CallData {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoundTree {
     pub(crate) nodes: Vec<Node>,
-    /// The type of index 0.
-    pub(crate) first_type: Option<Type>,
-    /// The types of index 1 on.
+    /// The types of index 0 and 1.
+    pub(crate) first_types: [Option<Type>; 2],
+    /// The types of index 2 on.
     pub(crate) types: Vec<Type>,
     /// Child lists, each its length, then its ids.
     pub(crate) lists: Vec<u32>,
@@ -330,8 +331,9 @@ impl BoundTree {
 
     pub(crate) fn node_type(&self, node: &Node) -> &Type {
         let ty = match node.ty {
-            0 => self.first_type.as_ref(),
-            i => self.types.get(i as usize - 1),
+            0 => self.first_types[0].as_ref(),
+            1 => self.first_types[1].as_ref(),
+            i => self.types.get(i as usize - 2),
         };
         ty.unwrap_or_else(|| missing_type())
     }
@@ -370,7 +372,7 @@ impl BoundTree {
         };
         BoundTree {
             nodes: take_vec(&mut self.nodes),
-            first_type: self.first_type.take(),
+            first_types: [self.first_types[0].take(), self.first_types[1].take()],
             types: take_vec(&mut self.types),
             lists: take_vec(&mut self.lists),
             traversals: take_vec(&mut self.traversals),
@@ -381,21 +383,23 @@ impl BoundTree {
     /// The index of `ty` in `types`: one of the last few pushed when it is
     /// the same type, else a new entry.
     fn intern(&mut self, ty: Type) -> u32 {
-        match &self.first_type {
-            None => {
-                self.first_type = Some(ty);
-                return 0;
+        for (i, slot) in self.first_types.iter_mut().enumerate() {
+            match slot {
+                None => {
+                    *slot = Some(ty);
+                    return i as u32;
+                }
+                Some(t) if t.ptr_eq(&ty) => return i as u32,
+                Some(_) => {}
             }
-            Some(first) if first.ptr_eq(&ty) => return 0,
-            Some(_) => {}
         }
         let len = self.types.len();
         let mut recent = self.types.iter().rev().take(RECENT_TYPES);
         if let Some(back) = recent.position(|t| t.ptr_eq(&ty)) {
-            return len as u32 - back as u32;
+            return (len - back) as u32 + 1;
         }
         self.types.push(ty);
-        len as u32 + 1
+        len as u32 + 2
     }
 
     // ---- building (post-order) -------------------------------------------------------

@@ -102,12 +102,12 @@ fn sample() -> BoundTree {
 
 /// A bound tree holds a node per expression, so these sizes are what a
 /// check costs per source byte on dense input (#18 finding 7): `1+1+…`
-/// is two nodes per `+1`. A tree holds its vectors and its first type
-/// inline (an attribute of one literal allocates only its node).
+/// is two nodes per `+1`. A tree holds its vectors and its first two
+/// types inline (an attribute of one literal allocates only its node).
 #[test]
 fn sizes() {
     use std::mem::size_of;
-    assert!(size_of::<BoundTree>() <= 112, "{}", size_of::<BoundTree>());
+    assert!(size_of::<BoundTree>() <= 120, "{}", size_of::<BoundTree>());
     let sizes = (
         size_of::<Node>(),
         size_of::<Value>(),
@@ -330,4 +330,40 @@ fn long_chains_clone_compare_and_walk_on_a_small_stack() {
     assert!(!differs);
     assert_eq!(last, TextRange::new(399_996, 399_997));
     assert_eq!(walked, 199_999);
+}
+
+/// Every node reads back the type it was pushed with, whether the type is
+/// one of the two held inline, one of the recent ones in the table, or
+/// one seen long before (pushed again then).
+#[test]
+fn types_read_back_through_the_table() {
+    let distinct: Vec<Type> = (0..20)
+        .map(|i| Type::literal(Value::Number(Number::from_i64(i))))
+        .collect();
+    let order: Vec<usize> = [
+        0, 1, 0, 2, 3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 2, 0, 19, 3, 3,
+    ]
+    .into_iter()
+    .chain((0..40).map(|i| (i * 7) % 20))
+    .collect();
+    let mut t = BoundTree::new();
+    let ids: Vec<BoundId> = order
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| t.literal(distinct[k].clone(), r(i as u32)))
+        .collect();
+    for (&id, &k) in ids.iter().zip(&order) {
+        assert!(t.get(id).ty().ptr_eq(&distinct[k]), "node {id}: type {k}");
+        assert!(matches!(
+            t.get(id).kind(),
+            BoundExprKind::Literal(Value::Number(n)) if n.notation() == k.to_string()
+        ));
+    }
+    assert!(t.types.len() + 2 < order.len(), "repeats share entries");
+    let copy = BoundTree::new().take_exact();
+    assert!(copy.is_empty());
+    let mut scratch = t.clone();
+    let taken = scratch.take_exact();
+    assert_eq!(taken, t);
+    assert!(scratch.is_empty() && scratch.types.is_empty());
 }
