@@ -6,11 +6,12 @@
 //! tree's table of the types its nodes have, which repeat: a chain of
 //! `+` has two), the byte range of the syntax it came from (in the file of
 //! the [`crate::BindContext`] that bound it) and eight bytes of kind: a
-//! tag, an operator byte and a `u32` payload. Nodes are stored in post-order: a node is pushed after its
-//! children, so its last child is the node just before it and need not be
-//! stored (a binary operation's payload is its left operand, its right one
-//! is `id - 1`; a unary operation, parentheses and a template join find
-//! their operand at `id - 1`). Kinds with more children or with data keep
+//! tag, an operator byte and a `u32` payload. Nodes are stored in
+//! post-order: a node is pushed after its children, so its last child is
+//! the node just before it and need not be stored (a binary operation's
+//! payload is its left operand, its right one is `id - 1`; a unary
+//! operation, parentheses and a template join find their operand at
+//! `id - 1`). Kinds with more children or with data keep
 //! a payload index into side vectors of the tree: child lists in one
 //! `Vec<u32>` (each list its length, then its ids), and a for
 //! expression's variables, a call's name and signature, a name
