@@ -28,7 +28,13 @@ const SIZE: usize = 1_000_000;
 /// The bound, bytes of peak RSS per source byte.
 const BOUND: f64 = 40.0;
 /// Shapes over the bound today, with their ceiling (see the module doc):
-/// what each measured when it was set, plus 5 % for noise. None is: a
+/// what each measured when it was set, plus 5 % for noise. One is:
+/// `aN=1` distinct locals (87.0 with release, measured 2026-11-27): each
+/// 9-byte line is a node of the bound program, about 780 bytes in all (a
+/// `pcl_binder::model::Node` of 280 bytes, 528 before its block kinds
+/// were boxed; its name twice as a `String`, its one-node `BoundTree`'s
+/// vectors, its entry in the root scope, its dependency list), where the
+/// bound allows 360. The expression shapes are under it: a
 /// check adds the bound model to the parse's figure, a
 /// `pcl_expr::BoundTree` per bound expression whose nodes are 20 bytes
 /// each in one `Vec` (a type index, a range and eight bytes of kind), with
@@ -40,7 +46,7 @@ const BOUND: f64 = 40.0;
 /// 36.6. The shapes with a diagnostic per line (`= = =`, `a=1`, the
 /// unknown block type of `b{}`) are under the bound: a file keeps at most
 /// 1,000 diagnostics (`pcl_diagnostics::DiagnosticList`).
-const KNOWN_OVER: &[(&str, f64)] = &[];
+const KNOWN_OVER: &[(&str, f64)] = &[("`aN=1` distinct locals", 91.0)];
 
 fn run(text: String) {
     let sources = vec![("main.pp".to_string(), text)];

@@ -156,7 +156,7 @@ impl ProgramBinder<'_, '_> {
         }
         self.diags.extend(later);
         self.set_type(idx, ty);
-        self.finish_node(idx, NodeKind::Config(node), logical_name);
+        self.finish_node(idx, NodeKind::Config(Box::new(node)), logical_name);
     }
 
     pub(crate) fn bind_output(&mut self, idx: usize, file: FileId, block: BlockRef<'_>) {
@@ -194,7 +194,7 @@ impl ProgramBinder<'_, '_> {
             type_label: block.labels().get(1).map(|l| l.value().to_owned()),
             value: value_expr,
         };
-        self.finish_node(idx, NodeKind::Output(node), logical_name);
+        self.finish_node(idx, NodeKind::Output(Box::new(node)), logical_name);
     }
 
     pub(crate) fn bind_hook(
@@ -285,7 +285,7 @@ impl ProgramBinder<'_, '_> {
             );
         }
         self.diags.extend(later);
-        self.finish_node(idx, NodeKind::Hook(node), None);
+        self.finish_node(idx, NodeKind::Hook(Box::new(node)), None);
     }
 
     pub(crate) fn bind_pulumi(&mut self, idx: usize, file: FileId, block: BlockRef<'_>) {

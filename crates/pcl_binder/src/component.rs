@@ -367,6 +367,6 @@ impl ProgramBinder<'_, '_> {
             node.options = Some(self.bind_options(file, b, None, &mut diags));
         }
         self.diags.extend(diags);
-        self.finish_node(idx, NodeKind::Component(node), logical_name);
+        self.finish_node(idx, NodeKind::Component(Box::new(node)), logical_name);
     }
 }

@@ -444,7 +444,7 @@ impl ProgramBinder<'_, '_> {
             options,
             range: range.kind,
         };
-        self.finish_node(idx, NodeKind::Resource(node), logical_name);
+        self.finish_node(idx, NodeKind::Resource(Box::new(node)), logical_name);
     }
 
     /// Binds an `options` block (§5.8). `inputs` is the resource's input

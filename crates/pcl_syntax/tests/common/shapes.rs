@@ -95,4 +95,9 @@ pub const MEMORY: &[Shape] = &[
     ("`\"x\"` strings in a list", |n| {
         "a = [".to_string() + &repeat("\"x\",", n) + "1]\n"
     }),
+    // A program of many small top-level definitions (each a node of the
+    // bound program), unlike `a=1` lines, which repeat one name.
+    ("`aN=1` distinct locals", |n| {
+        (0..n).map(|i| format!("a{i}=1\n")).collect()
+    }),
 ];
