@@ -579,15 +579,19 @@ fn report_errors(s: &mut St<'_>, errors: &[SyntaxError]) {
     }
 }
 
-/// The most stack a parse can use, with a fourfold margin: recursion is
-/// bounded by the depth limit, and 128 levels of the deepest construct
-/// took about 3 MiB in a debug build and 384 KiB in a release build
-/// (`examples/stackprobe.rs`: every nesting construct past the limit,
-/// on threads of shrinking stacks).
+/// The most stack a parse can use, with a margin: recursion is bounded by
+/// the depth limit, and 128 levels of the deepest construct took about
+/// 3 MiB in a debug build and 384 KiB in a release build
+/// (`examples/stackprobe.rs`: every nesting construct past the limit, on
+/// threads of shrinking stacks). The debug figure has a fourfold margin;
+/// the release one a 2.6-fold one, small enough that a thread with the
+/// default 2 MiB stack (a rayon worker of `pcl check`, the language
+/// server's) parses on its own stack: with 2 MiB asked, every parse there
+/// mapped and unmapped a new stack (three system calls per file).
 const STACK_NEEDED: usize = if cfg!(debug_assertions) {
     12 << 20
 } else {
-    2 << 20
+    1 << 20
 };
 
 /// Runs an entry parser over the significant tokens with the state, and
