@@ -117,10 +117,12 @@ fn parse_one(
     stdout: &mut impl Write,
 ) -> ProgramResult {
     let mut sources = SourceMap::new();
-    let file = sources.add(name.clone(), decoded.text.as_str());
+    // One copy of the text, shared by the source map and the parse (as
+    // the program binder does).
+    let text: std::sync::Arc<str> = std::sync::Arc::from(decoded.text);
+    let file = sources.add(name.clone(), std::sync::Arc::clone(&text));
     let first_bad_byte = decoded.first_bad_byte;
-    // The parse takes the text over (the source map has its own copy).
-    let parse = pcl_syntax::parse(file, decoded.text);
+    let parse = pcl_syntax::parse(file, text);
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     if let Some(offset) = first_bad_byte {
         diagnostics.push(input::invalid_utf8_diagnostic(file, offset));

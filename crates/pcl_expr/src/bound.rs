@@ -225,28 +225,8 @@ fn missing_type() -> &'static Type {
 /// comparisons).
 const RECENT_TYPES: usize = 8;
 
-const BINARY_OPS: [BinaryOp; 13] = [
-    BinaryOp::Or,
-    BinaryOp::And,
-    BinaryOp::Equal,
-    BinaryOp::NotEqual,
-    BinaryOp::Less,
-    BinaryOp::LessEqual,
-    BinaryOp::Greater,
-    BinaryOp::GreaterEqual,
-    BinaryOp::Add,
-    BinaryOp::Subtract,
-    BinaryOp::Multiply,
-    BinaryOp::Divide,
-    BinaryOp::Modulo,
-];
-
-fn binary_op_byte(op: BinaryOp) -> u8 {
-    BINARY_OPS.iter().position(|o| *o == op).unwrap_or(0) as u8
-}
-
 pub(crate) fn binary_op(byte: u8) -> BinaryOp {
-    BINARY_OPS
+    BinaryOp::ALL
         .get(usize::from(byte))
         .copied()
         .unwrap_or(BinaryOp::Add)
@@ -525,7 +505,7 @@ impl BoundTree {
         range: TextRange,
     ) -> BoundId {
         self.last_child(rhs);
-        self.push(Tag::Binary, binary_op_byte(op), lhs, ty, range)
+        self.push(Tag::Binary, op as u8, lhs, ty, range)
     }
 
     pub(crate) fn conditional(

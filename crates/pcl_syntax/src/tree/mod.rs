@@ -436,6 +436,24 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// Every operator, in declaration order (`ALL[op as usize] == op`):
+    /// compact stores keep an operator as its index.
+    pub const ALL: [BinaryOp; 13] = [
+        BinaryOp::Or,
+        BinaryOp::And,
+        BinaryOp::Equal,
+        BinaryOp::NotEqual,
+        BinaryOp::Less,
+        BinaryOp::LessEqual,
+        BinaryOp::Greater,
+        BinaryOp::GreaterEqual,
+        BinaryOp::Add,
+        BinaryOp::Subtract,
+        BinaryOp::Multiply,
+        BinaryOp::Divide,
+        BinaryOp::Modulo,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             BinaryOp::Or => "||",

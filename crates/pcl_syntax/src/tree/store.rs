@@ -88,23 +88,6 @@ pub(crate) mod tag {
     pub(crate) const BINARY: u8 = 32;
 }
 
-/// Every binary operator, in declaration order (a tag holds the index).
-pub(crate) const OPS: [BinaryOp; 13] = [
-    BinaryOp::Or,
-    BinaryOp::And,
-    BinaryOp::Equal,
-    BinaryOp::NotEqual,
-    BinaryOp::Less,
-    BinaryOp::LessEqual,
-    BinaryOp::Greater,
-    BinaryOp::GreaterEqual,
-    BinaryOp::Add,
-    BinaryOp::Subtract,
-    BinaryOp::Multiply,
-    BinaryOp::Divide,
-    BinaryOp::Modulo,
-];
-
 fn split(value: u64) -> (u32, u32) {
     (value as u32, (value >> 32) as u32)
 }
@@ -272,7 +255,7 @@ impl Tree {
             },
             t if t >= tag::BINARY => {
                 let code = t - tag::BINARY;
-                match OPS.get(usize::from(code / 4)) {
+                match BinaryOp::ALL.get(usize::from(code / 4)) {
                     Some(&op) => ExprNodeKind::Binary {
                         op,
                         op_start: self.expr_range(ExprId(a)).end + u32::from(code % 4),

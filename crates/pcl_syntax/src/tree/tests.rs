@@ -194,9 +194,9 @@ fn binary_operators_keep_their_positions_near_and_far() {
     let expected: Vec<(&str, Option<&str>)> =
         expected.iter().map(|(o, t)| (*o, Some(*t))).collect();
     assert_eq!(ops, expected, "{}", parse.dump());
-    // The store's table of the operators a tag can hold is in declaration
-    // order (a tag is the index).
-    for (index, op) in super::store::OPS.iter().enumerate() {
+    // The table of the operators a tag can hold is in declaration order
+    // (a tag is the index).
+    for (index, op) in BinaryOp::ALL.iter().enumerate() {
         assert_eq!(*op as usize, index);
     }
 }
