@@ -125,7 +125,7 @@ impl ProgramBinder<'_, '_> {
                         ty = Type::optional(ty);
                         node.nullable = true;
                     }
-                    let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
+                    let name = self.node_name(idx);
                     later.extend(self.check_assignment(file, &value, &ty, "config", name));
                     node.default = Some(value);
                     continue;
@@ -172,7 +172,7 @@ impl ProgramBinder<'_, '_> {
             match attr.name() {
                 "value" => {
                     if block.labels().get(1).is_some() {
-                        let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
+                        let name = self.node_name(idx);
                         later
                             .extend(self.check_assignment(file, &value, &declared, "output", name));
                     }

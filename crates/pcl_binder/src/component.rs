@@ -43,13 +43,13 @@ fn component_interface(program: &Program) -> (Vec<ComponentInput>, Type) {
     for node in program.nodes() {
         match &node.kind {
             NodeKind::Config(c) => inputs.push(ComponentInput {
-                name: node.logical_name.clone(),
+                name: node.logical_name().to_string(),
                 ty: node.ty.clone(),
                 required: c.default.is_none() && !c.nullable,
             }),
             NodeKind::Output(o) => {
                 if let Some(v) = &o.value {
-                    outputs.push((node.logical_name.clone(), Type::output(v.ty().clone())));
+                    outputs.push((node.logical_name().to_string(), Type::output(v.ty().clone())));
                 }
             }
             _ => {}
@@ -141,11 +141,7 @@ impl ProgramBinder<'_, '_> {
         file: FileId,
         block: BlockRef<'_>,
     ) {
-        let name = self
-            .decls
-            .get(idx)
-            .map(|d| d.name.clone())
-            .unwrap_or_default();
+        let name = self.node_name(idx).to_string();
         let source = block.labels().get(1).map(|l| l.value().to_owned());
         let span = Span::new(file, block.range());
         let mut diags = Vec::new();

@@ -3,7 +3,8 @@
 
 use pcl_diagnostics::Span;
 use pcl_expr::{
-    Environment, InvokeFunction, InvokeLookup, Method, MethodLookup, NodeId, NodeReference,
+    Environment, InvokeFunction, InvokeLookup, Method, MethodLookup, NodeId, NodeMode,
+    NodeReference,
 };
 use pcl_schema::suggest::suggest_functions;
 use std::cell::RefCell;
@@ -15,7 +16,12 @@ use crate::schema_types::{SchemaResourceAnnotation, Schemas};
 
 /// A read-only view of the binder's state while one expression is bound.
 pub(crate) struct EnvView<'b, 's> {
-    pub refs: &'b [NodeReference],
+    /// The program's nodes (their `ty` is what references see) and
+    /// declarations (their kind decides how references traverse them).
+    pub nodes: &'b [crate::model::Node],
+    pub decls: &'b [crate::program::Decl],
+    /// `SkipResourceTypechecking`: resource traversals are lenient.
+    pub lenient_resources: bool,
     pub schemas: &'b Schemas<'s>,
     pub input_types: &'b RefCell<InputTypeMemo>,
     /// Answers of [`Environment::invoke_signature`] by token, for the whole
@@ -31,19 +37,32 @@ pub(crate) struct EnvView<'b, 's> {
 
 impl Environment for EnvView<'_, '_> {
     fn node_type(&self, id: NodeId) -> Type {
-        self.refs
+        self.nodes
             .get(id.0 as usize)
-            .map_or_else(Type::dynamic, |r| r.ty.clone())
+            .map_or_else(Type::dynamic, |node| node.ty.clone())
     }
 
     fn node_reference(&self, id: NodeId) -> NodeReference {
-        self.refs
-            .get(id.0 as usize)
-            .cloned()
-            .unwrap_or(NodeReference {
+        use crate::program::DeclKind;
+        let (Some(node), Some(decl)) = (self.nodes.get(id.0 as usize), self.decls.get(id.0 as usize))
+        else {
+            return NodeReference {
                 ty: Type::dynamic(),
-                mode: pcl_expr::NodeMode::Dynamic,
-            })
+                mode: NodeMode::Dynamic,
+            };
+        };
+        let mode = match decl.kind {
+            DeclKind::Hook(_) => NodeMode::Dynamic,
+            DeclKind::Pulumi => {
+                NodeMode::NotTraversable("pulumi blocks cannot be traversed".into())
+            }
+            DeclKind::Resource | DeclKind::Read if self.lenient_resources => NodeMode::Lenient,
+            _ => NodeMode::Typed,
+        };
+        NodeReference {
+            ty: node.ty.clone(),
+            mode,
+        }
     }
 
     fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {

@@ -14,6 +14,7 @@ use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
 use pcl_expr::{BoundTree, NodeId};
 use pcl_syntax::tree::{CommentKind, CommentRef};
 use pcl_types::Type;
+use smol_str::SmolStr;
 
 /// A comment written before or after a declaration, copied out of the
 /// syntax tree (the program outlives the parse). `text` is the raw
@@ -173,10 +174,9 @@ pub struct PackageUse {
 pub struct Node {
     pub id: NodeId,
     /// The declared name (`resource <name> …`, `hook <kind> <name>`,
-    /// `pulumi` for the pulumi block).
-    pub name: String,
-    /// `__logicalName` when set, else the name.
-    pub logical_name: String,
+    /// `pulumi` for the pulumi block); names up to 23 bytes are stored
+    /// inline.
+    pub name: SmolStr,
     pub kind: NodeKind,
     /// The whole block or attribute.
     pub span: Span,
@@ -187,14 +187,52 @@ pub struct Node {
     pub ty: Type,
     /// Nodes this node references (syntactically, in the root scope), in
     /// source order.
-    pub dependencies: Vec<NodeId>,
+    pub dependencies: Box<[NodeId]>,
+    /// What most nodes do not have: a logical name of their own, comments.
+    pub(crate) extra: Option<Box<NodeExtra>>,
+}
+
+/// The parts of a [`Node`] most nodes leave empty, out of line so that a
+/// program of many small locals does not pay for them in every node.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NodeExtra {
+    /// `__logicalName`, when it is set.
+    pub logical_name: Option<String>,
     pub leading_comments: Vec<Comment>,
     pub trailing_comments: Vec<Comment>,
+}
+
+impl NodeExtra {
+    /// `None` when there is nothing to keep.
+    pub(crate) fn boxed(self) -> Option<Box<NodeExtra>> {
+        let empty = self.logical_name.is_none()
+            && self.leading_comments.is_empty()
+            && self.trailing_comments.is_empty();
+        (!empty).then(|| Box::new(self))
+    }
 }
 
 impl Node {
     pub fn file(&self) -> FileId {
         self.span.file
+    }
+
+    /// `__logicalName` when set, else the name.
+    pub fn logical_name(&self) -> &str {
+        self.extra
+            .as_ref()
+            .and_then(|e| e.logical_name.as_deref())
+            .unwrap_or(&self.name)
+    }
+
+    /// The comments on the lines before the node.
+    pub fn leading_comments(&self) -> &[Comment] {
+        self.extra.as_ref().map_or(&[], |e| &e.leading_comments)
+    }
+
+    /// The comment after the node on its last line.
+    pub fn trailing_comments(&self) -> &[Comment] {
+        self.extra.as_ref().map_or(&[], |e| &e.trailing_comments)
     }
 
     /// A short name for the node's kind (`resource`, `read`, `config`, …).

@@ -18,19 +18,21 @@ use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Severity, SourceMap, Span, TextRange};
 use pcl_expr::{
-    bind_expr, check_convertible, BindContext, BoundRef, BoundTree, Definition, NodeMode,
-    NodeReference, Scope,
+    bind_expr, check_convertible, BindContext, BoundRef, BoundTree, Definition, Scope,
 };
 use pcl_syntax::tree::{BlockRef, BodyRef, ExprRef, Item, ItemRef};
 use pcl_syntax::Parse;
 use pcl_types::{InputTypeMemo, Type};
+use smol_str::SmolStr;
 
 use crate::codes;
 use crate::deps;
 use crate::env::EnvView;
 use crate::files::FileProvider;
-use crate::linearize::{linearize, OrderInput};
-use crate::model::{Comment, HookKind, Node, NodeKind, Program, ProgramFile};
+use crate::linearize::{linearize, OrderGraph};
+use crate::model::{
+    Comment, HookKind, LocalNode, Node, NodeExtra, NodeKind, Program, ProgramFile,
+};
 use crate::packages::read_package_blocks;
 use crate::policy::BindPolicy;
 use crate::schema_types::Schemas;
@@ -87,13 +89,23 @@ pub(crate) enum DeclKind {
     Pulumi,
 }
 
+/// Where a node's declaration is: its kind and its item. The node's
+/// name and spans are in the [`Node`] itself, made when it is declared.
+/// 12 bytes (see the `sizes` test).
+#[derive(Clone, Copy)]
 pub(crate) struct Decl {
     pub kind: DeclKind,
-    pub name: String,
-    pub file_idx: usize,
-    pub item_idx: usize,
-    pub span: Span,
-    pub name_span: Span,
+    pub file_idx: u32,
+    pub item_idx: u32,
+}
+
+impl Decl {
+    /// The declaring item.
+    pub fn item<'f>(&self, files: &'f [ParsedFile]) -> Option<ItemRef<'f>> {
+        files
+            .get(self.file_idx as usize)
+            .and_then(|f| f.body().items().get(self.item_idx as usize))
+    }
 }
 
 /// The binder of one program.
@@ -102,11 +114,13 @@ pub(crate) struct ProgramBinder<'a, 's> {
     pub dir: String,
     pub depth: usize,
     pub files: Rc<Vec<ParsedFile>>,
+    /// One per node, by id.
     pub decls: Vec<Decl>,
     pub scope: Scope,
-    pub refs: Vec<NodeReference>,
-    pub deps: Vec<Vec<usize>>,
-    pub nodes: Vec<Option<Node>>,
+    /// One per declaration, by id: made when the name is declared (its
+    /// `ty` the provisional type references see until it is bound, its
+    /// kind a placeholder), completed by [`ProgramBinder::finish_node`].
+    pub nodes: Vec<Node>,
     /// At most 1,000 per file (see [`DiagnosticList`]).
     pub diags: DiagnosticList,
     pub expr_options: pcl_expr::ExprOptions,
@@ -139,7 +153,10 @@ pub(crate) fn bind_program(
     depth: usize,
 ) -> (Program, DiagnosticList) {
     let mut diags = DiagnosticList::new();
-    let mut parsed: Vec<ParsedFile> = Vec::new();
+    // Sized exactly: a `ParsedFile` holds its parse inline (about 550
+    // bytes), and growing by doubling would hold up to twice that per
+    // file for programs of many small files.
+    let mut parsed: Vec<ParsedFile> = Vec::with_capacity(files.len());
     // Files by name, so that file ids (and with them the order of the
     // diagnostics and of everything below, package blocks first) do not
     // depend on the order the files were given in. (Deliberate difference:
@@ -192,8 +209,6 @@ pub(crate) fn bind_program(
         files: Rc::new(parsed),
         decls: Vec::new(),
         scope: Scope::root(),
-        refs: Vec::new(),
-        deps: Vec::new(),
         nodes: Vec::new(),
         diags,
         expr_options: shared.policy.expr_options(),
@@ -204,11 +219,14 @@ pub(crate) fn bind_program(
     };
     binder.declare_all();
     binder.compute_dependencies();
-    let order = binder.binding_order();
-    for idx in order {
-        binder.bind_node(sources, idx);
+    // The order of the finished program depends only on the declarations
+    // and their dependencies: computed before binding, its working memory
+    // is gone before the bound trees take theirs.
+    let order = binder.linear_order();
+    for idx in binder.binding_order() {
+        binder.bind_node(sources, idx as usize);
     }
-    binder.finish()
+    binder.finish(order)
 }
 
 fn label_span(block: BlockRef<'_>) -> TextRange {
@@ -244,8 +262,8 @@ impl ProgramBinder<'_, '_> {
             .iter()
             .map(|f| f.body().items().iter().filter(may_declare).count())
             .sum();
-        self.decls.reserve(items);
-        self.refs.reserve(items);
+        self.decls.reserve_exact(items);
+        self.nodes.reserve_exact(items);
         self.scope.reserve(items);
         for (file_idx, file) in files.iter().enumerate() {
             for pass_a in [true, false] {
@@ -260,9 +278,6 @@ impl ProgramBinder<'_, '_> {
                 }
             }
         }
-        // One slot per declared node (a node is large: the slots are sized
-        // exactly, not by the items).
-        self.nodes = (0..self.decls.len()).map(|_| None).collect();
         for file in files.iter() {
             for block in file.body().blocks() {
                 if self.is_incomplete(Span::new(file.id, block.range())) {
@@ -411,6 +426,7 @@ impl ProgramBinder<'_, '_> {
         let id = self.decls.len();
         let is_output = kind == DeclKind::Output;
         let def = Definition::Node(pcl_expr::NodeId(id as u32));
+        let name = SmolStr::from(name);
         if let Err(existing) = self.scope.define(name.clone(), def, is_output) {
             // Two attributes of one file's body: pcl_syntax has reported
             // `duplicate-attribute` (the reference's parser drops the second
@@ -418,7 +434,9 @@ impl ProgramBinder<'_, '_> {
             if let Definition::Node(prev) = existing {
                 let prev = self.decls.get(prev.0 as usize);
                 if kind == DeclKind::Local
-                    && prev.is_some_and(|p| p.kind == DeclKind::Local && p.file_idx == file_idx)
+                    && prev.is_some_and(|p| {
+                        p.kind == DeclKind::Local && p.file_idx as usize == file_idx
+                    })
                 {
                     return;
                 }
@@ -429,7 +447,7 @@ impl ProgramBinder<'_, '_> {
                 format!("\"{name}\" already declared"),
             );
             if let Definition::Node(prev) = existing {
-                if let Some(prev) = self.decls.get(prev.0 as usize) {
+                if let Some(prev) = self.nodes.get(prev.0 as usize) {
                     d = d.with_related(prev.name_span, "first declared here");
                 }
             } else {
@@ -440,11 +458,8 @@ impl ProgramBinder<'_, '_> {
         }
         self.decls.push(Decl {
             kind,
-            name,
-            file_idx,
-            item_idx,
-            span: span(item.range()),
-            name_span: span(name_range),
+            file_idx: u32::try_from(file_idx).unwrap_or(u32::MAX),
+            item_idx: u32::try_from(item_idx).unwrap_or(u32::MAX),
         });
         let has_token = item.as_block().is_some_and(|b| b.labels().len() >= 2);
         // The provisional types are the same for every resource (and every
@@ -471,28 +486,24 @@ impl ProgramBinder<'_, '_> {
                 .clone(),
             _ => Type::dynamic(),
         };
-        let mode = match kind {
-            DeclKind::Hook(_) => NodeMode::Dynamic,
-            DeclKind::Pulumi => {
-                NodeMode::NotTraversable("pulumi blocks cannot be traversed".into())
+        let ty = match (kind, item.as_block()) {
+            (DeclKind::Config | DeclKind::Output, Some(block)) => {
+                self.label_type(file, block, kind == DeclKind::Config)
             }
-            DeclKind::Resource | DeclKind::Read if self.shared.policy.skip_resource_typecheck => {
-                NodeMode::Lenient
-            }
-            _ => NodeMode::Typed,
+            _ => provisional,
         };
-        self.refs.push(NodeReference {
-            ty: provisional,
-            mode,
+        self.nodes.push(Node {
+            id: pcl_expr::NodeId(id as u32),
+            name,
+            // Until the node is bound (and for good when its syntax does
+            // not match its kind).
+            kind: NodeKind::Local(LocalNode { value: None }),
+            span: span(item.range()),
+            name_span: span(name_range),
+            ty,
+            dependencies: Box::default(),
+            extra: None,
         });
-        if matches!(kind, DeclKind::Config | DeclKind::Output) {
-            if let Some(block) = item.as_block() {
-                let ty = self.label_type(file, block, kind == DeclKind::Config);
-                if let Some(r) = self.refs.get_mut(id) {
-                    r.ty = ty;
-                }
-            }
-        }
     }
 
     /// Warns about a top-level block of a type PCL does not have (the
@@ -590,19 +601,16 @@ impl ProgramBinder<'_, '_> {
 
     fn compute_dependencies(&mut self) {
         let files = self.files.clone();
-        let mut all = Vec::with_capacity(self.decls.len());
         let mut names: Vec<(u32, &str)> = Vec::new();
         let mut walk = deps::Walk::default();
         let mut used: Vec<(Span, Option<usize>)> = Vec::new();
         // `added[id]` is 1 + the index of the last declaration that took
         // node `id` as a dependency: de-duplication in constant time.
         let mut added: Vec<usize> = vec![0; self.decls.len()];
+        let mut deps: Vec<pcl_expr::NodeId> = Vec::new();
         for (decl_at, decl) in self.decls.iter().enumerate() {
             names.clear();
-            if let Some(item) = files
-                .get(decl.file_idx)
-                .and_then(|f| f.body().items().get(decl.item_idx))
-            {
+            if let Some(item) = decl.item(&files) {
                 match item.kind() {
                     Item::Attribute(a) => walk.expr_names(a.expr(), &mut names),
                     Item::Block(b) => {
@@ -612,15 +620,14 @@ impl ProgramBinder<'_, '_> {
                 }
             }
             names.sort_by_key(|(pos, _)| *pos);
-            let mut deps: Vec<usize> = Vec::new();
+            deps.clear();
             for &(_, name) in &names {
                 match self.scope.lookup(name) {
                     Some(Definition::Node(id)) => {
-                        let id = id.0 as usize;
-                        if let Some(mark) = added.get_mut(id) {
+                        if let Some(mark) = added.get_mut(id.0 as usize) {
                             if *mark != decl_at + 1 {
                                 *mark = decl_at + 1;
-                                deps.push(id);
+                                deps.push(*id);
                             }
                         }
                     }
@@ -634,9 +641,10 @@ impl ProgramBinder<'_, '_> {
                     _ => {}
                 }
             }
-            all.push(deps);
+            if let Some(node) = self.nodes.get_mut(decl_at) {
+                node.dependencies = deps.as_slice().into();
+            }
         }
-        self.deps = all;
         // A warning the file's limit dropped is counted as an error now.
         used.sort_unstable();
         used.dedup();
@@ -659,80 +667,93 @@ impl ProgramBinder<'_, '_> {
     }
 
     /// The order nodes are bound in, with `circular reference` diagnostics.
-    fn binding_order(&mut self) -> Vec<usize> {
+    fn binding_order(&mut self) -> Vec<u32> {
+        const ON_STACK: u8 = 1;
+        const DONE: u8 = 2;
+        const REPORTED: u8 = 4;
+        const SELF_REF: u8 = 8;
         let n = self.decls.len();
-        let mut state = vec![0u8; n]; // 0 unvisited, 1 on stack, 2 done
-        let mut order = Vec::with_capacity(n);
-        let mut reported: Vec<bool> = vec![false; n];
-        // Whether a node depends on itself, and where each node on the
-        // stack is (with the stack's nodes alone in `path`): a back edge
-        // then costs constant time, and a cycle is a slice of `path`.
-        let self_refs: Vec<bool> = (0..n)
-            .map(|i| self.deps.get(i).is_some_and(|d| d.contains(&i)))
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        // Per node: its walk state, whether its cycle was reported and
+        // whether it depends on itself; and where it is on the stack
+        // (with the stack's nodes alone in `path`): a back edge then costs
+        // constant time, and a cycle is a slice of `path`.
+        let mut flags: Vec<u8> = self
+            .nodes
+            .iter()
+            .map(|node| {
+                let own = node.id;
+                if node.dependencies.contains(&own) {
+                    SELF_REF
+                } else {
+                    0
+                }
+            })
             .collect();
-        let mut at_depth: Vec<usize> = vec![0; n];
+        let mut at_depth: Vec<u32> = vec![0; n];
         let mut path: Vec<usize> = Vec::new();
         // The walk's stack, shared by every start.
         let mut stack: Vec<(usize, usize)> = Vec::new();
+        let dep_of = |nodes: &[Node], node: usize, next: usize| {
+            nodes
+                .get(node)
+                .and_then(|n| n.dependencies.get(next))
+                .map(|id| id.0 as usize)
+        };
         for start in 0..n {
-            if state.get(start).copied() != Some(0) {
+            if flags.get(start).is_none_or(|f| f & (ON_STACK | DONE) != 0) {
                 continue;
             }
             stack.clear();
             path.clear();
             stack.push((start, 0));
             path.push(start);
-            if let Some(s) = state.get_mut(start) {
-                *s = 1;
+            if let Some(f) = flags.get_mut(start) {
+                *f |= ON_STACK;
             }
             while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-                let dep = self.deps.get(node).and_then(|d| d.get(*next)).copied();
-                match dep {
+                match dep_of(&self.nodes, node, *next) {
                     Some(dep) => {
                         *next += 1;
-                        match state.get(dep).copied() {
-                            Some(0) => {
-                                if let Some(s) = state.get_mut(dep) {
-                                    *s = 1;
-                                }
-                                if let Some(d) = at_depth.get_mut(dep) {
-                                    *d = path.len();
-                                }
-                                stack.push((dep, 0));
-                                path.push(dep);
+                        let f = flags.get(dep).copied().unwrap_or(DONE);
+                        if f & (ON_STACK | DONE) == 0 {
+                            if let Some(f) = flags.get_mut(dep) {
+                                *f |= ON_STACK;
                             }
-                            Some(1) => {
-                                let self_ref = self_refs.get(dep).copied().unwrap_or(false);
-                                let is_component = self
-                                    .decls
-                                    .get(dep)
-                                    .is_some_and(|d| d.kind == DeclKind::Component);
-                                if is_component && !self_ref {
-                                    continue;
+                            if let Some(d) = at_depth.get_mut(dep) {
+                                *d = u32::try_from(path.len()).unwrap_or(u32::MAX);
+                            }
+                            stack.push((dep, 0));
+                            path.push(dep);
+                        } else if f & ON_STACK != 0 {
+                            let is_component = self
+                                .decls
+                                .get(dep)
+                                .is_some_and(|d| d.kind == DeclKind::Component);
+                            if is_component && f & SELF_REF == 0 {
+                                continue;
+                            }
+                            if f & REPORTED == 0 {
+                                if let Some(f) = flags.get_mut(dep) {
+                                    *f |= REPORTED;
                                 }
-                                if !reported.get(dep).copied().unwrap_or(true) {
-                                    if let Some(r) = reported.get_mut(dep) {
-                                        *r = true;
+                                let pos = at_depth.get(dep).map_or(0, |d| *d as usize);
+                                match path.get(pos..) {
+                                    Some(cycle) if cycle.first() == Some(&dep) => {
+                                        self.report_cycle(dep, cycle)
                                     }
-                                    let pos = at_depth.get(dep).copied().unwrap_or(0);
-                                    match path.get(pos..) {
-                                        Some(cycle) if cycle.first() == Some(&dep) => {
-                                            self.report_cycle(dep, cycle)
-                                        }
-                                        _ => self.report_cycle(dep, &[dep]),
-                                    }
+                                    _ => self.report_cycle(dep, &[dep]),
                                 }
                             }
-                            _ => {}
                         }
                     }
                     None => {
                         stack.pop();
                         path.pop();
-                        if let Some(s) = state.get_mut(node) {
-                            *s = 2;
+                        if let Some(f) = flags.get_mut(node) {
+                            *f = (*f & !ON_STACK) | DONE;
                         }
-                        order.push(node);
+                        order.push(u32::try_from(node).unwrap_or(u32::MAX));
                     }
                 }
             }
@@ -755,7 +776,7 @@ impl ProgramBinder<'_, '_> {
                 self.set_type(*i, Type::dynamic());
             }
         }
-        let Some(decl) = self.decls.get(at) else {
+        let Some(decl) = self.nodes.get(at) else {
             return;
         };
         // A cycle through an item the parser could not read whole follows
@@ -763,7 +784,7 @@ impl ProgramBinder<'_, '_> {
         let broken = cycle
             .iter()
             .chain([&at])
-            .filter_map(|i| self.decls.get(*i))
+            .filter_map(|i| self.nodes.get(*i))
             .any(|d| self.is_incomplete(d.span));
         if broken {
             return;
@@ -778,7 +799,7 @@ impl ProgramBinder<'_, '_> {
             let mut names: Vec<String> = cycle
                 .iter()
                 .take(shown)
-                .filter_map(|i| self.decls.get(*i).map(|d| d.name.clone()))
+                .filter_map(|i| self.nodes.get(*i).map(|d| d.name.to_string()))
                 .collect();
             if cycle.len() > shown {
                 names.push(format!("… ({} more)", cycle.len() - shown));
@@ -786,13 +807,13 @@ impl ProgramBinder<'_, '_> {
             names.extend(
                 cycle
                     .first()
-                    .and_then(|i| self.decls.get(*i))
-                    .map(|d| d.name.clone()),
+                    .and_then(|i| self.nodes.get(*i))
+                    .map(|d| d.name.to_string()),
             );
             d = d.with_help(format!("the cycle is {}", names.join(" -> ")));
             for (pos, i) in cycle.iter().enumerate().take(shown) {
                 let next = cycle.get(pos + 1).or(cycle.first()).copied().unwrap_or(*i);
-                if let (Some(a), Some(b)) = (self.decls.get(*i), self.decls.get(next)) {
+                if let (Some(a), Some(b)) = (self.nodes.get(*i), self.nodes.get(next)) {
                     d = d.with_related(a.name_span, format!("`{}` refers to `{}`", a.name, b.name));
                 }
             }
@@ -810,7 +831,9 @@ impl ProgramBinder<'_, '_> {
         scope: &Scope,
     ) -> (BoundTree, Vec<Diagnostic>) {
         let env = EnvView {
-            refs: &self.refs,
+            nodes: &self.nodes,
+            decls: &self.decls,
+            lenient_resources: self.shared.policy.skip_resource_typecheck,
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
             invokes: &self.shared.invokes,
@@ -830,7 +853,9 @@ impl ProgramBinder<'_, '_> {
     /// Checks `expr` against `dest`; diagnostics returned.
     pub fn check(&self, file: FileId, expr: &BoundTree, dest: &Type) -> Vec<Diagnostic> {
         let env = EnvView {
-            refs: &self.refs,
+            nodes: &self.nodes,
+            decls: &self.decls,
+            lenient_resources: self.shared.policy.skip_resource_typecheck,
             schemas: &self.shared.schemas,
             input_types: &self.shared.input_types,
             invokes: &self.shared.invokes,
@@ -892,15 +917,20 @@ impl ProgramBinder<'_, '_> {
     }
 
     pub fn set_type(&mut self, idx: usize, ty: Type) {
-        if let Some(r) = self.refs.get_mut(idx) {
-            r.ty = ty;
+        if let Some(node) = self.nodes.get_mut(idx) {
+            node.ty = ty;
         }
     }
 
     pub fn node_type(&self, idx: usize) -> Type {
-        self.refs
+        self.nodes
             .get(idx)
-            .map_or_else(Type::dynamic, |r| r.ty.clone())
+            .map_or_else(Type::dynamic, |node| node.ty.clone())
+    }
+
+    /// The declared name of node `idx`.
+    pub fn node_name(&self, idx: usize) -> &str {
+        self.nodes.get(idx).map_or("", |node| node.name.as_str())
     }
 
     /// Builds the node record for a declaration.
@@ -908,35 +938,20 @@ impl ProgramBinder<'_, '_> {
         let Some(decl) = self.decls.get(idx) else {
             return;
         };
-        let files = self.files.clone();
-        let item = files
-            .get(decl.file_idx)
-            .and_then(|f| f.body().items().get(decl.item_idx));
-        let (leading, trailing) = item.map_or((Vec::new(), Vec::new()), |i| {
+        let (leading, trailing) = decl.item(&self.files).map_or((Vec::new(), Vec::new()), |i| {
             (
                 i.leading_comments().iter().map(Comment::new).collect(),
                 i.trailing_comments().iter().map(Comment::new).collect(),
             )
         });
-        let deps = self
-            .deps
-            .get(idx)
-            .map(|d| d.iter().map(|i| pcl_expr::NodeId(*i as u32)).collect())
-            .unwrap_or_default();
-        let node = Node {
-            id: pcl_expr::NodeId(idx as u32),
-            name: decl.name.clone(),
-            logical_name: logical_name.unwrap_or_else(|| decl.name.clone()),
-            kind,
-            span: decl.span,
-            name_span: decl.name_span,
-            ty: self.node_type(idx),
-            dependencies: deps,
-            leading_comments: leading,
-            trailing_comments: trailing,
-        };
-        if let Some(slot) = self.nodes.get_mut(idx) {
-            *slot = Some(node);
+        if let Some(node) = self.nodes.get_mut(idx) {
+            node.kind = kind;
+            node.extra = NodeExtra {
+                logical_name,
+                leading_comments: leading,
+                trailing_comments: trailing,
+            }
+            .boxed();
         }
     }
 
@@ -946,10 +961,10 @@ impl ProgramBinder<'_, '_> {
         };
         let kind = decl.kind;
         let files = self.files.clone();
-        let Some(file) = files.get(decl.file_idx) else {
+        let Some(file) = files.get(decl.file_idx as usize) else {
             return;
         };
-        let Some(item) = file.body().items().get(decl.item_idx) else {
+        let Some(item) = file.body().items().get(decl.item_idx as usize) else {
             return;
         };
         match (kind, item.kind()) {
@@ -965,12 +980,23 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
-    fn finish(self) -> (Program, DiagnosticList) {
+    /// The deterministic topological order of the program
+    /// ([`Program::order`]).
+    fn linear_order(&self) -> Vec<pcl_expr::NodeId> {
+        let graph = DeclGraph {
+            decls: &self.decls,
+            nodes: &self.nodes,
+        };
+        linearize(&graph)
+            .into_iter()
+            .map(pcl_expr::NodeId)
+            .collect()
+    }
+
+    fn finish(self, order: Vec<pcl_expr::NodeId>) -> (Program, DiagnosticList) {
         let ProgramBinder {
-            decls,
             files,
             nodes,
-            deps,
             mut diags,
             dir,
             shared,
@@ -985,30 +1011,6 @@ impl ProgramBinder<'_, '_> {
                 i <= syntax_diags || !within(&incomplete, d.span)
             });
         }
-        let file_names: Vec<&str> = decls
-            .iter()
-            .map(|d| files.get(d.file_idx).map_or("", |f| f.name.as_str()))
-            .collect();
-        let inputs: Vec<OrderInput<'_>> = decls
-            .iter()
-            .enumerate()
-            .map(|(i, d)| OrderInput {
-                file: file_names.get(i).copied().unwrap_or(""),
-                position: d.span.range.start,
-                deps: deps.get(i).map_or(&[][..], |v| v.as_slice()),
-            })
-            .collect();
-        let order: Vec<pcl_expr::NodeId> = linearize(&inputs)
-            .into_iter()
-            .map(|i| pcl_expr::NodeId(i as u32))
-            .collect();
-        // Every declared node is bound exactly once; a node whose syntax did
-        // not match its declaration kind keeps a placeholder so ids stay dense.
-        let nodes: Vec<Node> = nodes
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| n.unwrap_or_else(|| placeholder(&decls, i)))
-            .collect();
         let program = Program {
             nodes,
             order,
@@ -1024,6 +1026,31 @@ impl ProgramBinder<'_, '_> {
         };
         diags.retain(|d| d.severity != Severity::Note || !d.summary.is_empty());
         (program, diags)
+    }
+}
+
+/// The declarations as [`linearize`] sees them: files in name order (the
+/// binder's file order), positions, dependencies.
+struct DeclGraph<'a> {
+    decls: &'a [Decl],
+    nodes: &'a [Node],
+}
+
+impl OrderGraph for DeclGraph<'_> {
+    fn len(&self) -> usize {
+        self.decls.len()
+    }
+
+    fn file(&self, node: usize) -> u32 {
+        self.decls.get(node).map_or(0, |d| d.file_idx)
+    }
+
+    fn position(&self, node: usize) -> u32 {
+        self.nodes.get(node).map_or(0, |n| n.span.range.start)
+    }
+
+    fn deps(&self, node: usize) -> &[pcl_expr::NodeId] {
+        self.nodes.get(node).map_or(&[], |n| &n.dependencies)
     }
 }
 
@@ -1217,19 +1244,3 @@ pub(crate) fn downgrade(diags: &mut [Diagnostic]) {
     }
 }
 
-fn placeholder(decls: &[Decl], i: usize) -> Node {
-    let decl = decls.get(i);
-    let span = decl.map_or(Span::new(FileId(0), TextRange::empty(0)), |d| d.span);
-    Node {
-        id: pcl_expr::NodeId(i as u32),
-        name: decl.map(|d| d.name.clone()).unwrap_or_default(),
-        logical_name: decl.map(|d| d.name.clone()).unwrap_or_default(),
-        kind: NodeKind::Local(crate::model::LocalNode { value: None }),
-        span,
-        name_span: decl.map_or(span, |d| d.name_span),
-        ty: Type::dynamic(),
-        dependencies: Vec::new(),
-        leading_comments: Vec::new(),
-        trailing_comments: Vec::new(),
-    }
-}

@@ -341,7 +341,7 @@ impl ProgramBinder<'_, '_> {
         diags.extend(body_diags);
         diags.extend(structural);
         // Attribute checks.
-        let name = self.decls.get(idx).map_or("", |d| d.name.as_str());
+        let name = self.node_name(idx);
         let mut checks = Vec::new();
         let mut bound_inputs = Vec::new();
         let props = input_type_.as_object().map(|o| o.properties());

@@ -274,8 +274,8 @@ impl<'a> Writer<'a, '_> {
         t.push(Task::Begin(Container::Object));
         t.field("id", json!(node.id.0));
         t.field("kind", json!(node.kind_name()));
-        t.field("name", json!(node.name));
-        t.field("logicalName", json!(node.logical_name));
+        t.field("name", json!(node.name.as_str()));
+        t.field("logicalName", json!(node.logical_name()));
         t.field("type", self.ty(&node.ty));
         t.field("range", self.span(node.span));
         t.field("nameRange", self.span(node.name_span));

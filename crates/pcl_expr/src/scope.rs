@@ -12,6 +12,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use pcl_diagnostics::Span;
 use pcl_types::{Name, Type};
+use smol_str::SmolStr;
 
 use crate::builtins::Builtin;
 use crate::signature::Signature;
@@ -96,8 +97,10 @@ pub enum Function {
 }
 
 /// A name map of one level: ordered by insertion (which suggestions and
-/// listings see), hashed with foldhash.
-type Names<V> = IndexMap<String, V, foldhash::fast::RandomState>;
+/// listings see), hashed with foldhash. Names up to 23 bytes are stored in
+/// the entry, so a program of many definitions does not allocate one
+/// string each.
+type Names<V> = IndexMap<SmolStr, V, foldhash::fast::RandomState>;
 
 #[derive(Clone, Debug, Default)]
 struct Frame {
@@ -152,7 +155,7 @@ impl Frame {
 
     /// The defs and outputs names of this level in insertion order (base
     /// first, as if defined first).
-    fn value_names(&self) -> impl Iterator<Item = &String> {
+    fn value_names(&self) -> impl Iterator<Item = &SmolStr> {
         let base = self.base.as_deref();
         let defs = base.into_iter().flat_map(|b| b.defs.keys());
         let outputs = base.into_iter().flat_map(|b| b.outputs.keys());
@@ -162,7 +165,7 @@ impl Frame {
     }
 
     /// The function names of this level in insertion order (base first).
-    fn function_names(&self) -> impl Iterator<Item = &String> {
+    fn function_names(&self) -> impl Iterator<Item = &SmolStr> {
         let base = self.base.as_deref();
         base.into_iter()
             .flat_map(|b| b.functions.keys())
@@ -231,7 +234,7 @@ impl Scope {
     /// may shadow outer ones).
     pub fn define(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<SmolStr>,
         def: Definition,
         is_output: bool,
     ) -> Result<(), Definition> {
@@ -265,7 +268,7 @@ impl Scope {
     /// Defines a function in this level; fails with the existing one.
     pub fn define_function(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<SmolStr>,
         function: Function,
     ) -> Result<(), Function> {
         let name = name.into();
@@ -332,7 +335,7 @@ impl Scope {
                 frame
                     .index
                     .0
-                    .get_or_init(|| NameIndex::new(frame.value_names().map(String::as_str))),
+                    .get_or_init(|| NameIndex::new(frame.value_names().map(SmolStr::as_str))),
             );
             cur = scope.parent.as_deref();
         }

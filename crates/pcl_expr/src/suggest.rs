@@ -10,7 +10,6 @@
 //! them first and then uses the same edit distance and limit.
 
 pub use pcl_diagnostics::suggest::MAX_SUGGESTIONS;
-use std::collections::HashMap;
 
 use pcl_diagnostics::suggest::{did_you_mean, help_line};
 use pcl_diagnostics::{Diagnostic, Span};
@@ -89,20 +88,41 @@ fn count_compared(n: usize) {
 
 /// The names of one scope level, indexed once for "did you mean": by exact
 /// text (the `…Output` twin), by lower-case text (names that are a prefix of
-/// the written one), sorted by lower-case text (names that have it as a
-/// prefix) and by lower-case length (edit distance). Positions are the
-/// names' insertion order, which ties are broken by.
+/// the written one, and names that have it as a prefix), by lower-case
+/// length (edit distance) and by their one-character deletions (one edit
+/// away). Positions are the names' insertion order, which ties are broken
+/// by.
+///
+/// Every index is a sorted array of positions (4 or 8 bytes per entry)
+/// over one string that holds each name and its lower-case form, searched
+/// by bisection: a level of 100,000 names costs about 100 bytes per name
+/// (most of it the deletions), where maps of owned strings cost 385.
 #[derive(Debug, Default)]
 pub struct NameIndex {
-    names: Vec<String>,
-    exact: HashMap<String, u32>,
-    lower: HashMap<String, Vec<u32>>,
-    sorted_lower: Vec<(String, u32)>,
-    by_len: HashMap<usize, Vec<u32>>,
-    /// Every lower-case name of at most [`MAX_DELETION_LEN`] characters
-    /// with one character deleted: names one edit from a written name are
-    /// found by a few lookups, however many names there are.
-    deletions: HashMap<String, Vec<u32>>,
+    /// Each name, then its lower-case form when that differs.
+    text: String,
+    /// Per position: where its name and its lower-case form are in `text`
+    /// and the lower-case form's length in characters.
+    entries: Vec<Entry>,
+    /// Positions by name.
+    by_name: Vec<u32>,
+    /// Positions by (lower-case name, position).
+    by_lower: Vec<u32>,
+    /// Positions by (lower-case length, position).
+    by_len: Vec<u32>,
+    /// `(hash, position)` of every lower-case name of at most
+    /// [`MAX_DELETION_LEN`] characters with one character deleted, sorted:
+    /// names one edit from a written name are found by a few bisections,
+    /// however many names there are. A hash collision only adds a
+    /// candidate that the edit distance then rejects.
+    deletions: Vec<(u32, u32)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    name: (u32, u32),
+    lower: (u32, u32),
+    chars: u32,
 }
 
 /// The longest name [`NameIndex`] indexes by its one-character deletions
@@ -118,6 +138,14 @@ fn without_char_at(s: &str, at: usize) -> Option<String> {
     Some(out)
 }
 
+/// The hash [`NameIndex::deletions`] is keyed by (fixed, so an index
+/// answers the same in every run).
+fn deletion_hash(s: &str) -> u32 {
+    use std::hash::BuildHasher;
+    let h = foldhash::fast::FixedState::with_seed(0x5eed).hash_one(s);
+    (h >> 32) as u32
+}
+
 /// One name found by [`NameIndex::lookup`], keyed for merging the answers
 /// of several levels (`level` 0 innermost).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -128,50 +156,123 @@ pub struct Hit<'a> {
     pub name: &'a str,
 }
 
+/// `(start, len)` of `s` appended to `text`.
+fn append(text: &mut String, s: &str) -> (u32, u32) {
+    let start = u32::try_from(text.len()).unwrap_or(u32::MAX);
+    text.push_str(s);
+    (start, u32::try_from(s.len()).unwrap_or(u32::MAX))
+}
+
 impl NameIndex {
     /// Indexes `names` (duplicates keep their first position).
     pub fn new<'a, I: IntoIterator<Item = &'a str>>(names: I) -> NameIndex {
         let mut index = NameIndex::default();
+        let mut seen: std::collections::HashSet<&str, foldhash::fast::RandomState> =
+            Default::default();
         for name in names {
-            if index.exact.contains_key(name) {
+            if !seen.insert(name) {
                 continue;
             }
-            let pos = index.names.len() as u32;
-            index.names.push(name.to_string());
-            index.exact.insert(name.to_string(), pos);
+            let pos = u32::try_from(index.entries.len()).unwrap_or(u32::MAX);
             let lower = name.to_lowercase();
-            index
-                .by_len
-                .entry(lower.chars().count())
-                .or_default()
-                .push(pos);
-            if lower.chars().count() <= MAX_DELETION_LEN {
+            let name_at = append(&mut index.text, name);
+            let lower_at = if lower == name {
+                name_at
+            } else {
+                append(&mut index.text, &lower)
+            };
+            let chars = lower.chars().count();
+            index.entries.push(Entry {
+                name: name_at,
+                lower: lower_at,
+                chars: u32::try_from(chars).unwrap_or(u32::MAX),
+            });
+            if chars <= MAX_DELETION_LEN {
                 for (at, _) in lower.char_indices() {
                     if let Some(d) = without_char_at(&lower, at) {
-                        let list = index.deletions.entry(d).or_default();
-                        if list.last() != Some(&pos) {
-                            list.push(pos);
-                        }
+                        index.deletions.push((deletion_hash(&d), pos));
                     }
                 }
             }
-            index.sorted_lower.push((lower.clone(), pos));
-            index.lower.entry(lower).or_default().push(pos);
         }
-        index.sorted_lower.sort();
+        index.deletions.sort_unstable();
+        index.deletions.dedup();
+        let positions = || (0..index.entries.len()).map(|p| p as u32).collect::<Vec<u32>>();
+        let mut by_name = positions();
+        by_name.sort_by(|a, b| index.name(*a).cmp(&index.name(*b)));
+        let mut by_lower = positions();
+        by_lower.sort_by(|a, b| (index.lower(*a), a).cmp(&(index.lower(*b), b)));
+        let mut by_len = positions();
+        by_len.sort_by_key(|p| (index.chars(*p), *p));
+        index.by_name = by_name;
+        index.by_lower = by_lower;
+        index.by_len = by_len;
         index
     }
 
     pub fn len(&self) -> usize {
-        self.names.len()
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.entries.is_empty()
+    }
+
+    fn text_at(&self, (start, len): (u32, u32)) -> &str {
+        let start = start as usize;
+        self.text.get(start..start + len as usize).unwrap_or("")
     }
 
     fn name(&self, pos: u32) -> Option<&str> {
-        self.names.get(pos as usize).map(String::as_str)
+        self.entries.get(pos as usize).map(|e| self.text_at(e.name))
+    }
+
+    fn lower(&self, pos: u32) -> &str {
+        self.entries
+            .get(pos as usize)
+            .map_or("", |e| self.text_at(e.lower))
+    }
+
+    fn chars(&self, pos: u32) -> u32 {
+        self.entries.get(pos as usize).map_or(0, |e| e.chars)
+    }
+
+    /// The position of the name `name`.
+    fn exact(&self, name: &str) -> Option<u32> {
+        let at = self
+            .by_name
+            .partition_point(|p| self.name(*p).unwrap_or("") < name);
+        self.by_name
+            .get(at)
+            .copied()
+            .filter(|p| self.name(*p) == Some(name))
+    }
+
+    /// The positions whose lower-case name is `lower`, in order.
+    fn with_lower(&self, lower: &str) -> &[u32] {
+        let from = self.by_lower.partition_point(|p| self.lower(*p) < lower);
+        let to = self.by_lower.partition_point(|p| self.lower(*p) <= lower);
+        self.by_lower.get(from..to).unwrap_or_default()
+    }
+
+    /// The positions whose lower-case name has `len` characters, in order.
+    fn with_len(&self, len: usize) -> &[u32] {
+        let len = u32::try_from(len).unwrap_or(u32::MAX);
+        let from = self.by_len.partition_point(|p| self.chars(*p) < len);
+        let to = self.by_len.partition_point(|p| self.chars(*p) <= len);
+        self.by_len.get(from..to).unwrap_or_default()
+    }
+
+    /// The positions with a deletion hashed as `key` is, in order.
+    fn with_deletion(&self, key: &str) -> impl Iterator<Item = u32> + '_ {
+        let h = deletion_hash(key);
+        let from = self.deletions.partition_point(|(d, _)| *d < h);
+        let to = self.deletions.partition_point(|(d, _)| *d <= h);
+        self.deletions
+            .get(from..to)
+            .unwrap_or_default()
+            .iter()
+            .map(|(_, p)| *p)
     }
 
     /// The names of this level that [`candidates`] could pick for `name`,
@@ -189,7 +290,7 @@ impl NameIndex {
         let with_suffix = format!("{name}Output");
         let twins = [Some(with_suffix.as_str()), name.strip_suffix("Output")];
         for twin in twins.into_iter().flatten() {
-            if let Some(&pos) = self.exact.get(twin) {
+            if let Some(pos) = self.exact(twin) {
                 out.extend(hit(0, pos));
             }
         }
@@ -207,15 +308,12 @@ impl NameIndex {
             for (i, key) in keys.iter().enumerate() {
                 // The name itself against deleted names, and every
                 // deletion of it against names and deleted names.
-                let maps: [Option<&Vec<u32>>; 2] = [
-                    if i == 0 {
-                        None
-                    } else {
-                        self.lower.get(key.as_ref())
-                    },
-                    self.deletions.get(key.as_ref()),
-                ];
-                for &pos in maps.into_iter().flatten().flatten() {
+                let names: &[u32] = if i == 0 {
+                    &[]
+                } else {
+                    self.with_lower(key)
+                };
+                for pos in names.iter().copied().chain(self.with_deletion(key)) {
                     if budget == 0 {
                         break;
                     }
@@ -235,7 +333,7 @@ impl NameIndex {
                 [len.checked_sub(d), Some(len + d)]
             };
             for l in sides.into_iter().flatten() {
-                for &pos in self.by_len.get(&l).into_iter().flatten() {
+                for &pos in self.with_len(l) {
                     if budget == 0 {
                         break 'lengths;
                     }
@@ -247,8 +345,8 @@ impl NameIndex {
         // Prefix: names that are a prefix of the name …
         let mut prefix_budget = MAX_COMPARED;
         for (i, _) in lower.char_indices().skip(MIN_PREFIX) {
-            if let Some(positions) = lower.get(..i).and_then(|p| self.lower.get(p)) {
-                for &pos in positions.iter().take(prefix_budget) {
+            if let Some(prefix) = lower.get(..i) {
+                for &pos in self.with_lower(prefix).iter().take(prefix_budget) {
                     prefix_budget -= 1;
                     out.extend(hit(2, pos));
                 }
@@ -257,9 +355,10 @@ impl NameIndex {
         // … and names the name is a prefix of.
         if len >= MIN_PREFIX {
             let start = self
-                .sorted_lower
-                .partition_point(|(l, _)| l.as_str() < lower.as_str());
-            for (l, pos) in self.sorted_lower.iter().skip(start).take(prefix_budget) {
+                .by_lower
+                .partition_point(|p| self.lower(*p) < lower.as_str());
+            for pos in self.by_lower.iter().skip(start).take(prefix_budget) {
+                let l = self.lower(*pos);
                 if !l.starts_with(lower.as_str()) {
                     break;
                 }

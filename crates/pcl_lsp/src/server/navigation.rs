@@ -92,7 +92,7 @@ impl Server {
                     NodeKind::Pulumi(_) => (SymbolKind::NAMESPACE, "pulumi".to_string()),
                 };
                 DocumentSymbol {
-                    name: n.name.clone(),
+                    name: n.name.to_string(),
                     detail: Some(detail.trim_end().to_string()),
                     kind,
                     tags: None,
@@ -263,7 +263,7 @@ impl Server {
                     continue;
                 };
                 out.push(lsp_types::SymbolInformation {
-                    name: n.name.clone(),
+                    name: n.name.to_string(),
                     kind: symbol_kind(&n.kind),
                     tags: None,
                     deprecated: None,

@@ -100,4 +100,10 @@ pub const MEMORY: &[Shape] = &[
     ("`aN=1` distinct locals", |n| {
         (0..n).map(|i| format!("a{i}=1\n")).collect()
     }),
+    // Each line a mistake: a name that is not defined, among as many that
+    // are, so each asks for suggestions over every definition (a file
+    // reports its first 1,000 diagnostics).
+    ("`xN=yN` undefined names", |n| {
+        (0..n).map(|i| format!("x{i}=y{i}\n")).collect()
+    }),
 ];
