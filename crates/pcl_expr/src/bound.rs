@@ -426,6 +426,30 @@ impl BoundTree {
         ty.unwrap_or_else(|| missing_type())
     }
 
+    /// The type of node `id` (a missing node's outside the tree).
+    pub(crate) fn ty_of(&self, id: BoundId) -> &Type {
+        let ty = match &self.repr {
+            Repr::Flat(f) => f.nodes.get(id as usize).and_then(|n| f.type_at(n.ty)),
+            Repr::One { ty, .. } | Repr::Ref { ty, .. } => (id == 0).then_some(ty),
+            Repr::Pair { types, .. } => types.get(id as usize),
+            Repr::Empty => None,
+        };
+        ty.unwrap_or_else(|| missing_type())
+    }
+
+    /// The range of node `id` (empty outside the tree).
+    pub(crate) fn range_of(&self, id: BoundId) -> TextRange {
+        match &self.repr {
+            Repr::Flat(f) => f
+                .nodes
+                .get(id as usize)
+                .map_or(MISSING_NODE.range, |n| n.range),
+            Repr::One { range, .. } | Repr::Ref { range, .. } if id == 0 => *range,
+            Repr::Pair { ranges, .. } => ranges.get(id as usize).copied().unwrap_or_default(),
+            _ => MISSING_NODE.range,
+        }
+    }
+
     /// The child list at `at` (a node's payload).
     pub(crate) fn list(&self, at: u32) -> &[u32] {
         match &self.repr {

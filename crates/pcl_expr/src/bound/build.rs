@@ -238,15 +238,22 @@ impl Flat {
 
 impl BoundTree {
     /// The flat form, into which an inline tree is turned first.
+    #[inline]
     fn flat_mut(&mut self) -> &mut Flat {
         match self.repr {
             Repr::Flat(ref mut flat) => flat,
-            _ => {
-                let small = std::mem::take(&mut self.repr);
-                self.repr = Repr::Flat(Box::new(Flat::thawed(small)));
-                self.flat_mut()
-            }
+            _ => self.thaw(),
         }
+    }
+
+    /// Turns an inline tree into the flat form (the binder's scratch tree
+    /// is flat from its first push on, so this is off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn thaw(&mut self) -> &mut Flat {
+        let small = std::mem::take(&mut self.repr);
+        self.repr = Repr::Flat(Box::new(Flat::thawed(small)));
+        self.flat_mut()
     }
 
     /// The tree built in `self`, a scratch tree that the binder reuses,
@@ -281,16 +288,6 @@ impl BoundTree {
     /// The id the next pushed node gets.
     pub(crate) fn next_id(&self) -> BoundId {
         self.len() as BoundId
-    }
-
-    /// The type of a node already pushed.
-    pub(crate) fn ty_of(&self, id: BoundId) -> &Type {
-        self.node_type(&self.node(id))
-    }
-
-    /// The range of a node already pushed.
-    pub(crate) fn range_of(&self, id: BoundId) -> TextRange {
-        self.node(id).range
     }
 
     pub(crate) fn set_range(&mut self, id: BoundId, range: TextRange) {

@@ -264,11 +264,11 @@ impl<'t> BoundRef<'t> {
     }
 
     pub fn ty(self) -> &'t Type {
-        self.tree.node_type(&self.tree.node(self.id))
+        self.tree.ty_of(self.id)
     }
 
     pub fn range(self) -> TextRange {
-        self.tree.node(self.id).range
+        self.tree.range_of(self.id)
     }
 
     /// The node just before this one: the last child of a node that has
