@@ -584,3 +584,35 @@ fn inline_trees_read_ids_past_the_end_as_errors() {
         assert_eq!(frozen.get(u32::MAX).kind_name(), "ErrorExpression");
     }
 }
+
+/// The scratch tree keeps its vectors' room across small trees, which are
+/// copied out at their exact size; a tree over the copy limit is moved
+/// out and shrunk, leaving the scratch without room to hold on to.
+#[test]
+fn large_trees_are_moved_out_of_the_scratch() {
+    let mut scratch = chain(3, 1);
+    let small = scratch.take_exact();
+    assert_eq!(form(&small), "flat");
+    assert_eq!(flat(&small).nodes.capacity(), 5);
+    assert!(
+        flat(&scratch).nodes.capacity() >= 5,
+        "the scratch keeps its room"
+    );
+
+    let large = chain(2_000, 7);
+    let mut scratch = large.clone();
+    let moved = scratch.take_exact();
+    assert_eq!(moved, large);
+    assert_eq!(flat(&moved).nodes.capacity(), flat(&moved).nodes.len());
+    assert!(scratch.is_empty());
+    assert_eq!(
+        flat(&scratch).nodes.capacity(),
+        0,
+        "the room left with the tree"
+    );
+    let BoundExprKind::Binary { rhs, .. } = moved.kind() else {
+        panic!("{:?}", moved.root())
+    };
+    assert_eq!(rhs.kind_name(), "LiteralValueExpression");
+    assert_eq!(rhs.range(), r(4 * 1_999));
+}
