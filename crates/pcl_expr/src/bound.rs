@@ -2,7 +2,9 @@
 //! bound expression (one per attribute value), read through borrowing
 //! views ([`BoundRef`], [`BoundExprKind`]).
 //!
-//! A tree is one `Vec` of 20-byte nodes, each its type (an index into the
+//! # Nodes
+//!
+//! A tree is a sequence of 20-byte nodes, each its type (an index into the
 //! tree's table of the types its nodes have, which repeat: a chain of
 //! `+` has two), the byte range of the syntax it came from (in the file of
 //! the [`crate::BindContext`] that bound it) and eight bytes of kind: a
@@ -21,6 +23,44 @@
 //! nodes (40 bytes) per `+1`, and a tree of `Vec`s clones, compares and
 //! drops without recursion however deep the expression is.
 //!
+//! # Small trees are stored inline
+//!
+//! Every top-level definition and every attribute of a program holds a
+//! tree, and most of those trees are tiny: of the 1,275 trees of the
+//! corpus programs (`../shared/corpus`), a fifth are one literal, a
+//! quarter one name reference (`x`, `x.a.b`) and a sixth a plain string
+//! (a template of one literal part, two nodes). A tree that held its vectors inline cost 120 bytes of struct
+//! plus a heap block per vector used: a local `a1 = 1` paid 120 bytes of
+//! struct and a 32-byte block for its one node, more than the source text
+//! many times over (#18 finding 7).
+//!
+//! So a [`BoundTree`] is a 40-byte enum (see the `sizes` test) that
+//! stores the common small shapes in place, each node as its type, its
+//! range and its tag (the payload of an inline node is implied by the
+//! shape), and everything else in one box:
+//! - *one node* with no side data (a literal, an error, an empty tuple,
+//!   object or template): nothing on the heap beyond the shared type;
+//! - *one name reference*: its traversal in one box (56 bytes; the
+//!   traversal's fields are public API, so the view must borrow a whole
+//!   [`BoundScopeTraversal`], and storing that inline would take the tree
+//!   past 56 bytes);
+//! - *a root with one leaf child* (a string, `[1]`, `-x`, `(1)`): the two
+//!   nodes' types, ranges and tags side by side, no heap, so a string
+//!   attribute costs its 40 bytes and nothing else;
+//! - anything else: the flat vectors above in one box (`Flat`). Such a
+//!   tree pays the box (120 bytes) on top of its vectors, 48 bytes more
+//!   than when the vectors were inline, but it is at least three nodes (60
+//!   bytes) and usually a list or a traversal besides.
+//!
+//! The binder builds every tree in the flat form, in a scratch tree it
+//! reuses (pushes grow the vectors; no per-node matching), and
+//! [`BoundTree::take_exact`] freezes it: a small shape moves to its inline
+//! form, the rest is copied out in vectors of exactly its size. Reading
+//! goes through [`BoundTree::node`], which returns a node by value (an
+//! inline node is rebuilt from its fields, with the payload its shape
+//! implies), so the views do not know which form they read. Pushing onto
+//! an inline tree first turns it back into the flat form.
+//!
 //! Everything that walks a whole tree ([`BoundRef::node_references`],
 //! [`BoundRef::called_functions`]) does it with a heap stack. Ids come
 //! from the binder, never from input text; a view of an id outside the
@@ -35,6 +75,7 @@ use pcl_types::{Name, Type, Value};
 use crate::scope::{Definition, Function};
 use crate::signature::Signature;
 
+mod build;
 mod view;
 pub use view::{BoundCall, BoundExprKind, BoundFor, BoundIter, BoundList, BoundPairs, BoundRef};
 
@@ -144,26 +185,69 @@ pub(crate) struct CallData {
 }
 
 /// One bound expression: its nodes in post-order (the root is the last),
-/// the types they have (each distinct type once, as far as the last few
-/// pushed show; the first two inline, as most trees have at most two: a
-/// string's template and its literal part) and their side
-/// data (see the module docs): child lists and name references beside
-/// the nodes, the rarer for expressions, calls and relative steps in a
-/// box allocated on first use.
+/// the types they have and their side data (see the module docs), stored
+/// inline when the tree is one of the small shapes most are, else in one
+/// box.
 ///
 /// `PartialEq` compares the stored representation: a clone is equal to
-/// its tree.
+/// its tree, and two trees frozen by [`BoundTree::take_exact`] from the
+/// same nodes are equal.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoundTree {
-    pub(crate) nodes: Vec<Node>,
-    /// The types of index 0 and 1.
-    pub(crate) first_types: [Option<Type>; 2],
+    repr: Repr,
+}
+
+/// The forms of a [`BoundTree`] (see the module docs). An inline node has
+/// no payload: a leaf's child list, if its kind has one, is empty; the
+/// root of a pair has exactly one child, node 0 (implicit, or its child
+/// list `[0]`); a reference's traversal is the boxed one.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Repr {
+    /// No node (a tree not built yet).
+    #[default]
+    Empty,
+    /// One leaf: a node without side data.
+    One {
+        ty: Type,
+        range: TextRange,
+        tag: Tag,
+    },
+    /// One name reference.
+    Ref {
+        ty: Type,
+        range: TextRange,
+        traversal: Box<BoundScopeTraversal>,
+    },
+    /// A leaf (node 0) under a root with no other child (node 1): the
+    /// nodes' fields in arrays of two, so the tree stays at 40 bytes.
+    Pair {
+        types: [Type; 2],
+        ranges: [TextRange; 2],
+        tags: [Tag; 2],
+        /// The root's operator byte (a leaf's is 0).
+        op: u8,
+    },
+    /// Any other tree, and every tree being built.
+    Flat(Box<Flat>),
+}
+
+/// A tree in vectors: the form the binder builds in, and the frozen form
+/// of every tree that is not small.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Flat {
+    nodes: Vec<Node>,
+    /// The types of index 0 and 1 (each distinct type once, as far as the
+    /// last few pushed show; the first two inline, as most trees have at
+    /// most two).
+    first_types: [Option<Type>; 2],
     /// The types of index 2 on.
-    pub(crate) types: Vec<Type>,
+    types: Vec<Type>,
     /// Child lists, each its length, then its ids.
-    pub(crate) lists: Vec<u32>,
-    pub(crate) traversals: Vec<BoundScopeTraversal>,
-    pub(crate) rare: Option<Box<Rare>>,
+    lists: Vec<u32>,
+    traversals: Vec<BoundScopeTraversal>,
+    /// The for expressions, calls and relative steps, in a box allocated
+    /// on first use.
+    rare: Option<Box<Rare>>,
 }
 
 /// The data of the kinds most trees do not have.
@@ -174,37 +258,6 @@ pub(crate) struct Rare {
     pub(crate) steps: Vec<Box<[BoundStep]>>,
 }
 
-impl Rare {
-    fn is_empty(&self) -> bool {
-        self.fors.is_empty() && self.calls.is_empty() && self.steps.is_empty()
-    }
-
-    /// The contents in vectors of exactly their size; `self` keeps its
-    /// capacity.
-    fn take_exact(&mut self) -> Rare {
-        Rare {
-            fors: take_vec(&mut self.fors),
-            calls: take_vec(&mut self.calls),
-            steps: take_vec(&mut self.steps),
-        }
-    }
-}
-
-/// `v`'s elements moved into a vector of exactly their number (none
-/// allocated for none); `v` is left empty with its capacity.
-fn take_vec<T>(v: &mut Vec<T>) -> Vec<T> {
-    if v.is_empty() {
-        return Vec::new();
-    }
-    let mut out = Vec::with_capacity(v.len());
-    out.append(v);
-    out
-}
-
-/// Trees up to this many nodes are copied out of the binder's scratch
-/// tree ([`BoundTree::take_exact`]); larger ones are moved.
-const COPY_LIMIT: usize = 1024;
-
 /// What a view of an id outside its tree reads.
 const MISSING_NODE: Node = Node {
     ty: u32::MAX,
@@ -214,16 +267,19 @@ const MISSING_NODE: Node = Node {
     payload: 0,
 };
 
+/// The payload of an inline pair's root: its child list is [`ONLY_FIRST`].
+/// Every other inline node's payload is 0, which reads as the empty list
+/// (and, for a reference, as its traversal).
+const PAIR_ROOT_LIST: u32 = 1;
+
+/// The child list of an inline pair's root.
+static ONLY_FIRST: [BoundId; 1] = [0];
+
 /// The type of a node whose type index is outside its tree.
 fn missing_type() -> &'static Type {
     static TYPE: OnceLock<Type> = OnceLock::new();
     TYPE.get_or_init(Type::dynamic)
 }
-
-/// How many of the types pushed last [`BoundTree::intern`] looks through
-/// for the one it is given (so a push costs a bounded number of pointer
-/// comparisons).
-const RECENT_TYPES: usize = 8;
 
 pub(crate) fn binary_op(byte: u8) -> BinaryOp {
     BinaryOp::ALL
@@ -239,6 +295,36 @@ pub(crate) fn unary_op(byte: u8) -> UnaryOp {
     }
 }
 
+impl Node {
+    /// An inline node read back: type index `id`, the payload its shape
+    /// implies.
+    fn inline(id: BoundId, range: TextRange, tag: Tag, op: u8, payload: u32) -> Node {
+        Node {
+            ty: id,
+            range,
+            tag,
+            op,
+            payload,
+        }
+    }
+}
+
+impl Flat {
+    fn type_at(&self, index: u32) -> Option<&Type> {
+        match index {
+            0 => self.first_types[0].as_ref(),
+            1 => self.first_types[1].as_ref(),
+            i => self.types.get(i as usize - 2),
+        }
+    }
+
+    fn list(&self, at: u32) -> &[u32] {
+        let at = at as usize;
+        let len = self.lists.get(at).copied().unwrap_or(0) as usize;
+        self.lists.get(at + 1..at + 1 + len).unwrap_or_default()
+    }
+}
+
 impl BoundTree {
     /// An empty tree (the binder fills it; a bound tree is never empty).
     pub fn new() -> BoundTree {
@@ -247,7 +333,7 @@ impl BoundTree {
 
     /// The root expression (the last node).
     pub fn root(&self) -> BoundRef<'_> {
-        self.get(self.nodes.len().saturating_sub(1) as BoundId)
+        self.get(self.len().saturating_sub(1) as BoundId)
     }
 
     /// A view of one node.
@@ -257,11 +343,16 @@ impl BoundTree {
 
     /// How many nodes the tree holds.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        match &self.repr {
+            Repr::Empty => 0,
+            Repr::One { .. } | Repr::Ref { .. } => 1,
+            Repr::Pair { .. } => 2,
+            Repr::Flat(f) => f.nodes.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.len() == 0
     }
 
     // ---- shortcuts to the root's view ------------------------------------------------
@@ -306,301 +397,82 @@ impl BoundTree {
         self.root().literal_string()
     }
 
-    pub(crate) fn node(&self, id: BoundId) -> &Node {
-        self.nodes.get(id as usize).unwrap_or(&MISSING_NODE)
+    // ---- reading, whatever the form ------------------------------------------------------
+
+    /// Node `id` ([`MISSING_NODE`] outside the tree).
+    pub(crate) fn node(&self, id: BoundId) -> Node {
+        match (&self.repr, id) {
+            (Repr::Flat(f), _) => f.nodes.get(id as usize).copied().unwrap_or(MISSING_NODE),
+            (Repr::One { range, tag, .. }, 0) => Node::inline(0, *range, *tag, 0, 0),
+            (Repr::Ref { range, .. }, 0) => Node::inline(0, *range, Tag::ScopeTraversal, 0, 0),
+            (Repr::Pair { ranges, tags, .. }, 0) => Node::inline(0, ranges[0], tags[0], 0, 0),
+            (
+                Repr::Pair {
+                    ranges, tags, op, ..
+                },
+                1,
+            ) => Node::inline(1, ranges[1], tags[1], *op, PAIR_ROOT_LIST),
+            _ => MISSING_NODE,
+        }
     }
 
     pub(crate) fn node_type(&self, node: &Node) -> &Type {
-        let ty = match node.ty {
-            0 => self.first_types[0].as_ref(),
-            1 => self.first_types[1].as_ref(),
-            i => self.types.get(i as usize - 2),
+        let ty = match &self.repr {
+            Repr::Flat(f) => f.type_at(node.ty),
+            Repr::One { ty, .. } | Repr::Ref { ty, .. } => (node.ty == 0).then_some(ty),
+            Repr::Pair { types, .. } => types.get(node.ty as usize),
+            Repr::Empty => None,
         };
         ty.unwrap_or_else(|| missing_type())
     }
 
-    pub(crate) fn rare(&self) -> Option<&Rare> {
-        self.rare.as_deref()
-    }
-
-    fn rare_mut(&mut self) -> &mut Rare {
-        self.rare.get_or_insert_with(Box::default)
-    }
-
-    pub(crate) fn list(&self, at: u32) -> &[u32] {
-        let at = at as usize;
-        let len = self.lists.get(at).copied().unwrap_or(0) as usize;
-        self.lists.get(at + 1..at + 1 + len).unwrap_or_default()
-    }
-
-    /// The tree built in `self`, a scratch tree that the binder reuses,
-    /// in vectors of exactly its size: a small tree is copied out (one
-    /// allocation per vector it uses, none for growing them) and `self`
-    /// is left empty with its capacity; a large one is moved out and
-    /// shrunk, so the scratch never holds more than a small tree's room.
-    pub(crate) fn take_exact(&mut self) -> BoundTree {
-        if self.nodes.len() > COPY_LIMIT || self.lists.len() > 2 * COPY_LIMIT {
-            let mut out = std::mem::take(self);
-            out.nodes.shrink_to_fit();
-            out.types.shrink_to_fit();
-            out.lists.shrink_to_fit();
-            out.traversals.shrink_to_fit();
-            return out;
-        }
-        let rare = match self.rare.as_deref_mut() {
-            Some(r) if !r.is_empty() => Some(Box::new(r.take_exact())),
-            _ => None,
-        };
-        BoundTree {
-            nodes: take_vec(&mut self.nodes),
-            first_types: [self.first_types[0].take(), self.first_types[1].take()],
-            types: take_vec(&mut self.types),
-            lists: take_vec(&mut self.lists),
-            traversals: take_vec(&mut self.traversals),
-            rare,
-        }
-    }
-
-    /// The index of `ty` in `types`: one of the last few pushed when it is
-    /// the same type, else a new entry.
-    fn intern(&mut self, ty: Type) -> u32 {
-        for (i, slot) in self.first_types.iter_mut().enumerate() {
-            match slot {
-                None => {
-                    *slot = Some(ty);
-                    return i as u32;
-                }
-                Some(t) if t.ptr_eq(&ty) => return i as u32,
-                Some(_) => {}
-            }
-        }
-        let len = self.types.len();
-        let mut recent = self.types.iter().rev().take(RECENT_TYPES);
-        if let Some(back) = recent.position(|t| t.ptr_eq(&ty)) {
-            return (len - back) as u32 + 1;
-        }
-        self.types.push(ty);
-        len as u32 + 2
-    }
-
-    // ---- building (post-order) -------------------------------------------------------
-
-    /// The id the next pushed node gets.
-    pub(crate) fn next_id(&self) -> BoundId {
-        self.nodes.len() as BoundId
-    }
-
-    /// The type of a node already pushed.
+    /// The type of node `id` (a missing node's outside the tree).
     pub(crate) fn ty_of(&self, id: BoundId) -> &Type {
-        self.node_type(self.node(id))
-    }
-
-    /// The range of a node already pushed.
-    pub(crate) fn range_of(&self, id: BoundId) -> TextRange {
-        self.node(id).range
-    }
-
-    pub(crate) fn set_range(&mut self, id: BoundId, range: TextRange) {
-        if let Some(n) = self.nodes.get_mut(id as usize) {
-            n.range = range;
-        }
-    }
-
-    fn push(&mut self, tag: Tag, op: u8, payload: u32, ty: Type, range: TextRange) -> BoundId {
-        let id = self.next_id();
-        let ty = self.intern(ty);
-        self.nodes.push(Node {
-            ty,
-            range,
-            tag,
-            op,
-            payload,
-        });
-        id
-    }
-
-    /// Checks (in debug builds) that `child` is the node just pushed, the
-    /// one a node's implicit last child is.
-    fn last_child(&self, child: BoundId) {
-        debug_assert_eq!(child + 1, self.next_id(), "post-order violated");
-    }
-
-    fn push_list(&mut self, ids: impl ExactSizeIterator<Item = BoundId>) -> u32 {
-        let lists = &mut self.lists;
-        let at = lists.len() as u32;
-        lists.push(ids.len() as u32);
-        lists.extend(ids);
-        at
-    }
-
-    /// A literal; `ty` is its const type, which holds the value.
-    pub(crate) fn literal(&mut self, ty: Type, range: TextRange) -> BoundId {
-        debug_assert!(ty.as_const().is_some(), "a literal's type is const");
-        self.push(Tag::Literal, 0, 0, ty, range)
-    }
-
-    /// Removes a literal just pushed (a folded `-<number>` replaces its
-    /// operand).
-    pub(crate) fn pop_literal(&mut self, id: BoundId) {
-        if id + 1 == self.next_id() && self.node(id).tag == Tag::Literal {
-            self.nodes.pop();
-        }
-    }
-
-    pub(crate) fn error(&mut self, range: TextRange) -> BoundId {
-        self.push(Tag::Error, 0, 0, Type::dynamic(), range)
-    }
-
-    pub(crate) fn splat_item(&mut self, ty: Type, range: TextRange) -> BoundId {
-        self.push(Tag::SplatItem, 0, 0, ty, range)
-    }
-
-    pub(crate) fn template(&mut self, parts: &[BoundId], ty: Type, range: TextRange) -> BoundId {
-        let at = self.push_list(parts.iter().copied());
-        self.push(Tag::Template, 0, at, ty, range)
-    }
-
-    pub(crate) fn tuple(&mut self, items: &[BoundId], ty: Type, range: TextRange) -> BoundId {
-        let at = self.push_list(items.iter().copied());
-        self.push(Tag::Tuple, 0, at, ty, range)
-    }
-
-    /// `pairs` holds keys and values alternating.
-    pub(crate) fn object(&mut self, pairs: &[BoundId], ty: Type, range: TextRange) -> BoundId {
-        let at = self.push_list(pairs.iter().copied());
-        self.push(Tag::Object, 0, at, ty, range)
-    }
-
-    pub(crate) fn template_join(&mut self, inner: BoundId, ty: Type, range: TextRange) -> BoundId {
-        self.last_child(inner);
-        self.push(Tag::TemplateJoin, 0, 0, ty, range)
-    }
-
-    pub(crate) fn parens(&mut self, inner: BoundId, ty: Type, range: TextRange) -> BoundId {
-        self.last_child(inner);
-        self.push(Tag::Parens, 0, 0, ty, range)
-    }
-
-    pub(crate) fn unary(
-        &mut self,
-        op: UnaryOp,
-        operand: BoundId,
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        self.last_child(operand);
-        let op = match op {
-            UnaryOp::Negate => 0,
-            UnaryOp::Not => 1,
+        let ty = match &self.repr {
+            Repr::Flat(f) => f.nodes.get(id as usize).and_then(|n| f.type_at(n.ty)),
+            Repr::One { ty, .. } | Repr::Ref { ty, .. } => (id == 0).then_some(ty),
+            Repr::Pair { types, .. } => types.get(id as usize),
+            Repr::Empty => None,
         };
-        self.push(Tag::Unary, op, 0, ty, range)
+        ty.unwrap_or_else(|| missing_type())
     }
 
-    pub(crate) fn binary(
-        &mut self,
-        op: BinaryOp,
-        lhs: BoundId,
-        rhs: BoundId,
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        self.last_child(rhs);
-        self.push(Tag::Binary, op as u8, lhs, ty, range)
+    /// The range of node `id` (empty outside the tree).
+    pub(crate) fn range_of(&self, id: BoundId) -> TextRange {
+        match &self.repr {
+            Repr::Flat(f) => f
+                .nodes
+                .get(id as usize)
+                .map_or(MISSING_NODE.range, |n| n.range),
+            Repr::One { range, .. } | Repr::Ref { range, .. } if id == 0 => *range,
+            Repr::Pair { ranges, .. } => ranges.get(id as usize).copied().unwrap_or_default(),
+            _ => MISSING_NODE.range,
+        }
     }
 
-    pub(crate) fn conditional(
-        &mut self,
-        [condition, then_expr, else_expr]: [BoundId; 3],
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        self.last_child(else_expr);
-        let at = self.push_list([condition, then_expr].into_iter());
-        self.push(Tag::Conditional, 0, at, ty, range)
+    /// The child list at `at` (a node's payload).
+    pub(crate) fn list(&self, at: u32) -> &[u32] {
+        match &self.repr {
+            Repr::Flat(f) => f.list(at),
+            Repr::Pair { .. } if at == PAIR_ROOT_LIST => &ONLY_FIRST,
+            _ => &[],
+        }
     }
 
-    pub(crate) fn splat(
-        &mut self,
-        source: BoundId,
-        each: BoundId,
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        self.last_child(each);
-        self.push(Tag::Splat, 0, source, ty, range)
+    /// The name reference at `at` (a node's payload).
+    pub(crate) fn traversal(&self, at: u32) -> Option<&BoundScopeTraversal> {
+        match &self.repr {
+            Repr::Flat(f) => f.traversals.get(at as usize),
+            Repr::Ref { traversal, .. } if at == 0 => Some(traversal),
+            _ => None,
+        }
     }
 
-    pub(crate) fn index(
-        &mut self,
-        collection: BoundId,
-        key: BoundId,
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        self.last_child(key);
-        self.push(Tag::Index, 0, collection, ty, range)
-    }
-
-    pub(crate) fn for_expr(&mut self, data: ForData, ty: Type, range: TextRange) -> BoundId {
-        let fors = &mut self.rare_mut().fors;
-        let at = fors.len() as u32;
-        fors.push(data);
-        self.push(Tag::For, 0, at, ty, range)
-    }
-
-    /// A call; `args` are its bound arguments.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn call(
-        &mut self,
-        name: &str,
-        name_range: TextRange,
-        function: Option<Function>,
-        args: &[BoundId],
-        expand_final: bool,
-        signature: Signature,
-        invoke_token: Option<String>,
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        let args = self.push_list(args.iter().copied());
-        let calls = &mut self.rare_mut().calls;
-        let at = calls.len() as u32;
-        calls.push(CallData {
-            name: name.to_string(),
-            name_range,
-            function,
-            args,
-            expand_final,
-            signature,
-            invoke_token,
-        });
-        self.push(Tag::Call, 0, at, ty, range)
-    }
-
-    pub(crate) fn scope_traversal(
-        &mut self,
-        traversal: BoundScopeTraversal,
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        let traversals = &mut self.traversals;
-        let at = traversals.len() as u32;
-        traversals.push(traversal);
-        self.push(Tag::ScopeTraversal, 0, at, ty, range)
-    }
-
-    pub(crate) fn relative_traversal(
-        &mut self,
-        source: BoundId,
-        steps: Box<[BoundStep]>,
-        ty: Type,
-        range: TextRange,
-    ) -> BoundId {
-        self.last_child(source);
-        let all = &mut self.rare_mut().steps;
-        let at = all.len() as u32;
-        all.push(steps);
-        self.push(Tag::RelativeTraversal, 0, at, ty, range)
+    pub(crate) fn rare(&self) -> Option<&Rare> {
+        match &self.repr {
+            Repr::Flat(f) => f.rare.as_deref(),
+            _ => None,
+        }
     }
 }
 

@@ -102,12 +102,15 @@ fn sample() -> BoundTree {
 
 /// A bound tree holds a node per expression, so these sizes are what a
 /// check costs per source byte on dense input (#18 finding 7): `1+1+…`
-/// is two nodes per `+1`. A tree holds its vectors and its first two
-/// types inline (an attribute of one literal allocates only its node).
+/// is two nodes per `+1`. Every definition and attribute of a program
+/// holds a tree, which is 40 bytes (120 when it held its vectors inline),
+/// an optional one too; the small shapes live in those 40 bytes.
 #[test]
 fn sizes() {
     use std::mem::size_of;
-    assert!(size_of::<BoundTree>() <= 120, "{}", size_of::<BoundTree>());
+    let trees = (size_of::<BoundTree>(), size_of::<Option<BoundTree>>());
+    assert!(trees.0 <= 40, "{trees:?}");
+    assert_eq!(trees.0, trees.1, "{trees:?}");
     let sizes = (
         size_of::<Node>(),
         size_of::<Value>(),
@@ -359,11 +362,257 @@ fn types_read_back_through_the_table() {
             BoundExprKind::Literal(Value::Number(n)) if n.notation() == k.to_string()
         ));
     }
-    assert!(t.types.len() + 2 < order.len(), "repeats share entries");
+    assert!(
+        flat(&t).types.len() + 2 < order.len(),
+        "repeats share entries"
+    );
     let copy = BoundTree::new().take_exact();
     assert!(copy.is_empty());
     let mut scratch = t.clone();
     let taken = scratch.take_exact();
     assert_eq!(taken, t);
-    assert!(scratch.is_empty() && scratch.types.is_empty());
+    assert!(scratch.is_empty() && flat(&scratch).types.is_empty());
+}
+
+/// The flat form of a tree being built (or of a large frozen one).
+fn flat(t: &BoundTree) -> &Flat {
+    match &t.repr {
+        Repr::Flat(f) => f,
+        other => panic!("not flat: {other:?}"),
+    }
+}
+
+/// The form a tree is stored in.
+fn form(t: &BoundTree) -> &'static str {
+    match &t.repr {
+        Repr::Empty => "empty",
+        Repr::One { .. } => "one",
+        Repr::Ref { .. } => "ref",
+        Repr::Pair { .. } => "pair",
+        Repr::Flat(_) => "flat",
+    }
+}
+
+/// Everything the views show of node `id` and of its children, with
+/// child ids: two trees with equal descriptions of every node read the
+/// same.
+fn describe(t: &BoundTree, id: BoundId) -> String {
+    let e = t.get(id);
+    let mut children = Vec::new();
+    e.for_each_child(&mut |c| children.push(c.id()));
+    let detail = match e.kind() {
+        BoundExprKind::Literal(v) => format!("{v:?}"),
+        BoundExprKind::Unary { op, .. } => format!("{op:?}"),
+        BoundExprKind::Binary { op, .. } => format!("{op:?}"),
+        BoundExprKind::ScopeTraversal(st) => format!("{st:?}"),
+        BoundExprKind::RelativeTraversal { steps, .. } => format!("{steps:?}"),
+        BoundExprKind::Call(c) => format!("{:?} {:?}", c.name, c.invoke_token),
+        BoundExprKind::Object(pairs) => format!("{} pairs", pairs.len()),
+        _ => String::new(),
+    };
+    assert!(std::ptr::eq(e.ty(), t.ty_of(id)));
+    format!(
+        "{}#{id}@{:?}: {:?} {detail} {children:?}",
+        e.kind_name(),
+        e.range(),
+        e.ty()
+    )
+}
+
+fn describe_all(t: &BoundTree) -> Vec<String> {
+    (0..t.len() as BoundId + 1)
+        .map(|id| describe(t, id))
+        .collect()
+}
+
+/// Small trees of each shape, built as the binder builds them, with the
+/// form each freezes into.
+fn small_shapes() -> Vec<(&'static str, &'static str, BoundTree)> {
+    let string = || Type::literal(Value::String("x".into()));
+    let mut out = Vec::new();
+    let mut shape = |name, form, build: &dyn Fn(&mut BoundTree)| {
+        let mut t = BoundTree::new();
+        build(&mut t);
+        out.push((name, form, t));
+    };
+    shape("literal", "one", &|t| {
+        number(t, 1, 0);
+    });
+    shape("error", "one", &|t| {
+        t.error(r(0));
+    });
+    shape("empty tuple", "one", &|t| {
+        t.tuple(&[], Type::dynamic(), r(0));
+    });
+    shape("empty object", "one", &|t| {
+        t.object(&[], Type::dynamic(), r(0));
+    });
+    shape("empty template", "one", &|t| {
+        t.template(&[], Type::string(), r(0));
+    });
+    shape("folded negation", "one", &|t| {
+        let one = number(t, 1, 1);
+        t.pop_literal(one);
+        number(t, -1, 0);
+    });
+    shape("name", "ref", &|t| {
+        reference(t, "x", 4, 0);
+    });
+    shape("string", "pair", &|t| {
+        let text = t.literal(string(), r(1));
+        t.template(&[text], Type::string(), TextRange::new(0, 3));
+    });
+    shape("one-item tuple", "pair", &|t| {
+        let one = number(t, 1, 1);
+        t.tuple(&[one], Type::dynamic(), TextRange::new(0, 3));
+    });
+    shape("negation", "pair", &|t| {
+        let e = t.error(r(1));
+        t.unary(UnaryOp::Negate, e, Type::number(), TextRange::new(0, 2));
+    });
+    shape("not", "pair", &|t| {
+        let e = t.error(r(1));
+        t.unary(UnaryOp::Not, e, Type::bool(), TextRange::new(0, 2));
+    });
+    shape("parentheses", "pair", &|t| {
+        let one = number(t, 1, 1);
+        t.parens(one, Type::number(), TextRange::new(0, 3));
+    });
+    shape("template join", "pair", &|t| {
+        let inner = t.tuple(&[], Type::dynamic(), r(3));
+        t.template_join(inner, Type::string(), r(2));
+    });
+    shape("tuple of an empty object", "pair", &|t| {
+        let inner = t.object(&[], Type::dynamic(), r(1));
+        t.tuple(&[inner], Type::dynamic(), TextRange::new(0, 4));
+    });
+    shape("template of a name", "flat", &|t| {
+        let x = reference(t, "x", 4, 3);
+        t.template(&[x], Type::string(), TextRange::new(0, 6));
+    });
+    shape("parenthesised name", "flat", &|t| {
+        let x = reference(t, "x", 4, 1);
+        t.parens(x, Type::dynamic(), TextRange::new(0, 3));
+    });
+    shape("object of one item", "flat", &|t| {
+        let k = t.literal(string(), r(1));
+        let v = number(t, 1, 3);
+        t.object(&[k, v], Type::dynamic(), TextRange::new(0, 5));
+    });
+    shape("tuple of a one-item tuple", "flat", &|t| {
+        let one = number(t, 1, 2);
+        let inner = t.tuple(&[one], Type::dynamic(), r(1));
+        t.tuple(&[inner], Type::dynamic(), TextRange::new(0, 5));
+    });
+    shape("call without arguments", "flat", &|t| {
+        let sig = Signature::dynamic();
+        t.call(
+            "f",
+            r(0),
+            None,
+            &[],
+            false,
+            sig,
+            None,
+            Type::dynamic(),
+            r(0),
+        );
+    });
+    shape("two references", "flat", &|t| {
+        let a = reference(t, "a", 1, 1);
+        let b = reference(t, "b", 2, 3);
+        t.binary(BinaryOp::Add, a, b, Type::number(), r(0));
+    });
+    out
+}
+
+/// Each small shape freezes into its inline form (the rest into the flat
+/// one) and reads back through the views exactly as the tree it was built
+/// in; the scratch is left empty, ready for the next tree.
+#[test]
+fn small_trees_freeze_inline_and_read_back_the_same() {
+    let mut scratch = BoundTree::new();
+    for (name, expected, built) in small_shapes() {
+        scratch = built.clone();
+        let frozen = scratch.take_exact();
+        assert_eq!(form(&frozen), expected, "{name}");
+        assert_eq!(describe_all(&frozen), describe_all(&built), "{name}");
+        assert_eq!(frozen.len(), built.len(), "{name}");
+        assert_eq!(frozen.root().id(), built.root().id(), "{name}");
+        assert!(scratch.is_empty(), "{name}: the scratch is emptied");
+        assert_eq!(form(&scratch), "flat", "{name}: and keeps its vectors");
+        assert_eq!(frozen.clone(), frozen, "{name}");
+        let mut again = frozen.clone();
+        assert_eq!(again.take_exact(), frozen, "{name}: freezing twice");
+    }
+    assert_eq!(form(&scratch), "flat");
+}
+
+/// Pushing onto a frozen inline tree turns it back into the flat form
+/// first: its nodes keep their ids, types and children.
+#[test]
+fn pushing_onto_an_inline_tree_keeps_its_nodes() {
+    for (name, _, built) in small_shapes() {
+        let mut frozen = built.clone().take_exact();
+        let before = describe_all(&frozen);
+        let root = frozen.root().id();
+        let wrapped = frozen.parens(root, Type::dynamic(), TextRange::new(0, 9));
+        assert_eq!(form(&frozen), "flat", "{name}");
+        assert_eq!(wrapped, root + 1, "{name}");
+        let after = describe_all(&frozen);
+        assert_eq!(
+            after[..before.len() - 1],
+            before[..before.len() - 1],
+            "{name}"
+        );
+        let BoundExprKind::Parens(inner) = frozen.kind() else {
+            panic!("{name}: {:?}", frozen.root())
+        };
+        assert_eq!(inner.id(), root, "{name}");
+    }
+}
+
+/// The inline forms read no node, type or list beyond their own: ids past
+/// the end read as errors, as in the flat form.
+#[test]
+fn inline_trees_read_ids_past_the_end_as_errors() {
+    for (name, form_name, built) in small_shapes() {
+        let frozen = built.clone().take_exact();
+        let past = frozen.get(frozen.len() as BoundId);
+        assert_eq!(past.kind_name(), "ErrorExpression", "{name} ({form_name})");
+        assert!(past.ty().ptr_eq(missing_type()), "{name}");
+        assert_eq!(frozen.get(u32::MAX).kind_name(), "ErrorExpression");
+    }
+}
+
+/// The scratch tree keeps its vectors' room across small trees, which are
+/// copied out at their exact size; a tree over the copy limit is moved
+/// out and shrunk, leaving the scratch without room to hold on to.
+#[test]
+fn large_trees_are_moved_out_of_the_scratch() {
+    let mut scratch = chain(3, 1);
+    let small = scratch.take_exact();
+    assert_eq!(form(&small), "flat");
+    assert_eq!(flat(&small).nodes.capacity(), 5);
+    assert!(
+        flat(&scratch).nodes.capacity() >= 5,
+        "the scratch keeps its room"
+    );
+
+    let large = chain(2_000, 7);
+    let mut scratch = large.clone();
+    let moved = scratch.take_exact();
+    assert_eq!(moved, large);
+    assert_eq!(flat(&moved).nodes.capacity(), flat(&moved).nodes.len());
+    assert!(scratch.is_empty());
+    assert_eq!(
+        flat(&scratch).nodes.capacity(),
+        0,
+        "the room left with the tree"
+    );
+    let BoundExprKind::Binary { rhs, .. } = moved.kind() else {
+        panic!("{:?}", moved.root())
+    };
+    assert_eq!(rhs.kind_name(), "LiteralValueExpression");
+    assert_eq!(rhs.range(), r(4 * 1_999));
 }

@@ -264,11 +264,11 @@ impl<'t> BoundRef<'t> {
     }
 
     pub fn ty(self) -> &'t Type {
-        self.tree.node_type(self.tree.node(self.id))
+        self.tree.ty_of(self.id)
     }
 
     pub fn range(self) -> TextRange {
-        self.tree.node(self.id).range
+        self.tree.range_of(self.id)
     }
 
     /// The node just before this one: the last child of a node that has
@@ -289,7 +289,7 @@ impl<'t> BoundRef<'t> {
         };
         match node.tag {
             Tag::Literal => {
-                let ty = tree.node_type(node);
+                let ty = tree.node_type(&node);
                 BoundExprKind::Literal(ty.as_const().map_or(&UNKNOWN, |c| c.value()))
             }
             Tag::Template => BoundExprKind::Template(list(at)),
@@ -350,7 +350,7 @@ impl<'t> BoundRef<'t> {
                 ids: tree.list(at),
             }),
             Tag::Tuple => BoundExprKind::Tuple(list(at)),
-            Tag::ScopeTraversal => match tree.traversals.get(at as usize) {
+            Tag::ScopeTraversal => match tree.traversal(at) {
                 Some(t) => BoundExprKind::ScopeTraversal(t),
                 None => BoundExprKind::Error,
             },
