@@ -49,7 +49,10 @@ fn component_interface(program: &Program) -> (Vec<ComponentInput>, Type) {
             }),
             NodeKind::Output(o) => {
                 if let Some(v) = &o.value {
-                    outputs.push((node.logical_name().to_string(), Type::output(v.ty().clone())));
+                    outputs.push((
+                        node.logical_name().to_string(),
+                        Type::output(v.ty().clone()),
+                    ));
                 }
             }
             _ => {}

@@ -44,7 +44,8 @@ impl Environment for EnvView<'_, '_> {
 
     fn node_reference(&self, id: NodeId) -> NodeReference {
         use crate::program::DeclKind;
-        let (Some(node), Some(decl)) = (self.nodes.get(id.0 as usize), self.decls.get(id.0 as usize))
+        let (Some(node), Some(decl)) =
+            (self.nodes.get(id.0 as usize), self.decls.get(id.0 as usize))
         else {
             return NodeReference {
                 ty: Type::dynamic(),

@@ -33,7 +33,10 @@ const ON_STACK: u8 = 2;
 /// Returns node indices in topological order.
 pub(crate) fn linearize(graph: &impl OrderGraph) -> Vec<u32> {
     let n = graph.len();
-    let files = (0..n).map(|i| graph.file(i)).max().map_or(0, |f| f as usize + 1);
+    let files = (0..n)
+        .map(|i| graph.file(i))
+        .max()
+        .map_or(0, |f| f as usize + 1);
     // Every node in file order, then source order: each file's members
     // are one slice of it.
     let mut members: Vec<u32> = (0..n).map(index).collect();
@@ -154,7 +157,10 @@ fn emit(
         if let Some(dep) = graph.deps(*node).get(*next) {
             let dep = dep.0 as usize;
             *next += 1;
-            if state.get(dep).is_some_and(|s| s & (EMITTED | ON_STACK) == 0) {
+            if state
+                .get(dep)
+                .is_some_and(|s| s & (EMITTED | ON_STACK) == 0)
+            {
                 if let Some(s) = state.get_mut(dep) {
                     *s |= ON_STACK;
                 }
@@ -281,7 +287,9 @@ mod tests {
                 let c = (0..n)
                     .filter(|x| spec.files[*x] == *f)
                     .flat_map(|x| spec.deps[x].iter())
-                    .filter(|d| spec.files[d.0 as usize] != *f && state[d.0 as usize] & EMITTED == 0)
+                    .filter(|d| {
+                        spec.files[d.0 as usize] != *f && state[d.0 as usize] & EMITTED == 0
+                    })
                     .count();
                 if best.is_none_or(|(b, _)| c < b) {
                     best = Some((c, *f));

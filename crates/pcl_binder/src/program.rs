@@ -17,9 +17,7 @@ use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Severity, SourceMap, Span, TextRange};
-use pcl_expr::{
-    bind_expr, check_convertible, BindContext, BoundRef, BoundTree, Definition, Scope,
-};
+use pcl_expr::{bind_expr, check_convertible, BindContext, BoundRef, BoundTree, Definition, Scope};
 use pcl_syntax::tree::{BlockRef, BodyRef, ExprRef, Item, ItemRef};
 use pcl_syntax::Parse;
 use pcl_types::{InputTypeMemo, Type};
@@ -30,9 +28,7 @@ use crate::deps;
 use crate::env::EnvView;
 use crate::files::FileProvider;
 use crate::linearize::{linearize, OrderGraph};
-use crate::model::{
-    Comment, HookKind, LocalNode, Node, NodeExtra, NodeKind, Program, ProgramFile,
-};
+use crate::model::{Comment, HookKind, LocalNode, Node, NodeExtra, NodeKind, Program, ProgramFile};
 use crate::packages::read_package_blocks;
 use crate::policy::BindPolicy;
 use crate::schema_types::Schemas;
@@ -91,7 +87,7 @@ pub(crate) enum DeclKind {
 
 /// Where a node's declaration is: its kind and its item. The node's
 /// name and spans are in the [`Node`] itself, made when it is declared.
-/// 12 bytes (see the `sizes` test).
+/// 12 bytes (see `model::tests`).
 #[derive(Clone, Copy)]
 pub(crate) struct Decl {
     pub kind: DeclKind,
@@ -938,12 +934,14 @@ impl ProgramBinder<'_, '_> {
         let Some(decl) = self.decls.get(idx) else {
             return;
         };
-        let (leading, trailing) = decl.item(&self.files).map_or((Vec::new(), Vec::new()), |i| {
-            (
-                i.leading_comments().iter().map(Comment::new).collect(),
-                i.trailing_comments().iter().map(Comment::new).collect(),
-            )
-        });
+        let (leading, trailing) = decl
+            .item(&self.files)
+            .map_or((Vec::new(), Vec::new()), |i| {
+                (
+                    i.leading_comments().iter().map(Comment::new).collect(),
+                    i.trailing_comments().iter().map(Comment::new).collect(),
+                )
+            });
         if let Some(node) = self.nodes.get_mut(idx) {
             node.kind = kind;
             node.extra = NodeExtra {
@@ -1243,4 +1241,3 @@ pub(crate) fn downgrade(diags: &mut [Diagnostic]) {
         }
     }
 }
-

@@ -50,7 +50,10 @@ fn file_order_does_not_matter() {
     let one = check_program(&[a.clone(), b.clone()], &loader, &BindPolicy::strict());
     let two = check_program(&[b, a], &loader, &BindPolicy::strict());
     let names = |c: &pcl_binder::Checked<pcl_binder::Program>| -> Vec<String> {
-        c.value().ordered_nodes().map(|n| n.name.to_string()).collect()
+        c.value()
+            .ordered_nodes()
+            .map(|n| n.name.to_string())
+            .collect()
     };
     assert_eq!(names(&one), names(&two));
     assert_eq!(names(&one), ["y", "q", "x", "z"]);

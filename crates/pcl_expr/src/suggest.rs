@@ -197,7 +197,11 @@ impl NameIndex {
         }
         index.deletions.sort_unstable();
         index.deletions.dedup();
-        let positions = || (0..index.entries.len()).map(|p| p as u32).collect::<Vec<u32>>();
+        let positions = || {
+            (0..index.entries.len())
+                .map(|p| p as u32)
+                .collect::<Vec<u32>>()
+        };
         let mut by_name = positions();
         by_name.sort_by(|a, b| index.name(*a).cmp(&index.name(*b)));
         let mut by_lower = positions();
@@ -308,11 +312,7 @@ impl NameIndex {
             for (i, key) in keys.iter().enumerate() {
                 // The name itself against deleted names, and every
                 // deletion of it against names and deleted names.
-                let names: &[u32] = if i == 0 {
-                    &[]
-                } else {
-                    self.with_lower(key)
-                };
+                let names: &[u32] = if i == 0 { &[] } else { self.with_lower(key) };
                 for pos in names.iter().copied().chain(self.with_deletion(key)) {
                     if budget == 0 {
                         break;
