@@ -840,6 +840,7 @@ impl ProgramBinder<'_, '_> {
                 .map(|s| (s, &self.shared.sibling_uses)),
         };
         let mut cx = BindContext::new(file, &env, &self.expr_options);
+        cx.set_reports_dropped(self.diags.is_full(file));
         cx.lend_literals(std::mem::take(&mut *self.shared.literals.borrow_mut()));
         let bound = bind_expr(expr, scope, &mut cx);
         *self.shared.literals.borrow_mut() = cx.take_literals();

@@ -225,6 +225,43 @@ fn fixes_repair_the_typos() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A file reports its first 1,000 problems and counts the rest: the
+/// names past the limit are not searched for suggestions, since nothing
+/// would show them. 2,000 undefined names in one file compare as many
+/// candidates as 1,000.
+#[test]
+fn no_suggestions_are_searched_for_dropped_diagnostics() {
+    let compared = |uses: usize| {
+        let mut text = String::new();
+        for i in 0..2_000 {
+            text.push_str(&format!("local{i:05} = {i}\n"));
+        }
+        for i in 0..uses {
+            text.push_str(&format!("use{i:05} = locl{i:05}\n"));
+        }
+        let sources = vec![("main.pp".to_string(), text)];
+        let loader = pcl_schema::MemoryLoader::new();
+        let before = pcl_expr::suggest::compared_on_this_thread();
+        let checked = check_program(&sources, &loader, &BindPolicy::strict());
+        let compared = pcl_expr::suggest::compared_on_this_thread() - before;
+        let shown = checked
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code.as_str() == "undefined-variable")
+            .count();
+        (compared, shown, checked.diagnostics().len())
+    };
+    let limit = pcl_diagnostics::MAX_DIAGNOSTICS_PER_FILE;
+    let (at_limit, shown, _) = compared(limit);
+    assert_eq!(shown, limit);
+    assert!(at_limit > 0);
+    let (past_limit, shown, total) = compared(2 * limit);
+    assert_eq!(shown, limit);
+    // The rest are counted in one summary.
+    assert_eq!(total, limit + 1);
+    assert_eq!(past_limit, at_limit);
+}
+
 /// Did-you-mean is indexed per scope: 10,000 misspelt names among 10,000
 /// locals compare at most a fixed number of candidates each (the scan of
 /// every visible name per error took over 40 s for 2,400 errors).

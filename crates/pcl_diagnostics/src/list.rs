@@ -117,6 +117,14 @@ impl DiagnosticList {
         Some(self.kept.len() - 1)
     }
 
+    /// Whether `file` is at the limit: a diagnostic pushed for it now is
+    /// only counted.
+    pub fn is_full(&self, file: FileId) -> bool {
+        self.tallies
+            .get(&file)
+            .is_some_and(|t| t.kept >= self.limit)
+    }
+
     /// How many diagnostics were dropped, over every file.
     pub fn dropped(&self) -> usize {
         self.tallies.values().map(Tally::dropped_total).sum()

@@ -83,11 +83,8 @@ pub(crate) fn bind_call(
             span,
             format!("unknown function '{name}'"),
         );
-        d = suggest::attach(
-            d,
-            span,
-            &suggest::candidates(name, scope.visible_functions()),
-        );
+        let found = cx.suggestions(|| suggest::candidates(name, scope.visible_functions()));
+        d = suggest::attach(d, span, &found);
         cx.report(d);
         return t.call(
             name,

@@ -25,6 +25,9 @@ pub struct BindContext<'a> {
     pub(crate) repeats: usize,
     /// Literal values and their types, shared between equal literals.
     pub(crate) literals: pcl_types::LiteralTypes,
+    /// Whether what this bind reports is kept (see
+    /// [`BindContext::set_reports_dropped`]).
+    reports_kept: bool,
 }
 
 impl<'a> BindContext<'a> {
@@ -43,6 +46,25 @@ impl<'a> BindContext<'a> {
             splat_items: Vec::new(),
             repeats: 0,
             literals: pcl_types::LiteralTypes::new(),
+            reports_kept: true,
+        }
+    }
+
+    /// Tells the bind that the host will drop every diagnostic it
+    /// reports (a file past its limit of diagnostics): it still reports
+    /// them, to be counted, but does not search for suggestions to attach
+    /// to them (a did-you-mean search over every definition costs more
+    /// than the rest of binding a name).
+    pub fn set_reports_dropped(&mut self, dropped: bool) {
+        self.reports_kept = !dropped;
+    }
+
+    /// `find()`'s suggestions, or none when the reports are dropped.
+    pub fn suggestions<'s>(&self, find: impl FnOnce() -> Vec<&'s str>) -> Vec<&'s str> {
+        if self.reports_kept {
+            find()
+        } else {
+            Vec::new()
         }
     }
 

@@ -441,7 +441,7 @@ pub(super) fn bind_scope_traversal<'t>(
                 span,
                 format!("undefined variable {name}"),
             );
-            d = suggest::attach(d, span, &scope.suggest_names(name));
+            d = suggest::attach(d, span, &cx.suggestions(|| scope.suggest_names(name)));
             // A name a sibling file declares is the host's to report.
             if !cx.env().declared_elsewhere(name, span) {
                 cx.report(d);
