@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pcl_binder::{check_program, BindPolicy};
+use pcl_binder::{check_program, BindPolicy, Checked, Program};
 use pcl_diagnostics::{render, RenderOptions, Severity};
 use pcl_schema::{CachingLoader, DirLoader};
 
@@ -225,6 +225,24 @@ fn fixes_repair_the_typos() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Checks `sources` without schemas, with how many did-you-mean
+/// candidates the check compared.
+fn check_counting(sources: &[(String, String)]) -> (Checked<Program>, u64) {
+    let loader = pcl_schema::MemoryLoader::new();
+    let before = pcl_expr::suggest::compared_on_this_thread();
+    let checked = check_program(sources, &loader, &BindPolicy::strict());
+    (checked, pcl_expr::suggest::compared_on_this_thread() - before)
+}
+
+/// How many `undefined-variable` diagnostics `checked` kept.
+fn undefined(checked: &Checked<Program>) -> usize {
+    checked
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code.as_str() == "undefined-variable")
+        .count()
+}
+
 /// A file reports its first 1,000 problems and counts the rest: the
 /// names past the limit are not searched for suggestions, since nothing
 /// would show them. 2,000 undefined names in one file compare as many
@@ -239,17 +257,8 @@ fn no_suggestions_are_searched_for_dropped_diagnostics() {
         for i in 0..uses {
             text.push_str(&format!("use{i:05} = locl{i:05}\n"));
         }
-        let sources = vec![("main.pp".to_string(), text)];
-        let loader = pcl_schema::MemoryLoader::new();
-        let before = pcl_expr::suggest::compared_on_this_thread();
-        let checked = check_program(&sources, &loader, &BindPolicy::strict());
-        let compared = pcl_expr::suggest::compared_on_this_thread() - before;
-        let shown = checked
-            .diagnostics()
-            .iter()
-            .filter(|d| d.code.as_str() == "undefined-variable")
-            .count();
-        (compared, shown, checked.diagnostics().len())
+        let (checked, compared) = check_counting(&[("main.pp".to_string(), text)]);
+        (compared, undefined(&checked), checked.diagnostics().len())
     };
     let limit = pcl_diagnostics::MAX_DIAGNOSTICS_PER_FILE;
     let (at_limit, shown, _) = compared(limit);
@@ -282,16 +291,8 @@ fn suggestions_are_linear_in_the_errors() {
             .collect();
         sources.push((format!("uses{file:02}.pp"), uses));
     }
-    let loader = pcl_schema::MemoryLoader::new();
-    let before = pcl_expr::suggest::compared_on_this_thread();
-    let checked = check_program(&sources, &loader, &BindPolicy::strict());
-    let compared = pcl_expr::suggest::compared_on_this_thread() - before;
-    let undefined = checked
-        .diagnostics()
-        .iter()
-        .filter(|d| d.code.as_str() == "undefined-variable")
-        .count();
-    assert_eq!(undefined, n);
+    let (checked, compared) = check_counting(&sources);
+    assert_eq!(undefined(&checked), n);
     eprintln!(
         "did-you-mean: {compared} candidates compared for {n} undefined names among {n} locals"
     );
