@@ -231,7 +231,8 @@ fn check_counting(sources: &[(String, String)]) -> (Checked<Program>, u64) {
     let loader = pcl_schema::MemoryLoader::new();
     let before = pcl_expr::suggest::compared_on_this_thread();
     let checked = check_program(sources, &loader, &BindPolicy::strict());
-    (checked, pcl_expr::suggest::compared_on_this_thread() - before)
+    let compared = pcl_expr::suggest::compared_on_this_thread() - before;
+    (checked, compared)
 }
 
 /// How many `undefined-variable` diagnostics `checked` kept.
