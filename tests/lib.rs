@@ -22,10 +22,11 @@ pub fn fixture(rel: &str) -> PathBuf {
     repo().join("testdata/cli").join(rel)
 }
 
-/// The shared corpus, `../shared/corpus`, when it is there.
-pub fn corpus() -> Option<PathBuf> {
-    let dir = repo().join("../shared/corpus");
-    dir.join("manifest.tsv").is_file().then_some(dir)
+/// The shared corpus, `../shared/corpus`, when it is there; absent, `test`
+/// is skipped locally and fails under `PCL_REQUIRE_CORPUS=1`.
+pub fn corpus(test: &str) -> Option<PathBuf> {
+    pcl_testkit::shared("corpus/manifest.tsv", test)?;
+    Some(repo().join("../shared/corpus"))
 }
 
 /// The built `pcl` binary.

@@ -285,7 +285,7 @@ fn catalogue() {
         .iter()
         .flat_map(|d| ["--schema-dir".to_string(), d.display().to_string()])
         .collect();
-    let update = std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1");
+    let update = pcl_testkit::updating();
     let cases = cases();
     assert!(cases.len() >= 40, "only {} catalogue cases", cases.len());
     let mut failures = Vec::new();

@@ -688,6 +688,13 @@ fn read_tsv(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>), String> {
     Ok((header, rows))
 }
 
+/// The reference corpus's vector files (`../shared/spec/vectors`).
+const MIN_REFERENCE_FILES: usize = 1;
+/// pcl's own vector files (`testdata/types/vectors`).
+const MIN_OWN_FILES: usize = 1;
+/// Rows of a full run (reference and own vectors).
+const MIN_ROWS: usize = 1;
+
 struct Deviation {
     kind: String,
     source: String,
@@ -760,21 +767,43 @@ fn fails_or_deviates(
 
 fn main() {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = match std::env::var_os("PCL_TYPE_VECTORS") {
-        Some(d) => PathBuf::from(d),
-        None => manifest.join("../../../shared/spec/vectors"),
+    // `PCL_TYPE_VECTORS` names another directory of reference vectors; it
+    // must hold some (a misspelt directory would otherwise run nothing).
+    let chosen = std::env::var_os("PCL_TYPE_VECTORS").map(PathBuf::from);
+    let dir = match &chosen {
+        Some(d) => {
+            let files = tsv_files(d).unwrap_or_default();
+            println!(
+                "type vectors: PCL_TYPE_VECTORS={} ({} files) instead of ../shared/spec/vectors",
+                d.display(),
+                files.len()
+            );
+            assert!(
+                !files.is_empty(),
+                "PCL_TYPE_VECTORS={} holds no *.tsv file",
+                d.display()
+            );
+            Some(d.clone())
+        }
+        None => pcl_testkit::shared("spec/vectors", "type vectors"),
     };
-    let Some(mut files) = tsv_files(&dir) else {
-        println!(
-            "type vectors: corpus not found at {}; skipping",
-            dir.display()
-        );
-        println!("type vectors: 0 passed, 0 failed, 0 pending");
-        return;
-    };
-    // pcl's own vectors for the kinds the reference corpus has no file for.
+    let mut files = dir
+        .as_deref()
+        .and_then(tsv_files)
+        .unwrap_or_default();
+    let reference_files = files.len();
+    if chosen.is_none() && dir.is_some() {
+        // The reference corpus has 26 vector files; fewer means it was
+        // truncated.
+        pcl_testkit::at_least("reference vector files", reference_files, MIN_REFERENCE_FILES);
+    }
+    // pcl's own vectors for the kinds the reference corpus has no file for:
+    // they run whether or not the shared ones are there.
     let own = manifest.join("../../testdata/types/vectors");
-    files.extend(tsv_files(&own).unwrap_or_default());
+    let own_files = tsv_files(&own).unwrap_or_default();
+    pcl_testkit::at_least("pcl's own vector files", own_files.len(), MIN_OWN_FILES);
+    files.extend(own_files);
+    let dir = dir.unwrap_or_else(|| own.clone());
     let mut deviations = load_deviations(&manifest.join("../../testdata/types/deviations.tsv"));
     let binder = Binder::new(&dir, &manifest.join("../../testdata/schemas"));
     let (mut passed, mut failed, mut pending, mut deviated) = (0usize, 0usize, 0usize, 0usize);
@@ -861,15 +890,32 @@ fn main() {
     for f in &failures {
         println!("FAIL {f}");
     }
+    // A deviation that no longer differs is stale: the list must say
+    // exactly where pcl differs. Only a run over the reference corpus can
+    // tell (the rows it names come from there).
+    let full_run = chosen.is_none() && reference_files > 0;
+    let mut stale = 0usize;
     for d in deviations.iter().filter(|d| !d.used) {
-        println!(
-            "note: deviation {} {} [{}] was not needed",
-            d.kind, d.source, d.column
-        );
+        if full_run {
+            stale += 1;
+            println!(
+                "FAIL stale deviation {} {} [{}]: the row no longer differs; remove it from testdata/types/deviations.tsv",
+                d.kind, d.source, d.column
+            );
+        } else {
+            println!(
+                "note: deviation {} {} [{}] not exercised (not a run over ../shared/spec/vectors)",
+                d.kind, d.source, d.column
+            );
+        }
     }
     println!("deviations applied: {deviated} (testdata/types/deviations.tsv)");
+    let total = passed + failed + pending;
+    if full_run {
+        pcl_testkit::at_least("type vector rows", total, MIN_ROWS);
+    }
     println!("type vectors: {passed} passed, {failed} failed, {pending} pending");
-    if failed > 0 {
+    if failed > 0 || stale > 0 {
         std::process::exit(1);
     }
 }

@@ -1283,11 +1283,12 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let examples = root.join("examples/schemas");
         assert!(same_types_in_any_order(&examples, "aws", usize::MAX) > 0);
-        let codegen = root.join("../shared/corpus/schemas/codegen");
-        if !codegen.exists() {
-            eprintln!("corpus absent; skipping its schemas");
+        let Some(codegen) = pcl_testkit::shared(
+            "corpus/schemas/codegen",
+            "conversions_do_not_depend_on_order",
+        ) else {
             return;
-        }
+        };
         // Kubernetes has deep, shared and recursive types (JSONSchemaProps).
         assert!(same_types_in_any_order(&codegen, "kubernetes", 40) > 0);
         for package in [

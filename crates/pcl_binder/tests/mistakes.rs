@@ -63,7 +63,7 @@ fn expected(text: &str) -> Option<(u32, String)> {
 fn one_mistake_one_diagnostic() {
     let dir = repo().join("testdata/mistakes");
     let loader = CachingLoader::new(DirLoader::new([repo().join("testdata/schemas")]));
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let update = pcl_testkit::updating();
     let paths = cases(&dir);
     assert!(paths.len() >= 40, "only {} cases", paths.len());
     let mut failures = Vec::new();

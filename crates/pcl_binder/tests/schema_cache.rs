@@ -35,7 +35,6 @@ fn summary(checked: &Checked<Program>) -> String {
 #[test]
 fn cached_checks_equal_fresh_checks() {
     let Some(rows) = manifest() else {
-        eprintln!("schema_cache: ../shared/corpus is absent; skipping");
         return;
     };
     let mut caches: Vec<(String, SchemaCache<Defaults>)> = Vec::new();

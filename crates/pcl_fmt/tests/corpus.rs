@@ -16,12 +16,11 @@ const TABLE: &str = "testdata/fmt/corpus-hclwrite.tsv";
 
 #[test]
 fn corpus_matches_hclwrite() {
-    let Some(corpus) = corpus() else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(corpus) = corpus("fmt corpus_matches_hclwrite") else {
         return;
     };
     let files = pp_files(&corpus.join("programs"));
-    assert!(files.len() > 100, "only {} corpus files", files.len());
+    pcl_testkit::at_least("corpus .pp files", files.len(), MIN_CORPUS_FILES);
     let rel = |f: &std::path::Path| {
         f.strip_prefix(&corpus)
             .unwrap()
@@ -103,11 +102,11 @@ fn corpus_matches_hclwrite() {
 
 #[test]
 fn corpus_formatting_is_stable_and_keeps_tokens_and_comments() {
-    let Some(corpus) = corpus() else {
-        eprintln!("skipped: ../shared/corpus is absent");
+    let Some(corpus) = corpus("fmt corpus stability") else {
         return;
     };
     let files = pp_files(&corpus.join("programs"));
+    pcl_testkit::at_least("corpus .pp files", files.len(), MIN_CORPUS_FILES);
     let mut changed = 0;
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();

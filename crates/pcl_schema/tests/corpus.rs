@@ -1,7 +1,8 @@
 //! Every real schema in `../shared/corpus/schemas` loads, every member
 //! decodes, every `$ref` resolves (or fails for a listed reason), token
 //! lookups round-trip, and unpinned version resolution is checked against
-//! the corpus README. Skipped (with a message) when the corpus is absent.
+//! the corpus README. Skipped (with a message) when the corpus is absent,
+//! and failed then under `PCL_REQUIRE_CORPUS=1`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -14,16 +15,14 @@ use pcl_schema::{
     SchemaLoader, SchemaType, SchemaTypeKind, TypeDef, TypeRef,
 };
 
+/// `../shared/corpus/schemas`; absent, it skips the test locally and fails
+/// it under `PCL_REQUIRE_CORPUS=1`.
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/schemas");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("corpus not found at {}; skipped", dir.display());
-        None
-    }
+    pcl_testkit::shared("corpus/schemas", "schema corpus")
 }
 
+/// The `*.json` schemas of `dir`, sorted; at least one (a present but
+/// emptied folder fails).
 fn json_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
@@ -31,6 +30,7 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
+    pcl_testkit::at_least(&format!("schemas in {}", dir.display()), files.len(), 1);
     files
 }
 

@@ -32,7 +32,7 @@ const HEADER: &str =
     "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_syntax --test golden\n";
 
 fn update_mode() -> bool {
-    std::env::var_os("UPDATE_EXPECT").is_some()
+    pcl_testkit::updating()
 }
 
 /// `ok/name.pp` or `err/name.pp`: the name used in rendered diagnostics.
@@ -173,21 +173,22 @@ fn check_fixture(path: &Path, expect_errors: bool, failures: &mut Vec<String>) {
 
 #[test]
 fn golden_fixtures() {
-    let filter = std::env::var("GOLDEN_FILTER").ok();
+    let mut filter = pcl_testkit::Filter::from_env("GOLDEN_FILTER");
     let mut failures = Vec::new();
     let mut count = 0;
     for (dir, expect_errors) in [("ok", false), ("err", true)] {
         for path in common::pp_files(&common::golden_dir().join(dir)) {
-            if let Some(filter) = &filter {
-                if !display_name(&path).contains(filter.as_str()) {
-                    continue;
-                }
+            if !filter.keep(&display_name(&path)) {
+                continue;
             }
             count += 1;
             check_fixture(&path, expect_errors, &mut failures);
         }
     }
-    assert!(count > 0 || filter.is_some(), "no golden inputs found");
+    filter.finish();
+    if !filter.active() {
+        pcl_testkit::at_least("syntax golden inputs", count, MIN_GOLDEN_INPUTS);
+    }
     assert!(
         failures.is_empty(),
         "{} golden failures out of {count} inputs:\n\n{}",
@@ -195,6 +196,10 @@ fn golden_fixtures() {
         failures.join("\n\n")
     );
 }
+
+/// The golden inputs under `testdata/syntax/{ok,err}` (183 when this was
+/// written), less a margin.
+const MIN_GOLDEN_INPUTS: usize = 180;
 
 /// Every input has its expected files, and every expected file its input.
 #[test]

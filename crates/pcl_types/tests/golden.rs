@@ -15,7 +15,7 @@ fn check(name: &str, body: &str) {
         .join("../../testdata/types/golden")
         .join(name);
     let actual = format!("{HEADER}{body}");
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
+    if pcl_testkit::updating() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &actual).unwrap();
         return;

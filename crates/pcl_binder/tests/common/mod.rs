@@ -52,10 +52,16 @@ impl ManifestRow {
     }
 }
 
+/// The manifest's 203 programs, less a margin: fewer means the corpus
+/// was truncated.
+pub const MIN_PROGRAMS: usize = 200;
+
 /// The program lines of the manifest, in order; `None` when the corpus is
-/// absent. Lines without all seven columns are skipped.
+/// absent (a failure under `PCL_REQUIRE_CORPUS=1`, see `pcl_testkit`).
+/// Lines without all seven columns are skipped.
 pub fn manifest() -> Option<Vec<ManifestRow>> {
-    let text = std::fs::read_to_string(corpus_dir().join("manifest.tsv")).ok()?;
+    let path = pcl_testkit::shared("corpus/manifest.tsv", "binder corpus")?;
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("manifest.tsv: {e}"));
     let rows = text
         .lines()
         .skip(1)
@@ -76,7 +82,8 @@ pub fn manifest() -> Option<Vec<ManifestRow>> {
                 messages: (*messages).to_string(),
             })
         })
-        .collect();
+        .collect::<Vec<_>>();
+    pcl_testkit::at_least("corpus manifest programs", rows.len(), MIN_PROGRAMS);
     Some(rows)
 }
 

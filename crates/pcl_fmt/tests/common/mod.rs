@@ -14,20 +14,33 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `../shared/corpus`, when it is there.
-pub fn corpus() -> Option<PathBuf> {
-    let dir = root().join("../shared/corpus");
-    dir.join("programs").is_dir().then_some(dir)
+/// The corpus's 337 `.pp` files, less a margin.
+pub const MIN_CORPUS_FILES: usize = 330;
+
+/// `../shared/corpus`, when it is there; absent, `test` is skipped locally
+/// and fails under `PCL_REQUIRE_CORPUS=1`.
+pub fn corpus(test: &str) -> Option<PathBuf> {
+    pcl_testkit::shared("corpus/programs", test)?;
+    Some(root().join("../shared/corpus"))
 }
 
-/// The hclwrite oracle (`../shared/peers/go-hclfmt` built): `$PCL_HCLFMT`,
-/// else `target/peers/hclfmt`, when it exists.
+/// The hclwrite oracle (`../shared/peers/go-hclfmt` built, as `.ci/run`
+/// does): `$PCL_HCLFMT`, else `target/peers/hclfmt`, when it exists. With
+/// `PCL_REQUIRE_HCLFMT=1` (set by `.ci/run`) a missing oracle fails.
 pub fn oracle() -> Option<PathBuf> {
     let path = match std::env::var_os("PCL_HCLFMT") {
         Some(p) => PathBuf::from(p),
         None => root().join("target/peers/hclfmt"),
     };
-    path.is_file().then_some(path)
+    if path.is_file() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("PCL_REQUIRE_HCLFMT").is_none_or(|v| v != "1"),
+        "the hclwrite oracle {} is not built, and PCL_REQUIRE_HCLFMT=1 requires it",
+        path.display()
+    );
+    None
 }
 
 /// Every `*.pp` file under `dir`, sorted.
@@ -151,7 +164,7 @@ pub fn check_invariants(name: &str, text: &str, formatted: &str) {
     );
 }
 
-/// Whether golden files are being regenerated.
+/// Whether golden files are being regenerated (`UPDATE_EXPECT=1`).
 pub fn updating() -> bool {
-    std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1")
+    pcl_testkit::updating()
 }

@@ -20,10 +20,16 @@ pub fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/syntax")
 }
 
-/// `../shared/corpus` next to the workspace, if present.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    dir.join("programs").is_dir().then_some(dir)
+/// The corpus's 337 `.pp` files, less a margin: fewer means it was
+/// truncated.
+#[allow(dead_code)]
+pub const MIN_CORPUS_FILES: usize = 330;
+
+/// `../shared/corpus` next to the workspace, if present; absent, `test`
+/// is skipped locally and fails under `PCL_REQUIRE_CORPUS=1`.
+pub fn corpus_dir(test: &str) -> Option<PathBuf> {
+    pcl_testkit::shared("corpus/programs", test)?;
+    Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"))
 }
 
 /// Every `*.pp` file under `dir`, recursively, sorted.
@@ -47,11 +53,16 @@ pub fn pp_files(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The `.pp` files of the corpus (empty when the corpus is absent).
-pub fn corpus_files() -> Vec<PathBuf> {
-    corpus_dir()
+/// The `.pp` files of the corpus (empty when the corpus is absent and not
+/// required); at least [`MIN_CORPUS_FILES`] when it is there.
+pub fn corpus_files(test: &str) -> Vec<PathBuf> {
+    let files = corpus_dir(test)
         .map(|dir| pp_files(&dir.join("programs")))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    if !files.is_empty() || pcl_testkit::required() {
+        pcl_testkit::at_least("corpus .pp files", files.len(), MIN_CORPUS_FILES);
+    }
+    files
 }
 
 /// The valid golden inputs (`testdata/syntax/ok/*.pp`).

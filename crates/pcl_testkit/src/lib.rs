@@ -1,0 +1,237 @@
+//! Test-only helpers that every crate's tests share, so that one rule
+//! decides when a test may skip, when goldens are rewritten and when a
+//! filter is allowed to shrink a run. Only tests depend on this crate
+//! (as a dev-dependency); no library or binary may.
+//!
+//! * **Shared material** ([`shared`]): `../shared` beside the repository
+//!   holds the reference vectors, the corpus and the schemas. Locally a
+//!   test whose material is absent says so and passes; with
+//!   `PCL_REQUIRE_CORPUS=1` (set by `.ci/run`) it fails instead.
+//! * **Update mode** ([`updating`]): goldens are rewritten only when
+//!   `UPDATE_EXPECT` is exactly `1`; any other value (`0`, empty) is an
+//!   ordinary run that compares.
+//! * **Filters** ([`Filter`]): a variable such as `GOLDEN_FILTER` may
+//!   restrict a run to matching cases; the run says what was filtered
+//!   and fails when the filter matched nothing.
+//! * **Minimum counts** ([`at_least`]): a data-driven test names the
+//!   number of cases it must see, so an emptied directory fails too.
+//! * **Counts instead of clocks** ([`CountingAlloc`], [`assert_linear`]):
+//!   a test that guards against a quadratic path counts the heap
+//!   allocations of the work at 1×, 4× and 16× the input and requires the
+//!   count to grow at most linearly. Wall-clock time belongs in the
+//!   benches, where instruction counts come from callgrind.
+
+// The counting allocator is the one place that needs `unsafe`: it
+// forwards to the system allocator.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+/// The variable under which missing shared material fails a test.
+pub const REQUIRE_VAR: &str = "PCL_REQUIRE_CORPUS";
+
+/// The repository root (this crate lives at `crates/pcl_testkit`).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Whether shared material is required (`PCL_REQUIRE_CORPUS=1`).
+pub fn required() -> bool {
+    std::env::var_os(REQUIRE_VAR).is_some_and(|v| v == "1")
+}
+
+/// `../shared/<rel>` beside the repository, when it exists and is not an
+/// empty directory. When it is absent or empty: with
+/// `PCL_REQUIRE_CORPUS=1` this panics, naming `test`; otherwise it prints
+/// that `test` is skipped and returns `None`.
+pub fn shared(rel: &str, test: &str) -> Option<PathBuf> {
+    let dir = repo().join("../shared").join(rel);
+    material(&dir, test)
+}
+
+/// Like [`shared`] for any directory or file (for example one named by a
+/// variable such as `PCL_TYPE_VECTORS`).
+pub fn material(path: &Path, test: &str) -> Option<PathBuf> {
+    let present = if path.is_dir() {
+        std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_some())
+    } else {
+        path.is_file()
+    };
+    if present {
+        return Some(path.to_path_buf());
+    }
+    let what = if path.exists() { "empty" } else { "absent" };
+    assert!(
+        !required(),
+        "{test}: {} is {what}, and {REQUIRE_VAR}=1 requires it",
+        path.display()
+    );
+    println!(
+        "{test}: skipped: {} is {what} (set {REQUIRE_VAR}=1 to make this a failure)",
+        path.display()
+    );
+    None
+}
+
+/// Whether golden files are being rewritten: `UPDATE_EXPECT=1` exactly.
+pub fn updating() -> bool {
+    std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1")
+}
+
+/// Fails unless a data-driven test saw at least `min` cases of `what`.
+pub fn at_least(what: &str, seen: usize, min: usize) {
+    assert!(
+        seen >= min,
+        "{what}: {seen} cases found, at least {min} expected (was the data removed or emptied?)"
+    );
+}
+
+/// A case filter read from an environment variable: a case runs when its
+/// name contains the variable's value. [`Filter::finish`] reports what was
+/// left out and fails when the filter matched nothing.
+#[derive(Debug)]
+pub struct Filter {
+    var: &'static str,
+    pattern: Option<String>,
+    kept: usize,
+    dropped: usize,
+}
+
+impl Filter {
+    /// The filter in `var`, if set (an empty value filters nothing).
+    pub fn from_env(var: &'static str) -> Filter {
+        let pattern = std::env::var(var).ok().filter(|p| !p.is_empty());
+        Filter {
+            var,
+            pattern,
+            kept: 0,
+            dropped: 0,
+        }
+    }
+
+    /// Whether a filter is set.
+    pub fn active(&self) -> bool {
+        self.pattern.is_some()
+    }
+
+    /// Whether the case `name` runs; counts it either way.
+    pub fn keep(&mut self, name: &str) -> bool {
+        let keep = self.pattern.as_deref().is_none_or(|p| name.contains(p));
+        if keep {
+            self.kept += 1;
+        } else {
+            self.dropped += 1;
+        }
+        keep
+    }
+
+    /// Prints what the filter left out and fails when it matched no case.
+    /// Without a filter this does nothing.
+    pub fn finish(&self) {
+        let Some(pattern) = &self.pattern else {
+            return;
+        };
+        println!(
+            "{}={pattern:?}: {} cases run, {} filtered out",
+            self.var, self.kept, self.dropped
+        );
+        assert!(
+            self.kept > 0,
+            "{}={pattern:?} matched none of {} cases",
+            self.var,
+            self.dropped
+        );
+    }
+}
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// A global allocator that counts the allocations of the current thread
+/// (so tests running in parallel do not disturb each other's counts).
+/// A test binary opts in with
+/// `#[global_allocator] static A: pcl_testkit::CountingAlloc = pcl_testkit::CountingAlloc;`
+/// and measures with [`allocations`].
+pub struct CountingAlloc;
+
+// SAFETY: every call forwards to `System` unchanged; the counter is a
+// thread-local `Cell` without a destructor, which never allocates.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: as for `alloc`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as for `alloc`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+/// Runs `work` and returns its result with the number of allocations
+/// (and reallocations) it made on this thread. Counts are zero unless the
+/// test binary installed [`CountingAlloc`].
+pub fn allocations<T>(work: impl FnOnce() -> T) -> (T, u64) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let out = work();
+    (out, ALLOCATIONS.with(Cell::get) - before)
+}
+
+/// Fails unless `counts` (of work at 1×, 4× and 16× the input) grow at
+/// most linearly: 16× the input may cost at most 17× the count (a little
+/// room for fixed costs that the 1× run pays proportionally more of), and
+/// the counts must not be zero (a count of nothing proves nothing).
+pub fn assert_linear(what: &str, counts: [u64; 3]) {
+    let [one, four, sixteen] = counts;
+    println!("{what}: 1x {one}, 4x {four}, 16x {sixteen}");
+    assert!(one > 0, "{what}: nothing was counted (is CountingAlloc installed?)");
+    assert!(
+        sixteen <= one.saturating_mul(17),
+        "{what}: 16x the input cost {sixteen}, more than 17x the 1x cost {one} (4x: {four})"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_that_matches_nothing_fails() {
+        let mut f = Filter {
+            var: "X",
+            pattern: Some("zzz".into()),
+            kept: 0,
+            dropped: 0,
+        };
+        assert!(!f.keep("abc"));
+        assert!(std::panic::catch_unwind(|| f.finish()).is_err());
+        assert!(f.keep("zzz-1"));
+        f.finish();
+    }
+
+    #[test]
+    fn quadratic_counts_fail_and_linear_ones_pass() {
+        assert!(std::panic::catch_unwind(|| assert_linear("q", [10, 160, 2560])).is_err());
+        assert!(std::panic::catch_unwind(|| assert_linear("zero", [0, 0, 0])).is_err());
+        assert_linear("l", [10, 40, 165]);
+    }
+
+    #[test]
+    fn too_few_cases_fail() {
+        assert!(std::panic::catch_unwind(|| at_least("x", 0, 1)).is_err());
+        at_least("x", 1, 1);
+    }
+}
