@@ -2,13 +2,12 @@
 //! dependencies and component inputs (issue 18 finding 6 found quadratic
 //! scans there: 283 s for 32,000 files in linearisation alone).
 //!
-//! Each shape is checked at 1×, 4× and 16× its base size, and the heap
-//! allocations of the check are counted (on this thread: the binder runs a
-//! single program on the calling thread). A count, unlike a clock, does not
-//! depend on how busy the machine is; 16× the input may cost at most 17×
-//! the allocations (`pcl_testkit::assert_linear`). The check bench
-//! (`cargo bench -p pcl_binder --bench check`) prints the time and the
-//! instruction counts of the same shapes.
+//! Each shape is checked at 1×, 4× and 16× its base size, counting the
+//! heap allocations of the check (on this thread: the binder checks one
+//! program on the calling thread) and the instructions of a child test
+//! run under callgrind. A count, unlike a clock, does not depend on how
+//! busy the machine is; 16× the input may cost at most 20× the count
+//! (`pcl_testkit::assert_linear`; a quadratic term shows as up to 256×).
 
 use pcl_binder::{check_program_with_files, BindPolicy, MemoryFiles};
 use pcl_schema::MemoryLoader;
@@ -64,26 +63,73 @@ fn component_inputs(n: usize) -> (Vec<(String, String)>, MemoryFiles) {
     )
 }
 
+const ROWS: [(&str, Make, usize); 3] = [
+    ("one-line files", one_line_files, 250),
+    ("dependencies of one node", fan_in, 250),
+    ("component inputs", component_inputs, 250),
+];
+
+fn check(make: Make, n: usize) -> bool {
+    let (sources, files) = make(n);
+    check_program_with_files(
+        &sources,
+        &MemoryLoader::new(),
+        &BindPolicy::strict(),
+        &files,
+    )
+    .has_errors()
+}
+
+/// The child of `program_level_instructions`: checks row `SCALING_ROW` at
+/// `SCALING_N` when run under callgrind; nothing in an ordinary run.
 #[test]
-fn program_level_scaling() {
-    let rows: [(&str, Make, usize); 3] = [
-        ("one-line files", one_line_files, 1_000),
-        ("dependencies of one node", fan_in, 1_000),
-        ("component inputs", component_inputs, 1_000),
-    ];
-    for (name, make, base) in rows {
+fn check_one_shape() {
+    if !pcl_testkit::is_instruction_child() {
+        return;
+    }
+    let var = |name: &str| -> usize {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{name} is not set"))
+    };
+    let (name, make, _) = ROWS[var("SCALING_ROW")];
+    // At 0 the child measures the harness alone (the baseline).
+    let n = var("SCALING_N");
+    if n > 0 {
+        assert!(!check(make, n), "{name} has errors");
+    }
+}
+
+#[test]
+fn program_level_instructions() {
+    if pcl_testkit::is_instruction_child() {
+        return;
+    }
+    for (index, (name, _, base)) in ROWS.iter().enumerate() {
+        let row = [("SCALING_ROW", index.to_string())];
+        let measured = pcl_testkit::assert_linear_instructions(
+            name,
+            "check_one_shape",
+            "SCALING_N",
+            *base,
+            &row,
+        );
+        if measured.is_none() {
+            return;
+        }
+    }
+}
+
+#[test]
+fn program_level_allocations() {
+    if pcl_testkit::is_instruction_child() {
+        return;
+    }
+    for (name, make, base) in ROWS {
         let mut counts = [0u64; 3];
         for (slot, factor) in counts.iter_mut().zip([1, 4, 16]) {
-            let (sources, files) = make(base * factor);
-            let (errors, allocations) = pcl_testkit::allocations(|| {
-                let checked = check_program_with_files(
-                    &sources,
-                    &MemoryLoader::new(),
-                    &BindPolicy::strict(),
-                    &files,
-                );
-                checked.has_errors()
-            });
+            let (errors, allocations) = pcl_testkit::allocations(|| check(make, base * factor));
             assert!(!errors, "{name} at {factor}x has errors");
             *slot = allocations;
         }

@@ -635,23 +635,22 @@ mod tests {
 
     #[test]
     fn many_problems_are_linear() {
-        // 20,000 elements each with a misspelt key: one warning each, and
-        // the time grows with the count, not its square.
-        let time = |n: usize| {
+        // Up to 20,000 elements each with a misspelt key: one warning each,
+        // and the work (counted in allocations) grows with the count, not
+        // its square.
+        let count = |n: usize| {
             let items: Vec<String> = (0..n)
                 .map(|i| format!("{{ fromPort = {i}, toPort = 1, protcol = \"tcp\" }}"))
                 .collect();
             let text = format!("[{}]", items.join(", "));
-            let start = std::time::Instant::now();
-            let ds = fit(&text, &Type::list(ingress()), "ingress");
+            let (ds, allocations) =
+                pcl_testkit::allocations(|| fit(&text, &Type::list(ingress()), "ingress"));
             assert_eq!(ds.len(), n);
-            start.elapsed()
+            allocations
         };
-        let small = time(1_250);
-        let big = time(20_000);
-        assert!(
-            big < small * 40 + std::time::Duration::from_millis(200),
-            "16x the input took {big:?} against {small:?}"
+        pcl_testkit::assert_linear(
+            "misspelt keys: allocations",
+            [count(1_250), count(5_000), count(20_000)],
         );
     }
 }

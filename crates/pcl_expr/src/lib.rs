@@ -39,6 +39,12 @@
 //! `readDir`, binder.md §4.2) are not defined: calling them reports
 //! `unknown function`.
 
+/// The unit tests count their allocations (`pcl_testkit`) instead of
+/// timing their work.
+#[cfg(test)]
+#[global_allocator]
+static ALLOC: pcl_testkit::CountingAlloc = pcl_testkit::CountingAlloc;
+
 mod bind;
 pub mod bound;
 pub mod builtins;
