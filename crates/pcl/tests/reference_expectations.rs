@@ -1,0 +1,473 @@
+//! Reference expectations: outcomes that Pulumi's own Go tests state for PCL
+//! source text, machine-checked against pcl.
+//!
+//! Every `testdata/reference/cases/<name>.expect` is one record (format in
+//! `testdata/reference/README.md`). It names its source (the pulumi commit,
+//! test file and test), the program (`<name>.pp`, a directory `<name>/`, or
+//! a program of the shared corpus), the schema folders and policy flags,
+//! and what the reference states: the verdict (`ok` or `error`), the number
+//! of diagnostics or errors, and, per stated diagnostic, its severity,
+//! position, message (a substring of pcl's summary and detail) or, where
+//! pcl words it differently, the pcl code with the reference's text kept
+//! beside it. A record whose schemas or program are unavailable is skipped
+//! and counted.
+//!
+//! A failing aspect passes only when the record lists it as a known
+//! deviation with a reason; a listed deviation that no longer fails is a
+//! failure too, so the list stays honest. Prints one line per disagreement
+//! and deviation, a count per source file and
+//! `N reference expectations: X agree, D known deviations, S skipped,
+//! F disagree`; fails on any disagreement and when fewer records than
+//! [`MIN_RECORDS`] are found.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use pcl::{check_directory, check_program, BindPolicy, Checked, DirLoader, Program};
+
+/// The number of records written; an emptied or truncated directory fails.
+const MIN_RECORDS: usize = 100;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn corpus() -> PathBuf {
+    repo().join("../shared/corpus")
+}
+
+/// One diagnostic the reference states.
+#[derive(Default, Debug)]
+struct StatedDiag {
+    severity: Option<String>,
+    /// `(line, column)` of the start and optionally of the end.
+    at: Option<((u32, u32), Option<(u32, u32)>)>,
+    message: Option<String>,
+    code: Option<String>,
+    reference_message: Option<String>,
+}
+
+#[derive(Default, Debug)]
+struct Record {
+    name: String,
+    source: String,
+    schemas: Vec<String>,
+    flags: String,
+    file: String,
+    program: Option<String>,
+    verdict: Option<String>,
+    count: Option<usize>,
+    errors: Option<usize>,
+    diags: Vec<StatedDiag>,
+    types: Vec<(String, String)>,
+    deviations: BTreeMap<String, String>,
+    skip: Option<String>,
+}
+
+fn parse_pos(s: &str) -> Result<(u32, u32), String> {
+    let (l, c) = s
+        .split_once(':')
+        .ok_or_else(|| format!("bad position {s:?}"))?;
+    Ok((
+        l.trim().parse().map_err(|_| format!("bad line {l:?}"))?,
+        c.trim().parse().map_err(|_| format!("bad column {c:?}"))?,
+    ))
+}
+
+fn parse_record(name: &str, text: &str) -> Result<Record, String> {
+    let mut r = Record {
+        name: name.to_string(),
+        file: "main.pp".to_string(),
+        ..Record::default()
+    };
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let (key, value) = line
+            .split_once(':')
+            .ok_or_else(|| format!("line {}: expected `key: value`", n + 1))?;
+        let value = value.strip_prefix(' ').unwrap_or(value).to_string();
+        let current = |r: &mut Record| -> Result<usize, String> {
+            if r.diags.is_empty() {
+                Err(format!("line {}: `{key}` before any `diag:`", n + 1))
+            } else {
+                Ok(r.diags.len() - 1)
+            }
+        };
+        match key.trim() {
+            "source" => r.source = value,
+            "schemas" => r.schemas = value.split_whitespace().map(str::to_string).collect(),
+            "flags" => r.flags = value,
+            "file" => r.file = value,
+            "program" => r.program = Some(value),
+            "verdict" => {
+                if value != "ok" && value != "error" {
+                    return Err(format!("line {}: verdict is ok or error", n + 1));
+                }
+                r.verdict = Some(value);
+            }
+            "count" => r.count = Some(value.parse().map_err(|_| "bad count".to_string())?),
+            "errors" => r.errors = Some(value.parse().map_err(|_| "bad errors".to_string())?),
+            "type" => {
+                let (node, ty) = value
+                    .split_once('=')
+                    .ok_or_else(|| format!("line {}: `type: NODE = TYPE`", n + 1))?;
+                r.types
+                    .push((node.trim().to_string(), ty.trim().to_string()));
+            }
+            "diag" => r.diags.push(StatedDiag::default()),
+            "severity" => {
+                let i = current(&mut r)?;
+                r.diags[i].severity = Some(value);
+            }
+            "at" => {
+                let i = current(&mut r)?;
+                let (start, end) = match value.split_once('-') {
+                    Some((s, e)) => (parse_pos(s)?, Some(parse_pos(e)?)),
+                    None => (parse_pos(&value)?, None),
+                };
+                r.diags[i].at = Some((start, end));
+            }
+            "message" => {
+                let i = current(&mut r)?;
+                r.diags[i].message = Some(value);
+            }
+            "code" => {
+                let i = current(&mut r)?;
+                r.diags[i].code = Some(value);
+            }
+            "reference-message" => {
+                let i = current(&mut r)?;
+                r.diags[i].reference_message = Some(value);
+            }
+            "deviation" => {
+                let (aspect, reason) = value
+                    .split_once(':')
+                    .ok_or_else(|| format!("line {}: `deviation: ASPECT: reason`", n + 1))?;
+                if reason.trim().is_empty() {
+                    return Err(format!("line {}: a deviation needs a reason", n + 1));
+                }
+                r.deviations
+                    .insert(aspect.trim().to_string(), reason.trim().to_string());
+            }
+            "skip" => r.skip = Some(value),
+            "note" => {}
+            other => return Err(format!("line {}: unknown key `{other}`", n + 1)),
+        }
+    }
+    if r.source.is_empty() {
+        return Err("no `source:`".into());
+    }
+    if !r.source.starts_with("pulumi/pulumi@") {
+        return Err("`source:` must start with pulumi/pulumi@<commit>".into());
+    }
+    if r.verdict.is_none() {
+        return Err("no `verdict:`".into());
+    }
+    for (i, d) in r.diags.iter().enumerate() {
+        if d.reference_message.is_some() && d.code.is_none() && d.message.is_none() {
+            return Err(format!(
+                "diag{}: a reference-message needs a code or message to compare",
+                i + 1
+            ));
+        }
+        if d.severity.is_none() && d.at.is_none() && d.message.is_none() && d.code.is_none() {
+            return Err(format!("diag{}: states nothing", i + 1));
+        }
+    }
+    Ok(r)
+}
+
+/// The source file of a record's `source:` line (`pkg/.../x_test.go`).
+fn source_file(source: &str) -> String {
+    source
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("?")
+        .to_string()
+}
+
+fn schema_dir(s: &str) -> PathBuf {
+    match s.strip_prefix("corpus/") {
+        Some(rest) => corpus().join("schemas").join(rest),
+        None => repo().join(s),
+    }
+}
+
+enum Run {
+    Skipped(String),
+    Checked(Box<Checked<Program>>),
+    Failed(String),
+}
+
+fn run(record: &Record, cases: &Path) -> Run {
+    if let Some(reason) = &record.skip {
+        return Run::Skipped(reason.clone());
+    }
+    let dirs: Vec<PathBuf> = record.schemas.iter().map(|s| schema_dir(s)).collect();
+    if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
+        return Run::Skipped(format!("schema folder {} is absent", missing.display()));
+    }
+    let policy = match BindPolicy::from_flags(&record.flags) {
+        Ok(p) => p,
+        Err(e) => return Run::Failed(format!("flags: {e}")),
+    };
+    let loader = DirLoader::new(dirs);
+    let program = match &record.program {
+        Some(p) => match p.strip_prefix("corpus/") {
+            Some(rest) => corpus().join(rest),
+            None => cases.join(p),
+        },
+        None => {
+            let file = cases.join(format!("{}.pp", record.name));
+            if file.is_file() {
+                file
+            } else {
+                cases.join(&record.name)
+            }
+        }
+    };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if program.is_dir() {
+            check_directory(&program, &loader, &policy)
+        } else {
+            std::fs::read_to_string(&program)
+                .map_err(|e| format!("{}: {e}", program.display()))
+                .map(|text| check_program(&[(record.file.clone(), text)], &loader, &policy))
+        }
+    }));
+    match result {
+        Ok(Ok(checked)) => Run::Checked(Box::new(checked)),
+        Ok(Err(e)) if !program.exists() => Run::Skipped(format!("program absent: {e}")),
+        Ok(Err(e)) => Run::Failed(e),
+        Err(_) => Run::Failed("pcl panicked".into()),
+    }
+}
+
+/// The aspects of `stated` that `actual` fails.
+fn diag_failures(
+    index: usize,
+    stated: &StatedDiag,
+    actual: &pcl::Diagnostic,
+    checked: &Checked<Program>,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let tag = format!("diag{}", index + 1);
+    if let Some(sev) = &stated.severity {
+        let got = actual.severity.as_str();
+        if got != sev {
+            out.push((format!("{tag}.severity"), format!("pcl says {got}")));
+        }
+    }
+    if let Some((start, end)) = stated.at {
+        let file = checked.sources().get(actual.span.file);
+        let pos = |offset: u32| file.map(|f| f.position(offset)).map(|p| (p.line, p.column));
+        let got_start = pos(actual.span.range.start);
+        let got_end = pos(actual.span.range.end);
+        let same = got_start == Some(start) && end.is_none_or(|e| got_end == Some(e));
+        if !same {
+            let show = |p: Option<(u32, u32)>| p.map_or("?".into(), |(l, c)| format!("{l}:{c}"));
+            out.push((
+                format!("{tag}.at"),
+                format!("pcl reports {}-{}", show(got_start), show(got_end)),
+            ));
+        }
+    }
+    let text = format!(
+        "{}{}",
+        actual.summary,
+        actual.detail().map(|d| format!(" | {d}")).unwrap_or_default()
+    );
+    if let Some(message) = &stated.message {
+        if !text.contains(message.as_str()) {
+            out.push((format!("{tag}.message"), format!("pcl says {text:?}")));
+        }
+    }
+    if let Some(code) = &stated.code {
+        if actual.code.as_str() != code {
+            out.push((
+                format!("{tag}.code"),
+                format!("pcl says [{}] {text:?}", actual.code.as_str()),
+            ));
+        }
+    }
+    out
+}
+
+/// Every failing aspect of a checked record: `(aspect, what pcl did)`.
+fn failures(record: &Record, checked: &Checked<Program>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let diags = checked.diagnostics();
+    let errors = checked.errors().count();
+    let summary = || {
+        diags
+            .iter()
+            .map(|d| format!("[{}] {}", d.code.as_str(), d.summary))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    match record.verdict.as_deref() {
+        Some("ok") if errors > 0 => {
+            out.push(("verdict".into(), format!("pcl reports errors: {}", summary())))
+        }
+        Some("error") if errors == 0 => {
+            out.push(("verdict".into(), "pcl reports no error".into()))
+        }
+        _ => {}
+    }
+    if let Some(n) = record.count {
+        if diags.len() != n {
+            out.push((
+                "count".into(),
+                format!("pcl reports {} diagnostics: {}", diags.len(), summary()),
+            ));
+        }
+    }
+    if let Some(n) = record.errors {
+        if errors != n {
+            out.push((
+                "errors".into(),
+                format!("pcl reports {errors} errors: {}", summary()),
+            ));
+        }
+    }
+    // Each stated diagnostic takes the unused actual one it fits best.
+    let mut used = vec![false; diags.len()];
+    for (i, stated) in record.diags.iter().enumerate() {
+        let best = diags
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| !used[*j])
+            .map(|(j, d)| (j, diag_failures(i, stated, d, checked)))
+            .min_by_key(|(_, f)| f.len());
+        match best {
+            Some((j, f)) => {
+                used[j] = true;
+                out.extend(f);
+            }
+            None => out.push((format!("diag{}", i + 1), "pcl reports no such diagnostic".into())),
+        }
+    }
+    for (node, ty) in &record.types {
+        let program = checked.value();
+        match program.nodes().iter().find(|n| &n.name == node) {
+            Some(n) => {
+                let got = n.ty.pretty().split_whitespace().collect::<Vec<_>>().join(" ");
+                if &got != ty {
+                    out.push((format!("type.{node}"), format!("pcl types it {got}")));
+                }
+            }
+            None => out.push((format!("type.{node}"), "no such node".into())),
+        }
+    }
+    out
+}
+
+#[test]
+fn reference_expectations() {
+    let cases = repo().join("testdata/reference/cases");
+    let mut names: Vec<String> = std::fs::read_dir(&cases)
+        .expect("testdata/reference/cases")
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            name.strip_suffix(".expect").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    let (mut agree, mut deviating, mut skipped) = (0usize, 0usize, 0usize);
+    let mut disagreements = Vec::new();
+    let mut per_source: BTreeMap<String, [usize; 4]> = BTreeMap::new();
+    for name in &names {
+        let text = std::fs::read_to_string(cases.join(format!("{name}.expect"))).unwrap();
+        let record = match parse_record(name, &text) {
+            Ok(r) => r,
+            Err(e) => {
+                disagreements.push(format!("{name}: bad record: {e}"));
+                continue;
+            }
+        };
+        let tally = per_source.entry(source_file(&record.source)).or_default();
+        let checked = match run(&record, &cases) {
+            Run::Skipped(reason) => {
+                skipped += 1;
+                tally[2] += 1;
+                println!("skipped {name}: {reason}");
+                continue;
+            }
+            Run::Failed(e) => {
+                tally[3] += 1;
+                disagreements.push(format!("{name}: {e}"));
+                continue;
+            }
+            Run::Checked(c) => c,
+        };
+        let fails = failures(&record, &checked);
+        let mut unlisted = Vec::new();
+        let mut listed = Vec::new();
+        for (aspect, what) in &fails {
+            // A whole-diagnostic deviation (`diag2`) covers its aspects.
+            let whole = aspect.split('.').next().unwrap_or(aspect);
+            match record
+                .deviations
+                .get(aspect)
+                .or_else(|| record.deviations.get(whole))
+            {
+                Some(reason) => listed.push(format!("{aspect} ({what}) — {reason}")),
+                None => unlisted.push(format!("{aspect}: {what}")),
+            }
+        }
+        let stale: Vec<&String> = record
+            .deviations
+            .keys()
+            .filter(|k| {
+                !fails
+                    .iter()
+                    .any(|(a, _)| a == *k || a.split('.').next() == Some(k.as_str()))
+            })
+            .collect();
+        if !unlisted.is_empty() || !stale.is_empty() {
+            tally[3] += 1;
+            let mut msg = format!("DISAGREE {name} [{}]", record.source);
+            for u in &unlisted {
+                msg.push_str(&format!("\n    {u}"));
+            }
+            for s in &stale {
+                msg.push_str(&format!("\n    deviation `{s}` is listed but pcl agrees"));
+            }
+            disagreements.push(msg);
+        } else if !listed.is_empty() {
+            deviating += 1;
+            tally[1] += 1;
+            println!("deviation {name}: {}", listed.join("; "));
+        } else {
+            agree += 1;
+            tally[0] += 1;
+        }
+    }
+    println!("by source file (agree / known deviations / skipped / disagree):");
+    for (file, [a, d, s, f]) in &per_source {
+        println!("  {file}: {a} / {d} / {s} / {f}");
+    }
+    for d in &disagreements {
+        println!("{d}");
+    }
+    println!(
+        "{} reference expectations: {agree} agree, {deviating} known deviations, {skipped} skipped, {} disagree",
+        names.len(),
+        disagreements.len()
+    );
+    assert!(
+        names.len() >= MIN_RECORDS,
+        "only {} records in testdata/reference/cases, expected at least {MIN_RECORDS}",
+        names.len()
+    );
+    assert!(
+        disagreements.is_empty(),
+        "{} reference expectations disagree",
+        disagreements.len()
+    );
+}
