@@ -24,10 +24,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use pcl::{check_directory, check_program, BindPolicy, Checked, DirLoader, Program};
+use pcl::{check_directory, check_program, BindPolicy, CachingLoader, Checked, DirLoader, Program};
 
 /// The number of records written; an emptied or truncated directory fails.
-const MIN_RECORDS: usize = 100;
+const MIN_RECORDS: usize = 160;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -37,12 +37,18 @@ fn corpus() -> PathBuf {
     repo().join("../shared/corpus")
 }
 
+/// A 1-based `(line, column)`.
+type LineCol = (u32, u32);
+
 /// One diagnostic the reference states.
 #[derive(Default, Debug)]
 struct StatedDiag {
     severity: Option<String>,
-    /// `(line, column)` of the start and optionally of the end.
-    at: Option<((u32, u32), Option<(u32, u32)>)>,
+    /// `(line, column)` of the start and optionally of the end, as the
+    /// reference states them (see [`reference_position`]).
+    at: Option<(LineCol, Option<LineCol>)>,
+    /// Byte offsets of the start and end.
+    bytes: Option<(u32, u32)>,
     message: Option<String>,
     code: Option<String>,
     reference_message: Option<String>,
@@ -131,6 +137,18 @@ fn parse_record(name: &str, text: &str) -> Result<Record, String> {
                 };
                 r.diags[i].at = Some((start, end));
             }
+            "bytes" => {
+                let i = current(&mut r)?;
+                let (a, b) = value
+                    .split_once('-')
+                    .ok_or_else(|| format!("line {}: `bytes: START-END`", n + 1))?;
+                let num = |x: &str| {
+                    x.trim()
+                        .parse::<u32>()
+                        .map_err(|_| format!("bad byte {x:?}"))
+                };
+                r.diags[i].bytes = Some((num(a)?, num(b)?));
+            }
             "message" => {
                 let i = current(&mut r)?;
                 r.diags[i].message = Some(value);
@@ -174,7 +192,12 @@ fn parse_record(name: &str, text: &str) -> Result<Record, String> {
                 i + 1
             ));
         }
-        if d.severity.is_none() && d.at.is_none() && d.message.is_none() && d.code.is_none() {
+        if d.severity.is_none()
+            && d.at.is_none()
+            && d.bytes.is_none()
+            && d.message.is_none()
+            && d.code.is_none()
+        {
             return Err(format!("diag{}: states nothing", i + 1));
         }
     }
@@ -183,11 +206,7 @@ fn parse_record(name: &str, text: &str) -> Result<Record, String> {
 
 /// The source file of a record's `source:` line (`pkg/.../x_test.go`).
 fn source_file(source: &str) -> String {
-    source
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("?")
-        .to_string()
+    source.split_whitespace().nth(1).unwrap_or("?").to_string()
 }
 
 fn schema_dir(s: &str) -> PathBuf {
@@ -215,7 +234,9 @@ fn run(record: &Record, cases: &Path) -> Run {
         Ok(p) => p,
         Err(e) => return Run::Failed(format!("flags: {e}")),
     };
-    let loader = DirLoader::new(dirs);
+    // The builtin `pulumi` package (StackReference, providers) comes with
+    // the caching layer, as in every pcl check.
+    let loader = CachingLoader::new(DirLoader::new(dirs));
     let program = match &record.program {
         Some(p) => match p.strip_prefix("corpus/") {
             Some(rest) => corpus().join(rest),
@@ -247,6 +268,18 @@ fn run(record: &Record, cases: &Path) -> Run {
     }
 }
 
+/// A pcl position (1-based line and column) as the reference states it.
+/// Pulumi's parser starts HCL at `hcl.Pos{}` (line 0, column 0), so its
+/// lines are one less than pcl's, and so are its columns on the first
+/// line; later lines start again at column 1.
+fn reference_position(line: u32, column: u32) -> (u32, u32) {
+    if line <= 1 {
+        (0, column.saturating_sub(1))
+    } else {
+        (line - 1, column)
+    }
+}
+
 /// The aspects of `stated` that `actual` fails.
 fn diag_failures(
     index: usize,
@@ -262,9 +295,21 @@ fn diag_failures(
             out.push((format!("{tag}.severity"), format!("pcl says {got}")));
         }
     }
+    if let Some((start, end)) = stated.bytes {
+        let range = actual.span.range;
+        if (range.start, range.end) != (start, end) {
+            out.push((
+                format!("{tag}.bytes"),
+                format!("pcl reports bytes {}-{}", range.start, range.end),
+            ));
+        }
+    }
     if let Some((start, end)) = stated.at {
         let file = checked.sources().get(actual.span.file);
-        let pos = |offset: u32| file.map(|f| f.position(offset)).map(|p| (p.line, p.column));
+        let pos = |offset: u32| {
+            file.map(|f| f.position(offset))
+                .map(|p| reference_position(p.line, p.column))
+        };
         let got_start = pos(actual.span.range.start);
         let got_end = pos(actual.span.range.end);
         let same = got_start == Some(start) && end.is_none_or(|e| got_end == Some(e));
@@ -279,11 +324,17 @@ fn diag_failures(
     let text = format!(
         "{}{}",
         actual.summary,
-        actual.detail().map(|d| format!(" | {d}")).unwrap_or_default()
+        actual
+            .detail()
+            .map(|d| format!(" | {d}"))
+            .unwrap_or_default()
     );
     if let Some(message) = &stated.message {
         if !text.contains(message.as_str()) {
-            out.push((format!("{tag}.message"), format!("pcl says {text:?}")));
+            out.push((
+                format!("{tag}.message"),
+                format!("pcl says [{}] {text:?}", actual.code.as_str()),
+            ));
         }
     }
     if let Some(code) = &stated.code {
@@ -310,12 +361,11 @@ fn failures(record: &Record, checked: &Checked<Program>) -> Vec<(String, String)
             .join("; ")
     };
     match record.verdict.as_deref() {
-        Some("ok") if errors > 0 => {
-            out.push(("verdict".into(), format!("pcl reports errors: {}", summary())))
-        }
-        Some("error") if errors == 0 => {
-            out.push(("verdict".into(), "pcl reports no error".into()))
-        }
+        Some("ok") if errors > 0 => out.push((
+            "verdict".into(),
+            format!("pcl reports errors: {}", summary()),
+        )),
+        Some("error") if errors == 0 => out.push(("verdict".into(), "pcl reports no error".into())),
         _ => {}
     }
     if let Some(n) = record.count {
@@ -348,14 +398,27 @@ fn failures(record: &Record, checked: &Checked<Program>) -> Vec<(String, String)
                 used[j] = true;
                 out.extend(f);
             }
-            None => out.push((format!("diag{}", i + 1), "pcl reports no such diagnostic".into())),
+            None => out.push((
+                format!("diag{}", i + 1),
+                "pcl reports no such diagnostic".into(),
+            )),
         }
     }
     for (node, ty) in &record.types {
         let program = checked.value();
-        match program.nodes().iter().find(|n| &n.name == node) {
+        match program.nodes().iter().find(|n| n.name == *node) {
             Some(n) => {
-                let got = n.ty.pretty().split_whitespace().collect::<Vec<_>>().join(" ");
+                // An output's type is its value's.
+                let ty_of = match &n.kind {
+                    pcl::NodeKind::Output(o) => o.value.as_ref().map(|v| v.ty().clone()),
+                    _ => None,
+                }
+                .unwrap_or_else(|| n.ty.clone());
+                let got = ty_of
+                    .pretty()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 if &got != ty {
                     out.push((format!("type.{node}"), format!("pcl types it {got}")));
                 }
