@@ -69,9 +69,13 @@ struct Record {
     count: Option<(usize, bool)>,
     errors: Option<usize>,
     diags: Vec<StatedDiag>,
-    types: Vec<(String, String)>,
+    /// `(node, type, resolved)`: `resolved` compares the type with its
+    /// outputs resolved (the reference's `ResolveOutputs`).
+    types: Vec<(String, String, bool)>,
     deviations: BTreeMap<String, String>,
     skip: Option<String>,
+    /// The reference states the diagnostics in this order.
+    ordered: bool,
 }
 
 fn parse_pos(s: &str) -> Result<(u32, u32), String> {
@@ -126,12 +130,15 @@ fn parse_record(name: &str, text: &str) -> Result<Record, String> {
                 r.count = Some((n.parse().map_err(|_| "bad count".to_string())?, at_least));
             }
             "errors" => r.errors = Some(value.parse().map_err(|_| "bad errors".to_string())?),
-            "type" => {
+            "type" | "resolved-type" => {
                 let (node, ty) = value
                     .split_once('=')
                     .ok_or_else(|| format!("line {}: `type: NODE = TYPE`", n + 1))?;
-                r.types
-                    .push((node.trim().to_string(), ty.trim().to_string()));
+                r.types.push((
+                    node.trim().to_string(),
+                    ty.trim().to_string(),
+                    key.trim() == "resolved-type",
+                ));
             }
             "diag" => r.diags.push(StatedDiag::default()),
             "severity" => {
@@ -181,6 +188,7 @@ fn parse_record(name: &str, text: &str) -> Result<Record, String> {
                     .insert(aspect.trim().to_string(), reason.trim().to_string());
             }
             "skip" => r.skip = Some(value),
+            "ordered" => r.ordered = value == "yes",
             "note" => {}
             other => return Err(format!("line {}: unknown key `{other}`", n + 1)),
         }
@@ -400,6 +408,7 @@ fn failures(record: &Record, checked: &Checked<Program>) -> Vec<(String, String)
     }
     // Each stated diagnostic takes the unused actual one it fits best.
     let mut used = vec![false; diags.len()];
+    let mut matched = Vec::new();
     for (i, stated) in record.diags.iter().enumerate() {
         let best = diags
             .iter()
@@ -410,6 +419,7 @@ fn failures(record: &Record, checked: &Checked<Program>) -> Vec<(String, String)
         match best {
             Some((j, f)) => {
                 used[j] = true;
+                matched.push(j);
                 out.extend(f);
             }
             None => out.push((
@@ -418,7 +428,13 @@ fn failures(record: &Record, checked: &Checked<Program>) -> Vec<(String, String)
             )),
         }
     }
-    for (node, ty) in &record.types {
+    if record.ordered && matched.windows(2).any(|w| w[0] > w[1]) {
+        out.push((
+            "order".into(),
+            format!("pcl reports the stated diagnostics as its {matched:?}"),
+        ));
+    }
+    for (node, ty, resolved) in &record.types {
         let program = checked.value();
         match program.nodes().iter().find(|n| n.name == *node) {
             Some(n) => {
@@ -428,6 +444,11 @@ fn failures(record: &Record, checked: &Checked<Program>) -> Vec<(String, String)
                     _ => None,
                 }
                 .unwrap_or_else(|| n.ty.clone());
+                let ty_of = if *resolved {
+                    pcl::types::resolve_outputs(&ty_of)
+                } else {
+                    ty_of
+                };
                 let got = ty_of
                     .pretty()
                     .split_whitespace()
