@@ -52,6 +52,8 @@ struct StatedDiag {
     bytes: Option<(u32, u32)>,
     /// Every one must be in pcl's text.
     messages: Vec<String>,
+    /// pcl's summary must be exactly this (the reference asserts equality).
+    summary: Option<String>,
     code: Option<String>,
     reference_message: Option<String>,
 }
@@ -169,6 +171,10 @@ fn parse_record(name: &str, text: &str) -> Result<Record, String> {
                 let i = current(&mut r)?;
                 r.diags[i].messages.push(value);
             }
+            "summary" => {
+                let i = current(&mut r)?;
+                r.diags[i].summary = Some(value);
+            }
             "code" => {
                 let i = current(&mut r)?;
                 r.diags[i].code = Some(value);
@@ -213,6 +219,7 @@ fn parse_record(name: &str, text: &str) -> Result<Record, String> {
             && d.at.is_none()
             && d.bytes.is_none()
             && d.messages.is_empty()
+            && d.summary.is_none()
             && d.code.is_none()
         {
             return Err(format!("diag{}: states nothing", i + 1));
@@ -346,6 +353,14 @@ fn diag_failures(
             .map(|d| format!(" | {d}"))
             .unwrap_or_default()
     );
+    if let Some(summary) = &stated.summary {
+        if actual.summary != *summary {
+            out.push((
+                format!("{tag}.summary"),
+                format!("pcl says {:?}", actual.summary),
+            ));
+        }
+    }
     for message in &stated.messages {
         if !text.contains(message.as_str()) {
             out.push((
