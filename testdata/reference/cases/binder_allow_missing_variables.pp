@@ -1,0 +1,4 @@
+
+resource randomPet "random:index/randomPet:RandomPet" {
+	options { parent = parentComponentVariable }
+}

@@ -1,0 +1,6 @@
+
+resource "c" "component:index:Callable" {
+	value = "bar"
+}
+
+cRes1 = call(c, "identity")

@@ -1,0 +1,8 @@
+
+m = "identity"
+
+resource "c" "component:index:Callable" {
+	value = "bar"
+}
+
+cRes1 = call(c, "${m}", {})

@@ -1,0 +1,4 @@
+
+component myComp "./myComponent" {
+    myInput = "42.5"
+}

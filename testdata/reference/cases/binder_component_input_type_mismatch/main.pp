@@ -1,0 +1,4 @@
+
+component myComp "./myComponent" {
+    myInput = [1, 2, 3]
+}

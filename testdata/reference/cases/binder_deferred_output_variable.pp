@@ -1,0 +1,1 @@
+localVariable = component.firstValue

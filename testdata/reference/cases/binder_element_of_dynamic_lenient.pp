@@ -1,0 +1,3 @@
+
+config "data" "any" {}
+value = element(data, 0)

@@ -1,0 +1,3 @@
+
+args = secret({a = 1, b = 2})
+result = invoke("std:index:Abs", args)

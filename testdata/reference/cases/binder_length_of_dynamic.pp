@@ -1,0 +1,6 @@
+
+	config "data" "object({ lambda=object({ subnetIds=list(string) }) })" {
+	}
+    output "numberOfEndpoints" {
+        value = length(data.lambda.subnetIds)
+    }

@@ -1,0 +1,7 @@
+
+config "a" "int" {}
+config "b" "number" {}
+
+output "result" {
+  value = max(a, b)
+}

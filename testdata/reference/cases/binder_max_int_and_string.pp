@@ -1,0 +1,7 @@
+
+config "a" "int" {}
+config "b" "string" {}
+
+output "result" {
+  value = max(a, b)
+}

@@ -1,0 +1,7 @@
+
+config "a" "number" {}
+config "b" "int" {}
+
+output "result" {
+  value = min(a, b)
+}

@@ -1,0 +1,5 @@
+
+config cidrBlock string { }
+output cidrBlock {
+  value = cidrBlock
+}

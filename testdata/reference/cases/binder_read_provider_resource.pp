@@ -1,0 +1,4 @@
+
+read provider "pulumi:providers:random" {
+	id = "provider-id"
+}

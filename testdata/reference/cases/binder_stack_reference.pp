@@ -1,0 +1,4 @@
+
+resource stackRef "pulumi:pulumi:StackReference" {
+    name = "org/project/stack"
+}

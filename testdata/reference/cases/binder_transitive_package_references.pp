@@ -1,0 +1,1 @@
+resource "example" "remoteref:index:Root" { }

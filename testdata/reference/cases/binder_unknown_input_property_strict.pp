@@ -1,0 +1,8 @@
+
+resource randomPet "random:index/randomPet:RandomPet" {
+  unknown = "doggo"
+}
+
+output "mainId" {
+    value = randomPet.unknownProperty
+}

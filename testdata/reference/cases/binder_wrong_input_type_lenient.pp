@@ -1,0 +1,5 @@
+
+config data "list(string)" {}
+resource randomPet "random:index/randomPet:RandomPet" {
+  prefix = data
+}

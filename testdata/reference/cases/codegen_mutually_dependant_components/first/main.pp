@@ -1,0 +1,5 @@
+config "firstInput" "string" { }
+
+output "data" {
+    value = firstInput
+}

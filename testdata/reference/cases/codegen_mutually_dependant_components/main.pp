@@ -1,0 +1,7 @@
+component "first" "./first" {
+    firstInput = second.data
+}
+
+component "second" "./second" {
+    secondInput = first.data
+}

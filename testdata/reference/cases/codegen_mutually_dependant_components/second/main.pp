@@ -1,0 +1,5 @@
+config "secondInput" "string" { }
+
+output "data" {
+    value = secondInput
+}

@@ -1,0 +1,3 @@
+resource "res" "bad:index:Resource" {
+
+}

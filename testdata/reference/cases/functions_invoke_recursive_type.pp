@@ -1,0 +1,1 @@
+value = invoke("recursive:index:getRecursiveType", { name = "foo" })

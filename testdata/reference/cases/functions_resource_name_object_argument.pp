@@ -1,0 +1,2 @@
+res = { id = "foo", urn = "bar" }
+				type = pulumiResourceName(res)

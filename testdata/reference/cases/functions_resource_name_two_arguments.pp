@@ -1,0 +1,1 @@
+type = pulumiResourceName(1, 2)

@@ -1,0 +1,3 @@
+resource "res" "other:index:Thing" { }
+type = pulumiResourceType(res)
+name = pulumiResourceName(res)

@@ -1,0 +1,2 @@
+res = { id = "foo", urn = "bar" }
+				type = pulumiResourceType(res)

@@ -1,0 +1,1 @@
+value = rootDirectory("foo")

@@ -1,0 +1,1 @@
+value = singleOrNone([1, 2, 3])

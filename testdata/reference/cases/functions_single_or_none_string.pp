@@ -1,0 +1,1 @@
+value = singleOrNone("hello")

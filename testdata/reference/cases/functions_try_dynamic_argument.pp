@@ -1,0 +1,4 @@
+
+	config "obj" {}
+	value = try(1, obj)
+	

@@ -1,0 +1,1 @@
+value = try(1, 2, secret(3))

@@ -1,0 +1,4 @@
+
+resource main "auto-deploy:index:AutoDeployer" {
+    project = "example"
+}

@@ -1,0 +1,6 @@
+
+policy = invoke("infra:index:getPolicyDocument", {
+	statements = [{
+		sid = "1"
+	}]
+})

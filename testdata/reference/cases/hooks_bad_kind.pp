@@ -1,0 +1,4 @@
+
+hook banana "foo" {
+	command = ["test"]
+}

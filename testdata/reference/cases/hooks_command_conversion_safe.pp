@@ -1,0 +1,4 @@
+
+hook resource "foo" {
+	command = [true, 44]
+}

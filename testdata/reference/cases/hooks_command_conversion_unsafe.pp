@@ -1,0 +1,4 @@
+
+hook resource "foo" {
+	command = [[], {}]
+}

@@ -1,0 +1,5 @@
+
+hook resource "foo" {
+	command = ["test"]
+	onDryRun = args.id == "foo"
+}

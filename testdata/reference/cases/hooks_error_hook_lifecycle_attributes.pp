@@ -1,0 +1,6 @@
+
+hook error "foo" {
+	command = ["test"]
+	onDryRun = true
+	ignoreErrors = true
+}

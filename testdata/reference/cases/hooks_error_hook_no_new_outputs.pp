@@ -1,0 +1,4 @@
+
+hook error "foo" {
+	command = ["test", args.newOutputs.first]
+}

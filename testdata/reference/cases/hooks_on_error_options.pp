@@ -1,0 +1,12 @@
+
+hook error "foo" {
+	command = ["test"]
+}
+
+resource "example" "infra:index:Vpc" {
+  options {
+	hooks = {
+		onError = [foo]
+	}
+  }
+}

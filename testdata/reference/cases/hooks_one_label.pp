@@ -1,0 +1,4 @@
+
+hook "foo" {
+	command = ["test"]
+}

@@ -1,0 +1,10 @@
+
+hook resource "foo" {
+	command = ["test"]
+}
+
+resource "example" "infra:index:Vpc" {
+  options {
+	hooks = [foo]
+  }
+}

@@ -1,0 +1,12 @@
+
+hook resource "foo" {
+	command = ["test"]
+}
+
+resource "example" "infra:index:Vpc" {
+  options {
+	hooks = {
+		beforeCreate = [foo]
+	}
+  }
+}

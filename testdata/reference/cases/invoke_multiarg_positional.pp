@@ -1,0 +1,1 @@
+result = invoke("multiarg:index:funcWithMultiArgs", "hello", "world")

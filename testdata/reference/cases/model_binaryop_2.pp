@@ -1,0 +1,1 @@
+x = false || false

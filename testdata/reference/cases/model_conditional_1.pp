@@ -1,0 +1,1 @@
+x = true ? 0 : false

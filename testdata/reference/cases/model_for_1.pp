@@ -1,0 +1,1 @@
+x = {for k, v in {foo = "bar"}: k => v}

@@ -1,0 +1,3 @@
+config d "list(string)" {
+}
+x = {for k, v in d: v => k...}

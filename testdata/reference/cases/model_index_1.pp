@@ -1,0 +1,5 @@
+config a "string" {
+}
+config g "list(bool)" {
+}
+x = g[a]

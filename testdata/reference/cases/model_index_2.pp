@@ -1,0 +1,5 @@
+config b "int" {
+}
+config g "list(bool)" {
+}
+x = g[b]

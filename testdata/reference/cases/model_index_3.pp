@@ -1,0 +1,5 @@
+config a "string" {
+}
+config h "map(bool)" {
+}
+x = h[a]

@@ -1,0 +1,5 @@
+config b "int" {
+}
+config h "map(bool)" {
+}
+x = h[b]

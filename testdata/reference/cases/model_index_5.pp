@@ -1,0 +1,5 @@
+config a "string" {
+}
+config i "object({foo=bool})" {
+}
+x = i[a]

@@ -1,0 +1,5 @@
+config b "int" {
+}
+config i "object({foo=bool})" {
+}
+x = i[b]

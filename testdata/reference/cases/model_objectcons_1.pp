@@ -1,0 +1,1 @@
+x = {"foo": "oof", 0: 42, false: true}

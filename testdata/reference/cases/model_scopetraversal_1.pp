@@ -1,0 +1,3 @@
+config c "list(bool)" {
+}
+x = c.0

@@ -1,0 +1,3 @@
+config d "map(bool)" {
+}
+x = d.foo

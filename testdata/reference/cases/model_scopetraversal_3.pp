@@ -1,0 +1,3 @@
+config e "object({foo=list(string), bar=object({baz=string})})" {
+}
+x = e.foo.0

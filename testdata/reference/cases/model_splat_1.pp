@@ -1,0 +1,3 @@
+config a "list(list(string))" {
+}
+x = a[*][0]

@@ -1,0 +1,3 @@
+config b "list(object({foo=list(string), bar=object({baz=string})}))" {
+}
+x = b[*].bar.baz

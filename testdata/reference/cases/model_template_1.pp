@@ -1,0 +1,3 @@
+config d "list(string)" {
+}
+x = "v: ${d}"

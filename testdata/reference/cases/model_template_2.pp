@@ -1,0 +1,5 @@
+config a "string" {
+}
+config c "bool" {
+}
+x = "%{if c} v: ${a} %{endif}"

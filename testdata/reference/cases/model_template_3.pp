@@ -1,0 +1,3 @@
+config d "list(string)" {
+}
+x = "%{for v in d} v: ${v} %{endfor}"

@@ -1,0 +1,1 @@
+zones = invoke("infra:index:getZones", {})

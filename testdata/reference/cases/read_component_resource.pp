@@ -1,0 +1,4 @@
+read comp "foo:index:Component" {
+	id = "existing-id"
+	lookup = "existing-key"
+}

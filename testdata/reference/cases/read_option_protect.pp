@@ -1,0 +1,6 @@
+read foo "foo:index:Foo" {
+	id = "42"
+	options {
+		protect = true
+	}
+}

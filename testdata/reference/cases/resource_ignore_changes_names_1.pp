@@ -1,0 +1,7 @@
+
+resource property "foo:index:Foo" {
+	property = "p"
+	options {
+		ignoreChanges = [property]
+	}
+}

@@ -1,0 +1,10 @@
+
+resource property "foo:index:Foo" {
+	property = "s"
+}
+resource other "foo:index:Foo" {
+	property = "p"
+	options {
+		ignoreChanges = [property]
+	}
+}

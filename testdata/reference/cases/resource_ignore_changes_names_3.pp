@@ -1,0 +1,10 @@
+
+resource property "foo:index:Foo" {
+	property = "p"
+	options {
+		ignoreChanges           = [property]
+		hideDiffs               = [property]
+		replaceOnChanges        = [property]
+		additionalSecretOutputs = [property]
+	}
+}

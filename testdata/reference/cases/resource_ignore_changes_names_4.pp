@@ -1,0 +1,5 @@
+
+target = "t"
+resource bar "foo:index:Bar" {
+	ignoreChanges = target
+}

@@ -1,0 +1,7 @@
+resource foo "foo:index:Foo" {
+	spec = {
+		"template" = {
+			name = "first"
+		}
+	}
+}

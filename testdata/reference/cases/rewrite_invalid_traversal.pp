@@ -1,0 +1,4 @@
+resource resource "rewrite:index:Res" {
+}
+
+x = resource.objectOutput.doesNotExist

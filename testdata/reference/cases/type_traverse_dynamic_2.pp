@@ -1,0 +1,3 @@
+config d {
+}
+x = d["foo"]

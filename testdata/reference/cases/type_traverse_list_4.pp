@@ -1,0 +1,5 @@
+config i "int" {
+}
+config l "list(any)" {
+}
+x = l[i]

@@ -1,0 +1,3 @@
+config l "list(any)" {
+}
+x = l[[0]]

@@ -1,0 +1,5 @@
+config i "int" {
+}
+config m "map(any)" {
+}
+x = m[i]

@@ -1,0 +1,3 @@
+config m "map(any)" {
+}
+x = m[m]

@@ -1,0 +1,3 @@
+config o "object({foo=bool, bar=int, baz=number, qux=optional(bool)})" {
+}
+x = o.Qux

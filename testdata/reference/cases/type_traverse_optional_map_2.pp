@@ -1,0 +1,4 @@
+config om "map(string)" {
+  default = null
+}
+x = om["foo"]

@@ -1,0 +1,3 @@
+config s "set(any)" {
+}
+x = s[0]

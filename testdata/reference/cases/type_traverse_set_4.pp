@@ -1,0 +1,5 @@
+config i "int" {
+}
+config s "set(any)" {
+}
+x = s[i]
