@@ -34,8 +34,13 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// `../shared/corpus`: absent, the records that need it are skipped
+/// locally and fail under `PCL_REQUIRE_CORPUS=1` (`pcl_testkit`).
 fn corpus() -> PathBuf {
-    repo().join("../shared/corpus")
+    let dir = repo().join("../shared/corpus");
+    // Panics when the corpus is required and absent.
+    let _ = pcl_testkit::shared("corpus/manifest.tsv", "reference expectations");
+    dir
 }
 
 /// A 1-based `(line, column)`.
