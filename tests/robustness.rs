@@ -294,6 +294,13 @@ fn catalogue() {
     for (name, program, expect_path) in cases {
         assert!(program.exists(), "{name}: no {}", program.display());
         let expectation = read_expectation(&expect_path);
+        // Every expectation says where its lines come from.
+        if !expectation.header.iter().any(|h| h.starts_with("# provenance: ")) {
+            failures.push(format!(
+                "{name}: {} has no `# provenance: ` line",
+                expect_path.display()
+            ));
+        }
         let lenient = expectation.args.iter().any(|a| a == "--lenient");
         let (case, cwd) = (program.clone(), dir.clone());
         let library = on_small_stack(move || run_library(&case, &cwd, lenient));

@@ -27,7 +27,8 @@ use pcl_diagnostics::{render, RenderOptions};
 use pcl_schema::{CachingLoader, DirLoader};
 
 const HEADER: &str =
-    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_binder --test check\n";
+    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_binder --test check\n\
+     # provenance: pcl's own output, not an outside source's; a change is reviewed by hand before it is committed\n";
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

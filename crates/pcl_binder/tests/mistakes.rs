@@ -18,7 +18,8 @@ use pcl_diagnostics::{render, RenderOptions, Severity};
 use pcl_schema::{CachingLoader, DirLoader};
 
 const HEADER: &str =
-    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_binder --test mistakes\n";
+    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_binder --test mistakes\n\
+     # provenance: pcl's own output, not an outside source's; a change is reviewed by hand before it is committed\n";
 
 /// Cases that do not give one diagnostic at their mistake yet, each with
 /// the reason (none today).

@@ -29,7 +29,8 @@ use pcl_syntax::tree::{ExprKind, ExprRef, Part};
 use pcl_syntax::Parse;
 
 const HEADER: &str =
-    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_syntax --test golden\n";
+    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_syntax --test golden\n\
+     # provenance: pcl's own output, not an outside source's; a change is reviewed by hand before it is committed\n";
 
 fn update_mode() -> bool {
     pcl_testkit::updating()

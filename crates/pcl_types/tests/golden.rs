@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use pcl_types::*;
 
 const HEADER: &str =
-    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_types --test golden\n";
+    "# @generated — regenerate with UPDATE_EXPECT=1 cargo test -p pcl_types --test golden\n\
+     # provenance: pcl's own output, not an outside source's; a change is reviewed by hand before it is committed\n";
 
 fn check(name: &str, body: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
