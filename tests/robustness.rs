@@ -295,7 +295,11 @@ fn catalogue() {
         assert!(program.exists(), "{name}: no {}", program.display());
         let expectation = read_expectation(&expect_path);
         // Every expectation says where its lines come from.
-        if !expectation.header.iter().any(|h| h.starts_with("# provenance: ")) {
+        if !expectation
+            .header
+            .iter()
+            .any(|h| h.starts_with("# provenance: "))
+        {
             failures.push(format!(
                 "{name}: {} has no `# provenance: ` line",
                 expect_path.display()

@@ -787,15 +787,16 @@ fn main() {
         }
         None => pcl_testkit::shared("spec/vectors", "type vectors"),
     };
-    let mut files = dir
-        .as_deref()
-        .and_then(tsv_files)
-        .unwrap_or_default();
+    let mut files = dir.as_deref().and_then(tsv_files).unwrap_or_default();
     let reference_files = files.len();
     if chosen.is_none() && dir.is_some() {
         // The reference corpus has 26 vector files; fewer means it was
         // truncated.
-        pcl_testkit::at_least("reference vector files", reference_files, MIN_REFERENCE_FILES);
+        pcl_testkit::at_least(
+            "reference vector files",
+            reference_files,
+            MIN_REFERENCE_FILES,
+        );
     }
     // pcl's own vectors for the kinds the reference corpus has no file for:
     // they run whether or not the shared ones are there.

@@ -487,4 +487,3 @@ fn many_component_inputs_are_linear() {
         checked.diagnostics()
     );
 }
-

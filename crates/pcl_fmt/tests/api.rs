@@ -5,7 +5,6 @@
 use pcl_diagnostics::{FileId, TextRange};
 use pcl_fmt::{format, format_range, FormatError};
 
-
 #[global_allocator]
 static ALLOC: pcl_testkit::CountingAlloc = pcl_testkit::CountingAlloc;
 

@@ -201,7 +201,10 @@ pub fn assert_linear(what: &str, counts: [u64; 3]) {
     const MAX_GROWTH: u64 = 20;
     let [one, four, sixteen] = counts;
     println!("{what}: 1x {one}, 4x {four}, 16x {sixteen}");
-    assert!(one > 0, "{what}: nothing was counted (is CountingAlloc installed?)");
+    assert!(
+        one > 0,
+        "{what}: nothing was counted (is CountingAlloc installed?)"
+    );
     assert!(
         sixteen <= one.saturating_mul(MAX_GROWTH),
         "{what}: 16x the input cost {sixteen}, more than {MAX_GROWTH}x the 1x cost {one} (4x: {four})"
@@ -258,7 +261,10 @@ pub fn instructions(test: &str, env: &[(&str, String)]) -> Option<u64> {
     // `==pid== Collected : N`
     let count = stderr
         .lines()
-        .find_map(|l| l.split_once("Collected :").map(|(_, n)| n.trim().to_string()))
+        .find_map(|l| {
+            l.split_once("Collected :")
+                .map(|(_, n)| n.trim().to_string())
+        })
         .and_then(|n| n.parse::<u64>().ok())
         .unwrap_or_else(|| panic!("{test}: no instruction count in callgrind's output:\n{stderr}"));
     Some(count)

@@ -3,7 +3,6 @@
 //! a 2 MiB stack.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-
 use pcl_types::*;
 
 /// A 64-member union nested `depth` deep: each level holds `list` and `map`
