@@ -321,6 +321,25 @@ mod tests {
     }
 
     #[test]
+    fn missing_or_empty_material_fails_only_when_required() {
+        let absent =
+            std::env::temp_dir().join(format!("pcl-testkit-absent-{}", std::process::id()));
+        let empty = std::env::temp_dir().join(format!("pcl-testkit-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
+        // This is the only test of this binary that reads the variable.
+        std::env::set_var(REQUIRE_VAR, "0");
+        assert_eq!(material(&absent, "t"), None);
+        assert_eq!(material(&empty, "t"), None);
+        std::env::set_var(REQUIRE_VAR, "1");
+        assert!(std::panic::catch_unwind(|| material(&absent, "t")).is_err());
+        assert!(std::panic::catch_unwind(|| material(&empty, "t")).is_err());
+        std::fs::write(empty.join("x"), "x").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(material(&empty, "t"), Some(empty.clone()));
+        std::env::remove_var(REQUIRE_VAR);
+        let _ = std::fs::remove_dir_all(&empty);
+    }
+
+    #[test]
     fn too_few_cases_fail() {
         assert!(std::panic::catch_unwind(|| at_least("x", 0, 1)).is_err());
         at_least("x", 1, 1);
