@@ -352,6 +352,15 @@ impl Server {
                     if let Some(real) = l.real {
                         if self.by_real.get(&real) == Some(&uri) {
                             self.by_real.remove(&real);
+                            // The same file open under another name.
+                            let other = self
+                                .located
+                                .iter()
+                                .find(|(_, o)| o.real.as_ref() == Some(&real))
+                                .map(|(u, _)| u.clone());
+                            if let Some(other) = other {
+                                self.by_real.insert(real, other);
+                            }
                         }
                     }
                 }

@@ -247,3 +247,49 @@ fn many_code_names_cost_a_lookup_per_diagnostic() {
     assert!(again <= 2 * UNDEFINED as u64, "{again}");
     assert_eq!(client.stop(), Ok(()));
 }
+
+/// The open buffers sit on top of the files read as `pcl check` reads
+/// them: a component file open in the editor, a file not saved yet, and
+/// a program opened through a link to its directory (one program, its
+/// diagnostics published to the documents as the editor named them).
+#[test]
+fn open_buffers_sit_on_top_of_the_checked_files() {
+    let base = program(&[]);
+    let real = base.join("real");
+    mkdir(&real.join(".git"));
+    mkdir(&real.join("web"));
+    write(&real.join("main.pp"), "component web \"./web\" {}\n");
+    write(&real.join("web/w.pp"), "x = missing\n");
+    symlink("real", &base.join("alias"));
+    let alias = base.join("alias");
+    let mut client = started(&alias);
+    let main = url(&alias, "main.pp");
+    client.open(&main, "component web \"./web\" {}\n");
+    assert_eq!(client.diagnostics(&main), Vec::<Value>::new());
+    // The component's file, named by its real path (it is not open).
+    let web = url(&real, "web/w.pp");
+    assert_eq!(codes(&client.diagnostics(&web)), ["undefined-variable"]);
+    // Open (through the link) and fixed in the editor: the check reads the
+    // buffer.
+    let web_open = url(&alias, "web/w.pp");
+    client.open(&web_open, "x = 1\n");
+    client.change(&main, 2, "component web \"./web\" {}\n\n");
+    assert_eq!(client.diagnostics(&web_open), Vec::<Value>::new());
+    // A file not on disk yet takes part in its program.
+    let new = url(&alias, "new.pp");
+    client.open(&new, "y = notDeclared\n");
+    assert_eq!(codes(&client.diagnostics(&new)), ["undefined-variable"]);
+    // One program for both spellings of the directory.
+    let other = url(&real, "main.pp");
+    client.open(&other, "component web \"./web\" {}\n");
+    let s = stats(&mut client);
+    assert_eq!(count(&s, "programs"), 2, "{s}"); // real/ and real/web/
+                                                 // Closing one name of a file open under two keeps the other's buffer.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": other}}),
+    );
+    client.change(&main, 3, "component web \"./web\" {}\nz = nope\n");
+    assert_eq!(codes(&client.diagnostics(&main)), ["undefined-variable"]);
+    assert_eq!(client.stop(), Ok(()));
+}
