@@ -530,8 +530,8 @@ impl Server {
     }
 }
 
-/// The text of an open document (opening it when it was not).
 impl Server {
+    /// Sets the text of an open document (opening it when it was not).
     fn set_text(&mut self, uri: &Url, text: String) {
         self.open.insert(uri.clone(), text);
         if !self.located.contains_key(uri) {
