@@ -590,6 +590,11 @@ mod tests {
             frames(&input, 5),
             [Ok("<10 skipped>".into()), Ok("{}".into())]
         );
+        // At the limit: read.
+        assert_eq!(
+            frames(b"Content-Length: 5\r\n\r\n[1,2]", 5),
+            [Ok("[1,2]".into())]
+        );
         let huge = b"Content-Length: 1000000000000\r\n\r\n{}";
         assert!(matches!(
             frames(huge, MAX_MESSAGE_BYTES).last(),
