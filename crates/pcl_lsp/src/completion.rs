@@ -113,6 +113,16 @@ impl<K: Hash + Eq> LastGood<K> {
         }
     }
 
+    /// Forgets the program `key` (closed).
+    pub(crate) fn forget(&mut self, key: &K) {
+        self.entries.remove(key);
+    }
+
+    /// How many programs have an entry.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// The names of the last good check, when the latest check of the
     /// program had syntax errors.
     pub(crate) fn get(&self, key: &K) -> Option<Arc<Vec<Name>>> {

@@ -32,7 +32,9 @@ pub(crate) fn definition(
     if !(label.start as usize <= offset && offset <= label.end as usize) {
         return None;
     }
-    let written = c.directory.as_ref().or(c.source.as_ref())?;
+    // Resolved by the check (inside the root); a source it refused (outside
+    // the root, missing) links nowhere.
+    let written = c.directory.as_ref()?;
     let program_dir = uri.to_file_path().ok()?.parent()?.to_path_buf();
     let found = links(&program_dir.join(written), range(label));
     (!found.is_empty()).then_some(found)

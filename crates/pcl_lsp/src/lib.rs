@@ -12,11 +12,15 @@
 //! and ruff use): one thread reads messages and answers them in order.
 //! [`run`] drives a server over any [`lsp_server::Connection`], so tests
 //! speak JSON-RPC to it in memory ([`lsp_server::Connection::memory`]);
-//! [`run_stdio`] is `pcl lsp`.
+//! [`transport::serve`] drives it over any byte stream (the framing is
+//! this crate's own: see [`transport`]), and [`run_stdio`], which is
+//! `pcl lsp`, over stdin/stdout.
 //!
 //! A program is the directory of the open file: its `.pp` files, open
-//! buffers overriding the disk. Every change re-checks that program and
-//! publishes diagnostics for each of its files.
+//! buffers overriding the disk, read as `pcl check` reads them (`files`:
+//! the same root, canonical directories, regular files only). Every change
+//! re-checks that program and publishes diagnostics for each of its files;
+//! a program whose last open document closes is forgotten.
 //!
 //! Completion and signature help read where the cursor is from the tokens
 //! around it (`context`), so they answer while the text does not parse,
@@ -25,6 +29,7 @@
 mod completion;
 mod component;
 mod context;
+mod files;
 mod fuzzy;
 mod inbox;
 mod position;
@@ -32,6 +37,7 @@ mod semantic;
 mod server;
 mod settings;
 mod signature;
+pub mod transport;
 mod walk;
 
 pub use position::{Encoding, Lines};
@@ -39,24 +45,37 @@ pub use settings::Settings;
 
 use lsp_server::Connection;
 
-/// Runs the server on stdin/stdout until the client says `exit`.
-/// `Err` when the protocol broke down or `exit` came before `shutdown`
-/// (the caller exits with a non-zero status then); its text may quote
-/// what the client sent, with control characters escaped so that it can
-/// be printed on a terminal.
+/// Runs the server on stdin/stdout until the client says `exit` or the
+/// input ends (see [`transport`]). `Err` when `exit` came before
+/// `shutdown` or the output could not be written (the caller exits with
+/// status 1 then); the input ending, between messages or inside one,
+/// ends the server with `Ok` after a line on standard error that says
+/// how. The error's text may quote what the client sent, with control
+/// characters escaped so that it can be printed on a terminal.
 pub fn run_stdio() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
-    let result = run(connection);
-    let joined = io_threads.join().map_err(|e| e.to_string());
-    result
-        .and(joined)
-        .map_err(|e| pcl_diagnostics::escape(&e).into_owned())
+    let input = std::io::BufReader::new(std::io::stdin());
+    let ending = transport::serve(input, std::io::stdout(), transport::Limits::default());
+    let escaped = |e: &str| pcl_diagnostics::escape(e).into_owned();
+    match ending {
+        transport::Ending::Exit => Ok(()),
+        transport::Ending::ExitBeforeShutdown => Err("exit before shutdown".to_string()),
+        transport::Ending::InputClosed(why) => {
+            eprintln!("pcl lsp: {}; stopping", escaped(&why));
+            Ok(())
+        }
+        transport::Ending::Failed(e) => Err(escaped(&e)),
+    }
 }
 
 /// Runs the server over `connection`: the `initialize` handshake, then
-/// every message until `exit`. See [`run_stdio`] for the result.
+/// every message until `exit`. `Err` when `exit` came before `shutdown`
+/// or the connection closed without `exit`.
 pub fn run(connection: Connection) -> Result<(), String> {
-    server::Server::start(&connection)?.main_loop(&connection)
+    match server::run_to_stop(&connection)? {
+        server::Stop::Exit => Ok(()),
+        server::Stop::ExitBeforeShutdown => Err("exit before shutdown".to_string()),
+        server::Stop::Closed => Err("the client closed the connection without exit".to_string()),
+    }
 }
 
 #[cfg(test)]

@@ -31,7 +31,34 @@ use crate::inbox::{Inbox, Next};
 use crate::position::{Encoding, Lines};
 use crate::settings::{Profiles, Settings};
 use crate::walk::innermost_node;
-use analysis::{program_key, Analysis, ProgramKey};
+use analysis::{Analysis, Located, ProgramKey};
+
+/// Why the message loop stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// `exit` after `shutdown`.
+    Exit,
+    /// `exit` before `shutdown`.
+    ExitBeforeShutdown,
+    /// The client is gone (the input ended).
+    Closed,
+}
+
+/// Runs a server over `connection`: the handshake, then every message
+/// until `exit` or the end of the input (also before `initialize`).
+pub(crate) fn run_to_stop(connection: &Connection) -> Result<Stop, String> {
+    match Server::start(connection) {
+        Ok(server) => server.main_loop(connection),
+        Err(Started::Closed) => Ok(Stop::Closed),
+        Err(Started::Failed(e)) => Err(e),
+    }
+}
+
+/// Why the handshake did not finish.
+pub(crate) enum Started {
+    Closed,
+    Failed(String),
+}
 
 /// The answer to a request, or an LSP error.
 type Answer = Result<Json, (ErrorCode, String)>;
@@ -41,6 +68,12 @@ pub(crate) struct Server {
     profiles: Profiles,
     /// Open documents by URL.
     open: HashMap<Url, String>,
+    /// Where each open document lives.
+    located: HashMap<Url, Located>,
+    /// The open `file:` documents by real path.
+    by_real: HashMap<std::path::PathBuf, Url>,
+    /// What the server has done, for `pcl/stats`.
+    stats: Stats,
     analyses: HashMap<ProgramKey, Analysis>,
     /// Each program's names as of its last check without syntax errors.
     last_good: crate::completion::LastGood<ProgramKey>,
@@ -66,10 +99,16 @@ const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
 impl Server {
     /// The `initialize` handshake: negotiates the position encoding and
     /// reads the settings.
-    pub(crate) fn start(connection: &Connection) -> Result<Server, String> {
-        let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    pub(crate) fn start(connection: &Connection) -> Result<Server, Started> {
+        let (id, params) = connection.initialize_start().map_err(|e| {
+            if e.channel_is_disconnected() {
+                Started::Closed
+            } else {
+                Started::Failed(e.to_string())
+            }
+        })?;
         let params: InitializeParams = serde_json::from_value(params)
-            .map_err(|e| format!("invalid initialize parameters: {e}"))?;
+            .map_err(|e| Started::Failed(format!("invalid initialize parameters: {e}")))?;
         let encoding = Encoding::negotiate(
             params
                 .capabilities
@@ -96,10 +135,11 @@ impl Server {
                 version: Some(env!("CARGO_PKG_VERSION").to_string()),
             }),
         };
-        let result = serde_json::to_value(result).map_err(|e| e.to_string())?;
-        connection
-            .initialize_finish(id, result)
-            .map_err(|e| e.to_string())?;
+        let result = serde_json::to_value(result).map_err(|e| Started::Failed(e.to_string()))?;
+        // Answered without waiting for `initialized` (as
+        // `initialize_finish` would, failing on any other message first):
+        // the loop takes `initialized` like any notification.
+        send(connection, Response::new_ok(id, result).into()).map_err(Started::Failed)?;
         let dynamic_watch = params
             .capabilities
             .workspace
@@ -108,12 +148,15 @@ impl Server {
             .and_then(|w| w.dynamic_registration)
             .unwrap_or(false);
         if dynamic_watch {
-            send(connection, watch_registration())?;
+            send(connection, watch_registration()).map_err(Started::Failed)?;
         }
         Ok(Server {
             encoding,
             profiles,
             open: HashMap::new(),
+            located: HashMap::new(),
+            by_real: HashMap::new(),
+            stats: Stats::default(),
             analyses: HashMap::new(),
             last_good: crate::completion::LastGood::default(),
             dirty: Vec::new(),
@@ -123,7 +166,7 @@ impl Server {
         })
     }
 
-    pub(crate) fn main_loop(mut self, connection: &Connection) -> Result<(), String> {
+    pub(crate) fn main_loop(mut self, connection: &Connection) -> Result<Stop, String> {
         let mut inbox = Inbox::default();
         loop {
             if self.replaced.is_some() && inbox.is_idle(&connection.receiver) {
@@ -139,7 +182,7 @@ impl Server {
                     self.flush(connection)?;
                     continue;
                 }
-                Next::Closed => break,
+                Next::Closed => return Ok(Stop::Closed),
             };
             match message {
                 Message::Request(request) => {
@@ -161,11 +204,11 @@ impl Server {
                     send(connection, response.into())?;
                 }
                 Message::Notification(n) if n.method == notif::Exit::METHOD => {
-                    return if self.shutdown {
-                        Ok(())
+                    return Ok(if self.shutdown {
+                        Stop::Exit
                     } else {
-                        Err("exit before shutdown".to_string())
-                    };
+                        Stop::ExitBeforeShutdown
+                    });
                 }
                 // After `shutdown`, only `exit` means anything.
                 Message::Notification(_) if self.shutdown => {}
@@ -185,7 +228,6 @@ impl Server {
                 Message::Response(_) => {}
             }
         }
-        Err("the client closed the connection without exit".to_string())
     }
 
     /// Checks the programs of the pending changes and publishes.
@@ -251,6 +293,14 @@ impl Server {
                 to_json(self.semantic_tokens(&p.text_document.uri, Some(p.range)))
             }
             TEST_PANIC_METHOD => panic!("{TEST_PANIC_METHOD} was asked for"),
+            STATS_METHOD => Ok(serde_json::json!({
+                "programs": self.analyses.len(),
+                "documents": self.open.len(),
+                "lastGood": self.last_good.len(),
+                "checks": self.stats.checks,
+                "dirReads": self.stats.dir_reads,
+                "levelComparisons": self.profiles.level_comparisons(),
+            })),
             m => Err((ErrorCode::MethodNotFound, format!("unknown method {m}"))),
         }
     }
@@ -262,8 +312,7 @@ impl Server {
                 let Ok(p) = params::<lsp_types::DidOpenTextDocumentParams>(&n.params) else {
                     return;
                 };
-                self.open
-                    .insert(p.text_document.uri.clone(), p.text_document.text);
+                self.set_text(&p.text_document.uri, p.text_document.text);
                 p.text_document.uri
             }
             notif::DidChangeTextDocument::METHOD => {
@@ -273,12 +322,12 @@ impl Server {
                 let uri = p.text_document.uri;
                 // Full sync: the last change holds the whole text.
                 if let Some(change) = p.content_changes.into_iter().last() {
-                    self.open.insert(uri.clone(), change.text);
+                    self.set_text(&uri, change.text);
                 }
                 // Debounced: checked when no change follows within
                 // DEBOUNCE, or before the next request.
-                let key = program_key(&uri);
-                if !self.dirty.iter().any(|u| program_key(u) == key) {
+                let key = self.key_of(&uri);
+                if !self.dirty.iter().any(|u| self.key_of(u) == key) {
                     self.dirty.push(uri);
                 }
                 return;
@@ -288,7 +337,7 @@ impl Server {
                     return;
                 };
                 if let Some(text) = p.text {
-                    self.open.insert(p.text_document.uri.clone(), text);
+                    self.set_text(&p.text_document.uri, text);
                 }
                 p.text_document.uri
             }
@@ -296,8 +345,39 @@ impl Server {
                 let Ok(p) = params::<lsp_types::DidCloseTextDocumentParams>(&n.params) else {
                     return;
                 };
-                self.open.remove(&p.text_document.uri);
-                p.text_document.uri
+                let uri = p.text_document.uri;
+                let key = self.key_of(&uri);
+                self.open.remove(&uri);
+                if let Some(l) = self.located.remove(&uri) {
+                    if let Some(real) = l.real {
+                        if self.by_real.get(&real) == Some(&uri) {
+                            self.by_real.remove(&real);
+                            // The same file open under another name.
+                            let other = self
+                                .located
+                                .iter()
+                                .find(|(_, o)| o.real.as_ref() == Some(&real))
+                                .map(|(u, _)| u.clone());
+                            if let Some(other) = other {
+                                self.by_real.insert(real, other);
+                            }
+                        }
+                    }
+                }
+                // The program's other open documents keep it; without
+                // any, it is forgotten (its diagnostics cleared).
+                let still_open = self
+                    .located
+                    .iter()
+                    .find(|(_, l)| l.key == key)
+                    .map(|(u, _)| u.clone());
+                match still_open {
+                    Some(other) => other,
+                    None => {
+                        self.forget(&key, out);
+                        return;
+                    }
+                }
             }
             notif::DidChangeConfiguration::METHOD => {
                 let Ok(p) = params::<lsp_types::DidChangeConfigurationParams>(&n.params) else {
@@ -340,14 +420,14 @@ impl Server {
         }
         for change in &p.changes {
             if change.uri.path().ends_with(".pp")
-                && self.analyses.contains_key(&program_key(&change.uri))
+                && self.analyses.contains_key(&self.key_of(&change.uri))
             {
                 programs.push(change.uri.clone());
             }
         }
         let mut seen = HashSet::new();
         for uri in programs {
-            if seen.insert(program_key(&uri)) {
+            if seen.insert(self.key_of(&uri)) {
                 self.recheck(&uri, out);
             }
         }
@@ -394,7 +474,7 @@ impl Server {
         let tdp = &p.text_document_position;
         let uri = &tdp.text_document.uri;
         let found = self.find(uri);
-        let key = program_key(uri);
+        let key = self.key_of(uri);
         let (text, lines, offset) = self.cursor_text(uri, tdp.position)?;
         let (start, end) = crate::completion::window(
             found.map(|(a, file)| (a.checked.value(), file)),
@@ -449,6 +529,36 @@ impl Server {
         Some((text, std::borrow::Cow::Owned(lines), offset))
     }
 }
+
+impl Server {
+    /// Sets the text of an open document (opening it when it was not).
+    fn set_text(&mut self, uri: &Url, text: String) {
+        self.open.insert(uri.clone(), text);
+        if !self.located.contains_key(uri) {
+            let located = Located::of(uri);
+            if let Some(real) = &located.real {
+                self.by_real.insert(real.clone(), uri.clone());
+            }
+            self.located.insert(uri.clone(), located);
+        }
+    }
+}
+
+/// Counts of what the server has done since it started (`pcl/stats`).
+#[derive(Default)]
+struct Stats {
+    /// Programs checked.
+    checks: u64,
+    /// Directories listed by checks (a program's and its components').
+    dir_reads: u64,
+}
+
+/// A request answering the server's counts: the programs it holds
+/// (`programs`, `lastGood`), the open documents (`documents`), the checks
+/// run (`checks`), the directories they listed (`dirReads`) and the code
+/// names compared while applying code levels (`levelComparisons`). For
+/// tests and for looking at a running server; not part of LSP.
+pub const STATS_METHOD: &str = "pcl/stats";
 
 /// Test-only: a request or notification with this method panics inside
 /// its handler, so tests can prove the panic is answered as an error (or

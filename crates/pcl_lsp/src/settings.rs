@@ -23,11 +23,14 @@
 //! settings, a `pcl.toml` or a schema file change.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use pcl_binder::{BindPolicy, SchemaCache};
-use pcl_config::{CodeLevels, Discovery, Levels, PolicyFlags};
+use pcl_config::{CodeLevels, Discovery, Level, PolicyFlags};
+use pcl_diagnostics::{Diagnostic, Severity};
 use pcl_schema::{ChainLoader, DirLoader, SchemaLoader};
 use serde_json::Value as Json;
 
@@ -109,7 +112,7 @@ fn strings(value: Option<&Json>) -> impl Iterator<Item = &str> {
 /// with.
 pub(crate) struct Profile {
     pub(crate) policy: BindPolicy,
-    pub(crate) levels: Levels,
+    pub(crate) levels: CodeMap,
     pub(crate) schemas: SchemaCache<ChainLoader>,
 }
 
@@ -120,6 +123,8 @@ pub(crate) struct Profiles {
     base: Option<PathBuf>,
     discovery: Discovery,
     by_file: HashMap<Option<PathBuf>, Arc<Profile>>,
+    /// Code names compared by every profile's [`CodeMap`].
+    comparisons: Arc<AtomicU64>,
 }
 
 impl Profiles {
@@ -129,7 +134,13 @@ impl Profiles {
             base,
             discovery: Discovery::default(),
             by_file: HashMap::new(),
+            comparisons: Arc::default(),
         }
+    }
+
+    /// Code names compared so far while applying code levels.
+    pub(crate) fn level_comparisons(&self) -> u64 {
+        self.comparisons.load(Ordering::Relaxed)
     }
 
     /// New editor settings from `workspace/didChangeConfiguration`: the
@@ -190,9 +201,88 @@ impl Profiles {
         }
         Profile {
             policy,
-            levels: Levels::merge(&[&config.codes, &editor.codes]),
+            levels: CodeMap::new(
+                &[&config.codes, &editor.codes],
+                Arc::clone(&self.comparisons),
+            ),
             schemas: SchemaCache::new(ChainLoader::new(loaders)),
         }
+    }
+}
+
+/// The level of each code named by the settings, built once per profile
+/// (per settings change) and looked up by hash for each diagnostic: the
+/// cost of applying it follows the number of diagnostics, not the number
+/// of codes named. (`pcl_config::Levels` searches its list, which is
+/// fine for a command line's handful of codes.)
+pub(crate) struct CodeMap {
+    /// Entries by the hash of their code (a collision shares a bucket).
+    buckets: HashMap<u64, Vec<(Box<str>, Level)>>,
+    hasher: foldhash::fast::FixedState,
+    /// Code names compared (shared by the profiles of one server).
+    comparisons: Arc<AtomicU64>,
+}
+
+impl CodeMap {
+    /// `sources` merged, later ones winning (as `pcl_config::Levels::merge`:
+    /// within one source, deny over warn over allow).
+    pub(crate) fn new(sources: &[&CodeLevels], comparisons: Arc<AtomicU64>) -> CodeMap {
+        let mut map = CodeMap {
+            buckets: HashMap::new(),
+            hasher: foldhash::fast::FixedState::default(),
+            comparisons,
+        };
+        for source in sources {
+            for (list, level) in [
+                (&source.allow, Level::Allow),
+                (&source.warn, Level::Warn),
+                (&source.deny, Level::Deny),
+            ] {
+                for code in list {
+                    let bucket = map
+                        .buckets
+                        .entry(map.hasher.hash_one(code.as_str()))
+                        .or_default();
+                    match bucket.iter_mut().find(|(c, _)| **c == **code) {
+                        Some(entry) => entry.1 = level,
+                        None => bucket.push((code.as_str().into(), level)),
+                    }
+                }
+            }
+        }
+        map
+    }
+
+    /// The level `code` is reported at, when one was chosen.
+    pub(crate) fn level(&self, code: &str) -> Option<Level> {
+        let bucket = self.buckets.get(&self.hasher.hash_one(code))?;
+        let mut compared = 0;
+        let found = bucket.iter().find(|(c, _)| {
+            compared += 1;
+            **c == *code
+        });
+        self.comparisons.fetch_add(compared, Ordering::Relaxed);
+        found.map(|(_, l)| *l)
+    }
+
+    /// Drops the allowed codes' diagnostics and sets the severity of the
+    /// warned and denied ones.
+    pub(crate) fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        if self.buckets.is_empty() {
+            return;
+        }
+        diagnostics.retain_mut(|d| match self.level(d.code.as_str()) {
+            Some(Level::Allow) => false,
+            Some(Level::Warn) => {
+                d.severity = Severity::Warning;
+                true
+            }
+            Some(Level::Deny) => {
+                d.severity = Severity::Error;
+                true
+            }
+            None => true,
+        });
     }
 }
 

@@ -99,9 +99,15 @@ fn diagnostics_for_every_file_of_the_program() {
     client.change(&a, 2, "x = \"hello\"\nmissing = 1\n");
     assert_eq!(client.diagnostics(&b), Vec::<Value>::new());
 
-    // Closing a.pp goes back to the disk: the problem returns.
+    // Closing a.pp while b.pp is open goes back to the disk: the problem
+    // returns.
+    client.open(&b, "y = x\nz = missing\n");
     client.notify("textDocument/didClose", json!({"textDocument": {"uri": a}}));
     assert_eq!(client.diagnostics(&b).len(), 1);
+    // Closing the last one forgets the program: its diagnostics are
+    // cleared.
+    client.notify("textDocument/didClose", json!({"textDocument": {"uri": b}}));
+    assert_eq!(client.diagnostics(&b), Vec::<Value>::new());
     assert_eq!(client.stop(), Ok(()));
 }
 

@@ -11,6 +11,8 @@ use lsp_server::{Message, Notification};
 use lsp_types::notification::{self as notif, Notification as _};
 use lsp_types::{Location, PublishDiagnosticsParams, Url};
 use pcl_binder::{check_program_cached, Checked, FileProvider, Program};
+
+use crate::files::{real_path, Overlay};
 use pcl_diagnostics::{FileId, Severity, Span};
 
 use super::{show_message, Server};
@@ -24,7 +26,8 @@ pub const CODE_DOCS: &str = "https://github.com/pulumi/pcl/blob/main/docs/codes.
 /// Which program a document belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum ProgramKey {
-    /// The directory of a `file:` document.
+    /// The directory of a `file:` document (its real path when it has one:
+    /// two spellings of a directory are one program).
     Dir(PathBuf),
     /// A document that is not a file (`untitled:`): a program of its own.
     Alone(Url),
@@ -44,6 +47,26 @@ pub(super) struct Analysis {
     /// The check's diagnostics, with the code levels of the settings
     /// applied.
     pub(super) diagnostics: Vec<pcl_diagnostics::Diagnostic>,
+}
+
+/// Where an open document lives.
+#[derive(Clone, Debug)]
+pub(super) struct Located {
+    /// Its program.
+    pub(super) key: ProgramKey,
+    /// Its real path (links resolved), for a `file:` document.
+    pub(super) real: Option<PathBuf>,
+}
+
+impl Located {
+    pub(super) fn of(uri: &Url) -> Located {
+        let path = uri.to_file_path().ok();
+        let real = path.as_deref().and_then(real_path);
+        Located {
+            key: program_key(uri),
+            real,
+        }
+    }
 }
 
 impl Analysis {
@@ -82,8 +105,12 @@ impl Analysis {
 impl Server {
     /// Checks the program `uri` belongs to and publishes its diagnostics.
     pub(super) fn recheck(&mut self, uri: &Url, out: &mut Vec<Message>) {
-        let key = program_key(uri);
-        self.dirty.retain(|u| program_key(u) != key);
+        let key = self.key_of(uri);
+        let dirty = std::mem::take(&mut self.dirty);
+        self.dirty = dirty
+            .into_iter()
+            .filter(|u| self.key_of(u) != key)
+            .collect();
         let (previous, replaced_here) = match self.analyses.remove(&key) {
             Some(mut old) => {
                 let published = std::mem::take(&mut old.published);
@@ -101,8 +128,9 @@ impl Server {
             out.push(show_message(&message));
         }
         let started = std::time::Instant::now();
-        let analysed = self.analyse(&key, profile);
+        let analysed = self.analyse(&key, uri, profile);
         self.last_check = started.elapsed();
+        self.stats.checks += 1;
         let replaced = self
             .replaced
             .as_ref()
@@ -142,17 +170,48 @@ impl Server {
         self.analyses.insert(key, analysis);
     }
 
-    fn analyse(&self, key: &ProgramKey, profile: Arc<Profile>) -> Option<Analysis> {
-        let (sources, root, files): (Vec<(String, String)>, Option<&Path>, Overlay<'_>) = match key
-        {
-            ProgramKey::Dir(dir) => {
-                let overlay = Overlay {
-                    root: dir,
-                    open: &self.open,
-                };
-                let sources = overlay.read_dir("").unwrap_or_default();
-                (sources, Some(dir), overlay)
-            }
+    fn analyse(&mut self, key: &ProgramKey, uri: &Url, profile: Arc<Profile>) -> Option<Analysis> {
+        // The open documents by real path.
+        let open: HashMap<PathBuf, &str> = self
+            .located
+            .iter()
+            .filter_map(|(url, l)| Some((l.real.clone()?, self.open.get(url)?.as_str())))
+            .collect();
+        let (checked, problems, dir_reads) = match key {
+            ProgramKey::Dir(dir) => match Overlay::new(dir, &open) {
+                Some(files) => {
+                    let listing = files.list_dir(&files.program_dir()).ok()?;
+                    if listing.files.is_empty() {
+                        return None;
+                    }
+                    let checked = check_program_cached(
+                        &listing.files,
+                        &profile.schemas,
+                        &profile.policy,
+                        &files,
+                    );
+                    (checked, listing.problems, files.dir_reads.get())
+                }
+                // A directory that cannot be read: its open documents
+                // alone, without components.
+                None => {
+                    let mut sources: Vec<(String, String)> = open
+                        .iter()
+                        .filter(|(p, _)| p.parent() == Some(dir.as_path()))
+                        .filter_map(|(p, text)| {
+                            Some((p.file_name()?.to_str()?.to_string(), (*text).to_string()))
+                        })
+                        .collect();
+                    if sources.is_empty() {
+                        return None;
+                    }
+                    sources.sort();
+                    let files = pcl_binder::NoFiles;
+                    let checked =
+                        check_program_cached(&sources, &profile.schemas, &profile.policy, &files);
+                    (checked, Vec::new(), 0)
+                }
+            },
             ProgramKey::Alone(url) => {
                 let text = self.open.get(url)?.clone();
                 let name = url
@@ -161,30 +220,61 @@ impl Server {
                     .filter(|s| !s.is_empty())
                     .unwrap_or("untitled.pp")
                     .to_string();
-                let overlay = Overlay {
-                    root: Path::new(""),
-                    open: &self.open,
-                };
-                (vec![(name, text)], None, overlay)
+                let files = pcl_binder::NoFiles;
+                let checked = check_program_cached(
+                    &[(name, text)],
+                    &profile.schemas,
+                    &profile.policy,
+                    &files,
+                );
+                (checked, Vec::new(), 0)
             }
         };
-        if sources.is_empty() {
-            return None;
-        }
-        let files: &dyn FileProvider = match root {
-            Some(_) => &files,
-            None => &pcl_binder::NoFiles,
-        };
-        let checked = check_program_cached(&sources, &profile.schemas, &profile.policy, files);
+        drop(open);
+        self.stats.dir_reads += dir_reads;
         let mut diagnostics = checked.diagnostics().to_vec();
+        // `.pp` entries of the program's directory that were not read (or
+        // not valid UTF-8), as `pcl check` reports them.
+        if !problems.is_empty() {
+            let ids: HashMap<&str, FileId> = checked
+                .sources()
+                .iter()
+                .map(|(id, f)| (f.name(), id))
+                .collect();
+            for problem in &problems {
+                if let Some(id) = ids.get(problem.name.as_str()) {
+                    diagnostics.push(problem.diagnostic(*id));
+                }
+            }
+            pcl_diagnostics::sort_and_dedup(&mut diagnostics);
+        }
         profile.levels.apply(&mut diagnostics);
+        // Files of the program's own directory are named as the editor
+        // spells that directory; component files by their real path
+        // (unless open).
+        let spelled = uri
+            .to_file_path()
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf));
         let mut urls = Vec::new();
         let mut lines = Vec::new();
         for (_, file) in checked.sources().iter() {
-            let url = match (key, root) {
-                (ProgramKey::Alone(url), _) => Some(url.clone()),
-                (_, Some(root)) => Url::from_file_path(root.join(file.name())).ok(),
-                _ => None,
+            let url = match key {
+                ProgramKey::Alone(url) => Some(url.clone()),
+                ProgramKey::Dir(dir) => {
+                    let name = file.name();
+                    let real = normalize(&dir.join(name));
+                    match self.by_real.get(&real) {
+                        Some(open) => Some(open.clone()),
+                        None => {
+                            let path = match &spelled {
+                                Some(base) if !name.contains('/') => base.join(name),
+                                _ => real,
+                            };
+                            Url::from_file_path(path).ok()
+                        }
+                    }
+                }
             };
             urls.push(url);
             lines.push(Lines::new(file.text()));
@@ -199,9 +289,34 @@ impl Server {
         })
     }
 
+    /// The program of a document: remembered for an open one.
+    pub(super) fn key_of(&self, uri: &Url) -> ProgramKey {
+        match self.located.get(uri) {
+            Some(l) => l.key.clone(),
+            None => program_key(uri),
+        }
+    }
+
+    /// Forgets the program `key` (its last open document closed): its
+    /// analysis, its names, and the diagnostics published for its files
+    /// (cleared).
+    pub(super) fn forget(&mut self, key: &ProgramKey, out: &mut Vec<Message>) {
+        let dirty = std::mem::take(&mut self.dirty);
+        self.dirty = dirty
+            .into_iter()
+            .filter(|u| self.key_of(u) != *key)
+            .collect();
+        if let Some(analysis) = self.analyses.remove(key) {
+            for gone in &analysis.published {
+                out.push(publish(gone.clone(), Vec::new()));
+            }
+        }
+        self.last_good.forget(key);
+    }
+
     /// The analysis of the program holding `uri` and the file's id in it.
     pub(super) fn find(&self, uri: &Url) -> Option<(&Analysis, FileId)> {
-        let analysis = self.analyses.get(&program_key(uri))?;
+        let analysis = self.analyses.get(&self.key_of(uri))?;
         Some((analysis, analysis.file_of(uri)?))
     }
 
@@ -251,75 +366,30 @@ impl Server {
     }
 }
 
-/// The `.pp` files of a directory on disk, open buffers overriding them
-/// (and open buffers not yet saved added).
-struct Overlay<'a> {
-    root: &'a Path,
-    open: &'a HashMap<Url, String>,
-}
-
-impl FileProvider for Overlay<'_> {
-    fn read_dir(&self, dir: &str) -> Result<Vec<(String, String)>, String> {
-        let path = if dir.is_empty() {
-            self.root.to_path_buf()
-        } else {
-            self.root.join(dir)
-        };
-        let rel = |name: &str| {
-            if dir.is_empty() {
-                name.to_string()
-            } else {
-                format!("{dir}/{name}")
+/// `path` with `.` and `..` segments folded (the path of a file of a
+/// canonical directory, named relative to it).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
             }
-        };
-        let mut files: HashMap<String, String> = HashMap::new();
-        // The files open in the editor, which are not read from disk.
-        let open: HashSet<PathBuf> = self
-            .open
-            .keys()
-            .filter_map(|u| u.to_file_path().ok())
-            .filter(|p| p.parent() == Some(path.as_path()))
-            .collect();
-        if let Ok(entries) = std::fs::read_dir(&path) {
-            for entry in entries.flatten() {
-                let p = entry.path();
-                if open.contains(&p) || p.extension().is_none_or(|e| e != "pp") || !p.is_file() {
-                    continue;
-                }
-                let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
-                    continue;
-                };
-                let text = match std::fs::read(&p) {
-                    Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                    Err(_) => continue,
-                };
-                files.insert(name.to_string(), text);
-            }
+            other => out.push(other),
         }
-        for (url, text) in self.open {
-            let Ok(p) = url.to_file_path() else {
-                continue;
-            };
-            if p.parent() != Some(path.as_path()) || p.extension().is_none_or(|e| e != "pp") {
-                continue;
-            }
-            if let Some(name) = p.file_name().and_then(|n| n.to_str()) {
-                files.insert(name.to_string(), text.clone());
-            }
-        }
-        if files.is_empty() && !path.is_dir() {
-            return Err(format!("cannot read directory '{}'", rel("")));
-        }
-        let mut out: Vec<(String, String)> = files.into_iter().map(|(n, t)| (rel(&n), t)).collect();
-        out.sort();
-        Ok(out)
     }
+    out
 }
 
+/// The program of a document: the real path of its directory (the
+/// directory as written when it has none), or the document alone.
 pub(super) fn program_key(uri: &Url) -> ProgramKey {
     match uri.to_file_path() {
         Ok(path) => match path.parent() {
-            Some(dir) => ProgramKey::Dir(dir.to_path_buf()),
+            Some(dir) => {
+                ProgramKey::Dir(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
+            }
             None => ProgramKey::Alone(uri.clone()),
         },
         Err(()) => ProgramKey::Alone(uri.clone()),
