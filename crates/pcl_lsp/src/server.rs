@@ -79,6 +79,9 @@ pub(crate) struct Server {
     last_good: crate::completion::LastGood<ProgramKey>,
     /// Documents changed since their program was last checked.
     dirty: Vec<Url>,
+    /// How long a change waits for the next ([`DEBOUNCE`] unless the
+    /// editor's `debounce-ms` says otherwise).
+    debounce: std::time::Duration,
     /// How long the last check took (see [`DEBOUNCE`]).
     last_check: std::time::Duration,
     /// The analysis a check replaced, dropped when no message waits:
@@ -127,6 +130,9 @@ impl Server {
             )
             .and_then(|u| u.to_file_path().ok());
         let settings = Settings::from_json(params.initialization_options.as_ref(), base.as_deref());
+        let debounce = settings
+            .debounce_ms
+            .map_or(DEBOUNCE, std::time::Duration::from_millis);
         let profiles = Profiles::new(settings, base);
         let result = InitializeResult {
             capabilities: capabilities(encoding),
@@ -152,6 +158,7 @@ impl Server {
         }
         Ok(Server {
             encoding,
+            debounce,
             profiles,
             open: HashMap::new(),
             located: HashMap::new(),
@@ -172,10 +179,10 @@ impl Server {
             if self.replaced.is_some() && inbox.is_idle(&connection.receiver) {
                 self.replaced = None;
             }
-            // With changes pending, wait at most DEBOUNCE for more before
+            // With changes pending, wait at most `debounce` for more before
             // checking; a request checks them first.
             let timeout =
-                (!self.dirty.is_empty()).then(|| DEBOUNCE.saturating_sub(self.last_check));
+                (!self.dirty.is_empty()).then(|| self.debounce.saturating_sub(self.last_check));
             let message = match inbox.next(&connection.receiver, timeout) {
                 Next::Message(message) => message,
                 Next::Timeout => {

@@ -45,6 +45,10 @@ pub struct Settings {
     pub policy: PolicyFlags,
     /// `codes` and `check.deny`.
     pub codes: CodeLevels,
+    /// `debounce-ms` (initialization only): how long a change waits for
+    /// the next before its program is checked; `None` for the default
+    /// (50 ms). At most ten minutes.
+    pub debounce_ms: Option<u64>,
 }
 
 impl Settings {
@@ -63,6 +67,10 @@ impl Settings {
             });
         }
         s.schema_cache = map.get("schema-cache").and_then(Json::as_bool);
+        s.debounce_ms = map
+            .get("debounce-ms")
+            .and_then(Json::as_u64)
+            .map(|ms| ms.min(600_000));
         let check = map.get("check").and_then(Json::as_object);
         let flag = |name: &str| {
             let at = |m: Option<&serde_json::Map<String, Json>>| {
