@@ -566,6 +566,21 @@ fn d11_non_utf8_path_arguments_are_paths() {
         std::fs::read_to_string(dir.join(name)).unwrap_or_default(),
         "a = 1\n"
     );
+    // Two such names in a program directory stay apart.
+    let two = dir.join("two");
+    std::fs::create_dir_all(&two).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(two.join(OsStr::from_bytes(b"caf\xe9.pp")), "a = 1\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(two.join(OsStr::from_bytes(b"caf\xe8.pp")), "b = nope\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ran = pcl(&dir, &["check", "--format", "short", "two"]);
+    assert_clean_exit(&ran, "two");
+    assert!(
+        ran.stdout
+            .starts_with("two/caf\\xe8.pp:1:5: error[undefined-variable]"),
+        "{}",
+        ran.describe()
+    );
     // A flag's value that is not UTF-8 is a path too.
     let schema_flag = OsString::from("--schema-dir");
     let bad_dir = OsStr::from_bytes(b"sch\xff");

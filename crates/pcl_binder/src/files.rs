@@ -14,7 +14,8 @@
 //! `..` lexically.
 //!
 //! A listing ([`FileProvider::list_dir`]) never fails on one file: a `.pp`
-//! entry that is not valid UTF-8 is decoded lossily, and one that is not a
+//! entry whose name is not UTF-8 is shown with the bad bytes as `\xNN`, one
+//! whose text is not valid UTF-8 is decoded lossily, and one that is not a
 //! readable regular file (a FIFO, a device, a directory, a dangling link),
 //! that is larger than [`MAX_SOURCE_BYTES`] (64 MiB) or that leads outside
 //! the root is never read ([`pcl_diagnostics::read::read_regular_file`]); each is a [`FileProblem`]
@@ -355,10 +356,9 @@ impl FileProvider for FsFiles {
             if file_path.extension().is_none_or(|e| e != "pp") {
                 continue;
             }
-            let file_name = entry.file_name();
-            let name = file_name.to_string_lossy();
+            let name = entry_name(&entry.file_name());
             let rel = if rel_dir.is_empty() {
-                name.into_owned()
+                name
             } else {
                 format!("{rel_dir}/{name}")
             };
@@ -402,6 +402,28 @@ impl FileProvider for FsFiles {
                 ))),
             },
         }
+    }
+}
+
+/// A directory entry's name as shown: a byte that is not UTF-8 is written
+/// `\xNN` (not replaced by U+FFFD), so that two such names stay apart.
+fn entry_name(name: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::fmt::Write as _;
+        use std::os::unix::ffi::OsStrExt;
+        let mut out = String::new();
+        for chunk in name.as_bytes().utf8_chunks() {
+            out.push_str(chunk.valid());
+            for byte in chunk.invalid() {
+                let _ = write!(out, "\\x{byte:02x}");
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        name.to_string_lossy().into_owned()
     }
 }
 
