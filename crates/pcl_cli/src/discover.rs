@@ -9,7 +9,10 @@
 //! loop cannot make the walk endless. The walk keeps its own stack (no
 //! recursion, whatever the depth of the tree) and returns the programs
 //! sorted by path, so the output does not depend on the file system's
-//! order.
+//! order. A `Pulumi.yaml` owned by another user than the current one or
+//! root is passed over (and listed in [`Walk::foreign`]); one that is not a
+//! regular file is never opened, and its directory counts as a program,
+//! whose check then says why it cannot be read.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -125,6 +128,31 @@ mod tests {
             .collect();
         assert_eq!(rel, ["a", "a/nested/b", "node", "proj"]);
         assert!(errors.is_empty());
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    /// A `Pulumi.yaml` that is a FIFO or a link to a device is never
+    /// opened: its directory is a program, whose check says why.
+    #[cfg(unix)]
+    #[test]
+    fn special_project_files_are_programs_never_read() {
+        let root = std::env::temp_dir().join(format!("pcl-discover-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("fifo/sub")).unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(root.join("zero")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(root.join("fifo/sub/x.pp"), "").unwrap_or_else(|e| panic!("{e}"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("fifo/Pulumi.yaml"))
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero/Pulumi.yaml"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let walk = programs(&root);
+        assert_eq!(walk.found, [root.join("fifo"), root.join("zero")]);
+        assert!(walk.errors.is_empty() && walk.foreign.is_empty());
         let _ = fs::remove_dir_all(&root);
     }
 

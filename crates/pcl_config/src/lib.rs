@@ -576,6 +576,34 @@ deny = []
         }
     }
 
+    /// A `pcl.toml` that is a FIFO is found (not passed over for the one
+    /// above it) and refused without being opened for reading: no hang.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_found_and_refused() {
+        let root = std::env::temp_dir().join(format!("pcl-config-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = root.join("p");
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(root.join(FILE_NAME), "").unwrap_or_else(|e| panic!("{e}"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join(FILE_NAME))
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        let mut discovery = Discovery::default();
+        let found = discovery.find(&dir);
+        assert_eq!(found, Some(dir.join(FILE_NAME)));
+        assert!(discovery.take_foreign().is_empty());
+        let err = load(&dir.join(FILE_NAME), None).err().unwrap_or_default();
+        assert!(err.ends_with("pcl.toml`: not a regular file"), "{err}");
+        let err = load(Path::new("/dev/zero"), None).err().unwrap_or_default();
+        assert_eq!(err, "cannot read `/dev/zero`: not a regular file");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
     #[test]
     fn discovery_walks_up_once_per_directory() {
         let root = std::env::temp_dir().join(format!("pcl-config-{}", std::process::id()));
