@@ -14,14 +14,17 @@
 //! `..` lexically.
 //!
 //! A listing ([`FileProvider::list_dir`]) never fails on one file: a `.pp`
-//! entry that is not valid UTF-8 is decoded lossily, and one that is not a
-//! readable regular file (a FIFO, a device, a directory, a dangling link) or
-//! that leads outside the root is never opened; each is a [`FileProblem`]
+//! entry whose name is not UTF-8 is shown with the bad bytes as `\xNN`, one
+//! whose text is not valid UTF-8 is decoded lossily, and one that is not a
+//! readable regular file (a FIFO, a device, a directory, a dangling link),
+//! that is larger than [`MAX_SOURCE_BYTES`] (64 MiB) or that leads outside
+//! the root is never read ([`pcl_diagnostics::read::read_regular_file`]); each is a [`FileProblem`]
 //! the binder reports, and the file takes part in the program (empty when it
 //! was not read).
 
 use std::path::{Path, PathBuf};
 
+use pcl_diagnostics::read::MAX_SOURCE_BYTES;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -320,18 +323,9 @@ impl FsFiles {
         if key_under(&self.root, &canonical).is_none() {
             return (String::new(), Some(ProblemKind::OutsideRoot));
         }
-        // Never open a FIFO or a device: reading it could block forever.
-        match std::fs::metadata(&canonical) {
-            Ok(meta) if meta.is_file() => {}
-            Ok(_) => {
-                return (
-                    String::new(),
-                    Some(ProblemKind::Unreadable(NOT_REGULAR.to_string())),
-                )
-            }
-            Err(e) => return (String::new(), Some(ProblemKind::Unreadable(e.to_string()))),
-        }
-        match std::fs::read(&canonical) {
+        // Never open a FIFO or a device (reading it could block forever
+        // or never end), nor read more than a program file may hold.
+        match pcl_diagnostics::read::read_regular_file(&canonical, MAX_SOURCE_BYTES) {
             Ok(bytes) => {
                 let (text, bad) = decode_lossy(bytes);
                 (text, bad.map(|offset| ProblemKind::InvalidUtf8 { offset }))
@@ -342,7 +336,7 @@ impl FsFiles {
 }
 
 /// Why a `.pp` entry that is not a regular file is not read.
-pub const NOT_REGULAR: &str = "not a regular file";
+pub const NOT_REGULAR: &str = pcl_diagnostics::read::NOT_REGULAR;
 
 impl FileProvider for FsFiles {
     fn read_dir(&self, dir: &str) -> Result<Vec<(String, String)>, String> {
@@ -362,10 +356,9 @@ impl FileProvider for FsFiles {
             if file_path.extension().is_none_or(|e| e != "pp") {
                 continue;
             }
-            let file_name = entry.file_name();
-            let name = file_name.to_string_lossy();
+            let name = entry_name(&entry.file_name());
             let rel = if rel_dir.is_empty() {
-                name.into_owned()
+                name
             } else {
                 format!("{rel_dir}/{name}")
             };
@@ -409,6 +402,28 @@ impl FileProvider for FsFiles {
                 ))),
             },
         }
+    }
+}
+
+/// A directory entry's name as shown: a byte that is not UTF-8 is written
+/// `\xNN` (not replaced by U+FFFD), so that two such names stay apart.
+fn entry_name(name: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::fmt::Write as _;
+        use std::os::unix::ffi::OsStrExt;
+        let mut out = String::new();
+        for chunk in name.as_bytes().utf8_chunks() {
+            out.push_str(chunk.valid());
+            for byte in chunk.invalid() {
+                let _ = write!(out, "\\x{byte:02x}");
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        name.to_string_lossy().into_owned()
     }
 }
 

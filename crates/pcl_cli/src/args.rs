@@ -8,6 +8,7 @@
 //! [`Cli::finish`], which reports through clap too, so that every usage
 //! error looks the same.
 
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use clap::error::ErrorKind;
@@ -135,7 +136,7 @@ pub use pcl_config::CodeLevels;
 pub struct CheckArgs {
     /// Read package schemas (<name>-<version>.json or <name>.json) from DIR;
     /// repeatable, earlier directories win
-    #[arg(long = "schema-dir", value_name = "DIR", value_parser = non_empty_path)]
+    #[arg(long = "schema-dir", value_name = "DIR", value_parser = path_value())]
     pub schema_dirs: Vec<PathBuf>,
     /// Do not read Pulumi's schema cache ($PULUMI_HOME/schemas, default ~/.pulumi/schemas)
     #[arg(long)]
@@ -190,14 +191,14 @@ pub struct CheckArgs {
     #[arg(short = 'r', long)]
     pub recursive: bool,
     /// Read settings from FILE instead of the nearest pcl.toml
-    #[arg(long, value_name = "FILE", conflicts_with = "no_config", value_parser = non_empty_path)]
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config", value_parser = path_value())]
     pub config: Option<PathBuf>,
     /// Ignore every pcl.toml
     #[arg(long)]
     pub no_config: bool,
     /// the project root components must stay inside (default: the nearest
     /// directory holding pcl.toml, Pulumi.yaml or .git)
-    #[arg(long, value_name = "DIR", value_parser = non_empty_path)]
+    #[arg(long, value_name = "DIR", value_parser = path_value())]
     pub root: Option<PathBuf>,
     /// A .pp file (a one-file program), a directory whose *.pp files form
     /// one program (a Pulumi.yaml with `runtime: pcl` uses its `main`
@@ -330,16 +331,25 @@ fn at_least_one(value: &str) -> Result<usize, String> {
     }
 }
 
-fn non_empty_path(value: &str) -> Result<PathBuf, String> {
-    non_empty(value).map(PathBuf::from)
+/// A path that is not empty; any bytes (a name need not be UTF-8).
+fn path_value() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().try_map(|value: OsString| {
+        if value.is_empty() {
+            Err("the value must not be empty".to_string())
+        } else {
+            Ok(PathBuf::from(value))
+        }
+    })
 }
 
 impl Cli {
     /// Parses `args` (without the program name). A usage error, `--help`
     /// and `--version` come back as clap's error, which knows how to print
     /// itself and its exit status.
-    pub fn parse_args(args: &[String]) -> Result<Cli, clap::Error> {
-        let argv = std::iter::once("pcl".to_string()).chain(args.iter().cloned());
+    pub fn parse_args<S: AsRef<OsStr>>(args: &[S]) -> Result<Cli, clap::Error> {
+        let argv = std::iter::once(OsString::from("pcl"))
+            .chain(args.iter().map(|a| a.as_ref().to_os_string()));
         let mut cli = Cli::try_parse_from(argv)?;
         cli.finish()?;
         Ok(cli)
@@ -427,16 +437,17 @@ impl Cli {
 /// A usage error as printed: clap's message, then the usage line of the
 /// command it is about when clap left it out (an invalid value), then the
 /// hint to try `--help`.
-pub fn render_usage_error(err: &clap::Error, args: &[String]) -> String {
+pub fn render_usage_error<S: AsRef<OsStr>>(err: &clap::Error, args: &[S]) -> String {
     let text = err.render().to_string();
     if text.contains("Usage:") {
         return text;
     }
     let mut command = Cli::command();
     command.build();
-    let sub = args
-        .iter()
-        .find_map(|a| command.find_subcommand(a).map(|c| c.get_name().to_string()));
+    let sub = args.iter().find_map(|a| {
+        let a = a.as_ref().to_str()?;
+        command.find_subcommand(a).map(|c| c.get_name().to_string())
+    });
     let usage = match sub.and_then(|name| command.find_subcommand_mut(&name)) {
         Some(c) => c.render_usage().to_string(),
         None => command.render_usage().to_string(),

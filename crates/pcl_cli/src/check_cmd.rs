@@ -65,8 +65,11 @@ pub fn run(args: &CheckArgs) -> Status {
         return finish(args, &report);
     }
 
-    let paths = program_paths(args, cwd.as_deref(), &mut run_errors);
-    let configs = ConfigSet::for_programs(args, &paths, cwd.as_deref(), &mut run_errors);
+    // Files passed over because another user owns them, said once each.
+    let mut foreign: BTreeMap<PathBuf, u32> = BTreeMap::new();
+    let paths = program_paths(args, cwd.as_deref(), &mut run_errors, &mut foreign);
+    let mut configs = ConfigSet::for_programs(args, &paths, cwd.as_deref(), &mut run_errors);
+    foreign.extend(configs.foreign.drain(..));
     let read = read_inputs(
         args,
         &paths,
@@ -74,6 +77,14 @@ pub fn run(args: &CheckArgs) -> Status {
         cwd.as_deref(),
         &mut run_errors,
     );
+    for (_, input) in &read {
+        foreign.extend(input.foreign.iter().cloned());
+    }
+    for (path, uid) in &foreign {
+        let shown = inputs::display_path(path, cwd.as_deref());
+        let note = pcl_diagnostics::read::foreign_owner_note(&shown, *uid);
+        eprintln!("warning: {}", pcl_diagnostics::escape(&note));
+    }
 
     // Programs sharing a pcl.toml share settings, a loader and a cache:
     // each package is loaded, and each schema type converted, once per
@@ -131,8 +142,10 @@ pub fn run(args: &CheckArgs) -> Status {
 /// Prints the report (run errors first, on stderr) and turns it into the
 /// exit status: 2 after any run error, else 1 when the check fails.
 fn finish(args: &CheckArgs, report: &Report) -> Status {
+    // Messages quote paths and settings: escaped, so that a file name
+    // cannot colour the terminal or forge a CI log line.
     for e in &report.run_errors {
-        eprintln!("error: {}", e.message);
+        eprintln!("error: {}", pcl_diagnostics::escape(&e.message));
     }
     let written = match (args.emit, args.format) {
         (Some(CheckEmit::Model), _) => {
@@ -182,6 +195,7 @@ fn program_paths(
     args: &CheckArgs,
     cwd: Option<&Path>,
     run_errors: &mut Vec<RunError>,
+    foreign: &mut BTreeMap<PathBuf, u32>,
 ) -> Vec<PathBuf> {
     if !args.recursive {
         return args.paths.clone();
@@ -193,8 +207,10 @@ fn program_paths(
             out.push(path.clone());
             continue;
         }
-        let (found, errors) = crate::discover::programs(path);
-        for (dir, message) in errors {
+        let walk = crate::discover::programs(path);
+        foreign.extend(walk.foreign);
+        let found = walk.found;
+        for (dir, message) in walk.errors {
             let dir = inputs::display_path(&dir, cwd);
             run_errors.push(RunError::new(
                 dir.clone(),
@@ -219,6 +235,8 @@ struct ConfigSet {
     /// Per program: `Ok(Some(i))` uses `loaded[i]`, `Ok(None)` no file,
     /// `Err(())` a file that failed to load (the program is not checked).
     of_program: Vec<Result<Option<usize>, ()>>,
+    /// Files passed over because another user owns them.
+    foreign: Vec<(PathBuf, u32)>,
 }
 
 impl ConfigSet {
@@ -231,6 +249,7 @@ impl ConfigSet {
         let mut set = ConfigSet {
             loaded: Vec::new(),
             of_program: Vec::with_capacity(paths.len()),
+            foreign: Vec::new(),
         };
         if args.no_config {
             set.of_program = vec![Ok(None); paths.len()];
@@ -264,6 +283,7 @@ impl ConfigSet {
             });
             set.of_program.push(index.map(Some));
         }
+        set.foreign = discovery.take_foreign();
         set
     }
 }

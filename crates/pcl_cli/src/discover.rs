@@ -9,7 +9,10 @@
 //! loop cannot make the walk endless. The walk keeps its own stack (no
 //! recursion, whatever the depth of the tree) and returns the programs
 //! sorted by path, so the output does not depend on the file system's
-//! order.
+//! order. A `Pulumi.yaml` owned by another user than the current one or
+//! root is passed over (and listed in [`Walk::foreign`]); one that is not a
+//! regular file is never opened, and its directory counts as a program,
+//! whose check then says why it cannot be read.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,17 +20,28 @@ use std::path::{Path, PathBuf};
 /// Directory names never walked into.
 pub const SKIPPED: &[&str] = &["target", "node_modules"];
 
-/// The programs under `root`, sorted; `Err` lists directories that could
-/// not be read (the walk goes on past them).
-pub fn programs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
-    let mut found = Vec::new();
-    let mut errors = Vec::new();
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// The programs, sorted.
+    pub found: Vec<PathBuf>,
+    /// Directories that could not be read, and why (the walk goes on past
+    /// them), sorted.
+    pub errors: Vec<(PathBuf, String)>,
+    /// Project files passed over because another user than the current
+    /// one or root owns them, with the owner's uid.
+    pub foreign: Vec<(PathBuf, u32)>,
+}
+
+/// The programs under `root`.
+pub fn programs(root: &Path) -> Walk {
+    let mut walk = Walk::default();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(e) => {
-                errors.push((dir, e.to_string()));
+                walk.errors.push((dir, e.to_string()));
                 continue;
             }
         };
@@ -46,31 +60,38 @@ pub fn programs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
                 }
             } else if name.ends_with(".pp") {
                 has_pp = true;
-            } else if (name == "Pulumi.yaml" || name == "Pulumi.yml")
-                && is_pcl_project(&entry.path())
-            {
-                has_project = true;
+            } else if name == "Pulumi.yaml" || name == "Pulumi.yml" {
+                let file = entry.path();
+                if let Some(uid) = pcl_diagnostics::read::foreign_owner(&file) {
+                    walk.foreign.push((file, uid));
+                    continue;
+                }
+                has_project |= is_pcl_project(&file);
             }
         }
         if has_project {
-            found.push(dir);
+            walk.found.push(dir);
             continue;
         }
         if has_pp {
-            found.push(dir);
+            walk.found.push(dir);
         }
         stack.extend(subdirs);
     }
-    found.sort();
-    errors.sort();
-    (found, errors)
+    walk.found.sort();
+    walk.errors.sort();
+    walk.foreign.sort();
+    walk
 }
 
-/// Whether the project file says `runtime: pcl`.
+/// Whether the project file says `runtime: pcl`, or cannot be read (a
+/// FIFO, a device, a file too large): checking the directory then says
+/// why, once. It is never opened when it is not a regular file, so it
+/// cannot block the walk.
 fn is_pcl_project(file: &Path) -> bool {
-    match fs::read_to_string(file) {
-        Ok(text) => crate::inputs::parse_project(&text).runtime.as_deref() == Some("pcl"),
-        Err(_) => false,
+    match crate::inputs::read_project(file) {
+        Ok(project) => project.runtime.as_deref() == Some("pcl"),
+        Err(e) => !e.is_not_found(),
     }
 }
 
@@ -99,13 +120,39 @@ mod tests {
         write("target/x.pp", "");
         write("a/node_modules/x.pp", "");
         write("empty/readme.md", "");
-        let (found, errors) = programs(&root);
+        let walk = programs(&root);
+        let (found, errors) = (walk.found, walk.errors);
         let rel: Vec<String> = found
             .iter()
             .map(|p| p.strip_prefix(&root).unwrap_or(p).display().to_string())
             .collect();
         assert_eq!(rel, ["a", "a/nested/b", "node", "proj"]);
         assert!(errors.is_empty());
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    /// A `Pulumi.yaml` that is a FIFO or a link to a device is never
+    /// opened: its directory is a program, whose check says why.
+    #[cfg(unix)]
+    #[test]
+    fn special_project_files_are_programs_never_read() {
+        let root = std::env::temp_dir().join(format!("pcl-discover-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("fifo/sub")).unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(root.join("zero")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(root.join("fifo/sub/x.pp"), "").unwrap_or_else(|e| panic!("{e}"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("fifo/Pulumi.yaml"))
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero/Pulumi.yaml"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let walk = programs(&root);
+        assert_eq!(walk.found, [root.join("fifo"), root.join("zero")]);
+        assert!(walk.errors.is_empty() && walk.foreign.is_empty());
         let _ = fs::remove_dir_all(&root);
     }
 
@@ -119,8 +166,7 @@ mod tests {
         }
         fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
         fs::write(dir.join("x.pp"), "").unwrap_or_else(|e| panic!("{e}"));
-        let (found, _) = programs(&root);
-        assert_eq!(found, [dir]);
+        assert_eq!(programs(&root).found, [dir]);
         let _ = fs::remove_dir_all(&root);
     }
 }

@@ -161,9 +161,10 @@ impl Run<'_> {
 
     fn file(&mut self, path: &Path) {
         let name = shown(path);
-        let bytes = match fs::read(path) {
+        // A regular file of at most 64 MiB, the size checked while reading.
+        let bytes = match crate::inputs::read_source_file(path, &name) {
             Ok(bytes) => bytes,
-            Err(err) => return self.fail(&format!("cannot read `{name}`: {err}")),
+            Err(message) => return self.fail(&message),
         };
         let Some((old, new)) = self.format(&name, bytes) else {
             return;
@@ -180,9 +181,10 @@ impl Run<'_> {
     }
 }
 
-/// `path` for messages, control characters escaped.
+/// `path` for messages, control characters and bytes that are not UTF-8
+/// escaped.
 fn shown(path: &Path) -> String {
-    pcl_diagnostics::escape(&path.display().to_string()).into_owned()
+    pcl_diagnostics::escape_path(path)
 }
 
 /// Replaces `path`'s contents with `bytes` through a temporary file in the
@@ -258,6 +260,10 @@ fn list_dir(dir: &Path, recursive: bool, out: &mut Vec<Result<PathBuf, (PathBuf,
             if is_real_dir {
                 if recursive {
                     subdirs.push(path);
+                } else if path.extension().is_some_and(|ext| ext == "pp") {
+                    // Named like a source file, but not one: said, as
+                    // `check` and `parse` say it.
+                    files.push(Err((path, "not a regular file".to_string())));
                 }
                 continue;
             }

@@ -5,7 +5,8 @@
 //! it trails code, and on the next line when it stands alone on its line.
 //! It works after checking, over the diagnostics, like `[codes]`. A code
 //! in such a comment that silences nothing is itself a warning,
-//! `unused-ignore`, so that stale comments do not pile up.
+//! `unused-ignore`, so that stale comments do not pile up; these warnings
+//! count towards the file's limit of diagnostics like any other.
 
 use std::collections::HashMap;
 
@@ -81,10 +82,13 @@ pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
             *flag = true;
         }
     }
+    // The warnings join each file's limit of diagnostics and its summary,
+    // so that stale comments cannot flood the output.
+    let mut unused = Vec::new();
     for ignore in &ignores {
         let span = Span::new(ignore.file, ignore.range);
         if ignore.codes.is_empty() {
-            diagnostics.push(
+            unused.push(
                 Diagnostic::warning(UNUSED_IGNORE, span, "`pcl-ignore:` names no code")
                     .with_help("list the codes to silence: `# pcl-ignore: code-a, code-b`"),
             );
@@ -114,9 +118,14 @@ pub fn apply(sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) {
             } else {
                 d = d.with_help("remove the code from the comment");
             }
-            diagnostics.push(d);
+            unused.push(d);
         }
     }
+    pcl_diagnostics::extend_capped(
+        diagnostics,
+        unused,
+        pcl_diagnostics::MAX_DIAGNOSTICS_PER_FILE,
+    );
 }
 
 /// The `pcl-ignore` comments of one file, in one pass over its tokens.

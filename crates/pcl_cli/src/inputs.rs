@@ -10,23 +10,31 @@
 //! of a program directory that is not a readable regular file (a dangling
 //! or looping symbolic link, a directory, a FIFO) is never opened: it is an
 //! `unreadable-file` error and the rest of the program is still checked. A
-//! FIFO or device named on the command line is refused the same way.
+//! FIFO or device named on the command line is refused the same way. Every
+//! file, and standard input, is read through `pcl_diagnostics::read`: a
+//! regular file of at most 64 MiB (a project file: 1 MiB), the size checked
+//! while reading.
 //!
 //! Each program has a **root** ([`find_root`], or `--root DIR`): the
 //! nearest directory at or above the program's directory that holds
 //! `pcl.toml`, `Pulumi.yaml`, `Pulumi.yml` or a `.git` entry, else the
-//! program's own directory. Its files and components are read through
+//! program's own directory. A marker or a `Pulumi.yaml` owned by another
+//! user than the current one or root is passed over (git's
+//! `safe.directory` rule) and listed in [`ProgramInput::foreign`]. Its files and components are read through
 //! [`FsFiles`] under that root (symbolic links resolved): a `.pp` entry or
 //! a component directory whose real path leaves it is
 //! `component-outside-root`.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use pcl_binder::files::{FileProblem, ProblemKind, NOT_REGULAR};
 use pcl_binder::{FileProvider, FsFiles};
 
+use pcl_diagnostics::read::{
+    foreign_owner, read_bounded, read_regular_file, ReadError, MAX_SETTINGS_BYTES, MAX_SOURCE_BYTES,
+};
 use pcl_diagnostics::Code;
 
 pub use pcl_binder::files::{invalid_utf8_diagnostic, unreadable_file_diagnostic};
@@ -119,15 +127,26 @@ pub const ROOT_MARKERS: [&str; 4] = ["pcl.toml", "Pulumi.yaml", "Pulumi.yml", ".
 
 /// The root of the program in `dir`: the nearest directory at or above it
 /// (symbolic links resolved) holding one of [`ROOT_MARKERS`] (any kind of
-/// entry: a `.git` file of a worktree counts), else `dir` itself.
+/// entry: a `.git` file of a worktree counts), else `dir` itself. A marker
+/// owned by another user than the current one or root marks nothing.
 pub fn find_root(dir: &Path) -> PathBuf {
+    find_root_noting(dir, &mut Vec::new())
+}
+
+/// [`find_root`], adding each marker passed over for its owner to
+/// `foreign` (with the owner's uid).
+pub fn find_root_noting(dir: &Path, foreign: &mut Vec<(PathBuf, u32)>) -> PathBuf {
     let start = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     for at in start.ancestors() {
-        if ROOT_MARKERS
-            .iter()
-            .any(|m| fs::symlink_metadata(at.join(m)).is_ok())
-        {
-            return at.to_path_buf();
+        for marker in ROOT_MARKERS {
+            let path = at.join(marker);
+            if fs::symlink_metadata(&path).is_err() {
+                continue;
+            }
+            match foreign_owner(&path) {
+                Some(uid) => foreign.push((path, uid)),
+                None => return at.to_path_buf(),
+            }
         }
     }
     start
@@ -135,12 +154,17 @@ pub fn find_root(dir: &Path) -> PathBuf {
 
 /// The files of the program in `dir`, shown with `prefix`, under `root`
 /// (or the root found from `dir`).
-fn program_files(dir: &Path, prefix: String, root: Option<&Path>) -> Result<FsFiles, String> {
+fn program_files(
+    dir: &Path,
+    prefix: String,
+    root: Option<&Path>,
+    foreign: &mut Vec<(PathBuf, u32)>,
+) -> Result<FsFiles, String> {
     let found;
     let root = match root {
         Some(r) => r,
         None => {
-            found = find_root(dir);
+            found = find_root_noting(dir, foreign);
             &found
         }
     };
@@ -164,6 +188,9 @@ pub struct ProgramInput {
     /// `--stdin-filename`): the other `.pp` files of its directory are then
     /// its siblings (`pcl_binder::siblings`).
     pub alone: bool,
+    /// Project files and root markers passed over because another user
+    /// owns them, with the owner's uid.
+    pub foreign: Vec<(PathBuf, u32)>,
 }
 
 /// What an argument of `pcl check` stands for.
@@ -177,11 +204,15 @@ pub enum Source<'a> {
     Path(&'a Path),
 }
 
-/// Reads all of standard input.
-pub fn read_stdin() -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    io::stdin().lock().read_to_end(&mut bytes)?;
-    Ok(bytes)
+/// Reads all of standard input, at most [`MAX_SOURCE_BYTES`].
+pub fn read_stdin() -> Result<Vec<u8>, ReadError> {
+    read_bounded(io::stdin().lock(), MAX_SOURCE_BYTES)
+}
+
+/// Reads a program file named on the command line: a regular file of at
+/// most [`MAX_SOURCE_BYTES`]; the error is the message to show.
+pub fn read_source_file(path: &Path, shown: &str) -> Result<Vec<u8>, String> {
+    read_regular_file(path, MAX_SOURCE_BYTES).map_err(|e| format!("cannot read `{shown}`: {e}"))
 }
 
 /// Reads the program `source` stands for, under the root found from it;
@@ -206,7 +237,7 @@ pub fn read_program_in(
                 .and_then(|n| Path::new(n).parent())
                 .filter(|p| !p.as_os_str().is_empty())
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            let mut input = one_file(shown, text.to_vec(), &dir, root)?;
+            let mut input = one_file(shown, text.to_vec(), &dir, root, Vec::new())?;
             input.alone = name.is_some();
             Ok(input)
         }
@@ -217,15 +248,16 @@ pub fn read_program_in(
 fn read_path(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<ProgramInput, String> {
     let shown = display_path(path, cwd);
     let meta = fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    let mut foreign = Vec::new();
     if !meta.is_dir() {
-        return read_file(path, cwd, root);
+        return read_file(path, cwd, root, foreign);
     }
-    let program_dir = match project_main(path)? {
+    let program_dir = match project_main(path, cwd, &mut foreign)? {
         Some(main) => {
             let shown_main = display_path(&main, cwd);
             match fs::metadata(&main) {
                 Ok(m) if m.is_dir() => main,
-                Ok(_) => return read_file(&main, cwd, root),
+                Ok(_) => return read_file(&main, cwd, root, foreign),
                 Err(e) => {
                     return Err(format!(
                         "cannot read `{shown_main}` (the `main` of `{shown}/Pulumi.yaml`): {e}"
@@ -236,7 +268,7 @@ fn read_path(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<Pro
         None => path.to_path_buf(),
     };
     let shown = display_path(&program_dir, cwd);
-    let files = program_files(&program_dir, shown.clone(), root)
+    let files = program_files(&program_dir, shown.clone(), root, &mut foreign)
         .map_err(|e| format!("cannot check `{shown}`: {e}"))?;
     let listing = files
         .list_dir(&files.program_dir())
@@ -250,24 +282,25 @@ fn read_path(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<Pro
         problems: listing.problems,
         files,
         alone: false,
+        foreign,
     })
 }
 
 /// A one-file program; its components are read relative to its directory.
-fn read_file(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<ProgramInput, String> {
+fn read_file(
+    path: &Path,
+    cwd: Option<&Path>,
+    root: Option<&Path>,
+    foreign: Vec<(PathBuf, u32)>,
+) -> Result<ProgramInput, String> {
     let shown = display_path(path, cwd);
-    // Never open a FIFO or a device: reading it could block forever.
-    match fs::metadata(path) {
-        Ok(meta) if meta.is_file() => {}
-        Ok(_) => return Err(format!("cannot read `{shown}`: {NOT_REGULAR}")),
-        Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
-    }
-    let bytes = fs::read(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    // Never open a FIFO or a device, nor read past the limit.
+    let bytes = read_source_file(path, &shown)?;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    one_file(shown, bytes, &parent, root)
+    one_file(shown, bytes, &parent, root, foreign)
 }
 
 fn one_file(
@@ -275,12 +308,13 @@ fn one_file(
     bytes: Vec<u8>,
     dir: &Path,
     root: Option<&Path>,
+    mut foreign: Vec<(PathBuf, u32)>,
 ) -> Result<ProgramInput, String> {
     let prefix = match Path::new(&shown).parent() {
         Some(p) => p.display().to_string(),
         None => String::new(),
     };
-    let files = match program_files(dir, prefix.clone(), root) {
+    let files = match program_files(dir, prefix.clone(), root, &mut foreign) {
         Ok(files) => files,
         // Standard input named into a directory that does not exist: no
         // component can be read, but the text is checked.
@@ -304,21 +338,33 @@ fn one_file(
         problems,
         files,
         alone: true,
+        foreign,
     })
 }
 
 /// The program directory named by `dir/Pulumi.yaml` (or `Pulumi.yml`)
 /// when it declares `runtime: pcl`: `dir` joined with its `main`, or `dir`
-/// itself. `None` when there is no such project file.
-fn project_main(dir: &Path) -> Result<Option<PathBuf>, String> {
+/// itself. `None` when there is no such project file, or when another user
+/// than the current one or root owns it (added to `foreign`). A project
+/// file that is not a regular file of at most [`MAX_SETTINGS_BYTES`] is an
+/// error.
+fn project_main(
+    dir: &Path,
+    cwd: Option<&Path>,
+    foreign: &mut Vec<(PathBuf, u32)>,
+) -> Result<Option<PathBuf>, String> {
     for name in ["Pulumi.yaml", "Pulumi.yml"] {
         let file = dir.join(name);
-        if !file.is_file() {
+        // Links followed: a dangling link is no file.
+        if fs::metadata(&file).is_err() {
             continue;
         }
-        let text = fs::read_to_string(&file)
-            .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
-        let project = parse_project(&text);
+        if let Some(uid) = foreign_owner(&file) {
+            foreign.push((file, uid));
+            continue;
+        }
+        let project = read_project(&file)
+            .map_err(|e| format!("cannot read `{}`: {e}", display_path(&file, cwd)))?;
         if project.runtime.as_deref() != Some("pcl") {
             return Ok(None);
         }
@@ -328,6 +374,13 @@ fn project_main(dir: &Path) -> Result<Option<PathBuf>, String> {
         }));
     }
     Ok(None)
+}
+
+/// Reads a `Pulumi.yaml`: a regular file of at most
+/// [`MAX_SETTINGS_BYTES`] (bad UTF-8 decoded lossily).
+pub fn read_project(file: &Path) -> Result<Project, ReadError> {
+    let bytes = read_regular_file(file, MAX_SETTINGS_BYTES)?;
+    Ok(parse_project(&String::from_utf8_lossy(&bytes)))
 }
 
 /// The two settings of a `Pulumi.yaml` that `check` uses.
@@ -391,7 +444,9 @@ fn scalar(raw: &str) -> String {
 }
 
 /// `path` as shown in diagnostics: relative to `cwd` when it lies under
-/// it, with `.` components and resolvable `..` components removed.
+/// it, with `.` components and resolvable `..` components removed, control
+/// characters and bytes that are not UTF-8 escaped
+/// ([`pcl_diagnostics::escape_path`]).
 pub fn display_path(path: &Path, cwd: Option<&Path>) -> String {
     let relative = match cwd {
         Some(cwd) if path.is_absolute() => path.strip_prefix(cwd).unwrap_or(path),
@@ -413,7 +468,7 @@ pub fn display_path(path: &Path, cwd: Option<&Path>) -> String {
     if parts.is_empty() {
         return ".".to_string();
     }
-    parts.iter().collect::<PathBuf>().display().to_string()
+    pcl_diagnostics::escape_path(&parts.iter().collect::<PathBuf>())
 }
 
 #[cfg(test)]

@@ -53,8 +53,8 @@ impl Status {
 }
 
 /// Runs the command line `args` (without the program name), writing to
-/// stdout and stderr.
-pub fn run(args: &[String]) -> Status {
+/// stdout and stderr. An argument need not be UTF-8: paths are any bytes.
+pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Status {
     let cli = match args::Cli::parse_args(args) {
         Ok(cli) => cli,
         Err(err) => {
@@ -82,10 +82,15 @@ pub fn run(args: &[String]) -> Status {
                 Status::Errors
             }
         },
+        // Written whole from memory: a closed pipe (`| head`) ends the
+        // output quietly, with status 2, as for the other commands.
         Command::Completions(c) => {
+            let mut script = Vec::new();
+            args::write_completions(c.shell, &mut script);
             let mut out = std::io::stdout().lock();
-            args::write_completions(c.shell, &mut out);
-            match std::io::Write::flush(&mut out) {
+            match std::io::Write::write_all(&mut out, &script)
+                .and_then(|()| std::io::Write::flush(&mut out))
+            {
                 Ok(()) => Status::Success,
                 Err(_) => Status::Usage,
             }

@@ -34,7 +34,8 @@ fn main() -> ExitCode {
             "internal error: {message}{location}; please report this as a bug"
         );
     }));
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: an argument that is not UTF-8 is a path like any other.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     match panic::catch_unwind(|| pcl_cli::run(&args)) {
         Ok(status) => ExitCode::from(status.code()),
         Err(_) => ExitCode::from(pcl_cli::Status::Usage.code()),

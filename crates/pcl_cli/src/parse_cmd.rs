@@ -10,9 +10,8 @@
 //! `==> path <==` header; `source` output is the plain concatenation, like
 //! `cat`.
 
-use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use pcl_diagnostics::{render, Diagnostic, RenderOptions, SourceMap};
 
@@ -49,18 +48,19 @@ pub fn run(args: &ParseArgs) -> Status {
             continue;
         }
         for file in input::expand_paths(std::slice::from_ref(path)) {
-            match file.and_then(|p| read(&p)) {
+            let read = match file {
+                Ok(path) => read(&path),
+                Err((path, err)) => {
+                    let shown = pcl_diagnostics::escape_path(&path);
+                    Err((shown.clone(), format!("cannot read `{shown}`: {err}")))
+                }
+            };
+            match read {
                 Ok((name, bytes)) => {
                     let original = keep(&bytes);
                     files.push((name, input::decode(bytes), original));
                 }
-                Err((path, err)) => {
-                    let shown = path.display().to_string();
-                    run_errors.push(RunError::new(
-                        shown.clone(),
-                        format!("cannot read `{shown}`: {err}"),
-                    ));
-                }
+                Err((shown, message)) => run_errors.push(RunError::new(shown, message)),
             }
         }
     }
@@ -84,7 +84,7 @@ pub fn run(args: &ParseArgs) -> Status {
     drop(stdout);
     let report = Report::new(results, None, false).with_run_errors(run_errors);
     for e in &report.run_errors {
-        eprintln!("error: {}", e.message);
+        eprintln!("error: {}", pcl_diagnostics::escape(&e.message));
     }
     let written = match args.format {
         Format::Human => write_human(&report, args.color),
@@ -99,10 +99,13 @@ pub fn run(args: &ParseArgs) -> Status {
     status
 }
 
-fn read(path: &Path) -> Result<(String, Vec<u8>), (PathBuf, io::Error)> {
-    match fs::read(path) {
-        Ok(bytes) => Ok((path.display().to_string(), bytes)),
-        Err(err) => Err((path.to_path_buf(), err)),
+/// A file's name as shown and its bytes (a regular file of at most
+/// `MAX_SOURCE_BYTES`), or its name and the message saying why not.
+fn read(path: &Path) -> Result<(String, Vec<u8>), (String, String)> {
+    let shown = pcl_diagnostics::escape_path(path);
+    match input::read_source_file(path, &shown) {
+        Ok(bytes) => Ok((shown, bytes)),
+        Err(message) => Err((shown, message)),
     }
 }
 

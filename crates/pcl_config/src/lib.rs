@@ -3,7 +3,7 @@
 //!
 //! This crate owns the file only: finding it ([`Discovery`]: from a
 //! program's directory upward to the filesystem root, the first
-//! `pcl.toml` found wins), reading and validating it ([`load`], [`parse`]:
+//! `pcl.toml` found wins, passing over one owned by another user), reading and validating it ([`load`], [`parse`]:
 //! an unknown key or a bad value is an error naming the file, the line and
 //! the key, with a "did you mean" where one helps), turning its bind
 //! options into the binder's policy ([`PolicyFlags::bind_policy`], also
@@ -35,7 +35,7 @@ use pcl_diagnostics::{Code, Diagnostic, Severity};
 pub const FILE_NAME: &str = "pcl.toml";
 
 /// The largest `pcl.toml` read (a settings file is a few lines).
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = pcl_diagnostics::read::MAX_SETTINGS_BYTES;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -87,16 +87,25 @@ pub struct Config {
 /// Reads and validates `path`. The error is one line naming the file, the
 /// line and the key.
 pub fn load(path: &Path, known: Option<&[Code]>) -> Result<Config, String> {
+    use pcl_diagnostics::read::{read_regular_file, ReadError};
     let shown = path.display().to_string();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read `{shown}`: {e}"))?
-        .len();
-    if size > MAX_FILE_BYTES {
-        return Err(format!(
-            "`{shown}` is larger than {MAX_FILE_BYTES} bytes; it is not a pcl.toml"
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    // A FIFO or a device (`--config /dev/zero`) is refused unread; the
+    // size is checked while reading too.
+    let bytes = match read_regular_file(path, MAX_FILE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(ReadError::TooLarge { .. }) => {
+            return Err(format!(
+                "`{shown}` is larger than {MAX_FILE_BYTES} bytes; it is not a pcl.toml"
+            ))
+        }
+        Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read `{shown}`: not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     parse(&text, path, known)
 }
 
@@ -244,13 +253,22 @@ fn toml_error(shown: &str, text: &str, e: &toml::de::Error) -> String {
 /// Finds each directory's `pcl.toml`, remembering every directory it has
 /// looked at, so that finding the files of N programs under one tree costs
 /// each directory one look.
+///
+/// A `pcl.toml` owned by another user than the current one or root is
+/// passed over (git's `safe.directory` rule: anyone can plant one in a
+/// shared directory such as `/tmp`); the search goes on above it, and
+/// [`Discovery::take_foreign`] lists what was passed over. Any other entry
+/// named `pcl.toml` (a FIFO, a device, a directory) is found, and
+/// [`load`] refuses it with a clear error.
 #[derive(Default)]
 pub struct Discovery {
     found: HashMap<PathBuf, Option<PathBuf>>,
+    foreign: Vec<(PathBuf, u32)>,
 }
 
 impl Discovery {
-    /// The nearest `pcl.toml` at or above `dir`.
+    /// The nearest `pcl.toml` at or above `dir` that the current user or
+    /// root owns.
     pub fn find(&mut self, dir: &Path) -> Option<PathBuf> {
         let mut walked = Vec::new();
         let mut current = Some(dir);
@@ -262,9 +280,15 @@ impl Discovery {
             }
             walked.push(d.to_path_buf());
             let candidate = d.join(FILE_NAME);
-            if candidate.is_file() {
-                result = Some(candidate);
-                break;
+            // Links followed: a dangling link is no file.
+            if candidate.metadata().is_ok() {
+                match pcl_diagnostics::read::foreign_owner(&candidate) {
+                    Some(uid) => self.foreign.push((candidate, uid)),
+                    None => {
+                        result = Some(candidate);
+                        break;
+                    }
+                }
             }
             current = d.parent();
         }
@@ -272,6 +296,12 @@ impl Discovery {
             self.found.insert(d, result.clone());
         }
         result
+    }
+
+    /// The files passed over since the last call, each once, with their
+    /// owner's uid.
+    pub fn take_foreign(&mut self) -> Vec<(PathBuf, u32)> {
+        std::mem::take(&mut self.foreign)
     }
 }
 
@@ -544,6 +574,34 @@ deny = []
                 .unwrap_or_default();
             assert!(err.starts_with("proj/pcl.toml:1: "), "{err}");
         }
+    }
+
+    /// A `pcl.toml` that is a FIFO is found (not passed over for the one
+    /// above it) and refused without being opened for reading: no hang.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_found_and_refused() {
+        let root = std::env::temp_dir().join(format!("pcl-config-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = root.join("p");
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(root.join(FILE_NAME), "").unwrap_or_else(|e| panic!("{e}"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join(FILE_NAME))
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        let mut discovery = Discovery::default();
+        let found = discovery.find(&dir);
+        assert_eq!(found, Some(dir.join(FILE_NAME)));
+        assert!(discovery.take_foreign().is_empty());
+        let err = load(&dir.join(FILE_NAME), None).err().unwrap_or_default();
+        assert!(err.ends_with("pcl.toml`: not a regular file"), "{err}");
+        let err = load(Path::new("/dev/zero"), None).err().unwrap_or_default();
+        assert_eq!(err, "cannot read `/dev/zero`: not a regular file");
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

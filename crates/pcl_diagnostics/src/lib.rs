@@ -12,19 +12,24 @@
 //! - [`render`]: the one place that knows about ariadne (snippets escape
 //!   control characters and show long lines as windows around the labels);
 //! - [`suggest`]: "did you mean" candidates by edit distance;
-//! - [`elide`]: cutting long user-derived text for messages.
+//! - [`elide`]: cutting long user-derived text for messages;
+//! - [`read`]: the one way pcl reads a file (regular files only, with a
+//!   size bound) and whose files it trusts.
 //!
 //! It must not know about syntax trees, types or schemas.
 
 pub mod diagnostic;
 pub mod elide;
 pub mod list;
+pub mod read;
 pub mod render;
 pub mod source;
 pub mod suggest;
 
 pub use diagnostic::{count, sort_and_dedup, Code, Diagnostic, Fix, Label, Severity};
 pub use elide::{elide, elide_quoted, MAX_QUOTED_CHARS};
-pub use list::{DiagnosticList, MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS};
-pub use render::{escape, is_unsafe_char, render, render_all, render_short, RenderOptions};
+pub use list::{extend_capped, DiagnosticList, MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS};
+pub use render::{
+    escape, escape_path, is_unsafe_char, render, render_all, render_short, RenderOptions,
+};
 pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextRange};

@@ -298,6 +298,71 @@ impl From<DiagnosticList> for Vec<Diagnostic> {
     }
 }
 
+/// Adds `added` to a finished list (one [`DiagnosticList::into_vec`] gave,
+/// summaries included) under the same per-file limit: a file keeps at most
+/// `limit` diagnostics besides its summary, and what goes past is counted
+/// in the file's one [`TOO_MANY_DIAGNOSTICS`] summary, which is updated
+/// (or added) with the count and the highest severity. For diagnostics made
+/// after checking, such as `unused-ignore` warnings. Linear in the two
+/// lists.
+pub fn extend_capped(
+    diagnostics: &mut Vec<Diagnostic>,
+    added: impl IntoIterator<Item = Diagnostic>,
+    limit: usize,
+) {
+    let mut kept: HashMap<FileId, usize> = HashMap::new();
+    for d in diagnostics.iter() {
+        if d.code != TOO_MANY_DIAGNOSTICS {
+            *kept.entry(d.span.file).or_default() += 1;
+        }
+    }
+    let mut over: HashMap<FileId, Tally> = HashMap::new();
+    for d in added {
+        let n = kept.entry(d.span.file).or_default();
+        if *n >= limit {
+            over.entry(d.span.file).or_default().dropped[rank(d.severity)] += 1;
+        } else {
+            *n += 1;
+            diagnostics.push(d);
+        }
+    }
+    if over.is_empty() {
+        return;
+    }
+    let mut over: Vec<(FileId, Tally)> = over.into_iter().collect();
+    over.sort_unstable_by_key(|(f, _)| *f);
+    for (file, mut tally) in over {
+        // The file's summary so far: its count and severity join the new ones.
+        if let Some(i) = diagnostics
+            .iter()
+            .position(|d| d.code == TOO_MANY_DIAGNOSTICS && d.span.file == file)
+        {
+            let old = diagnostics.remove(i);
+            tally.dropped[rank(old.severity)] += summary_count(&old.summary);
+        }
+        let Some(severity) = tally.dropped_severity() else {
+            continue;
+        };
+        let span = diagnostics
+            .iter()
+            .filter(|d| d.span.file == file)
+            .map(|d| d.span)
+            .max_by_key(|s| (s.range.start, s.range.end))
+            .unwrap_or(Span::new(file, TextRange::empty(0)));
+        diagnostics.push(summary(span, severity, &tally, limit));
+    }
+}
+
+/// The number a summary's text starts with (`1,234 more problems …`).
+fn summary_count(text: &str) -> usize {
+    let digits: String = text
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(0)
+}
+
 /// The summary of the `tally.dropped_total()` diagnostics of a file that
 /// were not kept.
 fn summary(span: Span, severity: Severity, tally: &Tally, limit: usize) -> Diagnostic {
@@ -379,6 +444,47 @@ mod tests {
             "2 more problems in this file are not shown (pcl reports at most 2 per file); \
              fix the ones above and check again"
         );
+    }
+
+    #[test]
+    fn diagnostics_added_later_join_the_limit_and_the_summary() {
+        // File 0 went over the limit already; file 1 goes over now; file 2
+        // stays under.
+        let mut list = DiagnosticList::with_limit(2);
+        for start in 0..5 {
+            list.push(at(0, start, Severity::Error));
+        }
+        list.push(at(2, 0, Severity::Note));
+        let mut out = list.into_vec();
+        let added = (10..12)
+            .map(|s| at(0, s, Severity::Warning))
+            .chain((10..13).map(|s| at(1, s, Severity::Warning)))
+            .chain([at(2, 10, Severity::Warning)]);
+        extend_capped(&mut out, added, 2);
+        let summaries: Vec<(u32, Severity, &str)> = out
+            .iter()
+            .filter(|d| d.code == TOO_MANY_DIAGNOSTICS)
+            .map(|d| (d.span.file.0, d.severity, d.summary.as_str()))
+            .collect();
+        assert_eq!(
+            summaries,
+            [
+                (
+                    0,
+                    Severity::Error,
+                    "5 more problems in this file are not shown (pcl reports at most 2 per \
+                     file); fix the ones above and check again"
+                ),
+                (
+                    1,
+                    Severity::Warning,
+                    "1 more problem in this file is not shown (pcl reports at most 2 per \
+                     file); fix the ones above and check again"
+                ),
+            ]
+        );
+        assert_eq!(out.len(), 2 + 2 + 2 + 2);
+        assert_eq!(summary_count("1,234 more"), 1234);
     }
 
     #[test]

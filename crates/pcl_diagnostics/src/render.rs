@@ -89,6 +89,28 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `path` made safe for one line, as [`escape`] does for text; a byte that
+/// is not UTF-8 (a name is any bytes on Unix) is written `\xNN` rather than
+/// replaced, so two such names stay apart.
+pub fn escape_path(path: &std::path::Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut out = String::new();
+        for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+            out.push_str(&escape(chunk.valid()));
+            for byte in chunk.invalid() {
+                let _ = write!(out, "\\x{byte:02x}");
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        escape(&path.to_string_lossy()).into_owned()
+    }
+}
+
 /// A file cache for ariadne keyed by our file names: the [`View`]s of the
 /// files one diagnostic points into.
 struct Files<'a> {

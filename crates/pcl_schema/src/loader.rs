@@ -281,7 +281,9 @@ struct SchemaFile {
 /// `<name>-<version>.json` is a [`LoadError::Io`], never opened, so it can
 /// neither block the check nor feed it endless bytes. A file larger than
 /// [`MAX_SCHEMA_BYTES`] is refused the same way (its size is checked before
-/// reading, and reading stops at the limit should it grow meanwhile).
+/// reading, and reading stops at the limit should it grow meanwhile). A
+/// FIFO put in the file's place between the look and the open cannot
+/// block the open either (it is opened with `O_NONBLOCK`).
 pub struct DirLoader {
     dirs: Vec<PathBuf>,
     listing: OnceLock<Vec<(PathBuf, Vec<String>)>>,
@@ -295,37 +297,14 @@ pub struct DirLoader {
 pub const MAX_SCHEMA_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Reads a schema file if it is a regular file of at most `limit` bytes;
-/// the error is the message of a [`LoadError::Io`].
+/// the error is the message of a [`LoadError::Io`]. The one reader of
+/// every file pcl opens ([`pcl_diagnostics::read::read_regular_file`]).
 fn read_schema_file(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let too_big = |size: u64| {
-        format!("the file is {size} bytes, more than the limit of {limit} bytes for a schema")
-    };
-    // `metadata` follows symbolic links: what is checked is what `open`
-    // would open.
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    if meta.len() > limit {
-        return Err(too_big(meta.len()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    // The entry may have been replaced between the check and the open.
-    let meta = file.metadata().map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    let capacity = usize::try_from(meta.len()).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(capacity);
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if read > limit {
-        return Err(too_big(read));
-    }
-    Ok(bytes)
+    use pcl_diagnostics::read::{read_regular_file, ReadError};
+    read_regular_file(path, limit).map_err(|e| match e {
+        ReadError::TooLarge { .. } => format!("{e} for a schema"),
+        e => e.to_string(),
+    })
 }
 
 impl DirLoader {
