@@ -73,8 +73,10 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Status {
         Command::Check(check_args) => check_cmd::run(&check_args),
         Command::Fmt(fmt_args) => fmt_cmd::run(&fmt_args.into()),
         Command::Explain(explain_args) => explain::run(&explain_args),
-        // Exit status 1 when the protocol broke down or `exit` came before
-        // `shutdown`, as the LSP specification asks.
+        // Exit status 1 when `exit` came before `shutdown` (as the LSP
+        // specification asks), the output could not be written or the
+        // handshake failed; input that ends mid-message is logged with
+        // where it ended and is a clean exit (see the README).
         Command::Lsp(_) => match pcl_lsp::run_stdio() {
             Ok(()) => Status::Success,
             Err(message) => {
