@@ -90,6 +90,37 @@ impl FileProblem {
 }
 
 /// The rule that draws the root, for diagnostics.
+/// What marks the root of a project: the first directory at or above a
+/// program holding one of these entries is its root.
+pub const ROOT_MARKERS: [&str; 4] = ["pcl.toml", "Pulumi.yaml", "Pulumi.yml", ".git"];
+
+/// The root of the program in `dir` (shared by `pcl check` and `pcl lsp`): the nearest directory at or above it
+/// (symbolic links resolved) holding one of [`ROOT_MARKERS`] (any kind of
+/// entry: a `.git` file of a worktree counts), else `dir` itself. A marker
+/// owned by another user than the current one or root marks nothing.
+pub fn find_root(dir: &Path) -> PathBuf {
+    find_root_noting(dir, &mut Vec::new())
+}
+
+/// [`find_root`], adding each marker passed over for its owner to
+/// `foreign` (with the owner's uid).
+pub fn find_root_noting(dir: &Path, foreign: &mut Vec<(PathBuf, u32)>) -> PathBuf {
+    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    for at in start.ancestors() {
+        for marker in ROOT_MARKERS {
+            let path = at.join(marker);
+            if std::fs::symlink_metadata(&path).is_err() {
+                continue;
+            }
+            match pcl_diagnostics::read::foreign_owner(&path) {
+                Some(uid) => foreign.push((path, uid)),
+                None => return at.to_path_buf(),
+            }
+        }
+    }
+    start
+}
+
 pub const ROOT_RULE: &str = "The root is the nearest directory at or above the checked program that holds `pcl.toml`, `Pulumi.yaml` or `.git` (or the program's own directory); `pcl check --root DIR` sets it.";
 
 /// The diagnostic for a file whose first bad byte is at `offset`; the

@@ -121,36 +121,7 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
     }
 }
 
-/// What marks the root of a project: the first directory at or above a
-/// program holding one of these entries is its root.
-pub const ROOT_MARKERS: [&str; 4] = ["pcl.toml", "Pulumi.yaml", "Pulumi.yml", ".git"];
-
-/// The root of the program in `dir`: the nearest directory at or above it
-/// (symbolic links resolved) holding one of [`ROOT_MARKERS`] (any kind of
-/// entry: a `.git` file of a worktree counts), else `dir` itself. A marker
-/// owned by another user than the current one or root marks nothing.
-pub fn find_root(dir: &Path) -> PathBuf {
-    find_root_noting(dir, &mut Vec::new())
-}
-
-/// [`find_root`], adding each marker passed over for its owner to
-/// `foreign` (with the owner's uid).
-pub fn find_root_noting(dir: &Path, foreign: &mut Vec<(PathBuf, u32)>) -> PathBuf {
-    let start = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    for at in start.ancestors() {
-        for marker in ROOT_MARKERS {
-            let path = at.join(marker);
-            if fs::symlink_metadata(&path).is_err() {
-                continue;
-            }
-            match foreign_owner(&path) {
-                Some(uid) => foreign.push((path, uid)),
-                None => return at.to_path_buf(),
-            }
-        }
-    }
-    start
-}
+pub use pcl_binder::files::{find_root, find_root_noting, ROOT_MARKERS};
 
 /// The files of the program in `dir`, shown with `prefix`, under `root`
 /// (or the root found from `dir`).

@@ -19,23 +19,7 @@ use std::path::{Path, PathBuf};
 use pcl_binder::files::{Listing, ProblemKind, ResolveError};
 use pcl_binder::{FileProvider, FsFiles};
 
-/// What marks a project's root (`pcl check`'s `ROOT_MARKERS`).
-pub(crate) const ROOT_MARKERS: [&str; 4] = ["pcl.toml", "Pulumi.yaml", "Pulumi.yml", ".git"];
-
-/// The root of the program in `dir` (canonical): the nearest directory at
-/// or above it holding one of [`ROOT_MARKERS`] (any kind of entry), else
-/// `dir` itself. The same rule as `pcl check`'s `find_root`.
-pub(crate) fn find_root(dir: &Path) -> PathBuf {
-    for at in dir.ancestors() {
-        if ROOT_MARKERS
-            .iter()
-            .any(|m| std::fs::symlink_metadata(at.join(m)).is_ok())
-        {
-            return at.to_path_buf();
-        }
-    }
-    dir.to_path_buf()
-}
+pub(crate) use pcl_binder::files::find_root;
 
 /// The real path of a file that may not exist yet: canonical when it
 /// does, else its directory's canonical path joined with its name.
