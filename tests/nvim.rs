@@ -1,5 +1,5 @@
 //! `pcl lsp` from a real editor: Neovim, headless, configured with exactly
-//! the README's Neovim block (file type detection for `.pp` and the client),
+//! the Neovim block of `docs/editors.md` (file type detection for `.pp` and the client),
 //! opens a two-file program with a misspelt property and must show the
 //! server's diagnostic, then answer a hover with the expression's type. The
 //! Lua side (`tests/nvim/driver.lua`) writes what Neovim saw to a JSON file
@@ -75,23 +75,23 @@ fn nvim_usable() -> Result<(), String> {
     }
 }
 
-/// The README's Neovim configuration: the first `lua` block after
-/// `**Neovim**`.
+/// The user guide's Neovim configuration (`docs/editors.md`): the first
+/// `lua` block after `## Neovim`.
 fn readme_neovim_config() -> String {
-    let path = pcl_tests::repo().join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let after = readme
-        .split_once("**Neovim**")
+    let path = pcl_tests::repo().join("docs/editors.md");
+    let guide = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let after = guide
+        .split_once("\n## Neovim\n")
         .map(|(_, rest)| rest)
-        .unwrap_or_else(|| panic!("README.md has no **Neovim** section"));
+        .unwrap_or_else(|| panic!("docs/editors.md has no `## Neovim` section"));
     let block = after
         .split_once("```lua\n")
         .and_then(|(_, rest)| rest.split_once("```"))
         .map(|(block, _)| block)
-        .unwrap_or_else(|| panic!("README.md's Neovim section has no ```lua block"));
+        .unwrap_or_else(|| panic!("docs/editors.md's Neovim section has no ```lua block"));
     assert!(
         block.contains(r#"cmd = { "pcl", "lsp" }"#),
-        "the README's Neovim block no longer starts `pcl lsp`:\n{block}"
+        "the guide's Neovim block no longer starts `pcl lsp`:\n{block}"
     );
     block.to_string()
 }
@@ -110,7 +110,7 @@ fn position_of(text: &str, needle: &str, past: usize) -> (usize, usize) {
 }
 
 /// `PATH` with the directory of the built `pcl` first, so that the
-/// README's `cmd = { "pcl", "lsp" }` runs it.
+/// guide's `cmd = { "pcl", "lsp" }` runs it.
 fn path_with_pcl() -> std::ffi::OsString {
     let bin_dir = pcl_tests::pcl_binary()
         .parent()
