@@ -125,3 +125,9 @@ pub use pcl_types::{ConversionKind, Type, TypeKind};
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The library guide, `docs/library.md`, compiled so that its Rust example
+/// stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryGuideDoctests;
