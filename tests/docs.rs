@@ -397,12 +397,17 @@ fn every_relative_link_and_anchor_resolves() {
                 dir.join(path)
             };
             if !resolved.exists() {
-                broken.push(format!("{file}: `{target}`: {} does not exist", resolved.display()));
+                broken.push(format!(
+                    "{file}: `{target}`: {} does not exist",
+                    resolved.display()
+                ));
                 continue;
             }
             let Some(anchor) = anchor else { continue };
             if resolved.extension().is_none_or(|e| e != "md") {
-                broken.push(format!("{file}: `{target}`: an anchor into a file that is not Markdown"));
+                broken.push(format!(
+                    "{file}: `{target}`: an anchor into a file that is not Markdown"
+                ));
                 continue;
             }
             let key = resolved.canonicalize().unwrap_or_else(|_| resolved.clone());
@@ -428,7 +433,10 @@ fn every_relative_link_and_anchor_resolves() {
 #[test]
 fn slugs_are_githubs() {
     assert_eq!(slug("`pcl fmt`"), "pcl-fmt");
-    assert_eq!(slug("Limits, safety and exit statuses"), "limits-safety-and-exit-statuses");
+    assert_eq!(
+        slug("Limits, safety and exit statuses"),
+        "limits-safety-and-exit-statuses"
+    );
     assert_eq!(slug("What `pcl check` reports"), "what-pcl-check-reports");
     assert_eq!(slug("`human` (default, stderr)"), "human-default-stderr");
     assert_eq!(slug("See [the guide](docs/cli.md)"), "see-the-guide");
@@ -469,7 +477,10 @@ fn readme_keeps_the_two_commands() {
         );
     }
     let lines = readme.lines().count();
-    assert!(lines <= 300, "README.md has {lines} lines (at most 300: it is the front page)");
+    assert!(
+        lines <= 300,
+        "README.md has {lines} lines (at most 300: it is the front page)"
+    );
 }
 
 /// `.pre-commit-hooks.yaml` offers `pcl-check` and `pcl-fmt` as
@@ -500,23 +511,36 @@ fn pre_commit_hooks_offer_check_and_fmt() {
         let hook = hooks
             .last_mut()
             .unwrap_or_else(|| panic!("a key before the first hook: {line}"));
-        assert!(hook.insert(key.trim().to_string(), value).is_none(), "{key} twice");
+        assert!(
+            hook.insert(key.trim().to_string(), value).is_none(),
+            "{key} twice"
+        );
     }
     let by_id: BTreeMap<&str, &BTreeMap<String, String>> = hooks
         .iter()
         .map(|h| (h.get("id").map(String::as_str).unwrap_or_default(), h))
         .collect();
-    assert_eq!(by_id.keys().copied().collect::<Vec<_>>(), ["pcl-check", "pcl-fmt"]);
+    assert_eq!(
+        by_id.keys().copied().collect::<Vec<_>>(),
+        ["pcl-check", "pcl-fmt"]
+    );
     for (id, entry) in [("pcl-check", "pcl check"), ("pcl-fmt", "pcl fmt")] {
         let hook = by_id[id];
         let get = |key: &str| hook.get(key).map(String::as_str).unwrap_or_default();
         assert_eq!(get("entry"), entry, "{id}");
-        assert_eq!(get("language"), "system", "{id}: docs/ci.md documents `system`");
+        assert_eq!(
+            get("language"),
+            "system",
+            "{id}: docs/ci.md documents `system`"
+        );
         assert_eq!(get("files"), r"\.pp$", "{id}");
         assert!(!get("name").is_empty(), "{id} has no name");
     }
     let guide = read("docs/ci.md");
     for id in ["pcl-check", "pcl-fmt"] {
-        assert!(guide.contains(id), "docs/ci.md does not document the hook {id}");
+        assert!(
+            guide.contains(id),
+            "docs/ci.md does not document the hook {id}"
+        );
     }
 }
