@@ -24,7 +24,7 @@
 //! example gives its code. Its links are checked here like the others.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pcl_diagnostics::FileId;
 use pcl_tests::{repo, run_in, scratch, stderr, stdout, write};
