@@ -692,6 +692,18 @@ fn invoke_zero_signature() -> Signature {
     )
 }
 
+/// The `version` an invoke's options object literal pins, when it is a
+/// string literal (`{ version = "1.2.3" }`).
+fn pinned_version(options: crate::bound::BoundRef<'_>) -> Option<&str> {
+    match options.strip_parens().kind() {
+        crate::bound::BoundExprKind::Object(items) => items
+            .iter()
+            .find(|(k, _)| k.key_string().as_deref() == Some("version"))
+            .and_then(|(_, v)| v.strip_parens().literal_string()),
+        _ => None,
+    }
+}
+
 /// `pkg:module:member` or `pkg:member` (the module may be empty).
 fn well_formed_token(token: &str) -> bool {
     let parts: Vec<&str> = token.split(':').collect();
@@ -730,7 +742,8 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
     }
     let skip = cx.options().skip_invoke_typecheck;
     let span = cx.span(token_arg.range());
-    let function = match cx.env().invoke_signature(&token, span) {
+    let version = args.get(2).and_then(pinned_version);
+    let function = match cx.env().invoke_signature(&token, version, span) {
         InvokeLookup::Found(f) => f,
         InvokeLookup::UnknownPackage { package, detail } => {
             if !skip {

@@ -49,7 +49,7 @@ impl Environment for MockEnv {
         }
     }
 
-    fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {
+    fn invoke_signature(&self, token: &str, _version: Option<&str>, _range: Span) -> InvokeLookup {
         match token {
             "std:index:abs" => InvokeLookup::Found(InvokeFunction {
                 token: "std::abs".into(),
