@@ -296,7 +296,10 @@ impl ProgramBinder<'_, '_> {
                                     }
                                     Some(i) => {
                                         let dest = self.input_type(&i.ty);
-                                        diags.extend(pcl_expr::fit::fit_diagnostics(
+                                        // The conversion check, demoted with
+                                        // `--lenient` as the reference demotes
+                                        // it under SkipResourceTypechecking.
+                                        checks.extend(pcl_expr::fit::fit_diagnostics(
                                             &dest,
                                             value.root(),
                                             pcl_expr::fit::Subject {
