@@ -138,6 +138,10 @@ pub(crate) struct ProgramBinder<'a, 's> {
     /// an error when the name is used (the reference then fails with
     /// `undefined variable`; the verdict stays).
     pub misspelt: HashMap<Span, Option<usize>>,
+    /// By node id, when one file is checked alone: whether the node's
+    /// syntax names something only a sibling file declares (see
+    /// [`ProgramBinder::demote_sibling_dependent`]).
+    pub uses_siblings: Vec<bool>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -212,8 +216,10 @@ pub(crate) fn bind_program(
         incomplete,
         syntax_diags,
         misspelt: HashMap::new(),
+        uses_siblings: Vec::new(),
     };
     binder.declare_all();
+    binder.shadow_sibling_definitions();
     binder.compute_dependencies();
     // The order of the finished program depends only on the declarations
     // and their dependencies: computed before binding, its working memory
@@ -222,6 +228,7 @@ pub(crate) fn bind_program(
     for idx in binder.binding_order() {
         binder.bind_node(sources, idx as usize);
     }
+    binder.demote_sibling_dependent();
     binder.finish(order)
 }
 
@@ -604,6 +611,15 @@ impl ProgramBinder<'_, '_> {
         // node `id` as a dependency: de-duplication in constant time.
         let mut added: Vec<usize> = vec![0; self.decls.len()];
         let mut deps: Vec<pcl_expr::NodeId> = Vec::new();
+        let siblings = self.shared.siblings.filter(|_| self.depth == 0);
+        let mut uses_siblings = vec![
+            false;
+            if siblings.is_some() {
+                self.decls.len()
+            } else {
+                0
+            }
+        ];
         for (decl_at, decl) in self.decls.iter().enumerate() {
             names.clear();
             if let Some(item) = decl.item(&files) {
@@ -617,8 +633,24 @@ impl ProgramBinder<'_, '_> {
             }
             names.sort_by_key(|(pos, _)| *pos);
             deps.clear();
-            for &(_, name) in &names {
-                match self.scope.lookup(name) {
+            let file_id = files.get(decl.file_idx as usize).map(|f| f.id);
+            for &(pos, name) in &names {
+                let found = self.scope.lookup(name);
+                if let (Some(s), Some(file_id)) = (siblings, file_id) {
+                    if !matches!(found, Some(Definition::Node(_))) && s.file_of(name).is_some() {
+                        if let Some(t) = uses_siblings.get_mut(decl_at) {
+                            *t = true;
+                        }
+                        // Also the uses a stand-in for an output's name
+                        // resolves (see `shadow_sibling_definitions`).
+                        let end = pos as usize + name.len();
+                        let range = TextRange::from_usize(pos as usize..end);
+                        self.shared
+                            .sibling_uses
+                            .record(s, name, Span::new(file_id, range));
+                    }
+                }
+                match found {
                     Some(Definition::Node(id)) => {
                         if let Some(mark) = added.get_mut(id.0 as usize) {
                             if *mark != decl_at + 1 {
@@ -641,6 +673,7 @@ impl ProgramBinder<'_, '_> {
                 node.dependencies = deps.as_slice().into();
             }
         }
+        self.uses_siblings = uses_siblings;
         // A warning the file's limit dropped is counted as an error now.
         used.sort_unstable();
         used.dedup();
@@ -951,6 +984,95 @@ impl ProgramBinder<'_, '_> {
                 trailing_comments: trailing,
             }
             .boxed();
+        }
+    }
+
+    /// When one file is checked alone: a name the file declares only by
+    /// an `output` block while a sibling declares it otherwise refers, in
+    /// the directory, to the sibling's declaration (definitions come before
+    /// outputs). It is defined here as a `dynamic` stand-in, so the output
+    /// does not refer to itself (`output "port" { value = port }` beside
+    /// `config "port" "int"` is no circular reference).
+    fn shadow_sibling_definitions(&mut self) {
+        let Some(siblings) = self.shared.siblings.filter(|_| self.depth == 0) else {
+            return;
+        };
+        let outputs: Vec<SmolStr> = self
+            .decls
+            .iter()
+            .zip(&self.nodes)
+            .filter(|(d, _)| d.kind == DeclKind::Output)
+            .map(|(_, n)| n.name.clone())
+            .filter(|name| siblings.defines(name))
+            .collect();
+        for name in outputs {
+            let only_output = matches!(self.scope.lookup(&name), Some(Definition::Node(id)) if self.decls.get(id.0 as usize).is_some_and(|d| d.kind == DeclKind::Output));
+            if only_output {
+                let def = Definition::declared_variable(name.to_string(), Type::dynamic(), None);
+                let _ = self.scope.define(name, def, false);
+            }
+        }
+    }
+
+    /// When one file is checked alone, names its siblings declare are
+    /// `dynamic` stand-ins, and a stand-in can make an error the directory
+    /// does not have (`files != null ? files : [{ … }]` is a union with
+    /// `dynamic`, which `range` cannot iterate). So an error inside a node
+    /// that uses such a name, directly or through other nodes of the file,
+    /// is a warning here, its detail saying why: checking one file alone
+    /// never fails where checking its directory passes.
+    fn demote_sibling_dependent(&mut self) {
+        if !self.uses_siblings.iter().any(|t| *t) {
+            return;
+        }
+        // Taint flows from a node to the nodes depending on it.
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
+        for (at, node) in self.nodes.iter().enumerate() {
+            for dep in node.dependencies.iter() {
+                if let Some(list) = dependents.get_mut(dep.0 as usize) {
+                    list.push(at);
+                }
+            }
+        }
+        let mut tainted = self.uses_siblings.clone();
+        let mut work: Vec<usize> = (0..tainted.len())
+            .filter(|i| tainted.get(*i) == Some(&true))
+            .collect();
+        while let Some(at) = work.pop() {
+            for &next in dependents.get(at).map_or(&[][..], Vec::as_slice) {
+                if let Some(t) = tainted.get_mut(next) {
+                    if !*t {
+                        *t = true;
+                        work.push(next);
+                    }
+                }
+            }
+        }
+        let files = self.files.clone();
+        let mut ranges: Vec<(FileId, TextRange)> = self
+            .decls
+            .iter()
+            .zip(&tainted)
+            .filter(|(_, t)| **t)
+            .filter_map(|(d, _)| {
+                let file = files.get(d.file_idx as usize)?;
+                Some((file.id, d.item(&files)?.range()))
+            })
+            .collect();
+        ranges.sort_unstable_by_key(|(f, r)| (*f, r.start, r.end));
+        let syntax = self.syntax_diags;
+        for d in self.diags.iter_mut().skip(syntax) {
+            // A name no file declares is undefined in the directory too.
+            let type_dependent = d.code != pcl_expr::codes::UNDEFINED_VARIABLE;
+            if d.severity == Severity::Error && type_dependent && within(&ranges, d.span) {
+                d.severity = Severity::Warning;
+                let why = "this depends on names other files of the directory declare, which are not checked here: check the directory to decide";
+                let detail = match d.detail() {
+                    Some(old) => format!("{old}; {why}"),
+                    None => why.to_string(),
+                };
+                d.set_detail(Some(detail));
+            }
         }
     }
 
