@@ -299,7 +299,7 @@ impl ProgramBinder<'_, '_> {
                                         // The conversion check, demoted with
                                         // `--lenient` as the reference demotes
                                         // it under SkipResourceTypechecking.
-                                        checks.extend(pcl_expr::fit::fit_diagnostics(
+                                        let fit = pcl_expr::fit::fit_diagnostics(
                                             &dest,
                                             value.root(),
                                             pcl_expr::fit::Subject {
@@ -308,7 +308,18 @@ impl ProgramBinder<'_, '_> {
                                                 mismatch: codes::ATTRIBUTE_TYPE_MISMATCH,
                                             },
                                             &|r| Span::new(file, r),
-                                        ));
+                                        );
+                                        if !fit.iter().any(Diagnostic::is_error) {
+                                            checks.extend(pcl_expr::constant::never_converts(
+                                                codes::CONSTANT_NEVER_CONVERTS,
+                                                value.root(),
+                                                &dest,
+                                                "input",
+                                                input,
+                                                &|r| Span::new(file, r),
+                                            ));
+                                        }
+                                        checks.extend(fit);
                                         expected = Some(dest);
                                     }
                                 }

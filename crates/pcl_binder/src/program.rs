@@ -17,7 +17,7 @@ use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Severity, SourceMap, Span, TextRange};
-use pcl_expr::{bind_expr, check_convertible, BindContext, BoundRef, BoundTree, Definition, Scope};
+use pcl_expr::{bind_expr, check_convertible, BindContext, BoundTree, Definition, Scope};
 use pcl_syntax::tree::{BlockRef, BodyRef, ExprRef, Item, ItemRef};
 use pcl_syntax::Parse;
 use pcl_types::{InputTypeMemo, Type};
@@ -936,7 +936,14 @@ impl ProgramBinder<'_, '_> {
         // A value that converts (perhaps unsafely) may still be a constant
         // that never can: that is a warning of its own.
         if !out.iter().any(Diagnostic::is_error) {
-            out.extend(never_converts(file, value.root(), declared, kind, name));
+            out.extend(pcl_expr::constant::never_converts(
+                codes::CONSTANT_NEVER_CONVERTS,
+                value.root(),
+                declared,
+                kind,
+                name,
+                &|r| Span::new(file, r),
+            ));
         }
         out
     }
@@ -1244,116 +1251,6 @@ fn unknown_type(span: Span, name: &str) -> Diagnostic {
     );
     let found = pcl_expr::suggest::candidates(name, TYPE_KEYWORDS.iter().copied());
     pcl_expr::suggest::attach(d, span, &found)
-}
-
-/// How deep [`never_converts`] looks into a constant.
-const MAX_CONSTANT_DEPTH: usize = 32;
-
-/// `constant-never-converts` for a constant whose conversion to
-/// `declared` is only unsafe (so no error) but that can never succeed: a
-/// string that is no number where a number is declared (`"three"`), a
-/// string other than `true`/`false` where a bool is (`protect = "yes"`),
-/// at any depth of list, map and object literals. A value that might
-/// convert (`"3"`, a reference, a template with interpolations) is silent.
-fn never_converts(
-    file: FileId,
-    value: BoundRef<'_>,
-    declared: &Type,
-    kind: &str,
-    name: &str,
-) -> Option<Diagnostic> {
-    let (at, expected, (what, text), path) = constant_mismatch(value, declared, String::new(), 0)?;
-    Some(
-        Diagnostic::warning(
-            codes::CONSTANT_NEVER_CONVERTS,
-            Span::new(file, at),
-            format!("{kind} '{name}{path}' expects {expected}, but {text} can never be one"),
-        )
-        .with_detail(format!("expected {expected}, found {what} {text}")),
-    )
-}
-
-/// A string constant as a message shows it: quoted, cut and escaped.
-fn shown(s: &str) -> (&'static str, String) {
-    let text = pcl_diagnostics::elide_quoted(s).escape_debug().to_string();
-    ("string", format!("\"{text}\""))
-}
-
-/// The literal `value` is, if it is one.
-fn literal(value: BoundRef<'_>) -> Option<&pcl_types::Value> {
-    match value.kind() {
-        pcl_expr::BoundExprKind::Literal(v) => Some(v),
-        _ => None,
-    }
-}
-
-fn constant_mismatch(
-    value: BoundRef<'_>,
-    declared: &Type,
-    path: String,
-    depth: usize,
-) -> Option<(TextRange, &'static str, (&'static str, String), String)> {
-    use pcl_expr::BoundExprKind;
-    use pcl_types::TypeKind;
-    if depth > MAX_CONSTANT_DEPTH {
-        return None;
-    }
-    let value = value.strip_parens();
-    match declared.kind() {
-        TypeKind::Union(u) => {
-            // Only `optional(T)`: the one member that is not `none`.
-            let mut members = u.elements().iter().filter(|t| !t.is_none());
-            match (members.next(), members.next()) {
-                (Some(t), None) => constant_mismatch(value, t, path, depth + 1),
-                _ => None,
-            }
-        }
-        TypeKind::Number | TypeKind::Int => {
-            // A bool converts to a number only through its text, which
-            // is never a number.
-            if let Some(pcl_types::Value::Bool(b)) = literal(value) {
-                return Some((value.range(), "a number", ("bool", b.to_string()), path));
-            }
-            let s = value.literal_string()?;
-            let t = s.trim();
-            let is_number = t.parse::<f64>().is_ok_and(f64::is_finite);
-            (!is_number).then(|| (value.range(), "a number", shown(s), path))
-        }
-        TypeKind::Bool => {
-            // A number converts through its text: only `1` and `0` might.
-            if let Some(pcl_types::Value::Number(n)) = literal(value) {
-                let f = n.to_f64();
-                let ok = f == 0.0 || f == 1.0;
-                let text = pcl_types::Value::Number(n.clone()).pretty();
-                return (!ok).then_some((value.range(), "a bool", ("number", text), path));
-            }
-            let s = value.literal_string()?;
-            let ok = matches!(s, "true" | "false" | "1" | "0");
-            (!ok).then(|| (value.range(), "a bool", shown(s), path))
-        }
-        TypeKind::List(e) | TypeKind::Set(e) => match value.kind() {
-            BoundExprKind::Tuple(items) => items.iter().enumerate().find_map(|(i, item)| {
-                constant_mismatch(item, e, format!("{path}[{i}]"), depth + 1)
-            }),
-            _ => None,
-        },
-        TypeKind::Map(e) => match value.kind() {
-            BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
-                let key = k.key_string()?;
-                constant_mismatch(v, e, format!("{path}[\"{key}\"]"), depth + 1)
-            }),
-            _ => None,
-        },
-        TypeKind::Object(o) => match value.kind() {
-            BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
-                let key = k.key_string()?;
-                let t = &o.property(key.as_str())?;
-                constant_mismatch(v, t, format!("{path}.{key}"), depth + 1)
-            }),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// Turns every error into a warning (SkipResourceTypechecking on a body).

@@ -431,7 +431,7 @@ impl ProgramBinder<'_, '_> {
                         checks.push(d);
                     }
                     Some(prop_ty) => {
-                        checks.extend(fit_diagnostics(
+                        let fit = fit_diagnostics(
                             prop_ty,
                             value.root(),
                             Subject {
@@ -440,7 +440,20 @@ impl ProgramBinder<'_, '_> {
                                 mismatch: codes::ATTRIBUTE_TYPE_MISMATCH,
                             },
                             &|r| Span::new(file, r),
-                        ));
+                        );
+                        // A constant that converts only unsafely may still
+                        // never convert (a warning).
+                        if !fit.iter().any(Diagnostic::is_error) {
+                            checks.extend(pcl_expr::constant::never_converts(
+                                codes::CONSTANT_NEVER_CONVERTS,
+                                value.root(),
+                                prop_ty,
+                                "property",
+                                attr.name(),
+                                &|r| Span::new(file, r),
+                            ));
+                        }
+                        checks.extend(fit);
                         expected = Some(prop_ty.clone());
                     }
                 }

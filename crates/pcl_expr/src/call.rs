@@ -267,7 +267,20 @@ fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: BoundList<'_>, dest: &T
         },
         &|r| pcl_diagnostics::Span::new(file, r),
     );
-    for d in diags {
+    // A constant that converts only unsafely may still never convert.
+    let never = if diags.iter().any(Diagnostic::is_error) {
+        None
+    } else {
+        crate::constant::never_converts(
+            codes::CONSTANT_NEVER_CONVERTS,
+            expr,
+            dest,
+            "argument",
+            name,
+            &|r| pcl_diagnostics::Span::new(file, r),
+        )
+    };
+    for d in diags.into_iter().chain(never) {
         cx.report(d);
     }
 }
