@@ -119,7 +119,16 @@ impl EnvView<'_, '_> {
         match self.schemas.lookup_function(&pkg, token) {
             Ok(Some(found)) => {
                 let types = self.schemas.function_types(&pkg, &found.item);
+                let pinned_version_missing = self.schemas.missing_pin(package, pin).map(|e| {
+                    let used = pkg
+                        .version_text()
+                        .map(|v| v.to_string())
+                        .unwrap_or_default();
+                    let help = e.help().map(|h| format!("; {h}")).unwrap_or_default();
+                    format!("{e}; the invoke is checked against version {used}{help}")
+                });
                 InvokeLookup::Found(InvokeFunction {
+                    pinned_version_missing,
                     token: found.bound_token.clone(),
                     inputs: types.inputs,
                     input_shape: types.input_shape,

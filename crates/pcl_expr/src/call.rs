@@ -707,12 +707,15 @@ fn invoke_zero_signature() -> Signature {
 
 /// The `version` an invoke's options object literal pins, when it is a
 /// string literal (`{ version = "1.2.3" }`).
-fn pinned_version(options: crate::bound::BoundRef<'_>) -> Option<&str> {
+fn pinned_version(options: crate::bound::BoundRef<'_>) -> Option<(&str, TextRange)> {
     match options.strip_parens().kind() {
         crate::bound::BoundExprKind::Object(items) => items
             .iter()
             .find(|(k, _)| k.key_string().as_deref() == Some("version"))
-            .and_then(|(_, v)| v.strip_parens().literal_string()),
+            .and_then(|(_, v)| {
+                let v = v.strip_parens();
+                Some((v.literal_string()?, v.range()))
+            }),
         _ => None,
     }
 }
@@ -755,9 +758,22 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
     }
     let skip = cx.options().skip_invoke_typecheck;
     let span = cx.span(token_arg.range());
-    let version = args.get(2).and_then(pinned_version);
+    let pinned = args.get(2).and_then(pinned_version);
+    let version = pinned.map(|(v, _)| v);
     let function = match cx.env().invoke_signature(&token, version, span) {
-        InvokeLookup::Found(f) => f,
+        InvokeLookup::Found(f) => {
+            if let (Some(why), Some((v, at))) = (&f.pinned_version_missing, pinned) {
+                let package = token.split(':').next().unwrap_or(&token);
+                let d = Diagnostic::warning(
+                    codes::PINNED_VERSION_MISSING,
+                    cx.span(at),
+                    format!("no schema for version {v} of package `{package}`"),
+                )
+                .with_detail(why.clone());
+                cx.report(d);
+            }
+            f
+        }
         InvokeLookup::UnknownPackage { package, detail } => {
             if !skip {
                 let d = Diagnostic::new(

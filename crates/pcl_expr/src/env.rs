@@ -45,6 +45,10 @@ pub struct InvokeFunction {
     /// For functions declared with multi-argument inputs: the inputs in
     /// declaration order with whether each is required.
     pub multi_argument_inputs: Option<Vec<(String, Type, bool)>>,
+    /// When the call pinned a package version the schema sources lack
+    /// (they hold others): why, the function being the default version's
+    /// (reported as `pinned-version-missing` at the pin).
+    pub pinned_version_missing: Option<String>,
 }
 
 /// The answer of [`Environment::invoke_signature`].

@@ -8,3 +8,6 @@ resource "r" "pkgx:index:R" {
         version = "3.0.0"
     }
 }
+
+// The same for an invoke's `{ version = "…" }`.
+found = invoke("pkgx:index:getF", { b = "x" }, { version = "3.0.0" })
