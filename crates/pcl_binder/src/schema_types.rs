@@ -783,7 +783,9 @@ pub struct Schemas<'a> {
     descriptors: RefCell<IndexMap<String, PackageDescriptor>>,
     /// Loads by package name and pinned version (`None`: unpinned, or a
     /// `package` block decides).
-    packages: RefCell<IndexMap<PackageKey, Result<Arc<Package>, LoadError>>>,
+    #[allow(clippy::type_complexity)]
+    packages:
+        RefCell<FastMap<String, Vec<(Option<semver::Version>, Result<Arc<Package>, LoadError>)>>>,
     /// Pinned loads that fell back to the default version, and why.
     missing_pins: RefCell<HashMap<PackageKey, LoadError>>,
     conv: Conversions,
@@ -825,7 +827,7 @@ impl<'a> Schemas<'a> {
         Schemas {
             loader,
             descriptors: RefCell::new(IndexMap::new()),
-            packages: RefCell::new(IndexMap::new()),
+            packages: RefCell::new(FastMap::default()),
             missing_pins: RefCell::new(HashMap::new()),
             conv,
             converter,
@@ -874,12 +876,21 @@ impl<'a> Schemas<'a> {
         name: &str,
         pin: Option<&semver::Version>,
     ) -> Result<Arc<Package>, LoadError> {
-        let descriptor = self.descriptors.borrow().get(name).cloned();
-        let pin = if descriptor.is_some() { None } else { pin };
-        let key: PackageKey = (name.to_string(), pin.cloned());
-        if let Some(found) = self.packages.borrow().get(&key) {
+        let pin = if self.descriptors.borrow().contains_key(name) {
+            None
+        } else {
+            pin
+        };
+        if let Some((_, found)) = self
+            .packages
+            .borrow()
+            .get(name)
+            .and_then(|loads| loads.iter().find(|(v, _)| v.as_ref() == pin))
+        {
             return found.clone();
         }
+        let key: PackageKey = (name.to_string(), pin.cloned());
+        let descriptor = self.descriptors.borrow().get(name).cloned();
         let descriptor =
             descriptor.unwrap_or_else(|| PackageDescriptor::new(name).with_version(pin.cloned()));
         // Local adapter: an extension package is requested by its own name
@@ -911,7 +922,11 @@ impl<'a> Schemas<'a> {
                 }
             }
         }
-        self.packages.borrow_mut().insert(key, result.clone());
+        self.packages
+            .borrow_mut()
+            .entry(key.0)
+            .or_default()
+            .push((key.1, result.clone()));
         match &result {
             Ok(pkg) => self.record_use(name, Some(pkg)),
             // A pinned package that is missing is listed at its pin.
