@@ -1069,8 +1069,18 @@ impl ProgramBinder<'_, '_> {
         ranges.sort_unstable_by_key(|(f, r)| (*f, r.start, r.end));
         let syntax = self.syntax_diags;
         for d in self.diags.iter_mut().skip(syntax) {
-            // A name no file declares is undefined in the directory too.
-            let type_dependent = d.code != pcl_expr::codes::UNDEFINED_VARIABLE;
+            // What does not follow from types is the directory's too: a
+            // name no file declares, an unknown function, an attribute the
+            // schema or component does not have or requires.
+            let type_dependent = ![
+                pcl_expr::codes::UNDEFINED_VARIABLE,
+                pcl_expr::codes::UNKNOWN_FUNCTION,
+                codes::UNSUPPORTED_ATTRIBUTE,
+                codes::MISSING_REQUIRED_ATTRIBUTE,
+                codes::UNKNOWN_RESOURCE_TYPE,
+                codes::UNKNOWN_PACKAGE,
+            ]
+            .contains(&d.code);
             if d.severity == Severity::Error && type_dependent && within(&ranges, d.span) {
                 d.severity = Severity::Warning;
                 let why = "this depends on names other files of the directory declare, which are not checked here: check the directory to decide";
