@@ -80,6 +80,8 @@ pub const INVALID_UTF8: Code = Code("invalid-utf8");
 pub const UNREADABLE_FILE: Code = Code("unreadable-file");
 // Diagnostic: declared-in-sibling — a file checked alone uses names another `.pp` file of its directory declares (a note, once per declaring file).
 pub const DECLARED_IN_SIBLING: Code = Code("declared-in-sibling");
+// Diagnostic: pinned-version-missing — a resource's `version` option pins a schema version the schema sources lack while they have others; the resource is checked against the default version (a warning).
+pub const PINNED_VERSION_MISSING: Code = Code("pinned-version-missing");
 
 /// Every code above, for documentation and tidy tests.
 pub const ALL: &[Code] = &[
@@ -120,4 +122,5 @@ pub const ALL: &[Code] = &[
     INVALID_UTF8,
     UNREADABLE_FILE,
     DECLARED_IN_SIBLING,
+    PINNED_VERSION_MISSING,
 ];

@@ -296,7 +296,10 @@ impl ProgramBinder<'_, '_> {
                                     }
                                     Some(i) => {
                                         let dest = self.input_type(&i.ty);
-                                        diags.extend(pcl_expr::fit::fit_diagnostics(
+                                        // The conversion check, demoted with
+                                        // `--lenient` as the reference demotes
+                                        // it under SkipResourceTypechecking.
+                                        let fit = pcl_expr::fit::fit_diagnostics(
                                             &dest,
                                             value.root(),
                                             pcl_expr::fit::Subject {
@@ -305,7 +308,18 @@ impl ProgramBinder<'_, '_> {
                                                 mismatch: codes::ATTRIBUTE_TYPE_MISMATCH,
                                             },
                                             &|r| Span::new(file, r),
-                                        ));
+                                        );
+                                        if !fit.iter().any(Diagnostic::is_error) {
+                                            checks.extend(pcl_expr::constant::never_converts(
+                                                codes::CONSTANT_NEVER_CONVERTS,
+                                                value.root(),
+                                                &dest,
+                                                "input",
+                                                input,
+                                                &|r| Span::new(file, r),
+                                            ));
+                                        }
+                                        checks.extend(fit);
                                         expected = Some(dest);
                                     }
                                 }

@@ -66,14 +66,18 @@ impl Environment for EnvView<'_, '_> {
         }
     }
 
-    fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {
-        if let Some(found) = self.invokes.borrow().get(token) {
+    fn invoke_signature(&self, token: &str, version: Option<&str>, _range: Span) -> InvokeLookup {
+        // A pin that is no semantic version pins nothing (as for resources).
+        let pin = version.and_then(|v| semver::Version::parse(v).ok());
+        let key = match &pin {
+            Some(v) => format!("{token}@{v}"),
+            None => token.to_string(),
+        };
+        if let Some(found) = self.invokes.borrow().get(&key) {
             return found.clone();
         }
-        let found = self.lookup_invoke(token);
-        self.invokes
-            .borrow_mut()
-            .insert(token.to_string(), found.clone());
+        let found = self.lookup_invoke(token, pin.as_ref());
+        self.invokes.borrow_mut().insert(key, found.clone());
         found
     }
 
@@ -95,9 +99,9 @@ impl Environment for EnvView<'_, '_> {
 }
 
 impl EnvView<'_, '_> {
-    fn lookup_invoke(&self, token: &str) -> InvokeLookup {
+    fn lookup_invoke(&self, token: &str, pin: Option<&semver::Version>) -> InvokeLookup {
         let package = token.split(':').next().unwrap_or(token);
-        let pkg = match self.schemas.load(package) {
+        let pkg = match self.schemas.load_pinned(package, pin) {
             Ok(pkg) => pkg,
             Err(e) => {
                 // The invoke diagnostic has no help line of its own, so the
@@ -115,7 +119,16 @@ impl EnvView<'_, '_> {
         match self.schemas.lookup_function(&pkg, token) {
             Ok(Some(found)) => {
                 let types = self.schemas.function_types(&pkg, &found.item);
+                let pinned_version_missing = self.schemas.missing_pin(package, pin).map(|e| {
+                    let used = pkg
+                        .version_text()
+                        .map(|v| v.to_string())
+                        .unwrap_or_default();
+                    let help = e.help().map(|h| format!("; {h}")).unwrap_or_default();
+                    format!("{e}; the invoke is checked against version {used}{help}")
+                });
                 InvokeLookup::Found(InvokeFunction {
+                    pinned_version_missing,
                     token: found.bound_token.clone(),
                     inputs: types.inputs,
                     input_shape: types.input_shape,
@@ -137,7 +150,12 @@ impl EnvView<'_, '_> {
         let Some(ann) = annotations.first::<SchemaResourceAnnotation>() else {
             return MethodLookup::UntypedReceiver;
         };
-        let Ok(pkg) = self.schemas.load(&ann.package) else {
+        // The version the resource was bound against (its pin, if any).
+        let pin = ann
+            .package_version
+            .as_deref()
+            .and_then(|v| semver::Version::parse(v).ok());
+        let Ok(pkg) = self.schemas.load_pinned(&ann.package, pin.as_ref()) else {
             return MethodLookup::UntypedReceiver;
         };
         let Some(Ok(res)) = pkg.resource(&ann.token) else {

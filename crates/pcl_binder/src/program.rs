@@ -17,7 +17,7 @@ use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, DiagnosticList, FileId, Severity, SourceMap, Span, TextRange};
-use pcl_expr::{bind_expr, check_convertible, BindContext, BoundRef, BoundTree, Definition, Scope};
+use pcl_expr::{bind_expr, check_convertible, BindContext, BoundTree, Definition, Scope};
 use pcl_syntax::tree::{BlockRef, BodyRef, ExprRef, Item, ItemRef};
 use pcl_syntax::Parse;
 use pcl_types::{InputTypeMemo, Type};
@@ -138,6 +138,10 @@ pub(crate) struct ProgramBinder<'a, 's> {
     /// an error when the name is used (the reference then fails with
     /// `undefined variable`; the verdict stays).
     pub misspelt: HashMap<Span, Option<usize>>,
+    /// By node id, when one file is checked alone: whether the node's
+    /// syntax names something only a sibling file declares (see
+    /// [`ProgramBinder::demote_sibling_dependent`]).
+    pub uses_siblings: Vec<bool>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -212,8 +216,10 @@ pub(crate) fn bind_program(
         incomplete,
         syntax_diags,
         misspelt: HashMap::new(),
+        uses_siblings: Vec::new(),
     };
     binder.declare_all();
+    binder.shadow_sibling_definitions();
     binder.compute_dependencies();
     // The order of the finished program depends only on the declarations
     // and their dependencies: computed before binding, its working memory
@@ -222,6 +228,7 @@ pub(crate) fn bind_program(
     for idx in binder.binding_order() {
         binder.bind_node(sources, idx as usize);
     }
+    binder.demote_sibling_dependent();
     binder.finish(order)
 }
 
@@ -604,6 +611,15 @@ impl ProgramBinder<'_, '_> {
         // node `id` as a dependency: de-duplication in constant time.
         let mut added: Vec<usize> = vec![0; self.decls.len()];
         let mut deps: Vec<pcl_expr::NodeId> = Vec::new();
+        let siblings = self.shared.siblings.filter(|_| self.depth == 0);
+        let mut uses_siblings = vec![
+            false;
+            if siblings.is_some() {
+                self.decls.len()
+            } else {
+                0
+            }
+        ];
         for (decl_at, decl) in self.decls.iter().enumerate() {
             names.clear();
             if let Some(item) = decl.item(&files) {
@@ -617,8 +633,24 @@ impl ProgramBinder<'_, '_> {
             }
             names.sort_by_key(|(pos, _)| *pos);
             deps.clear();
-            for &(_, name) in &names {
-                match self.scope.lookup(name) {
+            let file_id = files.get(decl.file_idx as usize).map(|f| f.id);
+            for &(pos, name) in &names {
+                let found = self.scope.lookup(name);
+                if let (Some(s), Some(file_id)) = (siblings, file_id) {
+                    if !matches!(found, Some(Definition::Node(_))) && s.file_of(name).is_some() {
+                        if let Some(t) = uses_siblings.get_mut(decl_at) {
+                            *t = true;
+                        }
+                        // Also the uses a stand-in for an output's name
+                        // resolves (see `shadow_sibling_definitions`).
+                        let end = pos as usize + name.len();
+                        let range = TextRange::from_usize(pos as usize..end);
+                        self.shared
+                            .sibling_uses
+                            .record(s, name, Span::new(file_id, range));
+                    }
+                }
+                match found {
                     Some(Definition::Node(id)) => {
                         if let Some(mark) = added.get_mut(id.0 as usize) {
                             if *mark != decl_at + 1 {
@@ -641,6 +673,7 @@ impl ProgramBinder<'_, '_> {
                 node.dependencies = deps.as_slice().into();
             }
         }
+        self.uses_siblings = uses_siblings;
         // A warning the file's limit dropped is counted as an error now.
         used.sort_unstable();
         used.dedup();
@@ -903,7 +936,14 @@ impl ProgramBinder<'_, '_> {
         // A value that converts (perhaps unsafely) may still be a constant
         // that never can: that is a warning of its own.
         if !out.iter().any(Diagnostic::is_error) {
-            out.extend(never_converts(file, value.root(), declared, kind, name));
+            out.extend(pcl_expr::constant::never_converts(
+                codes::CONSTANT_NEVER_CONVERTS,
+                value.root(),
+                declared,
+                kind,
+                name,
+                &|r| Span::new(file, r),
+            ));
         }
         out
     }
@@ -951,6 +991,105 @@ impl ProgramBinder<'_, '_> {
                 trailing_comments: trailing,
             }
             .boxed();
+        }
+    }
+
+    /// When one file is checked alone: a name the file declares only by
+    /// an `output` block while a sibling declares it otherwise refers, in
+    /// the directory, to the sibling's declaration (definitions come before
+    /// outputs). It is defined here as a `dynamic` stand-in, so the output
+    /// does not refer to itself (`output "port" { value = port }` beside
+    /// `config "port" "int"` is no circular reference).
+    fn shadow_sibling_definitions(&mut self) {
+        let Some(siblings) = self.shared.siblings.filter(|_| self.depth == 0) else {
+            return;
+        };
+        let outputs: Vec<SmolStr> = self
+            .decls
+            .iter()
+            .zip(&self.nodes)
+            .filter(|(d, _)| d.kind == DeclKind::Output)
+            .map(|(_, n)| n.name.clone())
+            .filter(|name| siblings.defines(name))
+            .collect();
+        for name in outputs {
+            let only_output = matches!(self.scope.lookup(&name), Some(Definition::Node(id)) if self.decls.get(id.0 as usize).is_some_and(|d| d.kind == DeclKind::Output));
+            if only_output {
+                let def = Definition::declared_variable(name.to_string(), Type::dynamic(), None);
+                let _ = self.scope.define(name, def, false);
+            }
+        }
+    }
+
+    /// When one file is checked alone, names its siblings declare are
+    /// `dynamic` stand-ins, and a stand-in can make an error the directory
+    /// does not have (`files != null ? files : [{ … }]` is a union with
+    /// `dynamic`, which `range` cannot iterate). So an error inside a node
+    /// that uses such a name, directly or through other nodes of the file,
+    /// is a warning here, its detail saying why: checking one file alone
+    /// never fails where checking its directory passes.
+    fn demote_sibling_dependent(&mut self) {
+        if !self.uses_siblings.iter().any(|t| *t) {
+            return;
+        }
+        // Taint flows from a node to the nodes depending on it.
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
+        for (at, node) in self.nodes.iter().enumerate() {
+            for dep in node.dependencies.iter() {
+                if let Some(list) = dependents.get_mut(dep.0 as usize) {
+                    list.push(at);
+                }
+            }
+        }
+        let mut tainted = self.uses_siblings.clone();
+        let mut work: Vec<usize> = (0..tainted.len())
+            .filter(|i| tainted.get(*i) == Some(&true))
+            .collect();
+        while let Some(at) = work.pop() {
+            for &next in dependents.get(at).map_or(&[][..], Vec::as_slice) {
+                if let Some(t) = tainted.get_mut(next) {
+                    if !*t {
+                        *t = true;
+                        work.push(next);
+                    }
+                }
+            }
+        }
+        let files = self.files.clone();
+        let mut ranges: Vec<(FileId, TextRange)> = self
+            .decls
+            .iter()
+            .zip(&tainted)
+            .filter(|(_, t)| **t)
+            .filter_map(|(d, _)| {
+                let file = files.get(d.file_idx as usize)?;
+                Some((file.id, d.item(&files)?.range()))
+            })
+            .collect();
+        ranges.sort_unstable_by_key(|(f, r)| (*f, r.start, r.end));
+        let syntax = self.syntax_diags;
+        for d in self.diags.iter_mut().skip(syntax) {
+            // What does not follow from types is the directory's too: a
+            // name no file declares, an unknown function, an attribute the
+            // schema or component does not have or requires.
+            let type_dependent = ![
+                pcl_expr::codes::UNDEFINED_VARIABLE,
+                pcl_expr::codes::UNKNOWN_FUNCTION,
+                codes::UNSUPPORTED_ATTRIBUTE,
+                codes::MISSING_REQUIRED_ATTRIBUTE,
+                codes::UNKNOWN_RESOURCE_TYPE,
+                codes::UNKNOWN_PACKAGE,
+            ]
+            .contains(&d.code);
+            if d.severity == Severity::Error && type_dependent && within(&ranges, d.span) {
+                d.severity = Severity::Warning;
+                let why = "this depends on names other files of the directory declare, which are not checked here: check the directory to decide";
+                let detail = match d.detail() {
+                    Some(old) => format!("{old}; {why}"),
+                    None => why.to_string(),
+                };
+                d.set_detail(Some(detail));
+            }
         }
     }
 
@@ -1122,116 +1261,6 @@ fn unknown_type(span: Span, name: &str) -> Diagnostic {
     );
     let found = pcl_expr::suggest::candidates(name, TYPE_KEYWORDS.iter().copied());
     pcl_expr::suggest::attach(d, span, &found)
-}
-
-/// How deep [`never_converts`] looks into a constant.
-const MAX_CONSTANT_DEPTH: usize = 32;
-
-/// `constant-never-converts` for a constant whose conversion to
-/// `declared` is only unsafe (so no error) but that can never succeed: a
-/// string that is no number where a number is declared (`"three"`), a
-/// string other than `true`/`false` where a bool is (`protect = "yes"`),
-/// at any depth of list, map and object literals. A value that might
-/// convert (`"3"`, a reference, a template with interpolations) is silent.
-fn never_converts(
-    file: FileId,
-    value: BoundRef<'_>,
-    declared: &Type,
-    kind: &str,
-    name: &str,
-) -> Option<Diagnostic> {
-    let (at, expected, (what, text), path) = constant_mismatch(value, declared, String::new(), 0)?;
-    Some(
-        Diagnostic::warning(
-            codes::CONSTANT_NEVER_CONVERTS,
-            Span::new(file, at),
-            format!("{kind} '{name}{path}' expects {expected}, but {text} can never be one"),
-        )
-        .with_detail(format!("expected {expected}, found {what} {text}")),
-    )
-}
-
-/// A string constant as a message shows it: quoted, cut and escaped.
-fn shown(s: &str) -> (&'static str, String) {
-    let text = pcl_diagnostics::elide_quoted(s).escape_debug().to_string();
-    ("string", format!("\"{text}\""))
-}
-
-/// The literal `value` is, if it is one.
-fn literal(value: BoundRef<'_>) -> Option<&pcl_types::Value> {
-    match value.kind() {
-        pcl_expr::BoundExprKind::Literal(v) => Some(v),
-        _ => None,
-    }
-}
-
-fn constant_mismatch(
-    value: BoundRef<'_>,
-    declared: &Type,
-    path: String,
-    depth: usize,
-) -> Option<(TextRange, &'static str, (&'static str, String), String)> {
-    use pcl_expr::BoundExprKind;
-    use pcl_types::TypeKind;
-    if depth > MAX_CONSTANT_DEPTH {
-        return None;
-    }
-    let value = value.strip_parens();
-    match declared.kind() {
-        TypeKind::Union(u) => {
-            // Only `optional(T)`: the one member that is not `none`.
-            let mut members = u.elements().iter().filter(|t| !t.is_none());
-            match (members.next(), members.next()) {
-                (Some(t), None) => constant_mismatch(value, t, path, depth + 1),
-                _ => None,
-            }
-        }
-        TypeKind::Number | TypeKind::Int => {
-            // A bool converts to a number only through its text, which
-            // is never a number.
-            if let Some(pcl_types::Value::Bool(b)) = literal(value) {
-                return Some((value.range(), "a number", ("bool", b.to_string()), path));
-            }
-            let s = value.literal_string()?;
-            let t = s.trim();
-            let is_number = t.parse::<f64>().is_ok_and(f64::is_finite);
-            (!is_number).then(|| (value.range(), "a number", shown(s), path))
-        }
-        TypeKind::Bool => {
-            // A number converts through its text: only `1` and `0` might.
-            if let Some(pcl_types::Value::Number(n)) = literal(value) {
-                let f = n.to_f64();
-                let ok = f == 0.0 || f == 1.0;
-                let text = pcl_types::Value::Number(n.clone()).pretty();
-                return (!ok).then_some((value.range(), "a bool", ("number", text), path));
-            }
-            let s = value.literal_string()?;
-            let ok = matches!(s, "true" | "false" | "1" | "0");
-            (!ok).then(|| (value.range(), "a bool", shown(s), path))
-        }
-        TypeKind::List(e) | TypeKind::Set(e) => match value.kind() {
-            BoundExprKind::Tuple(items) => items.iter().enumerate().find_map(|(i, item)| {
-                constant_mismatch(item, e, format!("{path}[{i}]"), depth + 1)
-            }),
-            _ => None,
-        },
-        TypeKind::Map(e) => match value.kind() {
-            BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
-                let key = k.key_string()?;
-                constant_mismatch(v, e, format!("{path}[\"{key}\"]"), depth + 1)
-            }),
-            _ => None,
-        },
-        TypeKind::Object(o) => match value.kind() {
-            BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
-                let key = k.key_string()?;
-                let t = &o.property(key.as_str())?;
-                constant_mismatch(v, t, format!("{path}.{key}"), depth + 1)
-            }),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// Turns every error into a warning (SkipResourceTypechecking on a body).

@@ -50,6 +50,19 @@ pub(crate) fn range_attr(block: BlockRef<'_>) -> Option<AttributeRef<'_>> {
     first_options_block(block).and_then(|o| o.body().attributes().find(|a| a.name() == "range"))
 }
 
+/// The version the `version` option of a resource's (first) options block
+/// pins, when it is a string literal holding a semantic version (the
+/// reference reads it with `modelExprToString` in `getPkgOpts`). Anything
+/// else pins nothing: the option's own check reports a non-string.
+pub(crate) fn version_pin(block: BlockRef<'_>) -> Option<(semver::Version, TextRange)> {
+    let attr = first_options_block(block)?
+        .body()
+        .attributes()
+        .find(|a| a.name() == "version")?;
+    let version = semver::Version::parse(string_literal(attr.expr())?).ok()?;
+    Some((version, attr.expr().range()))
+}
+
 impl ProgramBinder<'_, '_> {
     fn resolve_resource(
         &mut self,
@@ -57,8 +70,10 @@ impl ProgramBinder<'_, '_> {
         token: &str,
         token_range: TextRange,
         read: bool,
+        pinned: Option<&(semver::Version, TextRange)>,
         diags: &mut Vec<Diagnostic>,
     ) -> Option<Resolved> {
+        let pin = pinned.map(|(v, _)| v);
         let span = Span::new(file, token_range);
         let skip = self.policy().skip_resource_typecheck;
         let parts = match decompose(token) {
@@ -86,7 +101,7 @@ impl ProgramBinder<'_, '_> {
         } else {
             parts.package
         };
-        let package = match self.shared.schemas.load(package_name) {
+        let package = match self.shared.schemas.load_pinned(package_name, pin) {
             Ok(p) => p,
             Err(e) => {
                 let d = Diagnostic::new(
@@ -130,6 +145,29 @@ impl ProgramBinder<'_, '_> {
                 return None;
             }
         };
+        if let (Some((_, at)), Some(e)) =
+            (pinned, self.shared.schemas.missing_pin(package_name, pin))
+        {
+            let mut d = Diagnostic::warning(
+                codes::PINNED_VERSION_MISSING,
+                Span::new(file, *at),
+                format!(
+                    "no schema for version {} of package `{package_name}`",
+                    pin.map(ToString::to_string).unwrap_or_default()
+                ),
+            )
+            .with_detail(format!(
+                "{e}; the resource is checked against version {}",
+                package
+                    .version_text()
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            ));
+            if let Some(help) = e.help() {
+                d = d.with_help(help);
+            }
+            diags.push(d);
+        }
         let found = match self.shared.schemas.lookup_resource(&package, token) {
             Ok(Some(found)) => found,
             Ok(None) => {
@@ -262,8 +300,15 @@ impl ProgramBinder<'_, '_> {
         let (written, resolved) = match block.labels().get(1) {
             Some(token_label) => {
                 let written = token_label.value().to_owned();
-                let resolved =
-                    self.resolve_resource(file, &written, token_label.range(), read, &mut diags);
+                let pin = version_pin(block);
+                let resolved = self.resolve_resource(
+                    file,
+                    &written,
+                    token_label.range(),
+                    read,
+                    pin.as_ref(),
+                    &mut diags,
+                );
                 (written, resolved)
             }
             None => (String::new(), None),
@@ -386,7 +431,7 @@ impl ProgramBinder<'_, '_> {
                         checks.push(d);
                     }
                     Some(prop_ty) => {
-                        checks.extend(fit_diagnostics(
+                        let fit = fit_diagnostics(
                             prop_ty,
                             value.root(),
                             Subject {
@@ -395,7 +440,20 @@ impl ProgramBinder<'_, '_> {
                                 mismatch: codes::ATTRIBUTE_TYPE_MISMATCH,
                             },
                             &|r| Span::new(file, r),
-                        ));
+                        );
+                        // A constant that converts only unsafely may still
+                        // never convert (a warning).
+                        if !fit.iter().any(Diagnostic::is_error) {
+                            checks.extend(pcl_expr::constant::never_converts(
+                                codes::CONSTANT_NEVER_CONVERTS,
+                                value.root(),
+                                prop_ty,
+                                "property",
+                                attr.name(),
+                                &|r| Span::new(file, r),
+                            ));
+                        }
+                        checks.extend(fit);
                         expected = Some(prop_ty.clone());
                     }
                 }

@@ -55,7 +55,7 @@
 //!   behind the §5.6.4 quirk.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -781,11 +781,22 @@ pub(crate) struct Conversions {
 pub struct Schemas<'a> {
     loader: &'a dyn SchemaLoader,
     descriptors: RefCell<IndexMap<String, PackageDescriptor>>,
-    packages: RefCell<IndexMap<String, Result<Arc<Package>, LoadError>>>,
+    /// Loads by package name and pinned version (`None`: unpinned, or a
+    /// `package` block decides).
+    #[allow(clippy::type_complexity)]
+    packages:
+        RefCell<FastMap<String, Vec<(Option<semver::Version>, Result<Arc<Package>, LoadError>)>>>,
+    /// Pinned loads that fell back to the default version, and why.
+    missing_pins: RefCell<HashMap<PackageKey, LoadError>>,
     conv: Conversions,
     converter: Arc<Converter>,
-    used: RefCell<IndexMap<String, PackageUse>>,
+    /// Packages used, by name and version: two resources pinning two
+    /// versions of one package use both.
+    used: RefCell<IndexMap<(String, Option<String>), PackageUse>>,
 }
+
+/// A package load: its name and the version a `version` option pins.
+type PackageKey = (String, Option<semver::Version>);
 
 /// The package's version as text (formatted once per package).
 fn version_string(pkg: &Package) -> Option<String> {
@@ -816,7 +827,8 @@ impl<'a> Schemas<'a> {
         Schemas {
             loader,
             descriptors: RefCell::new(IndexMap::new()),
-            packages: RefCell::new(IndexMap::new()),
+            packages: RefCell::new(FastMap::default()),
+            missing_pins: RefCell::new(HashMap::new()),
             conv,
             converter,
             used: RefCell::new(IndexMap::new()),
@@ -849,20 +861,43 @@ impl<'a> Schemas<'a> {
     /// Loads a package by name (through its descriptor when one was
     /// declared), once.
     pub fn load(&self, name: &str) -> Result<Arc<Package>, LoadError> {
-        if let Some(found) = self.packages.borrow().get(name) {
-            return found.clone();
-        }
-        let descriptor = self
-            .descriptors
+        self.load_pinned(name, None)
+    }
+
+    /// Loads a package by name at the version a resource's or invoke's
+    /// `version` option pins (`None`: the highest available), once per
+    /// name and version. A `package` block for the name decides the
+    /// version instead, as in the reference (`loadReferencedPackageSchemas`
+    /// loads through the descriptor when there is one). Each resource and
+    /// invoke binds against the version it pins, so two resources pinning
+    /// two versions of one package each see their own schema.
+    pub fn load_pinned(
+        &self,
+        name: &str,
+        pin: Option<&semver::Version>,
+    ) -> Result<Arc<Package>, LoadError> {
+        let pin = if self.descriptors.borrow().contains_key(name) {
+            None
+        } else {
+            pin
+        };
+        if let Some((_, found)) = self
+            .packages
             .borrow()
             .get(name)
-            .cloned()
-            .unwrap_or_else(|| PackageDescriptor::new(name));
+            .and_then(|loads| loads.iter().find(|(v, _)| v.as_ref() == pin))
+        {
+            return found.clone();
+        }
+        let key: PackageKey = (name.to_string(), pin.cloned());
+        let descriptor = self.descriptors.borrow().get(name).cloned();
+        let descriptor =
+            descriptor.unwrap_or_else(|| PackageDescriptor::new(name).with_version(pin.cloned()));
         // Local adapter: an extension package is requested by its own name
         // and version first, because schemas that declare
         // `extensionParameterization` are not recognised as parameterized
         // by every loader (and caching loaders key by name and version).
-        let result = match &descriptor.parameterization {
+        let mut result = match &descriptor.parameterization {
             Some(p) => {
                 let plain =
                     PackageDescriptor::new(p.name.clone()).with_version(Some(p.version.clone()));
@@ -873,11 +908,45 @@ impl<'a> Schemas<'a> {
             }
             None => self.loader.load(&descriptor),
         };
+        // A pinned version the schema sources lack, where they have others:
+        // checked against the default version (the schema directory is an
+        // approximation of what the deployment installs), the miss kept for
+        // a warning ([`Schemas::missing_pin`]).
+        if let (Some(_), Err(e @ LoadError::NotFound { available, .. })) = (pin, &result) {
+            if !available.is_empty() {
+                if let Ok(pkg) = self.load_pinned(name, None) {
+                    self.missing_pins
+                        .borrow_mut()
+                        .insert(key.clone(), e.clone());
+                    result = Ok(pkg);
+                }
+            }
+        }
         self.packages
             .borrow_mut()
-            .insert(name.to_string(), result.clone());
-        self.record_use(name, result.as_ref().ok());
+            .entry(key.0)
+            .or_default()
+            .push((key.1, result.clone()));
+        match &result {
+            Ok(pkg) => self.record_use(name, Some(pkg)),
+            // A pinned package that is missing is listed at its pin.
+            Err(_) => self.record_use_parts(name, pin.map(ToString::to_string), false),
+        }
         result
+    }
+
+    /// Why a pinned version of `name` was not loaded, when the load fell
+    /// back to the default version (see [`Schemas::load_pinned`]).
+    pub(crate) fn missing_pin(
+        &self,
+        name: &str,
+        pin: Option<&semver::Version>,
+    ) -> Option<LoadError> {
+        let pin = pin?;
+        self.missing_pins
+            .borrow()
+            .get(&(name.to_string(), Some(pin.clone())))
+            .cloned()
     }
 
     fn record_use(&self, name: &str, pkg: Option<&Arc<Package>>) {
@@ -886,9 +955,10 @@ impl<'a> Schemas<'a> {
 
     fn record_use_parts(&self, name: &str, version: Option<String>, loaded: bool) {
         let mut used = self.used.borrow_mut();
-        if !used.contains_key(name) {
+        let key = (name.to_string(), version.clone());
+        if !used.contains_key(&key) {
             used.insert(
-                name.to_string(),
+                key,
                 PackageUse {
                     name: name.to_string(),
                     version,

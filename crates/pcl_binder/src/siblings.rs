@@ -26,6 +26,31 @@ const NAMES_SHOWN: usize = 3;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DeclaredNames {
     declared: HashMap<String, (String, Option<String>)>,
+    /// The same for the names declared by anything but an `output` block:
+    /// in the directory such a name shadows an output of the same name
+    /// (a reference looks at definitions before outputs).
+    defined: HashMap<String, (String, Option<String>)>,
+}
+
+/// Records that `file` declares `name` in `map` (the first two files).
+fn note_declaration(map: &mut HashMap<String, (String, Option<String>)>, name: &str, file: &str) {
+    match map.get_mut(name) {
+        None => {
+            map.insert(name.to_string(), (file.to_string(), None));
+        }
+        Some((first, second @ None)) if first != file => *second = Some(file.to_string()),
+        Some(_) => {}
+    }
+}
+
+/// The first file of `found` other than `checked`.
+fn other_file<'a>(found: Option<&'a (String, Option<String>)>, checked: &str) -> Option<&'a str> {
+    let (first, second) = found?;
+    if first != checked {
+        Some(first)
+    } else {
+        second.as_deref()
+    }
 }
 
 impl DeclaredNames {
@@ -42,14 +67,39 @@ impl DeclaredNames {
                 let Some(name) = declared_name(item) else {
                     continue;
                 };
-                match names.declared.get_mut(name) {
-                    None => {
-                        names
-                            .declared
-                            .insert(name.to_string(), (file.clone(), None));
+                note_declaration(&mut names.declared, name, file);
+                let is_output = item.as_block().is_some_and(|b| b.type_name() == "output");
+                if !is_output {
+                    note_declaration(&mut names.defined, name, file);
+                }
+            }
+            // After a block whose `}` is missing, the parser reads the
+            // blocks that follow as nested in it; the binder declares their
+            // names (`declare_swallowed`), so they are a sibling's too.
+            if parse
+                .diagnostics()
+                .iter()
+                .any(|d| d.severity == Severity::Error)
+            {
+                let mut stack: Vec<_> = parse
+                    .body()
+                    .blocks()
+                    .flat_map(|b| b.body().blocks())
+                    .collect();
+                while let Some(b) = stack.pop() {
+                    stack.extend(b.body().blocks());
+                    if !matches!(
+                        b.type_name(),
+                        "resource" | "read" | "config" | "output" | "component"
+                    ) {
+                        continue;
                     }
-                    Some((first, second @ None)) if first != file => *second = Some(file.clone()),
-                    Some(_) => {}
+                    if let Some(label) = b.labels().first() {
+                        note_declaration(&mut names.declared, label.value(), file);
+                        if b.type_name() != "output" {
+                            note_declaration(&mut names.defined, label.value(), file);
+                        }
+                    }
                 }
             }
         }
@@ -81,12 +131,15 @@ impl Siblings {
 
     /// The first file other than the checked one declaring `name`.
     pub fn file_of(&self, name: &str) -> Option<&str> {
-        let (first, second) = self.names.declared.get(name)?;
-        if *first != self.checked {
-            Some(first)
-        } else {
-            second.as_deref()
-        }
+        other_file(self.names.declared.get(name), &self.checked)
+    }
+
+    /// Whether a file other than the checked one declares `name` by
+    /// anything but an `output` block (so that, in the directory, `name`
+    /// refers to that declaration and not to an output of the checked
+    /// file).
+    pub fn defines(&self, name: &str) -> bool {
+        other_file(self.names.defined.get(name), &self.checked).is_some()
     }
 
     pub fn is_empty(&self) -> bool {

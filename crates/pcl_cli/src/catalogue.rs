@@ -736,6 +736,14 @@ pub static ENTRIES: &[Entry] = &[
         SAME,
     ),
     entry(
+        "pinned-version-missing",
+        W,
+        "A resource's `version` option (or an `invoke`'s `{ version = … }`) pins a package version the schema sources lack, while they hold other versions of it: the block is checked against the default (highest) version instead.",
+        "resource r \"pkgx:index:R\" {\n  options {\n    version = \"3.0.0\"\n  }\n}\n",
+        "Get the pinned version's schema (`pulumi package get-schema NAME@VERSION > DIR/NAME-VERSION.json`) and pass `--schema-dir DIR`, or pin a version you have.",
+        "pcl only: the reference loads the pinned version through the plugin host and fails when it cannot.",
+    ),
+    entry(
         "quoted-attribute-name",
         E,
         "An attribute name is written in quotes.",

@@ -267,7 +267,20 @@ fn check_arg(cx: &mut BindContext<'_>, arg: &Arg, bound: BoundList<'_>, dest: &T
         },
         &|r| pcl_diagnostics::Span::new(file, r),
     );
-    for d in diags {
+    // A constant that converts only unsafely may still never convert.
+    let never = if diags.iter().any(Diagnostic::is_error) {
+        None
+    } else {
+        crate::constant::never_converts(
+            codes::CONSTANT_NEVER_CONVERTS,
+            expr,
+            dest,
+            "argument",
+            name,
+            &|r| pcl_diagnostics::Span::new(file, r),
+        )
+    };
+    for d in diags.into_iter().chain(never) {
         cx.report(d);
     }
 }
@@ -692,6 +705,21 @@ fn invoke_zero_signature() -> Signature {
     )
 }
 
+/// The `version` an invoke's options object literal pins, when it is a
+/// string literal (`{ version = "1.2.3" }`).
+fn pinned_version(options: crate::bound::BoundRef<'_>) -> Option<(&str, TextRange)> {
+    match options.strip_parens().kind() {
+        crate::bound::BoundExprKind::Object(items) => items
+            .iter()
+            .find(|(k, _)| k.key_string().as_deref() == Some("version"))
+            .and_then(|(_, v)| {
+                let v = v.strip_parens();
+                Some((v.literal_string()?, v.range()))
+            }),
+        _ => None,
+    }
+}
+
 /// `pkg:module:member` or `pkg:member` (the module may be empty).
 fn well_formed_token(token: &str) -> bool {
     let parts: Vec<&str> = token.split(':').collect();
@@ -730,8 +758,22 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
     }
     let skip = cx.options().skip_invoke_typecheck;
     let span = cx.span(token_arg.range());
-    let function = match cx.env().invoke_signature(&token, span) {
-        InvokeLookup::Found(f) => f,
+    let pinned = args.get(2).and_then(pinned_version);
+    let version = pinned.map(|(v, _)| v);
+    let function = match cx.env().invoke_signature(&token, version, span) {
+        InvokeLookup::Found(f) => {
+            if let (Some(why), Some((v, at))) = (&f.pinned_version_missing, pinned) {
+                let package = token.split(':').next().unwrap_or(&token);
+                let d = Diagnostic::warning(
+                    codes::PINNED_VERSION_MISSING,
+                    cx.span(at),
+                    format!("no schema for version {v} of package `{package}`"),
+                )
+                .with_detail(why.clone());
+                cx.report(d);
+            }
+            f
+        }
         InvokeLookup::UnknownPackage { package, detail } => {
             if !skip {
                 let d = Diagnostic::new(

@@ -36,6 +36,10 @@ pub const BUILTIN_ARGUMENT: Code = Code("builtin-argument");
 pub const INVOKE_TOKEN: Code = Code("invoke-token");
 // Diagnostic: unknown-package — the invoke's package could not be loaded (warning).
 pub const UNKNOWN_PACKAGE: Code = Code("unknown-package");
+// Diagnostic: constant-never-converts — an invoke or builtin argument is a constant that converts to the parameter's type only unsafely and never can (warning; the program binder reports it for its values too).
+pub const CONSTANT_NEVER_CONVERTS: Code = Code("constant-never-converts");
+// Diagnostic: pinned-version-missing — an invoke's `version` option pins a package version the schema sources lack while they hold others (warning; the program binder reports it for resources too).
+pub const PINNED_VERSION_MISSING: Code = Code("pinned-version-missing");
 // Diagnostic: invoke-function — the invoke's function could not be loaded or found.
 pub const INVOKE_FUNCTION: Code = Code("invoke-function");
 // Diagnostic: invoke-arguments — invoke called with the wrong argument shape.
@@ -48,6 +52,8 @@ pub const UNKNOWN_METHOD: Code = Code("unknown-method");
 /// Every code this crate defines itself (the shared ones are listed by
 /// `pcl_types::codes::ALL`).
 pub const ALL: &[Code] = &[
+    CONSTANT_NEVER_CONVERTS,
+    PINNED_VERSION_MISSING,
     OBJECT_KEY_NOT_CONVERTIBLE,
     UNSUPPORTED_LITERAL,
     DUPLICATE_FOR_VARIABLE,

@@ -45,6 +45,10 @@ pub struct InvokeFunction {
     /// For functions declared with multi-argument inputs: the inputs in
     /// declaration order with whether each is required.
     pub multi_argument_inputs: Option<Vec<(String, Type, bool)>>,
+    /// When the call pinned a package version the schema sources lack
+    /// (they hold others): why, the function being the default version's
+    /// (reported as `pinned-version-missing` at the pin).
+    pub pinned_version_missing: Option<String>,
 }
 
 /// The answer of [`Environment::invoke_signature`].
@@ -117,8 +121,10 @@ pub trait Environment {
     }
 
     /// The schema function behind an `invoke` token (already checked to be
-    /// well formed). `range` is the token argument's span.
-    fn invoke_signature(&self, token: &str, range: Span) -> InvokeLookup;
+    /// well formed), in the package version the call's options pin
+    /// (`{ version = "1.2.3" }`, as written; `None` when unpinned). `range`
+    /// is the token argument's span.
+    fn invoke_signature(&self, token: &str, version: Option<&str>, range: Span) -> InvokeLookup;
 
     /// The method `method` of the resource whose object type is `receiver`.
     fn method_signature(&self, receiver: &Type, method: &str) -> MethodLookup;
@@ -151,7 +157,7 @@ impl Environment for EmptyEnvironment {
         Type::dynamic()
     }
 
-    fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {
+    fn invoke_signature(&self, token: &str, _version: Option<&str>, _range: Span) -> InvokeLookup {
         let package = token.split(':').next().unwrap_or(token).to_string();
         InvokeLookup::UnknownPackage {
             package,

@@ -50,6 +50,7 @@ pub mod bound;
 pub mod builtins;
 mod call;
 pub mod codes;
+pub mod constant;
 mod context;
 pub mod env;
 pub mod fit;

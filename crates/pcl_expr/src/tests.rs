@@ -49,9 +49,10 @@ impl Environment for MockEnv {
         }
     }
 
-    fn invoke_signature(&self, token: &str, _range: Span) -> InvokeLookup {
+    fn invoke_signature(&self, token: &str, _version: Option<&str>, _range: Span) -> InvokeLookup {
         match token {
             "std:index:abs" => InvokeLookup::Found(InvokeFunction {
+                pinned_version_missing: None,
                 token: "std::abs".into(),
                 inputs: Some(Type::object([("a", Type::number())])),
                 input_shape: Some(pcl_types::input_type(&Type::object([(
@@ -62,6 +63,7 @@ impl Environment for MockEnv {
                 multi_argument_inputs: None,
             }),
             "std:index:multi" => InvokeLookup::Found(InvokeFunction {
+                pinned_version_missing: None,
                 token: "std:index:multi".into(),
                 inputs: Some(Type::object([
                     ("a", Type::number()),

@@ -1,0 +1,2 @@
+config "port" "int" {
+}

@@ -1,0 +1,3 @@
+config "files" "list(object({path=string}))" {
+    default = null
+}

@@ -1,0 +1,5 @@
+config "files" "list(object({path=string}))" {
+    default = null
+}
+config "port" "int" {
+}
