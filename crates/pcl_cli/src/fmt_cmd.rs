@@ -283,7 +283,7 @@ fn prepare(job: &Job, args: &FmtArgs, options: RenderOptions) -> Outcome {
     }
     #[cfg(unix)]
     {
-        test_hook("read", path, None);
+        opened.test_hook("read", None);
         match opened.stage(new.as_bytes()) {
             Ok(staged) => outcome.staged = Some((name.clone(), staged)),
             Err(why) => outcome.fail(&refused(name, &why, true)),
@@ -357,7 +357,7 @@ fn commit_all(outcomes: &mut [Outcome]) {
             outcome.fail(&refused(&name, &replace::Refusal::Io("sync", err), true));
             continue;
         }
-        test_hook("staged", Path::new(&name), staged.temp_name());
+        staged.test_hook("staged");
         match staged.commit() {
             Ok(Some(dir)) => {
                 if let Ok(stat) = rustix::fs::fstat(&dir) {
@@ -381,31 +381,6 @@ fn commit_all(outcomes: &mut [Outcome]) {
             });
         }
     });
-}
-
-/// A test hook, in debug builds only: when `PCL_FMT_TEST_HOOK` is set,
-/// runs it with `sh -c` at the `stage` of a file's replacement (`read`:
-/// after it was read and formatted; `staged`: after its temporary file was
-/// written and synced, before the check and the rename), with
-/// `PCL_FMT_STAGE`, `PCL_FMT_FILE` and `PCL_FMT_TEMP` (the temporary
-/// file's name in the file's directory, if any) set. The end-to-end tests
-/// (`tests/fmt_write.rs`) change the file there to race `pcl fmt`
-/// deterministically. Release builds ignore it.
-#[cfg(unix)]
-fn test_hook(stage: &str, path: &Path, temp: Option<&std::ffi::OsStr>) {
-    if !cfg!(debug_assertions) {
-        return;
-    }
-    let Some(hook) = std::env::var_os("PCL_FMT_TEST_HOOK") else {
-        return;
-    };
-    let _ = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(hook)
-        .env("PCL_FMT_STAGE", stage)
-        .env("PCL_FMT_FILE", path)
-        .env("PCL_FMT_TEMP", temp.unwrap_or_default())
-        .status();
 }
 
 /// `path` for messages, control characters escaped.

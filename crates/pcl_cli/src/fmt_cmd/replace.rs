@@ -122,6 +122,8 @@ impl Identity {
 /// A file opened for formatting: its directory, name, identity and bytes.
 #[derive(Debug)]
 pub struct Opened {
+    /// The directory as a path, for the test hook only.
+    parent: PathBuf,
     dir: OwnedFd,
     name: OsString,
     file: File,
@@ -173,6 +175,7 @@ impl Opened {
         let mut bytes = Vec::with_capacity(usize::try_from(identity.size).unwrap_or(0));
         (&file).read_to_end(&mut bytes).map_err(io("read"))?;
         Ok(Opened {
+            parent,
             dir,
             name,
             file,
@@ -215,6 +218,7 @@ impl Opened {
             });
         }
         let (temp_name, temp) = create_temp(&self.dir, self.identity.mode & 0o777)?;
+        self.test_hook("created", Some(&temp_name));
         let temp = File::from(temp);
         let written = (|| {
             (&temp)
@@ -253,6 +257,33 @@ impl Opened {
                 Err(err)
             }
         }
+    }
+
+    /// A test hook, in debug builds only: when `PCL_FMT_TEST_HOOK` is set,
+    /// runs it with `sh -c`, in the file's directory, at the `stage` of the
+    /// file's replacement, with `PCL_FMT_STAGE`, `PCL_FMT_NAME` (the file's
+    /// name in that directory) and `PCL_FMT_TEMP` (the temporary file's,
+    /// or empty) set. Stages: `read` (the file was read and formatted),
+    /// `created` (its temporary file was just created, still empty),
+    /// `staged` (the temporary file was written and synced; next come the
+    /// check and the rename). The end-to-end tests (`tests/fmt_write.rs`)
+    /// change the file there to race `pcl fmt` deterministically, or kill
+    /// it. Release builds ignore it.
+    pub fn test_hook(&self, stage: &str, temp: Option<&OsStr>) {
+        if !cfg!(debug_assertions) {
+            return;
+        }
+        let Some(hook) = std::env::var_os("PCL_FMT_TEST_HOOK") else {
+            return;
+        };
+        let _ = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(hook)
+            .current_dir(&self.parent)
+            .env("PCL_FMT_STAGE", stage)
+            .env("PCL_FMT_NAME", &self.name)
+            .env("PCL_FMT_TEMP", temp.unwrap_or_default())
+            .status();
     }
 
     /// Step 4's check: the name still names the file read, unchanged.
@@ -349,9 +380,10 @@ impl Staged {
         }
     }
 
-    /// The temporary file's name in the directory, if there is one.
-    pub fn temp_name(&self) -> Option<&OsStr> {
-        self.temp.as_ref().map(|(name, _)| name.as_os_str())
+    /// [`Opened::test_hook`] at `stage`.
+    pub fn test_hook(&self, stage: &str) {
+        let temp = self.temp.as_ref().map(|(name, _)| name.as_os_str());
+        self.opened.test_hook(stage, temp);
     }
 
     /// Gives up: removes the temporary file.

@@ -314,7 +314,7 @@ mod tests {
                 let m: Vec<Counted<'_>> =
                     lines(new).into_iter().map(|l| Counted(l, &count)).collect();
                 let ops = diff_ops(&o, &m, budget(o.len(), m.len()));
-                assert!(ops.len() > 1, "a change and its context");
+                assert!(!ops.is_empty());
                 let input = (o.len() + m.len()) as u64;
                 assert!(
                     count.get() <= 4 * input + budget(o.len(), m.len()),
