@@ -13,9 +13,16 @@
 //!   stdout, one per line; `--diff` writes nothing and prints a unified
 //!   diff (`--- a/PATH`, `+++ b/PATH`) of each. Both may be given.
 //! - A file with syntax errors (or that is not UTF-8) is left as it is and
-//!   its errors go to stderr. Files are replaced atomically: the new text
-//!   is written to a temporary file in the same directory, which is then
-//!   renamed over the old one.
+//!   its errors go to stderr. Files are replaced by the protocol of
+//!   [`replace`] (opened once without following a final link, a temporary
+//!   file with the original's mode and owner, checked unchanged just before
+//!   the rename, hard links written in place, read-only files refused); a
+//!   symbolic link is written through only to a file inside the PATHs
+//!   ([`jobs`]). Files go in batches of [`CHUNK`]: formatted in parallel,
+//!   their temporary files synced in parallel, then renamed in order and
+//!   each directory synced once.
+//! - `--diff` is [`udiff`]: linear in the files' size, control characters
+//!   escaped.
 //! - Exit status: 0 when nothing needed changing or everything was
 //!   written; 1 under `--check`/`--diff` when something would change; 2 on
 //!   a run error (bad arguments, unreadable or unwritable file) or a file
