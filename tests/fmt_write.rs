@@ -220,6 +220,33 @@ fn a_symlink_swapped_in_before_the_replacement_is_not_followed() {
     }
 }
 
+/// D2: a directory of the path swapped for a link after the file was
+/// opened changes nothing: the file is replaced in the directory it was
+/// read from, never in the link's target.
+#[test]
+fn a_directory_swapped_for_a_link_is_not_followed() {
+    if !hook_available("a_directory_swapped_for_a_link_is_not_followed") {
+        return;
+    }
+    let dir = scratch("dir-swap");
+    std::fs::create_dir_all(dir.join("proj/sub")).unwrap();
+    std::fs::create_dir_all(dir.join("outside")).unwrap();
+    std::fs::write(dir.join("proj/sub/a.pp"), UGLY).unwrap();
+    std::fs::write(dir.join("outside/a.pp"), UGLY).unwrap();
+    let hook = "[ \"$PCL_FMT_STAGE\" = staged ] && cd .. && mv sub sub.old && \
+                ln -s ../outside sub; true";
+    let out = pcl_hooked(&dir, &["fmt", "-r", "proj"], hook);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        read(&dir.join("outside/a.pp")),
+        UGLY,
+        "written through the link"
+    );
+    assert_eq!(read(&dir.join("proj/sub.old/a.pp")), PRETTY);
+    assert_eq!(temporaries(&dir.join("outside")), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// D3: the temporary copy of a 0600 file is 0600 from its creation, and a
 /// `pcl fmt` killed (`kill -9`) right after creating it leaves the
 /// original intact and, at worst, a 0600 copy.

@@ -108,8 +108,15 @@ struct Run<'a> {
 enum Job {
     /// Format `open` (a symbolic link already resolved to its target, which
     /// lies inside the paths being formatted or is only read); messages
-    /// name it `name`.
-    File { name: String, open: PathBuf },
+    /// name it `name`. When files are written, `dir` is the device and
+    /// inode its directory had when it was found inside the PATHs: the
+    /// directory opened later must be the same one (no directory of the
+    /// path swapped for a link since).
+    File {
+        name: String,
+        open: PathBuf,
+        dir: Option<(u64, u64)>,
+    },
     /// A message (an error) instead.
     Refused(String),
 }
@@ -253,15 +260,15 @@ fn report(args: &FmtArgs, name: &str, old: &str, new: &str, outcome: &mut Outcom
 /// stages its replacement.
 fn prepare(job: &Job, args: &FmtArgs, options: RenderOptions) -> Outcome {
     let mut outcome = Outcome::default();
-    let (name, path) = match job {
-        Job::File { name, open } => (name, open),
+    let (name, path, dir) = match job {
+        Job::File { name, open, dir } => (name, open, *dir),
         Job::Refused(message) => {
             outcome.fail(message);
             return outcome;
         }
     };
     #[cfg(unix)]
-    let opened = match replace::Opened::open(path) {
+    let opened = match replace::Opened::open(path, dir) {
         Ok(opened) => opened,
         Err(why) => {
             outcome.fail(&refused(name, &why, false));
@@ -270,6 +277,8 @@ fn prepare(job: &Job, args: &FmtArgs, options: RenderOptions) -> Outcome {
     };
     #[cfg(unix)]
     let bytes = opened.bytes().to_vec();
+    #[cfg(not(unix))]
+    let _ = dir;
     #[cfg(not(unix))]
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
@@ -500,13 +509,44 @@ fn jobs(paths: &[PathBuf], recursive: bool, read_only: bool) -> Vec<Job> {
                 continue;
             }
         }
+        let mut dir = None;
+        #[cfg(unix)]
+        if !read_only {
+            use std::os::unix::fs::MetadataExt;
+            // Where the file really is: inside the PATHs (no directory of
+            // its path is a link out of them), and which directory.
+            let parent = match open.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            };
+            let real = fs::canonicalize(parent).and_then(|real| Ok((fs::metadata(&real)?, real)));
+            match (real, open.file_name()) {
+                (Ok((meta, real)), Some(file))
+                    if roots.iter().any(|r| r.holds(&real.join(file))) =>
+                {
+                    dir = Some((meta.dev(), meta.ino()));
+                }
+                (Ok((_, real)), _) => {
+                    jobs.push(Job::Refused(format!(
+                        "`{name}` is in `{}`, outside the paths being formatted (through a \
+                         symbolic link); it was left as it is",
+                        shown(&real)
+                    )));
+                    continue;
+                }
+                (Err(err), _) => {
+                    jobs.push(Job::Refused(format!("cannot read `{name}`: {err}")));
+                    continue;
+                }
+            }
+        }
         #[cfg(not(unix))]
         if let Ok(canonical) = fs::canonicalize(&open) {
             if !seen.insert(canonical) {
                 continue;
             }
         }
-        jobs.push(Job::File { name, open });
+        jobs.push(Job::File { name, open, dir });
     }
     jobs
 }

@@ -145,8 +145,9 @@ fn split(path: &Path) -> io::Result<(PathBuf, OsString)> {
 
 impl Opened {
     /// Opens `path` (whose final component is not followed if it is a
-    /// symbolic link) and reads it.
-    pub fn open(path: &Path) -> Result<Opened, Refusal> {
+    /// symbolic link) and reads it. With `dir_id`, its directory must be
+    /// that one (device, inode): the one the caller checked.
+    pub fn open(path: &Path, dir_id: Option<(u64, u64)>) -> Result<Opened, Refusal> {
         let (parent, name) = split(path).map_err(io("open"))?;
         let dir = rustix::fs::openat(
             CWD,
@@ -155,6 +156,12 @@ impl Opened {
             Mode::empty(),
         )
         .map_err(errno("open its directory"))?;
+        if let Some(expected) = dir_id {
+            let stat = rustix::fs::fstat(&dir).map_err(errno("open its directory"))?;
+            if (stat.st_dev, stat.st_ino) != expected {
+                return Err(Refusal::Changed);
+            }
+        }
         let file = match rustix::fs::openat(
             &dir,
             &name,
@@ -437,5 +444,184 @@ impl Staged {
                 Ok(None)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pcl-replace-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn leftovers(dir: &Path) -> usize {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains("pcl-fmt")
+            })
+            .count()
+    }
+
+    /// Each way the file can change between the read and the replacement
+    /// (between each stage) is caught, and the change is kept.
+    #[test]
+    fn a_change_between_the_stages_is_caught_and_kept() {
+        type Change = fn(&Path);
+        let changes: [(&str, Change); 4] = [
+            ("rewritten", |p| std::fs::write(p, "edited = 1\n").unwrap()),
+            ("same size", |p| {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(p)
+                    .unwrap()
+                    .write_all_at(b"b", 0)
+                    .unwrap()
+            }),
+            ("renamed over", |p| {
+                let new = p.with_extension("new");
+                std::fs::write(&new, "a=1\n").unwrap();
+                std::fs::rename(new, p).unwrap();
+            }),
+            ("link swapped in", |p| {
+                std::fs::rename(p, p.with_extension("old")).unwrap();
+                std::os::unix::fs::symlink("/dev/null", p).unwrap();
+            }),
+        ];
+        for (what, change) in changes {
+            for after_stage in [false, true] {
+                let dir = scratch("change");
+                let path = dir.join("a.pp");
+                std::fs::write(&path, "a=1\n").unwrap();
+                let opened = Opened::open(&path, None).unwrap();
+                assert_eq!(opened.bytes(), b"a=1\n");
+                if !after_stage {
+                    change(&path);
+                }
+                let staged = opened.stage(b"a = 1\n").unwrap();
+                if after_stage {
+                    change(&path);
+                }
+                staged.sync().unwrap();
+                let before = std::fs::symlink_metadata(&path).unwrap();
+                let result = staged.commit();
+                assert!(
+                    matches!(result, Err(Refusal::Changed)),
+                    "{what}: {result:?}"
+                );
+                let after = std::fs::symlink_metadata(&path).unwrap();
+                assert_eq!(
+                    (before.ino(), before.mtime_nsec()),
+                    (after.ino(), after.mtime_nsec()),
+                    "{what}: touched"
+                );
+                assert_eq!(leftovers(&dir), 0, "{what}");
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        }
+    }
+
+    #[test]
+    fn an_unchanged_file_is_replaced_with_its_mode() {
+        let dir = scratch("unchanged");
+        let path = dir.join("a.pp");
+        std::fs::write(&path, "a=1\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let staged = Opened::open(&path, None)
+            .unwrap()
+            .stage(b"a = 1\n")
+            .unwrap();
+        staged.sync().unwrap();
+        let dir_fd = staged.commit().unwrap();
+        assert!(dir_fd.is_some(), "renamed");
+        assert_eq!(std::fs::read(&path).unwrap(), b"a = 1\n");
+        let mode = std::fs::metadata(&path).unwrap().mode();
+        assert_eq!(mode & 0o7777, 0o640);
+        assert_eq!(leftovers(&dir), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The temporary file has the original's permission bits from its
+    /// creation (never the default 0666 less the umask).
+    #[test]
+    fn the_temporary_file_is_created_with_the_originals_mode() {
+        let dir = scratch("temp-mode");
+        let fd = rustix::fs::openat(CWD, &dir, OFlags::RDONLY | OFlags::DIRECTORY, Mode::empty())
+            .unwrap();
+        let (name, temp) = create_temp(&fd, 0o600).unwrap();
+        assert!(name.len() < 40, "{name:?}");
+        let mode = rustix::fs::fstat(&temp).unwrap().st_mode;
+        assert_eq!(mode & 0o777, 0o600);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_with_hard_links_is_written_in_place() {
+        let dir = scratch("links");
+        let path = dir.join("a.pp");
+        std::fs::write(&path, "a=1\n").unwrap();
+        std::fs::hard_link(&path, dir.join("b.pp")).unwrap();
+        let ino = std::fs::metadata(&path).unwrap().ino();
+        let staged = Opened::open(&path, None)
+            .unwrap()
+            .stage(b"a = 1\n")
+            .unwrap();
+        assert!(staged.temp.is_none(), "in place");
+        assert!(staged.commit().unwrap().is_none());
+        let meta = std::fs::metadata(dir.join("b.pp")).unwrap();
+        assert_eq!((meta.ino(), meta.nlink()), (ino, 2));
+        assert_eq!(std::fs::read(dir.join("b.pp")).unwrap(), b"a = 1\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_read_only_file_is_refused() {
+        let dir = scratch("read-only");
+        let path = dir.join("a.pp");
+        std::fs::write(&path, "a=1\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let result = Opened::open(&path, None).unwrap().stage(b"a = 1\n");
+        assert!(matches!(result, Err(Refusal::ReadOnly)), "{result:?}");
+        assert_eq!(leftovers(&dir), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_final_symbolic_link_is_not_opened() {
+        let dir = scratch("final-link");
+        std::fs::write(dir.join("real.pp"), "a=1\n").unwrap();
+        std::os::unix::fs::symlink("real.pp", dir.join("link.pp")).unwrap();
+        let result = Opened::open(&dir.join("link.pp"), None);
+        assert!(matches!(result, Err(Refusal::Changed)), "{result:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A directory of the path swapped (for a link elsewhere) after the
+    /// caller checked it: refused before anything is read.
+    #[test]
+    fn a_directory_swapped_since_it_was_checked_is_refused() {
+        let dir = scratch("dir-swap");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::create_dir_all(dir.join("outside")).unwrap();
+        std::fs::write(dir.join("sub/a.pp"), "a=1\n").unwrap();
+        std::fs::write(dir.join("outside/a.pp"), "a=1\n").unwrap();
+        let meta = std::fs::metadata(dir.join("sub")).unwrap();
+        let checked = Some((meta.dev(), meta.ino()));
+        std::fs::rename(dir.join("sub"), dir.join("sub.old")).unwrap();
+        std::os::unix::fs::symlink("outside", dir.join("sub")).unwrap();
+        let result = Opened::open(&dir.join("sub/a.pp"), checked);
+        assert!(matches!(result, Err(Refusal::Changed)), "{result:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
