@@ -345,13 +345,12 @@ fn commit_all(outcomes: &mut [Outcome]) {
     let failed = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..SYNC_THREADS.min(staged.len()) {
-            scope.spawn(|| loop {
-                let Some(&(i, staged)) = staged.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                if let Err(err) = staged.sync() {
-                    if let Ok(mut failed) = failed.lock() {
-                        failed.push((i, err));
+            scope.spawn(|| {
+                while let Some(&(i, staged)) = staged.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if let Err(err) = staged.sync() {
+                        if let Ok(mut failed) = failed.lock() {
+                            failed.push((i, err));
+                        }
                     }
                 }
             });

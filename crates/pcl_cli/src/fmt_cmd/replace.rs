@@ -234,12 +234,11 @@ impl Opened {
             let meta = temp.metadata().map_err(io("write a temporary file"))?;
             let owner = (self.identity.uid != meta.uid()).then_some(self.identity.uid);
             let group = (self.identity.gid != meta.gid()).then_some(self.identity.gid);
-            if owner.is_some() || group.is_some() {
-                if std::os::unix::fs::fchown(temp.as_fd(), owner, group).is_err() {
-                    // Not ours to give away: keep the owner by writing in
-                    // place.
-                    return Ok(false);
-                }
+            // Not ours to give away: keep the owner by writing in place.
+            if (owner.is_some() || group.is_some())
+                && std::os::unix::fs::fchown(temp.as_fd(), owner, group).is_err()
+            {
+                return Ok(false);
             }
             rustix::fs::fchmod(&temp, Mode::from_raw_mode(self.identity.mode & 0o7777))
                 .map_err(errno("set a temporary file's mode"))?;
