@@ -13,14 +13,22 @@
 //!   stdout, one per line; `--diff` writes nothing and prints a unified
 //!   diff (`--- a/PATH`, `+++ b/PATH`) of each. Both may be given.
 //! - A file with syntax errors (or that is not UTF-8) is left as it is and
-//!   its errors go to stderr. Files are replaced atomically: the new text
-//!   is written to a temporary file in the same directory, which is then
-//!   renamed over the old one.
+//!   its errors go to stderr. Files are replaced by the protocol of
+//!   [`replace`] (opened once without following a final link, a temporary
+//!   file with the original's mode and owner, checked unchanged just before
+//!   the rename, hard links written in place, read-only files refused); a
+//!   symbolic link is written through only to a file inside the PATHs
+//!   ([`jobs`]). Files go in batches of [`CHUNK`]: formatted in parallel,
+//!   their temporary files synced in parallel, then renamed in order and
+//!   each directory synced once.
+//! - `--diff` is [`udiff`]: linear in the files' size, control characters
+//!   escaped.
 //! - Exit status: 0 when nothing needed changing or everything was
 //!   written; 1 under `--check`/`--diff` when something would change; 2 on
 //!   a run error (bad arguments, unreadable or unwritable file) or a file
 //!   with syntax errors.
 
+use std::fmt::Write as _;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -29,6 +37,10 @@ use pcl_diagnostics::{render, RenderOptions, SourceMap};
 use pcl_fmt::FormatError;
 
 use crate::Status;
+
+#[cfg(unix)]
+mod replace;
+mod udiff;
 
 /// Arguments of `pcl fmt`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,7 +65,6 @@ pub fn run(args: &FmtArgs) -> Status {
     let mut run = Run {
         args,
         options,
-        sources: SourceMap::new(),
         status: Status::Success,
         stdout: io::stdout().lock(),
     };
@@ -66,11 +77,9 @@ pub fn run(args: &FmtArgs) -> Status {
         } else {
             &args.paths[..]
         };
-        for file in expand(paths, args.recursive) {
-            match file {
-                Ok(path) => run.file(&path),
-                Err((path, why)) => run.fail(&format!("cannot read `{}`: {why}", shown(&path))),
-            }
+        let jobs = jobs(paths, args.recursive, args.check || args.diff);
+        for chunk in jobs.chunks(CHUNK) {
+            run.chunk(chunk);
         }
     }
     if run.stdout.flush().is_err() {
@@ -79,12 +88,66 @@ pub fn run(args: &FmtArgs) -> Status {
     run.status
 }
 
+/// Files handled together: formatted in parallel, their temporary files
+/// synced in parallel, then replaced in order. Bounds the open files (three
+/// per file) and the texts held in memory.
+const CHUNK: usize = 128;
+
+/// Threads that wait on the disk syncing temporary files at once.
+const SYNC_THREADS: usize = 32;
+
 struct Run<'a> {
     args: &'a FmtArgs,
     options: RenderOptions,
-    sources: SourceMap,
     status: Status,
     stdout: io::StdoutLock<'static>,
+}
+
+/// One file to format, or why it cannot be.
+#[derive(Debug)]
+enum Job {
+    /// Format `open` (a symbolic link already resolved to its target, which
+    /// lies inside the paths being formatted or is only read); messages
+    /// name it `name`. When files are written, `dir` is the device and
+    /// inode its directory had when it was found inside the PATHs: the
+    /// directory opened later must be the same one (no directory of the
+    /// path swapped for a link since).
+    File {
+        name: String,
+        open: PathBuf,
+        dir: Option<(u64, u64)>,
+    },
+    /// A message (an error) instead.
+    Refused(String),
+}
+
+/// What formatting one file gave: its standard output (`--check`/`--diff`),
+/// standard error, status, and the replacement waiting to be committed.
+struct Outcome {
+    stdout: String,
+    stderr: String,
+    status: Status,
+    #[cfg(unix)]
+    staged: Option<(String, replace::Staged)>,
+}
+
+impl Default for Outcome {
+    fn default() -> Outcome {
+        Outcome {
+            stdout: String::new(),
+            stderr: String::new(),
+            status: Status::Success,
+            #[cfg(unix)]
+            staged: None,
+        }
+    }
+}
+
+impl Outcome {
+    fn fail(&mut self, message: &str) {
+        let _ = writeln!(self.stderr, "error: {message}");
+        self.status = self.status.max(Status::Usage);
+    }
 }
 
 impl Run<'_> {
@@ -93,51 +156,28 @@ impl Run<'_> {
         self.status = self.status.max(Status::Usage);
     }
 
-    /// Formats `bytes` (named `name`); `None` after reporting why not.
-    fn format(&mut self, name: &str, bytes: Vec<u8>) -> Option<(String, String)> {
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(err) => {
-                let at = err.utf8_error().valid_up_to();
-                self.fail(&format!(
-                    "`{name}` is not valid UTF-8 (byte {at}); it was left as it is"
-                ));
-                return None;
+    /// Formats, reports or stages the files of `jobs` (in parallel), syncs
+    /// the staged ones (in parallel), replaces them (in order, each checked
+    /// unchanged first), syncs their directories once each, and prints what
+    /// each file gave, in order.
+    fn chunk(&mut self, jobs: &[Job]) {
+        use rayon::prelude::*;
+        let args = self.args;
+        let options = self.options;
+        let mut outcomes: Vec<Outcome> = jobs
+            .par_iter()
+            .map(|job| prepare(job, args, options))
+            .collect();
+        #[cfg(unix)]
+        commit_all(&mut outcomes);
+        for outcome in outcomes {
+            let _ = self.stdout.write_all(outcome.stdout.as_bytes());
+            if !outcome.stderr.is_empty() {
+                let _ = self.stdout.flush();
+                eprint!("{}", outcome.stderr);
             }
-        };
-        let file = self.sources.add(name.to_string(), text.as_str());
-        match pcl_fmt::format(file, &text) {
-            Ok(formatted) => Some((text, formatted)),
-            Err(FormatError::Syntax(diagnostics)) => {
-                for diagnostic in &diagnostics {
-                    eprint!("{}", render(diagnostic, &self.sources, self.options));
-                }
-                self.fail(&format!("`{name}` has syntax errors; it was left as it is"));
-                None
-            }
-            Err(err @ FormatError::Internal { .. }) => {
-                self.fail(&format!("`{name}`: {err}"));
-                None
-            }
+            self.status = self.status.max(outcome.status);
         }
-    }
-
-    /// Reports a text that would change under `--check`/`--diff`.
-    fn report(&mut self, name: &str, old: &str, new: &str) {
-        if self.args.check {
-            let _ = writeln!(self.stdout, "{name}");
-        }
-        if self.args.diff {
-            let a = format!("a/{name}");
-            let b = format!("b/{name}");
-            let diff = similar::TextDiff::from_lines(old, new);
-            let _ = write!(
-                self.stdout,
-                "{}",
-                diff.unified_diff().context_radius(3).header(&a, &b)
-            );
-        }
-        self.status = self.status.max(Status::Errors);
     }
 
     fn stdin(&mut self) {
@@ -147,38 +187,215 @@ impl Run<'_> {
             Ok(bytes) => bytes,
             Err(err) => return self.fail(&format!("cannot read standard input: {err}")),
         };
-        let Some((old, new)) = self.format(&name, bytes) else {
-            return;
-        };
-        if self.args.check || self.args.diff {
-            if old != new {
-                self.report(&name, &old, &new);
+        let mut outcome = Outcome::default();
+        let formatted = format(&name, bytes, self.options, &mut outcome);
+        if let Some((old, new)) = formatted {
+            if self.args.check || self.args.diff {
+                if old != new {
+                    report(self.args, &name, &old, &new, &mut outcome);
+                }
+            } else {
+                outcome.stdout = new;
             }
-        } else if self.stdout.write_all(new.as_bytes()).is_err() {
+        }
+        if self.stdout.write_all(outcome.stdout.as_bytes()).is_err() {
             self.status = self.status.max(Status::Usage);
         }
+        eprint!("{}", outcome.stderr);
+        self.status = self.status.max(outcome.status);
     }
+}
 
-    fn file(&mut self, path: &Path) {
-        let name = shown(path);
-        // A regular file of at most 64 MiB, the size checked while reading.
-        let bytes = match crate::inputs::read_source_file(path, &name) {
-            Ok(bytes) => bytes,
-            Err(message) => return self.fail(&message),
-        };
-        let Some((old, new)) = self.format(&name, bytes) else {
-            return;
-        };
-        if old == new {
-            return;
+/// Formats `bytes` (named `name`); `None` after reporting why not.
+fn format(
+    name: &str,
+    bytes: Vec<u8>,
+    options: RenderOptions,
+    outcome: &mut Outcome,
+) -> Option<(String, String)> {
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let at = err.utf8_error().valid_up_to();
+            outcome.fail(&format!(
+                "`{name}` is not valid UTF-8 (byte {at}); it was left as it is"
+            ));
+            return None;
         }
-        if self.args.check || self.args.diff {
-            return self.report(&name, &old, &new);
+    };
+    let mut sources = SourceMap::new();
+    let file = sources.add(name.to_string(), text.as_str());
+    match pcl_fmt::format(file, &text) {
+        Ok(formatted) => Some((text, formatted)),
+        Err(FormatError::Syntax(diagnostics)) => {
+            for diagnostic in &diagnostics {
+                outcome
+                    .stderr
+                    .push_str(&render(diagnostic, &sources, options));
+            }
+            outcome.fail(&format!("`{name}` has syntax errors; it was left as it is"));
+            None
         }
-        if let Err(err) = write_atomically(path, new.as_bytes()) {
-            self.fail(&format!("cannot write `{name}`: {err}"));
+        Err(err @ FormatError::Internal { .. }) => {
+            outcome.fail(&format!("`{name}`: {err}"));
+            None
         }
     }
+}
+
+/// Reports a text that would change under `--check`/`--diff`.
+fn report(args: &FmtArgs, name: &str, old: &str, new: &str, outcome: &mut Outcome) {
+    if args.check {
+        let _ = writeln!(outcome.stdout, "{name}");
+    }
+    if args.diff {
+        let a = format!("a/{name}");
+        let b = format!("b/{name}");
+        outcome.stdout.push_str(&udiff::unified(old, new, &a, &b));
+    }
+    outcome.status = outcome.status.max(Status::Errors);
+}
+
+/// Reads and formats one file; under `--check`/`--diff` reports it, else
+/// stages its replacement.
+fn prepare(job: &Job, args: &FmtArgs, options: RenderOptions) -> Outcome {
+    let mut outcome = Outcome::default();
+    let (name, path, dir) = match job {
+        Job::File { name, open, dir } => (name, open, *dir),
+        Job::Refused(message) => {
+            outcome.fail(message);
+            return outcome;
+        }
+    };
+    #[cfg(unix)]
+    let opened = match replace::Opened::open(path, dir) {
+        Ok(opened) => opened,
+        Err(why) => {
+            outcome.fail(&refused(name, &why, false));
+            return outcome;
+        }
+    };
+    #[cfg(unix)]
+    let bytes = opened.bytes().to_vec();
+    #[cfg(not(unix))]
+    let _ = dir;
+    #[cfg(not(unix))]
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) => {
+            outcome.fail(&format!("cannot read `{name}`: {err}"));
+            return outcome;
+        }
+    };
+    let Some((old, new)) = format(name, bytes, options, &mut outcome) else {
+        return outcome;
+    };
+    if old == new {
+        return outcome;
+    }
+    if args.check || args.diff {
+        report(args, name, &old, &new, &mut outcome);
+        return outcome;
+    }
+    #[cfg(unix)]
+    {
+        opened.test_hook("read", None);
+        match opened.stage(new.as_bytes()) {
+            Ok(staged) => outcome.staged = Some((name.clone(), staged)),
+            Err(why) => outcome.fail(&refused(name, &why, true)),
+        }
+    }
+    #[cfg(not(unix))]
+    if let Err(err) = write_atomically(path, new.as_bytes()) {
+        outcome.fail(&format!("cannot write `{name}`: {err}"));
+    }
+    outcome
+}
+
+/// The message of a file not formatted or not replaced.
+#[cfg(unix)]
+fn refused(name: &str, why: &replace::Refusal, writing: bool) -> String {
+    use replace::Refusal;
+    match why {
+        Refusal::Changed => {
+            format!("`{name}` changed while formatting; it was left as it is")
+        }
+        Refusal::ReadOnly => format!("`{name}` is read-only; it was left as it is"),
+        Refusal::NotRegular => format!("cannot read `{name}`: not a regular file"),
+        Refusal::Io(what, err) if writing => {
+            format!("cannot write `{name}` ({what}): {err}; it was left as it is")
+        }
+        Refusal::Io(_, err) => format!("cannot read `{name}`: {err}"),
+    }
+}
+
+/// Syncs the staged files of `outcomes` (many at once: the waits on the
+/// disk overlap), replaces each after checking it is unchanged, then syncs
+/// each directory written to once.
+#[cfg(unix)]
+fn commit_all(outcomes: &mut [Outcome]) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let staged: Vec<(usize, &replace::Staged)> = outcomes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| o.staged.as_ref().map(|(_, s)| (i, s)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let failed = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..SYNC_THREADS.min(staged.len()) {
+            scope.spawn(|| {
+                while let Some(&(i, staged)) = staged.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if let Err(err) = staged.sync() {
+                        if let Ok(mut failed) = failed.lock() {
+                            failed.push((i, err));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let mut failed: std::collections::HashMap<usize, io::Error> = failed
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let mut dirs: Vec<std::os::fd::OwnedFd> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (i, outcome) in outcomes.iter_mut().enumerate() {
+        let Some((name, staged)) = outcome.staged.take() else {
+            continue;
+        };
+        if let Some(err) = failed.remove(&i) {
+            staged.abandon();
+            outcome.fail(&refused(&name, &replace::Refusal::Io("sync", err), true));
+            continue;
+        }
+        staged.test_hook("staged");
+        match staged.commit() {
+            Ok(Some(dir)) => {
+                if let Ok(stat) = rustix::fs::fstat(&dir) {
+                    if seen.insert((stat.st_dev, stat.st_ino)) {
+                        dirs.push(dir);
+                    }
+                }
+            }
+            Ok(None) => {}
+            Err(why) => outcome.fail(&refused(&name, &why, true)),
+        }
+    }
+    // The renames reach the disk: each directory synced once (errors are
+    // not the file's: its contents are already safe).
+    std::thread::scope(|scope| {
+        for group in dirs.chunks(dirs.len().div_ceil(SYNC_THREADS).max(1)) {
+            scope.spawn(move || {
+                for dir in group {
+                    let _ = rustix::fs::fsync(dir);
+                }
+            });
+        }
+    });
 }
 
 /// `path` for messages, control characters and bytes that are not UTF-8
@@ -188,18 +405,16 @@ fn shown(path: &Path) -> String {
 }
 
 /// Replaces `path`'s contents with `bytes` through a temporary file in the
-/// same directory and a rename, so a reader sees the old or the new file,
-/// never half of one. A symbolic link is followed (its target is
-/// replaced, the link stays).
+/// same directory and a rename (systems without `replace`'s protocol).
+#[cfg(not(unix))]
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = fs::canonicalize(path)?;
     let dir = target.parent().unwrap_or(Path::new("."));
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let permissions = fs::metadata(&target)?.permissions();
-    let temp = dir.join(format!(".{name}.pcl-fmt-{}.tmp", std::process::id()));
+    if permissions.readonly() {
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "read-only"));
+    }
+    let temp = dir.join(format!(".pcl-fmt-{}.tmp", std::process::id()));
     let written = (|| {
         let mut file = fs::OpenOptions::new()
             .write(true)
@@ -215,6 +430,125 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&temp);
     }
     written
+}
+
+/// A PATH as given: a directory (canonical) stands for the files under it;
+/// a file (its canonical directory and its own name, a symbolic link not
+/// followed) for itself.
+#[derive(Debug)]
+enum Root {
+    Dir(PathBuf),
+    File(PathBuf),
+}
+
+impl Root {
+    fn of(path: &Path) -> Option<Root> {
+        if fs::metadata(path).ok()?.is_dir() {
+            return fs::canonicalize(path).ok().map(Root::Dir);
+        }
+        let name = path.file_name()?;
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        Some(Root::File(fs::canonicalize(parent).ok()?.join(name)))
+    }
+
+    fn holds(&self, target: &Path) -> bool {
+        match self {
+            Root::Dir(dir) => target.starts_with(dir),
+            Root::File(file) => target == file,
+        }
+    }
+}
+
+/// The files to format, in order: each file of [`expand`]; a symbolic link
+/// resolved to its target, which must lie inside the PATHs when files are
+/// written (`read_only`: `--check`/`--diff` may read it anywhere); each
+/// file once, however many names lead to it.
+fn jobs(paths: &[PathBuf], recursive: bool, read_only: bool) -> Vec<Job> {
+    let roots: Vec<Root> = paths.iter().filter_map(|p| Root::of(p)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut jobs = Vec::new();
+    for file in expand(paths, recursive) {
+        let path = match file {
+            Ok(path) => path,
+            Err((path, why)) => {
+                jobs.push(Job::Refused(format!(
+                    "cannot read `{}`: {why}",
+                    shown(&path)
+                )));
+                continue;
+            }
+        };
+        let name = shown(&path);
+        let is_link = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        let open = if is_link {
+            match fs::canonicalize(&path) {
+                Ok(target) if read_only || roots.iter().any(|r| r.holds(&target)) => target,
+                Ok(target) => {
+                    jobs.push(Job::Refused(format!(
+                        "`{name}` is a symbolic link to `{}`, outside the paths being \
+                         formatted; it was not written through (format the target itself)",
+                        shown(&target)
+                    )));
+                    continue;
+                }
+                Err(err) => {
+                    jobs.push(Job::Refused(format!("cannot read `{name}`: {err}")));
+                    continue;
+                }
+            }
+        } else {
+            path
+        };
+        #[cfg(unix)]
+        if let Ok(meta) = fs::metadata(&open) {
+            use std::os::unix::fs::MetadataExt;
+            if !seen.insert((meta.dev(), meta.ino())) {
+                continue;
+            }
+        }
+        let mut dir = None;
+        #[cfg(unix)]
+        if !read_only {
+            use std::os::unix::fs::MetadataExt;
+            // Where the file really is: inside the PATHs (no directory of
+            // its path is a link out of them), and which directory.
+            let parent = match open.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            };
+            let real = fs::canonicalize(parent).and_then(|real| Ok((fs::metadata(&real)?, real)));
+            match (real, open.file_name()) {
+                (Ok((meta, real)), Some(file))
+                    if roots.iter().any(|r| r.holds(&real.join(file))) =>
+                {
+                    dir = Some((meta.dev(), meta.ino()));
+                }
+                (Ok((_, real)), _) => {
+                    jobs.push(Job::Refused(format!(
+                        "`{name}` is in `{}`, outside the paths being formatted (through a \
+                         symbolic link); it was left as it is",
+                        shown(&real)
+                    )));
+                    continue;
+                }
+                (Err(err), _) => {
+                    jobs.push(Job::Refused(format!("cannot read `{name}`: {err}")));
+                    continue;
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        if let Ok(canonical) = fs::canonicalize(&open) {
+            if !seen.insert(canonical) {
+                continue;
+            }
+        }
+        jobs.push(Job::File { name, open, dir });
+    }
+    jobs
 }
 
 /// The files the PATHs stand for, in order (each directory's sorted); a
