@@ -5,25 +5,25 @@
 // arguments, at any depth. A constant that might convert is silent
 // (`"16"` to int, `"true"` or `1` to bool).
 resource "w" "tiny:index:Widget" {
-    name   = "w"
-    kind   = "widget"
-    count  = true
-    legacy = "yes"
-    settings = {
-        enabled = "maybe"
-        ratio   = "half"
-    }
+  name   = "w"
+  kind   = "widget"
+  count  = true
+  legacy = "yes"
+  settings = {
+    enabled = "maybe"
+    ratio   = "half"
+  }
 }
 
 resource "quiet" "tiny:index:Widget" {
-    name   = "q"
-    kind   = "widget"
-    count  = "16"
-    legacy = 1
-    settings = {
-        enabled = "true"
-        ratio   = "0.5"
-    }
+  name   = "q"
+  kind   = "widget"
+  count  = "16"
+  legacy = 1
+  settings = {
+    enabled = "true"
+    ratio   = "0.5"
+  }
 }
 
 found = invoke("tiny:index:getWidget", { name = "w", settings = { enabled = 2 } })

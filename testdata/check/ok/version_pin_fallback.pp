@@ -3,10 +3,10 @@
 // resource is checked against the default (highest) version, and the help
 // names the pinned version (`get-schema pkgx@3.0.0`).
 resource "r" "pkgx:index:R" {
-    b = "x"
-    options {
-        version = "3.0.0"
-    }
+  b = "x"
+  options {
+    version = "3.0.0"
+  }
 }
 
 // The same for an invoke's `{ version = "…" }`.

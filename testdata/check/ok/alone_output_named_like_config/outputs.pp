@@ -3,5 +3,5 @@
 // (`pcl check outputs.pp`) this is no circular reference either
 // (tests/alone.rs checks every file of this directory alone).
 output "port" {
-    value = port
+  value = port
 }

@@ -1,3 +1,3 @@
 config "files" "list(object({path=string}))" {
-    default = null
+  default = null
 }

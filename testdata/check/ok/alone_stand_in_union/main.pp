@@ -5,8 +5,8 @@
 x = files != null ? files : [{ path = "a" }]
 
 resource "r" "pkgx:index:R" {
-    b = range.value.path
-    options {
-        range = x
-    }
+  b = range.value.path
+  options {
+    range = x
+  }
 }

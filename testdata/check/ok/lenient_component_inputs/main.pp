@@ -4,10 +4,10 @@
 // resource input: the reference demotes the component input conversion
 // check the same way.
 component "c" "./c" {
-    cfg = {
-        inner = {
-            fooBar = "x"
-        }
+  cfg = {
+    inner = {
+      fooBar = "x"
     }
-    port = "eighty"
+  }
+  port = "eighty"
 }

@@ -1,5 +1,5 @@
 config "files" "list(object({path=string}))" {
-    default = null
+  default = null
 }
 config "port" "int" {
 }

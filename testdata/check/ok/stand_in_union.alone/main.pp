@@ -6,12 +6,12 @@
 x = files != null ? files : [{ path = "a" }]
 
 resource "r" "pkgx:index:R" {
-    b = range.value.path
-    options {
-        range = x
-    }
+  b = range.value.path
+  options {
+    range = x
+  }
 }
 
 output "port" {
-    value = port
+  value = port
 }

@@ -5,5 +5,5 @@ config "port" "int" {
 }
 
 output "name" {
-    value = cfg.inner.foo_bar
+  value = cfg.inner.foo_bar
 }
