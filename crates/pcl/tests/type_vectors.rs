@@ -295,7 +295,7 @@ fn eval(kind: &str, row: &Row, binder: &dyn BinderBackend) -> Result<Outcome, St
             let t = ty(col(row, "type")?)?;
             let s = col(row, "string_form")?;
             if !s.is_empty() {
-                c.text("string_form", &t.to_string(), &unescape(s));
+                c.text("string_form", &t.to_reference_string(), &unescape(s));
             }
             let p = col(row, "pretty")?;
             if !p.is_empty() {
@@ -348,7 +348,7 @@ fn eval(kind: &str, row: &Row, binder: &dyn BinderBackend) -> Result<Outcome, St
             c.ty("type", &r.ty, &ty(col(row, "type")?)?);
             c.text(
                 "string_form",
-                &r.ty.to_string(),
+                &r.ty.to_reference_string(),
                 &unescape(col(row, "string_form")?),
             );
             c.text("pretty", &pretty(&r.ty), &unescape(col(row, "pretty")?));
@@ -1110,10 +1110,13 @@ fn eval_literal(row: &Row) -> Result<Vec<Failure>, String> {
     }
     fails.extend(compare_type("type", col(row, "type")?, &b.ty));
     let sf = unescape(col(row, "string_form")?);
-    if !sf.is_empty() && display_string(&b.ty) != sf {
+    if !sf.is_empty() && pcl_types::print::reference_string(&b.ty) != sf {
         fails.push((
             "string_form".into(),
-            format!("expected {sf}, got {}", display_string(&b.ty)),
+            format!(
+                "expected {sf}, got {}",
+                pcl_types::print::reference_string(&b.ty)
+            ),
         ));
     }
     let pr = unescape(col(row, "pretty")?);
