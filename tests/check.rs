@@ -222,7 +222,7 @@ fn short_and_human_formats_use_their_streams() {
     assert_eq!(stderr(&out), "");
     assert_eq!(stdout(&out).lines().count(), 8);
     assert!(stdout(&out).contains(
-        "examples/mistakes/main.pp:15:3: error[unsupported-attribute]: unsupported attribute 'bukcet'\n"
+        "examples/mistakes/main.pp:15:3: error[unsupported-attribute]: unsupported attribute 'bukcet'; did you mean `bucket`?\n"
     ));
     let out = pcl(&MISTAKES);
     assert_eq!(stdout(&out), "");

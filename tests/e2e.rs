@@ -165,6 +165,26 @@ fn explain_prints_every_section_for_every_code() {
     );
 }
 
+/// `pcl explain --list`: every code once, in catalogue order, with its
+/// severity and one-line summary; a code and `--list` together are a
+/// usage error.
+#[test]
+fn explain_list_names_every_code_with_its_summary() {
+    let out = run(&["explain", "--list"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let entries = pcl_cli::catalogue::ENTRIES;
+    assert_eq!(text.lines().count(), entries.len(), "{text}");
+    for (line, entry) in text.lines().zip(entries) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.first(), Some(&entry.code), "{line}");
+        assert_eq!(words.get(1), Some(&entry.severity.as_str()), "{line}");
+        assert!(line.ends_with(entry.summary()), "{line}");
+    }
+    let out = run(&["explain", "--list", "undefined-variable"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 // ---------------------------------------------------------------------------
 // run errors
 

@@ -35,6 +35,23 @@ pub struct Entry {
 
 /// Every diagnostic code, from each crate's own list, without repeats, in
 /// the order the crates list them. Computed once.
+impl Entry {
+    /// The one-line summary: the first sentence of the meaning.
+    pub fn summary(&self) -> &'static str {
+        let meaning = self.meaning;
+        let mut from = 0;
+        while let Some(at) = meaning[from..].find(". ") {
+            let end = from + at + 1;
+            // `e.g. ` and `i.e. ` do not end a sentence.
+            if !meaning[..end].ends_with("e.g.") && !meaning[..end].ends_with("i.e.") {
+                return &meaning[..end];
+            }
+            from = end;
+        }
+        meaning.lines().next().unwrap_or(meaning)
+    }
+}
+
 pub fn all_codes() -> &'static [Code] {
     static ALL: OnceLock<Vec<Code>> = OnceLock::new();
     ALL.get_or_init(|| {
