@@ -317,7 +317,7 @@ fn config_is_found_upward_and_overridden_by_flags() {
     assert_eq!(
         stdout(&out),
         "testdata/cli/project/app/main.pp:1:32: warning[missing-required-attribute]: \
-         missing required attribute 'name'\n"
+         missing required attribute `name`\n"
     );
     // From inside the project, with the file as PATH, too.
     let out = run_in(
@@ -420,7 +420,7 @@ fn pcl_ignore_silences_lines_and_reports_unused_codes() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
-        "testdata/cli/ignore/main.pp:6:5: error[undefined-variable]: undefined variable stillNope\n\
+        "testdata/cli/ignore/main.pp:6:5: error[undefined-variable]: undefined variable `stillNope`\n\
          testdata/cli/ignore/main.pp:8:1: warning[unused-ignore]: `pcl-ignore: unknown-function` \
          silences nothing on line 9\n"
     );
@@ -437,7 +437,7 @@ fn pcl_ignore_silences_lines_and_reports_unused_codes() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
-        "testdata/cli/ignore/main.pp:6:5: warning[undefined-variable]: undefined variable stillNope\n"
+        "testdata/cli/ignore/main.pp:6:5: warning[undefined-variable]: undefined variable `stillNope`\n"
     );
 }
 

@@ -71,6 +71,17 @@ pub fn display_string_capped(t: &Type, max_chars: usize) -> String {
     pcl_diagnostics::elide(&prefix, max_chars).into_owned()
 }
 
+/// A type as a message that keeps the reference's wording names it
+/// (`cannot iterate over a value of type set(int)`): the user form capped
+/// at `max_chars`, except that a literal's type is its kind and value
+/// (`bool true`, `number 2.5`), as in `found …`.
+pub fn message_type_text(t: &Type, max_chars: usize) -> String {
+    match t.kind() {
+        TypeKind::Const(_) => crate::message::found_text(t),
+        _ => display_string_capped(t, max_chars),
+    }
+}
+
 impl Type {
     /// The reference's `String()` form (see [`reference_string`]).
     pub fn to_reference_string(&self) -> String {
