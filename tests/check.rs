@@ -222,7 +222,7 @@ fn short_and_human_formats_use_their_streams() {
     assert_eq!(stderr(&out), "");
     assert_eq!(stdout(&out).lines().count(), 8);
     assert!(stdout(&out).contains(
-        "examples/mistakes/main.pp:15:3: error[unsupported-attribute]: unsupported attribute 'bukcet'\n"
+        "examples/mistakes/main.pp:15:3: error[unsupported-attribute]: unsupported attribute `bukcet`; did you mean `bucket`?\n"
     ));
     let out = pcl(&MISTAKES);
     assert_eq!(stdout(&out), "");
@@ -303,7 +303,7 @@ fn stdin_with_a_file_name() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
-        "infra/main.pp:2:5: error[undefined-variable]: undefined variable nope\n"
+        "infra/main.pp:2:5: error[undefined-variable]: undefined variable `nope`\n"
     );
     let out = check(&["check", "--format", "short", "-"]);
     assert!(
@@ -362,7 +362,7 @@ fn schema_cache_is_read_unless_turned_off() {
         run(command(&with(&args, &["--no-schema-cache"]), &workspace()).env("PULUMI_HOME", &home));
     assert_eq!(off.status.code(), Some(1));
     let err = stderr(&off);
-    assert!(err.contains("unknown package 'aws'"), "{err}");
+    assert!(err.contains("unknown package `aws`"), "{err}");
     assert!(
         err.contains("pulumi package get-schema aws > DIR/aws.json"),
         "the remedy is spelled out: {err}"

@@ -248,16 +248,16 @@ fn check_mistakes_example_reports_each_mistake() {
     let err = stderr(&out);
     for expected in [
         "[type-not-convertible] Error",
-        "[unsupported-attribute] Error: unsupported attribute 'bukcet'",
+        "[unsupported-attribute] Error: unsupported attribute `bukcet`",
         "did you mean `bucket`?",
         "[attribute-type-mismatch] Error",
         "property `tags[\"Team\"]`",
-        "[missing-required-attribute] Error: missing required attribute 'ami'",
-        "[undefined-variable] Error: undefined variable regoin",
+        "[missing-required-attribute] Error: missing required attribute `ami`",
+        "[undefined-variable] Error: undefined variable `regoin`",
         "did you mean `region`?",
-        "[unknown-resource-type] Error: unknown resource type 'aws:sqs/queue:Queue'",
+        "[unknown-resource-type] Error: unknown resource type `aws:sqs/queue:Queue`",
         "[circular-reference] Error",
-        "[unknown-property] Error: unknown property 'publicIpAddress'",
+        "[unknown-property] Error: unknown property `publicIpAddress`",
         "did you mean `publicIp`?",
         "property `tags[\"Team\"]`: expected string, found a list of 1 string",
         "examples/mistakes/main.pp:18:12",
@@ -348,7 +348,7 @@ fn check_missing_path_or_schema_dir_exits_two() {
     let out = pcl(&["check", "bad.pp", "nothing-here"], &dir);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("undefined variable nope"),
+        stderr(&out).contains("undefined variable `nope`"),
         "{}",
         stderr(&out)
     );
@@ -447,7 +447,7 @@ fn check_single_file_program() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
-        "infra/comp/main.pp:3:22: error[undefined-variable]: undefined variable labl\n"
+        "infra/comp/main.pp:3:22: error[undefined-variable]: undefined variable `labl`; did you mean `label`?\n"
     );
 }
 
@@ -467,7 +467,7 @@ fn check_finds_the_program_through_pulumi_yaml() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "proj/src/main.pp:1:5: error[undefined-variable]: undefined variable missing\n"
+        "proj/src/main.pp:1:5: error[undefined-variable]: undefined variable `missing`\n"
     );
 
     // The block form of `runtime`, and no `main`: the project directory.

@@ -165,6 +165,26 @@ fn explain_prints_every_section_for_every_code() {
     );
 }
 
+/// `pcl explain --list`: every code once, in catalogue order, with its
+/// severity and one-line summary; a code and `--list` together are a
+/// usage error.
+#[test]
+fn explain_list_names_every_code_with_its_summary() {
+    let out = run(&["explain", "--list"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let entries = pcl_cli::catalogue::ENTRIES;
+    assert_eq!(text.lines().count(), entries.len(), "{text}");
+    for (line, entry) in text.lines().zip(entries) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.first(), Some(&entry.code), "{line}");
+        assert_eq!(words.get(1), Some(&entry.severity.as_str()), "{line}");
+        assert!(line.ends_with(entry.summary()), "{line}");
+    }
+    let out = run(&["explain", "--list", "undefined-variable"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 // ---------------------------------------------------------------------------
 // run errors
 
@@ -297,7 +317,7 @@ fn config_is_found_upward_and_overridden_by_flags() {
     assert_eq!(
         stdout(&out),
         "testdata/cli/project/app/main.pp:1:32: warning[missing-required-attribute]: \
-         missing required attribute 'name'\n"
+         missing required attribute `name`\n"
     );
     // From inside the project, with the file as PATH, too.
     let out = run_in(
@@ -400,7 +420,7 @@ fn pcl_ignore_silences_lines_and_reports_unused_codes() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
-        "testdata/cli/ignore/main.pp:6:5: error[undefined-variable]: undefined variable stillNope\n\
+        "testdata/cli/ignore/main.pp:6:5: error[undefined-variable]: undefined variable `stillNope`\n\
          testdata/cli/ignore/main.pp:8:1: warning[unused-ignore]: `pcl-ignore: unknown-function` \
          silences nothing on line 9\n"
     );
@@ -417,7 +437,7 @@ fn pcl_ignore_silences_lines_and_reports_unused_codes() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
-        "testdata/cli/ignore/main.pp:6:5: warning[undefined-variable]: undefined variable stillNope\n"
+        "testdata/cli/ignore/main.pp:6:5: warning[undefined-variable]: undefined variable `stillNope`\n"
     );
 }
 

@@ -104,7 +104,7 @@ fn report_with_a_fix() -> pcl_cli::formats::Report {
     let diagnostic = Diagnostic::error(
         Code("unsupported-attribute"),
         span,
-        "unsupported attribute 'bukcet'",
+        "unsupported attribute `bukcet`",
     )
     .with_help("did you mean `bucket`?")
     .with_fix(span, "bucket");

@@ -62,7 +62,7 @@ pub(crate) fn unknown_attributes(
         let d = Diagnostic::warning(
             codes::UNKNOWN_BLOCK_ATTRIBUTE,
             span,
-            format!("unknown attribute '{}' in {what} block", attr.name()),
+            format!("unknown attribute `{}` in {what} block", attr.name()),
         )
         .with_detail(format!(
             "{what} blocks have {}; this attribute is ignored",
@@ -114,7 +114,7 @@ impl ProgramBinder<'_, '_> {
                 Diagnostic::error(
                     codes::LITERAL_REQUIRED,
                     Span::new(file, attr.expr().range()),
-                    format!("attribute {} must be a {what} literal", attr.name()),
+                    format!("attribute `{}` must be a {what} literal", attr.name()),
                 )
             };
             match attr.name() {
@@ -281,7 +281,7 @@ impl ProgramBinder<'_, '_> {
                     Span::new(file, block.open_brace_range()),
                     "Missing required attribute",
                 )
-                .with_detail("Hook blocks must have a 'command' attribute"),
+                .with_detail("Hook blocks must have a `command` attribute"),
             );
         }
         self.diags.extend(later);
@@ -325,7 +325,7 @@ fn unknown_hook_property(
     let mut d = Diagnostic::error(
         codes::UNKNOWN_HOOK_ATTRIBUTE,
         Span::new(file, range),
-        format!("unknown property '{name}' among [{}]", valid.join(" ")),
+        format!("unknown property `{name}` among [{}]", valid.join(" ")),
     );
     let found = pcl_expr::suggest::candidates(name, valid.iter().copied());
     d = pcl_expr::suggest::attach(d, Span::new(file, range), &found);

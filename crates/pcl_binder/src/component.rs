@@ -86,7 +86,7 @@ impl ProgramBinder<'_, '_> {
             return Err((
                 codes::COMPONENT_CYCLE,
                 format!(
-                    "component source '{}' is a program that is already being bound (a component cycle)",
+                    "component source `{}` is a program that is already being bound (a component cycle)",
                     shown()
                 ),
             ));
@@ -108,7 +108,7 @@ impl ProgramBinder<'_, '_> {
         if listing.files.is_empty() {
             return Err((
                 codes::COMPONENT_ERROR,
-                format!("no files found in component directory '{}'", shown()),
+                format!("no files found in component directory `{}`", shown()),
             ));
         }
         self.shared.stack.borrow_mut().push(self.dir.clone());
@@ -160,7 +160,7 @@ impl ProgramBinder<'_, '_> {
                     Diagnostic::error(
                         codes::COMPONENT_OUTSIDE_ROOT,
                         label_span,
-                        format!("component source '{src}' is outside the program root"),
+                        format!("component source `{src}` is outside the program root"),
                     )
                     .with_help(ROOT_RULE),
                 ),
@@ -262,7 +262,7 @@ impl ProgramBinder<'_, '_> {
                         "token" if source.is_some() => diags.push(Diagnostic::error(
                             codes::UNSUPPORTED_ATTRIBUTE,
                             Span::new(file, attr.name_range()),
-                            "'token' may only be set on a component declared without a source",
+                            "`token` may only be set on a component declared without a source",
                         )),
                         "token" => match string_literal(attr.expr()) {
                             Some(s) => node.token = Some(s.to_string()),
@@ -282,10 +282,10 @@ impl ProgramBinder<'_, '_> {
                                         let mut d = Diagnostic::error(
                                             codes::UNSUPPORTED_ATTRIBUTE,
                                             Span::new(file, attr.name_range()),
-                                            format!("unsupported attribute '{input}'"),
+                                            format!("unsupported attribute `{input}`"),
                                         )
                                         .with_detail(format!(
-                                            "component '{name}' has no config '{input}'"
+                                            "component `{name}` has no config `{input}`"
                                         ));
                                         d = pcl_expr::suggest::attach(
                                             d,
@@ -334,7 +334,7 @@ impl ProgramBinder<'_, '_> {
                         diags.push(Diagnostic::error(
                             codes::DUPLICATE_BLOCK,
                             Span::new(file, b.type_range()),
-                            "duplicate block of type 'options'",
+                            "duplicate block of type `options`",
                         ));
                     } else {
                         options_block = Some(b);
@@ -343,7 +343,7 @@ impl ProgramBinder<'_, '_> {
                 Item::Block(b) => diags.push(Diagnostic::error(
                     codes::UNSUPPORTED_BLOCK,
                     Span::new(file, b.type_range()),
-                    format!("unsupported block of type '{}'", b.type_name()),
+                    format!("unsupported block of type `{}`", b.type_name()),
                 )),
             }
         }
@@ -359,10 +359,10 @@ impl ProgramBinder<'_, '_> {
                         Diagnostic::error(
                             codes::MISSING_REQUIRED_ATTRIBUTE,
                             span,
-                            format!("missing required attribute '{}'", i.name),
+                            format!("missing required attribute `{}`", i.name),
                         )
                         .with_help(format!(
-                            "component '{name}' requires the config '{}'",
+                            "component `{name}` requires the config `{}`",
                             i.name
                         )),
                     );
@@ -373,7 +373,7 @@ impl ProgramBinder<'_, '_> {
             diags.push(Diagnostic::error(
                 codes::MISSING_COMPONENT_TOKEN,
                 span,
-                "a component declared without a source must set 'token' to the component's type token",
+                "a component declared without a source must set `token` to the component's type token",
             ));
         }
         if let Some(b) = options_block {

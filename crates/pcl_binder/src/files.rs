@@ -200,7 +200,7 @@ pub struct NoFiles;
 
 impl FileProvider for NoFiles {
     fn read_dir(&self, dir: &str) -> Result<Vec<(String, String)>, String> {
-        Err(format!("cannot read directory '{dir}': no file provider"))
+        Err(format!("cannot read directory `{dir}`: no file provider"))
     }
 }
 
@@ -377,12 +377,12 @@ impl FileProvider for FsFiles {
     fn list_dir(&self, dir: &str) -> Result<Listing, String> {
         let path = self.dir_path(dir);
         let entries = std::fs::read_dir(&path)
-            .map_err(|e| format!("cannot read directory '{}': {e}", path.display()))?;
+            .map_err(|e| format!("cannot read directory `{}`: {e}", path.display()))?;
         let rel_dir = relative_key(&self.program_dir, dir);
         let mut listing = Listing::default();
         for entry in entries {
             let entry =
-                entry.map_err(|e| format!("cannot read directory '{}': {e}", path.display()))?;
+                entry.map_err(|e| format!("cannot read directory `{}`: {e}", path.display()))?;
             let file_path = entry.path();
             if file_path.extension().is_none_or(|e| e != "pp") {
                 continue;
@@ -419,7 +419,7 @@ impl FileProvider for FsFiles {
                 let key = key_under(&self.root, &canonical).ok_or(ResolveError::OutsideRoot)?;
                 if !canonical.is_dir() {
                     return Err(ResolveError::Unreadable(format!(
-                        "component source '{source}' is not a directory"
+                        "component source `{source}` is not a directory"
                     )));
                 }
                 Ok(key)
@@ -429,7 +429,7 @@ impl FileProvider for FsFiles {
             Err(e) => match join_relative(base, source) {
                 None => Err(ResolveError::OutsideRoot),
                 Some(_) => Err(ResolveError::Unreadable(format!(
-                    "cannot read directory '{source}': {e}"
+                    "cannot read directory `{source}`: {e}"
                 ))),
             },
         }

@@ -390,7 +390,7 @@ impl ProgramBinder<'_, '_> {
                         else {
                             label_error(
                                 self,
-                                "hook blocks must have exactly two labels: a kind ('resource' or 'error') and a name",
+                                "hook blocks must have exactly two labels: a kind (`resource` or `error`) and a name",
                             );
                             return;
                         };
@@ -401,7 +401,7 @@ impl ProgramBinder<'_, '_> {
                                 self.diags.push(Diagnostic::error(
                                     codes::INVALID_HOOK_KIND,
                                     span(label_span(block)),
-                                    format!("invalid hook kind '{other}': must be 'resource' or 'error'"),
+                                    format!("invalid hook kind `{other}`: must be `resource` or `error`"),
                                 ));
                                 return;
                             }
@@ -522,7 +522,7 @@ impl ProgramBinder<'_, '_> {
         let d = Diagnostic::warning(
             codes::UNKNOWN_BLOCK_TYPE,
             span,
-            format!("unknown block type '{name}'"),
+            format!("unknown block type `{name}`"),
         )
         .with_detail("this block is ignored");
         let warning = self.diags.push(pcl_expr::suggest::attach(d, span, &found));
@@ -580,7 +580,8 @@ impl ProgramBinder<'_, '_> {
                 .unwrap_or(label_range);
             let unknown = (d.code == pcl_expr::codes::UNDEFINED_VARIABLE)
                 .then(|| d.summary.strip_prefix("undefined variable "))
-                .flatten();
+                .flatten()
+                .map(|quoted| quoted.trim_matches('`'));
             if let Some(name) = unknown {
                 self.diags.push(unknown_type(Span::new(file, range), name));
                 continue;
@@ -1254,7 +1255,7 @@ fn unknown_type(span: Span, name: &str) -> Diagnostic {
     let d = Diagnostic::error(
         codes::UNKNOWN_TYPE,
         span,
-        format!("unknown type '{name}'"),
+        format!("unknown type `{name}`"),
     )
     .with_detail(
         "a type is `string`, `number`, `int`, `bool` or `any`, or built with `list(…)`, `map(…)`, `set(…)`, `object({…})` or `tuple([…])`",

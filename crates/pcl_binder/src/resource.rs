@@ -92,7 +92,7 @@ impl ProgramBinder<'_, '_> {
             diags.push(Diagnostic::error(
                 codes::CANNOT_READ,
                 span,
-                format!("provider resources cannot be read: '{token}'"),
+                format!("provider resources cannot be read: `{token}`"),
             ));
             return None;
         }
@@ -112,14 +112,14 @@ impl ProgramBinder<'_, '_> {
                     },
                     codes::UNKNOWN_PACKAGE,
                     span,
-                    format!("unknown package '{package_name}'"),
+                    format!("unknown package `{package_name}`"),
                 )
                 .with_detail(e.to_string());
                 let suggestions = self.shared.schemas.suggest_packages(package_name);
                 let d = match (suggestions.as_slice(), e.help()) {
                     ([first, ..], _) => {
                         let list: Vec<String> =
-                            suggestions.iter().map(|s| format!("'{s}'")).collect();
+                            suggestions.iter().map(|s| format!("`{s}`")).collect();
                         let d = d.with_help(format!("did you mean {}?", list.join(" or ")));
                         // The package's place in the token, when the label
                         // is the token as written, quoted.
@@ -175,7 +175,7 @@ impl ProgramBinder<'_, '_> {
                     let mut d = Diagnostic::error(
                         codes::UNKNOWN_RESOURCE_TYPE,
                         span,
-                        format!("unknown resource type '{token}'"),
+                        format!("unknown resource type `{token}`"),
                     );
                     let candidates = suggest_resources(&package, token);
                     let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
@@ -189,7 +189,7 @@ impl ProgramBinder<'_, '_> {
                     diags.push(Diagnostic::error(
                         codes::SCHEMA_ERROR,
                         span,
-                        format!("error loading resource type '{token}': {e}"),
+                        format!("error loading resource type `{token}`: {e}"),
                     ));
                 }
                 return None;
@@ -200,7 +200,7 @@ impl ProgramBinder<'_, '_> {
                 codes::CANNOT_READ,
                 span,
                 format!(
-                    "component resources cannot be read: '{}'",
+                    "component resources cannot be read: `{}`",
                     found.bound_token
                 ),
             ));
@@ -367,7 +367,7 @@ impl ProgramBinder<'_, '_> {
                         structural.push(Diagnostic::error(
                             codes::DUPLICATE_BLOCK,
                             Span::new(file, b.type_range()),
-                            "duplicate block of type 'options'",
+                            "duplicate block of type `options`",
                         ));
                     } else {
                         options_block = Some(b);
@@ -376,7 +376,7 @@ impl ProgramBinder<'_, '_> {
                 Item::Block(b) => structural.push(Diagnostic::error(
                     codes::UNSUPPORTED_BLOCK,
                     Span::new(file, b.type_range()),
-                    format!("unsupported block of type '{}'", b.type_name()),
+                    format!("unsupported block of type `{}`", b.type_name()),
                 )),
             }
         }
@@ -402,11 +402,11 @@ impl ProgramBinder<'_, '_> {
                         let mut d = Diagnostic::error(
                             codes::UNSUPPORTED_ATTRIBUTE,
                             Span::new(file, attr.name_range()),
-                            format!("unsupported attribute '{}'", attr.name()),
+                            format!("unsupported attribute `{}`", attr.name()),
                         );
                         if had_schema {
                             d = d.with_detail(format!(
-                                "resource type '{token}' has no input property '{}'",
+                                "resource type `{token}` has no input property `{}`",
                                 attr.name()
                             ));
                         }
@@ -470,10 +470,10 @@ impl ProgramBinder<'_, '_> {
                     Diagnostic::error(
                         codes::MISSING_REQUIRED_ATTRIBUTE,
                         Span::new(file, block.open_brace_range()),
-                        format!("missing required attribute '{prop}'"),
+                        format!("missing required attribute `{prop}`"),
                     )
                     .with_detail(format!(
-                        "resource '{name}' ({token}) requires `{prop}` of type {}",
+                        "resource `{name}` ({token}) requires `{prop}` of type {}",
                         pcl_types::expected_text(ty)
                     )),
                 );
@@ -542,7 +542,7 @@ impl ProgramBinder<'_, '_> {
                     diags.push(Diagnostic::error(
                         codes::UNSUPPORTED_BLOCK,
                         Span::new(file, b.type_range()),
-                        format!("unsupported block of type '{}'", b.type_name()),
+                        format!("unsupported block of type `{}`", b.type_name()),
                     ));
                     continue;
                 }
@@ -568,7 +568,7 @@ impl ProgramBinder<'_, '_> {
                     let mut d = Diagnostic::error(
                         codes::UNSUPPORTED_ATTRIBUTE,
                         Span::new(file, attr.name_range()),
-                        format!("unsupported attribute '{}'", attr.name()),
+                        format!("unsupported attribute `{}`", attr.name()),
                     );
                     d = suggest::attach(
                         d,
@@ -645,7 +645,7 @@ impl ProgramBinder<'_, '_> {
                 let mut d = Diagnostic::error(
                     codes::UNKNOWN_HOOK_NAME,
                     Span::new(file, item.key().range()),
-                    format!("unknown hook name '{key}'"),
+                    format!("unknown hook name `{key}`"),
                 );
                 let found = suggest::candidates(key, HOOK_NAMES.iter().copied());
                 let at = Span::new(file, item.key().range());
@@ -694,7 +694,7 @@ impl ProgramBinder<'_, '_> {
                     diags.push(Diagnostic::error(
                         codes::HOOK_KIND_MISMATCH,
                         Span::new(file, element.range()),
-                        format!("cannot bind {kind_name} hook '{root}' to '{key}'"),
+                        format!("cannot bind {kind_name} hook `{root}` to `{key}`"),
                     ));
                 }
             }
@@ -885,7 +885,7 @@ hook resource h2 {
         // `nmae` stands for the required `name`: one diagnostic, not two.
         assert!(
             !ds.iter()
-                .any(|d| d.summary == "missing required attribute 'name'"),
+                .any(|d| d.summary == "missing required attribute `name`"),
             "{ds:?}"
         );
     }

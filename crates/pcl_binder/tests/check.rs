@@ -474,3 +474,107 @@ fn every_builtin_has_a_golden() {
     }
     assert!(missing.is_empty(), "builtins without a golden: {missing:?}");
 }
+
+/// No text pcl shows a person holds Go value notation (`cty.NumberIntVal(1)`,
+/// `cty.StringVal("a")`, `cty.True`): every generated golden under
+/// `testdata` (check, mistakes and syntax `.diag` files, robustness and
+/// reference `.expect` files, type goldens) is free of `cty.`. The
+/// reference cases' `source:` lines quote the reference's own Go tests and
+/// are not pcl output.
+#[test]
+fn no_golden_shows_go_notation() {
+    let mut stack = vec![repo().join("testdata")];
+    let mut offenders = Vec::new();
+    let mut scanned = 0;
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                // The type vectors are the reference's own printing.
+                if !p.ends_with("testdata/types/vectors") {
+                    stack.push(p);
+                }
+                continue;
+            }
+            let golden = matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("diag" | "expect" | "txt")
+            );
+            if !golden {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            scanned += 1;
+            for line in text.lines() {
+                if line.contains("cty.") && !line.starts_with("source: ") {
+                    offenders.push(format!("{}: {line}", p.display()));
+                }
+            }
+        }
+    }
+    assert!(scanned > 100, "only {scanned} goldens found");
+    assert!(offenders.is_empty(), "{}", offenders.join("\n"));
+}
+
+/// Names are quoted one way, with backticks: no diagnostic line of a
+/// generated golden quotes a name in single quotes (`'regoin'`) or leaves
+/// an undefined variable bare (`undefined variable regoin`). The one
+/// exception is text pcl passes on from a library that words its own
+/// errors (the semver parser's `unexpected character 'x'`).
+#[test]
+fn goldens_quote_names_with_backticks() {
+    let mut stack = vec![
+        repo().join("testdata/check"),
+        repo().join("testdata/mistakes"),
+        repo().join("testdata/syntax"),
+        repo().join("testdata/robustness"),
+    ];
+    let mut offenders = Vec::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if !matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("diag" | "expect")
+            ) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            for line in text.lines() {
+                let message = ["] Error: ", "] Warning: ", "] Note: ", "error[", "warning["]
+                    .iter()
+                    .any(|m| line.contains(m));
+                if !message || line.contains("unexpected character '") {
+                    continue;
+                }
+                let single = line.split('\'').skip(1).step_by(2).any(|quoted| {
+                    !quoted.is_empty()
+                        && quoted.len() < 80
+                        && quoted
+                            .chars()
+                            .all(|c| c.is_alphanumeric() || ":/._-{}".contains(c))
+                });
+                let bare = line
+                    .split("undefined variable ")
+                    .nth(1)
+                    .is_some_and(|rest| !rest.starts_with('`'));
+                if single || bare {
+                    offenders.push(format!("{}: {line}", p.display()));
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{}", offenders.join("\n"));
+}

@@ -296,8 +296,11 @@ impl From<FmtCli> for crate::fmt_cmd::FmtArgs {
 #[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct ExplainArgs {
     /// A diagnostic code, such as `undefined-variable`
-    #[arg(value_name = "CODE")]
-    pub code: String,
+    #[arg(value_name = "CODE", required_unless_present = "list")]
+    pub code: Option<String>,
+    /// List every code with its severity and one-line summary
+    #[arg(long, conflicts_with = "code")]
+    pub list: bool,
 }
 
 /// Arguments of `pcl lsp`.

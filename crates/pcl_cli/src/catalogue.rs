@@ -35,6 +35,23 @@ pub struct Entry {
 
 /// Every diagnostic code, from each crate's own list, without repeats, in
 /// the order the crates list them. Computed once.
+impl Entry {
+    /// The one-line summary: the first sentence of the meaning.
+    pub fn summary(&self) -> &'static str {
+        let meaning = self.meaning;
+        let mut from = 0;
+        while let Some(at) = meaning[from..].find(". ") {
+            let end = from + at + 1;
+            // `e.g. ` and `i.e. ` do not end a sentence.
+            if !meaning[..end].ends_with("e.g.") && !meaning[..end].ends_with("i.e.") {
+                return &meaning[..end];
+            }
+            from = end;
+        }
+        meaning.lines().next().unwrap_or(meaning)
+    }
+}
+
 pub fn all_codes() -> &'static [Code] {
     static ALL: OnceLock<Vec<Code>> = OnceLock::new();
     ALL.get_or_init(|| {
@@ -133,7 +150,7 @@ pub static ENTRIES: &[Entry] = &[
         "A resource input is given a value of the wrong type.",
         "resource w \"tiny:index:Widget\" {\n  name = \"w\"\n  count = [1, 2]\n}\n",
         "Give a value of the input's type (the message names both types).",
-        "pcl reports every property, names the property path and points at the element (README deviations table).",
+        "pcl reports every property, names the property path and points at the element (docs/differences.md).",
     ),
     entry(
         "backtick",
@@ -829,7 +846,7 @@ pub static ENTRIES: &[Entry] = &[
         "A file has more than 1,000 problems: pcl reports the first 1,000 it finds and this one summary, which counts the rest and has the highest severity among them (so a file with an error not shown still fails).",
         "a file with more than 1,000 problems, such as 1,001 lines that each hold only `=` (too long to show here).",
         "Fix the problems shown and check again: the next ones appear as these go.",
-        "pcl only: the reference reports every problem, however many (README deviations table).",
+        "pcl only: the reference reports every problem, however many (docs/differences.md).",
     ),
     entry(
         "tuple-index-not-integer",
@@ -869,7 +886,7 @@ pub static ENTRIES: &[Entry] = &[
         "A value's type cannot be used where another type is expected.",
         "config ports \"list(int)\" {\n  default = 80\n}\n",
         "Give a value of the expected type, or convert it (`toString`, `toNumber`…).",
-        "pcl names the path and compact types and has no trailing `: ` (README deviations table).",
+        "pcl names the path and compact types and has no trailing `: ` (docs/differences.md).",
     ),
     untriggerable(
         "type-too-deep",
@@ -1037,7 +1054,7 @@ pub static ENTRIES: &[Entry] = &[
         "No schema can be found for a package that a resource or `invoke` names (an `invoke`'s is silent under `--skip-invoke-typecheck`).",
         "resource r \"nosuchpkg:index:Thing\" {\n}\n",
         "Get the schema (`pulumi package get-schema NAME@VERSION > DIR/NAME-VERSION.json`) and pass `--schema-dir DIR`, or fix the package name.",
-        "One error per package and checking goes on; the reference stops with a bare error (README deviations table).",
+        "One error per package and checking goes on; the reference stops with a bare error (docs/differences.md).",
     ),
     entry(
         "unknown-property",
@@ -1045,7 +1062,7 @@ pub static ENTRIES: &[Entry] = &[
         "An attribute the object type does not have (an object, a resource's outputs, an invoke's result).",
         "o = { a = 1 }\nx = o.b\n",
         "Use one of the listed properties; the message suggests close names.",
-        "pcl lists the members only when there are at most five, else suggests close names (README deviations table).",
+        "pcl lists the members only when there are at most five, else suggests close names (docs/differences.md).",
     ),
     entry(
         "unknown-resource-type",

@@ -76,7 +76,7 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Status {
         // Exit status 1 when `exit` came before `shutdown` (as the LSP
         // specification asks), the output could not be written or the
         // handshake failed; input that ends mid-message is logged with
-        // where it ended and is a clean exit (see the README).
+        // where it ended and is a clean exit (see docs/editors.md).
         Command::Lsp(_) => match pcl_lsp::run_stdio() {
             Ok(()) => Status::Success,
             Err(message) => {

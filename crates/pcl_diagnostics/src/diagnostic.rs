@@ -158,6 +158,18 @@ impl Diagnostic {
         self.extra.as_ref().map_or(&[], |e| &e.help)
     }
 
+    /// The summary with its did-you-mean, for one-line forms (`--format
+    /// short`): `unknown property `b`; did you mean `a`?`. Other help
+    /// (how to get a schema …) stays in the fuller formats.
+    pub fn summary_with_suggestion(&self) -> std::borrow::Cow<'_, str> {
+        match self.help().iter().find(|h| h.starts_with("did you mean")) {
+            Some(h) if !self.summary.contains("did you mean") => {
+                std::borrow::Cow::Owned(format!("{}; {h}", self.summary))
+            }
+            _ => std::borrow::Cow::Borrowed(self.summary.as_str()),
+        }
+    }
+
     /// Machine-applicable edits, best first (see [`Fix`]).
     pub fn fixes(&self) -> &[Fix] {
         self.extra.as_ref().map_or(&[], |e| &e.fixes)

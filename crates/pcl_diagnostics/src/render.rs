@@ -441,7 +441,15 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap, options: RenderOptio
         // to a one-line form rather than losing the diagnostic.
         return render_short(diagnostic, sources) + "\n";
     }
-    let out = String::from_utf8_lossy(&out);
+    let mut out = String::from_utf8_lossy(&out).into_owned();
+    if diagnostic.severity == Severity::Note {
+        // Ariadne calls a note `Advice`; every other format says `note`.
+        // The kind is the first word of the header after the code.
+        let header_end = out.find('\n').unwrap_or(out.len());
+        if let Some(at) = out[..header_end].find("Advice:") {
+            out.replace_range(at..at + "Advice".len(), "Note");
+        }
+    }
     let groups: Vec<Group> = shown
         .iter()
         .zip(&views)
@@ -689,6 +697,31 @@ mod tests {
             render_short(&diag, &sources),
             "main.pp:2:5: error[undefined-variable]: undefined variable c"
         );
+        assert_eq!(
+            diag.summary_with_suggestion(),
+            "undefined variable c; did you mean `a`?"
+        );
+    }
+
+    /// A note is a note in every format: ariadne's `Advice` never shows.
+    #[test]
+    fn notes_say_note_in_every_format() {
+        let mut sources = SourceMap::new();
+        let file = sources.add("main.pp", "a = 1\n");
+        let diag = Diagnostic::new(
+            Severity::Note,
+            Code("some-note"),
+            Span::new(file, TextRange::new(0, 1)),
+            "Advice: a summary",
+        );
+        for color in [false, true] {
+            let text = render(&diag, &sources, RenderOptions { color });
+            let header = text.lines().next().unwrap_or_default();
+            assert!(header.contains("Note:"), "{text}");
+            assert!(!header.contains("] Advice:"), "{text}");
+            assert!(header.contains("Advice: a summary"), "{text}");
+        }
+        assert!(render_short(&diag, &sources).contains(": note[some-note]: "));
     }
 
     #[test]

@@ -540,7 +540,7 @@ fn define_for_vars(
         cx.report(Diagnostic::error(
             codes::DUPLICATE_FOR_VARIABLE,
             span,
-            format!("name {} already defined", value_var.name),
+            format!("name `{}` already defined", value_var.name),
         ));
     }
 }

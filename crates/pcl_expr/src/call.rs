@@ -81,7 +81,7 @@ pub(crate) fn bind_call(
         let mut d = Diagnostic::error(
             codes::UNKNOWN_FUNCTION,
             span,
-            format!("unknown function '{name}'"),
+            format!("unknown function `{name}`"),
         );
         let found = cx.suggestions(|| suggest::candidates(name, scope.visible_functions()));
         d = suggest::attach(d, span, &found);
@@ -201,7 +201,7 @@ fn typecheck_args(
                     cx.report(Diagnostic::error(
                         codes::MISSING_ARGUMENT,
                         span,
-                        format!("missing required parameter '{}'", param.name),
+                        format!("missing required parameter `{}`", param.name),
                     ));
                 }
             }
@@ -396,7 +396,7 @@ fn builtin_signature(
                             argument_error(
                                 cx,
                                 r0,
-                                "the first argument to 'element' must be a list or tuple".into(),
+                                "the first argument to `element` must be a list or tuple".into(),
                                 &t0,
                             );
                         }
@@ -443,7 +443,7 @@ fn builtin_signature(
                     TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
                 ) || conversion_from(&string(), &resolved).exists();
                 if !ok {
-                    argument_error(cx, r0, "the first argument to 'length' must be a list, map, object, tuple, or string".into(), &t0);
+                    argument_error(cx, r0, "the first argument to `length` must be a list, map, object, tuple, or string".into(), &t0);
                 }
             }
             fixed(
@@ -475,7 +475,7 @@ fn builtin_signature(
                             argument_error(
                                 cx,
                                 r0,
-                                "the first argument to 'lookup' must be a map".into(),
+                                "the first argument to `lookup` must be a map".into(),
                                 &t0,
                             );
                             (Type::dynamic(), Type::dynamic())
@@ -520,7 +520,7 @@ fn builtin_signature(
                     cx,
                     codes::BUILTIN_ARITY,
                     call_range,
-                    "'toJSON' expects exactly one argument".into(),
+                    "`toJSON` expects exactly one argument".into(),
                 );
             }
             let result = output_if(arg0.is_some_and(|_| eventual(&t0)), string());
@@ -540,7 +540,7 @@ fn builtin_signature(
                     cx,
                     codes::BUILTIN_ARITY,
                     call_range,
-                    "'singleOrNone' only expects one argument".into(),
+                    "`singleOrNone` only expects one argument".into(),
                 );
                 Type::dynamic()
             };
@@ -552,7 +552,7 @@ fn builtin_signature(
                     argument_error(
                         cx,
                         r0,
-                        "the first argument to 'singleOrNone' must be a list or tuple".into(),
+                        "the first argument to `singleOrNone` must be a list or tuple".into(),
                         &t0,
                     );
                     Type::dynamic()
@@ -574,7 +574,7 @@ fn builtin_signature(
                     cx,
                     codes::BUILTIN_ARITY,
                     call_range,
-                    "'try' expects at least one argument".into(),
+                    "`try` expects at least one argument".into(),
                 );
                 return fixed(Vec::new(), Type::dynamic());
             }
@@ -601,7 +601,7 @@ fn builtin_signature(
                     cx,
                     codes::BUILTIN_ARITY,
                     call_range,
-                    "'can' expects exactly one argument".into(),
+                    "`can` expects exactly one argument".into(),
                 );
                 Type::dynamic()
             };
@@ -621,14 +621,14 @@ fn builtin_signature(
                     cx,
                     codes::BUILTIN_ARITY,
                     call_range,
-                    "'recover' expects exactly two arguments".into(),
+                    "`recover` expects exactly two arguments".into(),
                 );
             }
             if arg0.is_some() && !matches!(t0.kind(), TypeKind::Output(_)) {
                 argument_error(
                     cx,
                     r0,
-                    "the first argument to 'recover' must be an output".into(),
+                    "the first argument to `recover` must be an output".into(),
                     &t0,
                 );
             }
@@ -752,7 +752,7 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
             cx,
             codes::INVOKE_TOKEN,
             token_arg.range(),
-            format!("malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"),
+            format!("malformed token `{token}`: expected `pkg:module:member` or `pkg:member`"),
         );
         return zero();
     }
@@ -780,7 +780,7 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
                     Severity::Warning,
                     codes::UNKNOWN_PACKAGE,
                     span,
-                    format!("unknown package '{package}'"),
+                    format!("unknown package `{package}`"),
                 )
                 .with_detail(detail);
                 cx.report(d);
@@ -793,7 +793,7 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
                     cx,
                     codes::INVOKE_FUNCTION,
                     token_arg.range(),
-                    format!("error loading function '{token}': {message}"),
+                    format!("error loading function `{token}`: {message}"),
                 );
             }
             return zero();
@@ -803,7 +803,7 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
                 let mut d = Diagnostic::error(
                     codes::UNKNOWN_FUNCTION,
                     span,
-                    format!("unknown function '{token}'"),
+                    format!("unknown function `{token}`"),
                 );
                 // The environment already matched the tokens (canonical
                 // forms); list them as they are.

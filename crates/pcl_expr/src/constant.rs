@@ -37,7 +37,7 @@ pub fn never_converts(
         Diagnostic::warning(
             code,
             span(at),
-            format!("{kind} '{subject}' expects {expected}, but {text} can never be one"),
+            format!("{kind} `{subject}` expects {expected}, but {text} can never be one"),
         )
         .with_detail(format!("expected {expected}, found {what} {text}")),
     )

@@ -272,7 +272,7 @@ mod collections {
         let out = bind("[for x, x in m : x]", &v);
         assert_eq!(
             out.msgs(),
-            ["error[duplicate-for-variable]: name x already defined"]
+            ["error[duplicate-for-variable]: name `x` already defined"]
         );
         let lenient = ExprOptions {
             skip_range_typecheck: true,
@@ -386,7 +386,7 @@ mod references {
         let out = bind("buckte.id", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[undefined-variable]: undefined variable buckte"]
+            ["error[undefined-variable]: undefined variable `buckte`"]
         );
         assert_eq!(out.diags[0].help(), ["did you mean `bucket`?"]);
         assert_eq!(
@@ -401,7 +401,7 @@ mod references {
         let out = bind_with("nope", &scope_with(&[]), &lenient);
         assert_eq!(
             out.msgs(),
-            ["warning[undefined-variable]: undefined variable nope"]
+            ["warning[undefined-variable]: undefined variable `nope`"]
         );
     }
 
@@ -413,7 +413,7 @@ mod references {
         let out = bind("bucket.nope", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[unknown-property]: unknown property 'nope' among [id tags]"]
+            ["error[unknown-property]: unknown property `nope` among [id tags]"]
         );
         assert_eq!(bind("lenient.nope", &[]).msgs(), Vec::<String>::new());
         assert_eq!(bind("hook.anything.at.all", &[]).ty(), "dynamic");
@@ -434,7 +434,7 @@ mod references {
         let out = bind_with("else.x", &s, &ExprOptions::default());
         assert_eq!(
             out.msgs(),
-            ["error[keyword-traversal]: 'else' is a keyword and cannot be traversed"]
+            ["error[keyword-traversal]: `else` is a keyword and cannot be traversed"]
         );
         let mut s = Scope::root();
         s.define(
@@ -457,7 +457,7 @@ mod calls {
         let out = bind("join(\",\")", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[missing-argument]: missing required parameter 'strings'"]
+            ["error[missing-argument]: missing required parameter `strings`"]
         );
         let out = bind("stack(1)", &[]);
         assert_eq!(
@@ -467,14 +467,14 @@ mod calls {
         let out = bind("upper(\"x\")", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[unknown-function]: unknown function 'upper'"]
+            ["error[unknown-function]: unknown function `upper`"]
         );
         let out = bind("lenght([])", &[]);
         assert_eq!(out.diags[0].help(), ["did you mean `length`?"]);
         // Removed at HEAD.
         assert_eq!(
             bind("mimeType(\"x\")", &[]).msgs(),
-            ["error[unknown-function]: unknown function 'mimeType'"]
+            ["error[unknown-function]: unknown function `mimeType`"]
         );
     }
 
@@ -503,7 +503,7 @@ mod calls {
         assert_eq!(bind("element(t, 0)", &v).ty(), "string");
         assert_eq!(
             bind("element(m, 0)", &v).msgs(),
-            ["error[builtin-argument]: the first argument to 'element' must be a list or tuple"]
+            ["error[builtin-argument]: the first argument to `element` must be a list or tuple"]
         );
         assert_eq!(
             bind("entries(m)", &v).ty(),
@@ -511,39 +511,39 @@ mod calls {
         );
         assert_eq!(
             bind("entries()", &v).msgs(),
-            ["error[missing-argument]: missing required parameter 'collection'"]
+            ["error[missing-argument]: missing required parameter `collection`"]
         );
         assert_eq!(bind("length(l)", &v).ty(), "int");
         assert_eq!(bind("length(ol)", &v).ty(), "output(int)");
         assert_eq!(
             bind("length(s)", &v).msgs(),
-            ["error[builtin-argument]: the first argument to 'length' must be a list, map, object, tuple, or string"]
+            ["error[builtin-argument]: the first argument to `length` must be a list, map, object, tuple, or string"]
         );
         assert_eq!(bind("lookup(m, \"k\", 0)", &v).ty(), "int");
         assert_eq!(bind("lookup({}, \"k\")", &v).ty(), "dynamic");
         assert_eq!(
             bind("lookup(l, \"k\")", &v).msgs(),
-            ["error[builtin-argument]: the first argument to 'lookup' must be a map"]
+            ["error[builtin-argument]: the first argument to `lookup` must be a map"]
         );
         assert_eq!(bind("secret(l)", &v).ty(), "output(list(string))");
         assert_eq!(bind("toJSON(ol)", &v).ty(), "output(string)");
         assert_eq!(
             bind("toJSON()", &v).msgs()[0],
-            "error[builtin-arity]: 'toJSON' expects exactly one argument"
+            "error[builtin-arity]: `toJSON` expects exactly one argument"
         );
         assert_eq!(bind("singleOrNone(l)", &v).ty(), "union(none, string)");
         assert_eq!(bind("singleOrNone(t)", &v).ty(), "union(int, none)");
         assert_eq!(bind("try(o, 1)", &v).ty(), "output(int)");
         assert_eq!(
             bind("try()", &v).msgs(),
-            ["error[builtin-arity]: 'try' expects at least one argument"]
+            ["error[builtin-arity]: `try` expects at least one argument"]
         );
         assert_eq!(bind("can(o)", &v).ty(), "output(bool)");
         assert_eq!(bind("can(l)", &v).ty(), "bool");
         assert_eq!(bind("recover(o, length(error))", &v).ty(), "output(int)");
         assert_eq!(
             bind("recover(1, 2)", &v).msgs(),
-            ["error[builtin-argument]: the first argument to 'recover' must be an output"]
+            ["error[builtin-argument]: the first argument to `recover` must be an output"]
         );
         assert_eq!(bind("pulumiResourceType(bucket)", &v).ty(), "string");
         assert_eq!(
@@ -586,15 +586,15 @@ mod calls {
         assert_eq!(out.ty(), "output(number)");
         assert_eq!(
             bind("invoke(\"std:index:abz\", {})", &v).msgs(),
-            ["error[unknown-function]: unknown function 'std:index:abz'"]
+            ["error[unknown-function]: unknown function `std:index:abz`"]
         );
         assert_eq!(
             bind("invoke(\"nope:index:f\", {})", &v).msgs(),
-            ["warning[unknown-package]: unknown package 'nope'"]
+            ["warning[unknown-package]: unknown package `nope`"]
         );
         assert_eq!(
             bind("invoke(\"a:b:c:d\", {})", &v).msgs(),
-            ["error[invoke-token]: malformed token 'a:b:c:d': expected 'pkg:module:member' or 'pkg:member'"]
+            ["error[invoke-token]: malformed token `a:b:c:d`: expected `pkg:module:member` or `pkg:member`"]
         );
         let t = [("t", "string")];
         assert_eq!(
@@ -645,8 +645,8 @@ mod calls {
             out.msgs(),
             [
                 "error[call-arguments]: call must be passed a receiver, method name, and arguments object",
-                "error[missing-argument]: missing required parameter 'method'",
-                "error[missing-argument]: missing required parameter 'args'",
+                "error[missing-argument]: missing required parameter `method`",
+                "error[missing-argument]: missing required parameter `args`",
             ]
         );
         assert_eq!(
@@ -660,7 +660,7 @@ mod calls {
     /// alone; arguments without errors are still checked.
     #[test]
     fn arguments_that_failed_are_not_checked_again() {
-        let undefined = "error[undefined-variable]: undefined variable nope";
+        let undefined = "error[undefined-variable]: undefined variable `nope`";
         assert_eq!(bind("call(nope, \"getKey\", {})", &[]).msgs(), [undefined]);
         assert_eq!(bind("pulumiResourceType(nope)", &[]).msgs(), [undefined]);
         assert_eq!(
@@ -697,7 +697,7 @@ mod calls {
                 diags: cx.take_diagnostics(),
             };
             let expected: &[&str] = if text.contains("nope") {
-                &["error[undefined-variable]: undefined variable nope"]
+                &["error[undefined-variable]: undefined variable `nope`"]
             } else {
                 &[]
             };
@@ -932,30 +932,30 @@ mod golden {
     fn references_and_calls() {
         assert_eq!(
             golden("bucket.tags[\"a\"] + bukcet.id", &[]),
-            "main.pp:1:20: error[undefined-variable]: undefined variable bukcet\n  help: did you mean `bucket`?\n"
+            "main.pp:1:20: error[undefined-variable]: undefined variable `bukcet`\n  help: did you mean `bucket`?\n"
         );
         assert_eq!(
             golden("bucket.tagz", &[]),
-            "main.pp:1:7: error[unknown-property]: unknown property 'tagz' among [id tags]\n  help: did you mean `tags`?\n"
+            "main.pp:1:7: error[unknown-property]: unknown property `tagz` among [id tags]\n  help: did you mean `tags`?\n"
         );
         // Past five members the summary names only the property and the
         // help line lists the likely ones (the reference lists them all).
         let wide = "object({ami = string, arn = string, id = string, instanceType = string, publicDns = string, publicIp = string, tags = map(string), urn = string})";
         assert_eq!(
             golden("server.publicIpAddress", &[("server", wide)]),
-            "main.pp:1:7: error[unknown-property]: unknown property 'publicIpAddress'\n  detail: the object has no property 'publicIpAddress'\n  help: did you mean `publicIp`?\n"
+            "main.pp:1:7: error[unknown-property]: unknown property `publicIpAddress`\n  detail: the object has no property `publicIpAddress`\n  help: did you mean `publicIp`?\n"
         );
         assert_eq!(
             golden("server.zzz", &[("server", wide)]),
-            "main.pp:1:7: error[unknown-property]: unknown property 'zzz'\n  detail: the object has no property 'zzz', and none of its 8 properties is close\n"
+            "main.pp:1:7: error[unknown-property]: unknown property `zzz`\n  detail: the object has no property `zzz`, and none of its 8 properties is close\n"
         );
         assert_eq!(
             golden("join(\",\")", &[]),
-            "main.pp:1:1: error[missing-argument]: missing required parameter 'strings'\n  help: usage: join(separator: string, strings: list(string))\n"
+            "main.pp:1:1: error[missing-argument]: missing required parameter `strings`\n  help: usage: join(separator: string, strings: list(string))\n"
         );
         assert_eq!(
             golden("toJSON(1, 2)", &[]),
-            "main.pp:1:1: error[builtin-arity]: 'toJSON' expects exactly one argument\n  detail: 'toJSON' expects exactly one argument\n  help: usage: toJSON(value: any)\nmain.pp:1:1: error[too-many-arguments]: too many arguments to call: expected 1, got 2\n  help: usage: toJSON(value: any)\n"
+            "main.pp:1:1: error[builtin-arity]: `toJSON` expects exactly one argument\n  detail: `toJSON` expects exactly one argument\n  help: usage: toJSON(value: any)\nmain.pp:1:1: error[too-many-arguments]: too many arguments to call: expected 1, got 2\n  help: usage: toJSON(value: any)\n"
         );
         assert_eq!(
             golden("[for x in s : x]", &[("s", "set(int)")]),

@@ -3,7 +3,7 @@
 //! is stable; when the hclwrite oracle is built, each `.pp.out` is also
 //! exactly hclwrite's output, except for inputs marked `hclwrite-rejects`
 //! (which hclwrite 2.14 cannot parse, and must indeed reject) and
-//! `pcl-deviation` (a deliberate difference, listed in the README, which
+//! `pcl-deviation` (a deliberate difference, listed in docs/differences.md, which
 //! must indeed differ).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -163,6 +163,30 @@ fn hover_shows_types_and_resource_tokens() {
     assert_eq!(client.stop(), Ok(()));
 }
 
+/// Hover on a literal shows the PCL literal it is, never Go notation
+/// (`cty.NumberIntVal(80)`, `cty.StringVal("hello")`).
+#[test]
+fn hover_on_literals_shows_pcl_values() {
+    let text = "x = \"hello\"\nport = 80\npi = 3.5\nyes = true\no = { a = 1 }\n";
+    let dir = program(&[("main.pp", text)]);
+    let mut client = started(&dir);
+    let uri = url(&dir, "main.pp");
+    client.open(&uri, text);
+    for (line, col, shown) in [
+        (0, 6, "\"hello\""),
+        (1, 8, "80"),
+        (2, 6, "3.5"),
+        (3, 7, "true"),
+        (4, 10, "1"),
+    ] {
+        let hover = client.ok("textDocument/hover", pos(&uri, line, col));
+        let value = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(!value.contains("cty."), "{hover}");
+        assert_eq!(value, format!("```pcl\n{shown}\n```"), "{hover}");
+    }
+    assert_eq!(client.stop(), Ok(()));
+}
+
 #[test]
 fn definition_of_locals_config_and_resources_across_files() {
     let decls = "config region string {\n}\nprefix = \"p\"\n";

@@ -201,10 +201,10 @@ pub(crate) fn parse_ref(reference: &str, type_hint: Option<String>) -> Result<Ty
                     .unwrap_or_default(),
             )
         }
-        "provider" => return Err(format!("invalid provider reference '{reference}'")),
+        "provider" => return Err(format!("invalid provider reference `{reference}`")),
         "types" => (RefKind::Type, percent_decode(token)?),
         "resources" => (RefKind::Resource, percent_decode(token)?),
-        _ => return Err(format!("invalid type reference '{reference}'")),
+        _ => return Err(format!("invalid type reference `{reference}`")),
     };
     if token.is_empty() && kind != RefKind::Provider {
         return Err("missing token".to_owned());
@@ -238,13 +238,13 @@ fn parse_ref_path(path: &str) -> Result<PackageRef, String> {
         {
             (*name, *version)
         }
-        _ => return Err(format!("failed to parse path '{path}'")),
+        _ => return Err(format!("failed to parse path `{path}`")),
     };
     let Some(version_text) = version.strip_prefix('v') else {
-        return Err(format!("failed to parse path '{path}'"));
+        return Err(format!("failed to parse path `{path}`"));
     };
     let version = parse_version_tolerant(version_text)
-        .ok_or_else(|| format!("failed to parse package version '{version}'"))?;
+        .ok_or_else(|| format!("failed to parse package version `{version}`"))?;
     Ok(PackageRef {
         name: name.to_owned(),
         version,
@@ -281,7 +281,7 @@ fn percent_decode(text: &str) -> Result<String, String> {
             let hex = text
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| format!("invalid escape in '{text}'"))?;
+                .ok_or_else(|| format!("invalid escape in `{text}`"))?;
             out.push(hex);
             i += 3;
         } else {
@@ -289,7 +289,7 @@ fn percent_decode(text: &str) -> Result<String, String> {
             i += 1;
         }
     }
-    String::from_utf8(out).map_err(|_| format!("invalid UTF-8 after unescaping '{text}'"))
+    String::from_utf8(out).map_err(|_| format!("invalid UTF-8 after unescaping `{text}`"))
 }
 
 /// A JSON scalar as a literal, without a type to check against.
@@ -461,7 +461,7 @@ pub(crate) fn type_def(token: &str, raw: RawComplexType) -> Result<TypeDef, Stri
     }
     let name = raw.ty.unwrap_or_default();
     let element_type = Primitive::parse(&name).ok_or_else(|| {
-        format!("enums may only be of type string, integer, number or boolean, not '{name}'")
+        format!("enums may only be of type string, integer, number or boolean, not `{name}`")
     })?;
     let mut problems = Problems::default();
     let mut values = Vec::with_capacity(raw.values.len());

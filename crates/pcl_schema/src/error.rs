@@ -116,8 +116,8 @@ impl fmt::Display for LoadError {
                 ..
             } => {
                 match version {
-                    Some(v) => write!(f, "no schema for package '{name}' version {v}")?,
-                    None => write!(f, "no schema for package '{name}'")?,
+                    Some(v) => write!(f, "no schema for package `{name}` version {v}")?,
+                    None => write!(f, "no schema for package `{name}`")?,
                 }
                 if !available.is_empty() {
                     let list: Vec<String> = available.iter().map(ToString::to_string).collect();
@@ -133,19 +133,19 @@ impl fmt::Display for LoadError {
                 message,
             } => write!(
                 f,
-                "malformed schema for package '{name}'{} at line {line}, column {column}: {message}",
+                "malformed schema for package `{name}`{} at line {line}, column {column}: {message}",
                 path_suffix(path)
             ),
             LoadError::Invalid {
                 name,
                 path,
                 message,
-            } => write!(f, "invalid schema for package '{name}'{}: {message}", path_suffix(path)),
+            } => write!(f, "invalid schema for package `{name}`{}: {message}", path_suffix(path)),
             LoadError::Io {
                 name,
                 path,
                 message,
-            } => write!(f, "cannot read schema for package '{name}' ({}): {message}", path.display()),
+            } => write!(f, "cannot read schema for package `{name}` ({}): {message}", path.display()),
         }
     }
 }
@@ -192,7 +192,7 @@ impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "invalid {} '{}' in package '{}' at line {}, column {}: {}",
+            "invalid {} `{}` in package `{}` at line {}, column {}: {}",
             self.section.as_str(),
             self.token,
             self.package,
@@ -233,7 +233,7 @@ impl fmt::Display for LookupError {
             // As the reference prints the diagnostics of a member that
             // does not bind: the first, and how many others.
             LookupError::Invalid { token, problems } => match problems.split_first() {
-                None => write!(f, "invalid schema member '{token}'"),
+                None => write!(f, "invalid schema member `{token}`"),
                 Some((first, [])) => write!(f, "{}: {}", first.path, first.message),
                 Some((first, rest)) => write!(
                     f,
@@ -245,7 +245,7 @@ impl fmt::Display for LookupError {
             },
             LookupError::Ambiguous { token, candidates } => write!(
                 f,
-                "token '{token}' is ambiguous: it matches {}",
+                "token `{token}` is ambiguous: it matches {}",
                 candidates.join(", ")
             ),
         }
@@ -282,12 +282,12 @@ impl fmt::Display for ResolveError {
             ResolveError::Load(e) => e.fmt(f),
             ResolveError::Lookup(e) => e.fmt(f),
             ResolveError::NotFound { reference, package } => {
-                write!(f, "'{reference}' not found in package '{package}'")
+                write!(f, "`{reference}` not found in package `{package}`")
             }
             ResolveError::BadUnderlyingType {
                 reference,
                 type_name,
-            } => write!(f, "'{reference}': unknown primitive type {type_name}"),
+            } => write!(f, "`{reference}`: unknown primitive type {type_name}"),
         }
     }
 }

@@ -154,7 +154,7 @@ fn check_loaded(pkg: &Package, request: &PackageDescriptor) -> Result<(), LoadEr
     };
     if pkg.name() != request.package_name() {
         return Err(invalid(format!(
-            "the schema is for package '{}', not '{}'",
+            "the schema is for package `{}`, not `{}`",
             pkg.name(),
             request.package_name()
         )));
@@ -162,13 +162,13 @@ fn check_loaded(pkg: &Package, request: &PackageDescriptor) -> Result<(), LoadEr
     if request.parameterization.is_some() {
         let Some(sp) = pkg.parameterization() else {
             return Err(invalid(format!(
-                "a parameterization of '{}' was requested but the schema is not parameterized",
+                "a parameterization of `{}` was requested but the schema is not parameterized",
                 request.name
             )));
         };
         if sp.base_provider.name != request.name {
             return Err(invalid(format!(
-                "the schema parameterizes '{}', not '{}'",
+                "the schema parameterizes `{}`, not `{}`",
                 sp.base_provider.name, request.name
             )));
         }

@@ -116,7 +116,7 @@ impl fmt::Display for TypeProblem {
             }
             TypeProblem::Empty => f.write_str("type spec has no type, $ref or oneOf"),
             TypeProblem::BadRef { reference, reason } => {
-                write!(f, "invalid type reference '{reference}': {reason}")
+                write!(f, "invalid type reference `{reference}`: {reason}")
             }
         }
     }

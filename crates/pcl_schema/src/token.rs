@@ -39,7 +39,7 @@ impl fmt::Display for MalformedToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "malformed token '{}': expected 'pkg:module:member' or 'pkg:member'",
+            "malformed token `{}`: expected `pkg:module:member` or `pkg:member`",
             self.0
         )
     }
@@ -196,7 +196,7 @@ mod tests {
         }
         assert_eq!(
             decompose("x").unwrap_err().to_string(),
-            "malformed token 'x': expected 'pkg:module:member' or 'pkg:member'"
+            "malformed token `x`: expected `pkg:module:member` or `pkg:member`"
         );
     }
 

@@ -77,6 +77,18 @@ pub fn material(path: &Path, test: &str) -> Option<PathBuf> {
     None
 }
 
+/// A message without its name quotes, for comparison with the
+/// reference's text: pcl quotes every name, code and token with backticks
+/// (`` unknown package `aws` ``, `` undefined variable `args` ``) where
+/// the reference uses single quotes or none (`unknown package 'aws'`,
+/// `undefined variable args`). This is the one deviation class
+/// `names-in-backticks` (README, differences from the reference):
+/// comparisons with the reference's text apply this to both sides, so
+/// quoting is the only difference they forgive.
+pub fn without_quotes(message: &str) -> String {
+    message.replace(['`', '\''], "")
+}
+
 /// Whether golden files are being rewritten: `UPDATE_EXPECT=1` exactly.
 pub fn updating() -> bool {
     std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1")

@@ -597,7 +597,7 @@ pub fn collection_types(t: &Type, strict: bool) -> CollectionTypes {
                 codes::CANNOT_ITERATE,
                 format!(
                     "cannot iterate over a value of type {}",
-                    crate::print::display_string_capped(&src, crate::message::MAX_TYPE_CHARS)
+                    crate::print::message_type_text(&src, crate::message::MAX_TYPE_CHARS)
                 ),
             )],
         },

@@ -304,7 +304,7 @@ fn arity_error(n: usize, whole: TextRange) -> TypeDiagnostic {
     if n == 0 {
         TypeDiagnostic::error(
             codes::MISSING_ARGUMENT,
-            "missing required parameter 'elementType'",
+            "missing required parameter `elementType`",
         )
         .with_range(whole)
     } else {
@@ -334,7 +334,7 @@ impl Binder {
                     self.diags.push(
                         TypeDiagnostic::error(
                             codes::UNDEFINED_VARIABLE,
-                            format!("undefined variable {name}"),
+                            format!("undefined variable `{name}`"),
                         )
                         .with_range(*r),
                     );
@@ -380,7 +380,7 @@ impl Binder {
             self.diags.push(
                 TypeDiagnostic::error(
                     codes::UNKNOWN_FUNCTION,
-                    format!("unknown function '{name}'"),
+                    format!("unknown function `{name}`"),
                 )
                 .with_range(name_range),
             );
@@ -503,9 +503,9 @@ mod tests {
         assert_eq!(s("list(5)"), "list(const(int, 5)) []");
         assert_eq!(
             s("{(x) = string}"),
-            "map(string) [\"undefined variable x\"]"
+            "map(string) [\"undefined variable `x`\"]"
         );
-        assert_eq!(s("foo"), "dynamic [\"undefined variable foo\"]");
+        assert_eq!(s("foo"), "dynamic [\"undefined variable `foo`\"]");
         assert!(s("list(").contains("invalid type label"));
         assert!(s(&"list(".repeat(1000)).contains("invalid type label"));
     }

@@ -1,5 +1,17 @@
 //! The compact `String()` form of types (types.md §1.14): `list(string)`,
-//! `union(int, none)`, `object({a = int})`, `cty.NumberIntVal(1)`.
+//! `union(int, none)`, `object({a = int})`, in two flavours that differ
+//! only in how literal (const) types and enum values print:
+//!
+//! * the *user* form ([`display_string`], `Display`, every message and
+//!   hover): a const prints as the PCL literal it stands for (`1`,
+//!   `"hello"`, `true`, `null`), so no text a person reads holds Go
+//!   notation;
+//! * the *reference* form ([`reference_string`],
+//!   [`Type::to_reference_string`]): cty's Go syntax
+//!   (`cty.NumberIntVal(1)`, `cty.StringVal("a")`), exactly what the
+//!   reference's `String()` prints. The type-vector harness compares it,
+//!   and union members are ordered by it (the reference sorts by its
+//!   `String()`), so the order of a union does not depend on the flavour.
 //!
 //! Differences from the reference, both deliberate: annotated types print
 //! `annotated` without a memory address (defect `annotated-address`), and
@@ -14,30 +26,67 @@ use crate::ty::{Type, TypeKind};
 use crate::value::{go_quote, Value};
 use crate::MAX_TYPE_DEPTH;
 
-/// The `String()` form of `t`.
+/// The user form of `t`: the `String()` form with literal types printed
+/// as PCL literals (`object({a = 1})`).
 pub fn display_string(t: &Type) -> String {
+    let mut out = String::new();
+    write_display(t, &mut out, &mut Walk::user(), 0, usize::MAX);
+    out
+}
+
+/// The reference's own `String()` form of `t`, consts in cty's Go syntax
+/// (`object({a = cty.NumberIntVal(1)})`): for comparisons with the
+/// reference only, never for text a person reads.
+pub fn reference_string(t: &Type) -> String {
     let mut out = String::new();
     write_display(t, &mut out, &mut Walk::default(), 0, usize::MAX);
     out
 }
 
-/// The `String()` form cut after about `limit` bytes (union sort keys: two
-/// types that agree on so long a prefix keep their relative order).
+/// The reference `String()` form cut after about `limit` bytes (union sort
+/// keys: two types that agree on so long a prefix keep their relative
+/// order; the sort itself compares the same forms without printing them).
+#[cfg(test)]
 pub(crate) fn display_prefix(t: &Type, limit: usize) -> String {
     let mut out = String::new();
     write_display(t, &mut out, &mut Walk::default(), 0, limit);
     out
 }
 
-/// The `String()` form cut at `max_chars` characters with `…`, for
-/// messages that quote the reference's form (`cannot traverse value of type
+/// The user form cut at `max_chars` characters with `…`, for messages
+/// that quote the reference's wording (`cannot traverse value of type
 /// set(string)`). The printing stops near the cut, so a type whose whole
 /// form is hundreds of kilobytes costs about `max_chars`.
 pub fn display_string_capped(t: &Type, max_chars: usize) -> String {
-    // `display_prefix` stops after about `limit` bytes; a character is at
+    // The printing stops after about `limit` bytes; a character is at
     // most four.
-    let prefix = display_prefix(t, max_chars.saturating_mul(4));
+    let mut prefix = String::new();
+    write_display(
+        t,
+        &mut prefix,
+        &mut Walk::user(),
+        0,
+        max_chars.saturating_mul(4),
+    );
     pcl_diagnostics::elide(&prefix, max_chars).into_owned()
+}
+
+/// A type as a message that keeps the reference's wording names it
+/// (`cannot iterate over a value of type set(int)`): the user form capped
+/// at `max_chars`, except that a literal's type is its kind and value
+/// (`bool true`, `number 2.5`), as in `found …`.
+pub fn message_type_text(t: &Type, max_chars: usize) -> String {
+    match t.kind() {
+        TypeKind::Const(_) => crate::message::found_text(t),
+        _ => display_string_capped(t, max_chars),
+    }
+}
+
+impl Type {
+    /// The reference's `String()` form (see [`reference_string`]).
+    pub fn to_reference_string(&self) -> String {
+        reference_string(self)
+    }
 }
 
 /// The start of `t`'s `String()` form that can be named without printing
@@ -114,13 +163,49 @@ pub fn cty_go_string(v: &Value, underlying: &Type) -> String {
     }
 }
 
-/// A printing walk: the objects being printed (a cycle prints `...`), the
-/// deepest level reached and whether a not yet defined object was met.
+/// The PCL literal a const value stands for: `1`, `"a"`, `true`, `null`,
+/// `[1, "a"]` (an unknown value, which has no literal, prints `unknown`).
+pub fn source_literal(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Unknown => "unknown".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::String(s) => go_quote(s),
+        Value::Number(n) => n.notation(),
+        Value::List(items) => {
+            let parts: Vec<String> = items.iter().map(source_literal).collect();
+            format!("[{}]", parts.join(", "))
+        }
+    }
+}
+
+/// A printing walk: the flavour (user or reference), the objects being
+/// printed (a cycle prints `...`), the deepest level reached and whether a
+/// not yet defined object was met.
 #[derive(Default)]
 struct Walk {
+    user: bool,
     stack: Vec<usize>,
     deepest: usize,
     undefined: bool,
+}
+
+impl Walk {
+    fn user() -> Walk {
+        Walk {
+            user: true,
+            ..Walk::default()
+        }
+    }
+
+    /// A const value in this walk's flavour.
+    fn value(&self, v: &Value, underlying: &Type) -> String {
+        if self.user {
+            source_literal(v)
+        } else {
+            cty_go_string(v, underlying)
+        }
+    }
 }
 
 /// The longest printed form an object remembers (see [`write_object`]).
@@ -195,7 +280,8 @@ fn write_display(t: &Type, out: &mut String, stack: &mut Walk, depth: usize, lim
             out.push(')');
         }
         TypeKind::Object(o) => {
-            if stack.stack.is_empty() && depth <= CACHED_FORM_DEPTH {
+            // Only the reference form is remembered (union sort keys).
+            if !stack.user && stack.stack.is_empty() && depth <= CACHED_FORM_DEPTH {
                 if let Some(form) = cached_form(o, t.addr()) {
                     // The form printed here would be the remembered one
                     // unless `limit` cut it.
@@ -207,7 +293,7 @@ fn write_display(t: &Type, out: &mut String, stack: &mut Walk, depth: usize, lim
             }
             write_object(o, t.addr(), out, stack, depth, limit);
         }
-        TypeKind::Const(c) => out.push_str(&cty_go_string(c.value(), c.underlying())),
+        TypeKind::Const(c) => out.push_str(&stack.value(c.value(), c.underlying())),
         TypeKind::Enum(e) => {
             out.push_str("enum(");
             out.push_str(e.token());
@@ -217,7 +303,7 @@ fn write_display(t: &Type, out: &mut String, stack: &mut Walk, depth: usize, lim
             let vals: Vec<String> = e
                 .values()
                 .iter()
-                .map(|v| cty_go_string(v, e.underlying()))
+                .map(|v| stack.value(v, e.underlying()))
                 .collect();
             out.push_str(&vals.join(","));
             out.push(')');

@@ -95,7 +95,7 @@ fn cannot_traverse(t: &Type) -> TypeDiagnostic {
         codes::CANNOT_TRAVERSE,
         format!(
             "cannot traverse value of type {}",
-            crate::print::display_string_capped(t, crate::message::MAX_TYPE_CHARS)
+            crate::print::message_type_text(t, crate::message::MAX_TYPE_CHARS)
         ),
     )
 }
@@ -306,7 +306,7 @@ fn traverse_object(t: &Type, step: &Traverser) -> Traversal {
         TypeDiagnostic::error_if(
             strict,
             codes::UNKNOWN_PROPERTY,
-            format!("unknown property '{name}' among [{}]", names.join(" ")),
+            format!("unknown property `{name}` among [{}]", names.join(" ")),
         ),
     )
 }
@@ -356,7 +356,7 @@ mod tests {
         };
         assert_eq!(
             summaries(&Type::optional(object("b"))),
-            ["unknown property 'nope' among [b]"]
+            ["unknown property `nope` among [b]"]
         );
         let two = Type::union([object("a"), object("b")]);
         assert_eq!(

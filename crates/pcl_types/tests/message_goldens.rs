@@ -48,6 +48,9 @@ fn message_lines(text: &str) -> impl Iterator<Item = &str> {
         let t = l.trim_start();
         !t.starts_with('#')
             && !t.starts_with("reference reason:")
+            // The reference's own words, kept beside pcl's.
+            && !t.starts_with("reference-message:")
+            && !t.starts_with("source:")
             && !t.starts_with("dest:")
             && !t.starts_with("src:")
     })

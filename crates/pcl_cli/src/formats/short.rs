@@ -1,7 +1,9 @@
 //! `--format short`: one `path:line:col: severity[code]: message` line per
 //! diagnostic, the form editors, problem matchers and `grep` parse. The
 //! file name, code and summary are [`escape`]d: one diagnostic is always
-//! one line, and no control or bidi character reaches the terminal.
+//! one line, and no control or bidi character reaches the terminal. A
+//! did-you-mean follows the summary (`…; did you mean `a`?`): it is the
+//! part of the help a one-line reader needs most.
 
 use std::io::{self, Write};
 
@@ -21,7 +23,7 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             item.loc.start.column,
             d.severity,
             escape(d.code.as_str()),
-            escape(&d.summary)
+            escape(&d.summary_with_suggestion())
         )?;
     }
     Ok(())

@@ -213,16 +213,16 @@ fn unknown_property(
     let help = pcl_diagnostics::suggest::help_line(&found);
     if let Some(n) = name {
         if members.len() > suggest::MAX_SUGGESTIONS {
-            d.summary = format!("unknown property '{n}'");
+            d.summary = format!("unknown property `{n}`");
             let owner = match resource_token(receiver) {
-                Some(token) => format!("resource type '{token}'"),
+                Some(token) => format!("resource type `{token}`"),
                 None => "the object".to_string(),
             };
             d.detail = Some(if help.is_some() {
-                format!("{owner} has no property '{n}'")
+                format!("{owner} has no property `{n}`")
             } else {
                 format!(
-                    "{owner} has no property '{n}', and none of its {} properties is close",
+                    "{owner} has no property `{n}`, and none of its {} properties is close",
                     members.len()
                 )
             });
@@ -439,7 +439,7 @@ pub(super) fn bind_scope_traversal<'t>(
                 severity,
                 codes::UNDEFINED_VARIABLE,
                 span,
-                format!("undefined variable {name}"),
+                format!("undefined variable `{name}`"),
             );
             d = suggest::attach(d, span, &cx.suggestions(|| scope.suggest_names(name)));
             // A name a sibling file declares is the host's to report.
@@ -469,7 +469,7 @@ pub(super) fn bind_scope_traversal<'t>(
                 Definition::Null => (Type::none(), NodeMode::Typed),
                 Definition::Keyword(k) => (
                     Type::dynamic(),
-                    NodeMode::NotTraversable(format!("'{k}' is a keyword and cannot be traversed")),
+                    NodeMode::NotTraversable(format!("`{k}` is a keyword and cannot be traversed")),
                 ),
                 Definition::ResourceProperty(p) => (p.ty.clone(), NodeMode::Typed),
             };
