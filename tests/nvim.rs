@@ -243,7 +243,7 @@ fn neovim_shows_the_diagnostic_and_the_hover_type() {
     // vim.diagnostic.severity.ERROR
     assert_eq!(field(d, "severity"), 1, "{context}");
     let message = field(d, "message").as_str().unwrap_or_default();
-    assert!(message.contains("'bukcet'"), "{context}");
+    assert!(message.contains("`bukcet`"), "{context}");
     assert!(message.contains("did you mean `bucket`"), "{context}");
 
     assert_eq!(field(&result, "second_attached"), true, "{context}");
