@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use pcl_tests::{corpus, repo, run};
+use pcl_tests::{corpus_groups, repo, run};
 use serde_json::Value;
 
 fn schema(name: &str) -> jsonschema::Validator {
@@ -24,32 +24,9 @@ fn validate(validator: &jsonschema::Validator, text: &str, what: &str) {
     assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
 }
 
-/// The corpus programs grouped by schema directory, as absolute paths.
-fn corpus_groups() -> Option<Vec<(String, Vec<String>)>> {
-    let dir = corpus("json and model contracts")?;
-    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).ok()?;
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for line in manifest
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let (Some(program), Some(schemas)) = (fields.get(1), fields.get(2)) else {
-            continue;
-        };
-        let program = dir.join(program).to_string_lossy().into_owned();
-        let schemas = dir.join(schemas).to_string_lossy().into_owned();
-        match groups.iter_mut().find(|(s, _)| *s == schemas) {
-            Some((_, programs)) => programs.push(program),
-            None => groups.push((schemas, vec![program])),
-        }
-    }
-    Some(groups)
-}
-
 #[test]
 fn json_and_model_outputs_of_every_corpus_program_validate() {
-    let Some(groups) = corpus_groups() else {
+    let Some(groups) = corpus_groups("json and model contracts") else {
         return;
     };
     let json_schema = schema("check-json.schema.json");

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use pcl_tests::{corpus, pcl_binary, scratch};
+use pcl_tests::{corpus_groups, pcl_binary, scratch};
 
 /// The system calls that reach the network or start a program.
 const WATCHED: &str = "trace=socket,connect,sendto,execve,execveat";
@@ -57,25 +57,9 @@ fn watched_calls(program: &Path, args: &[&str], log: &Path) -> Option<Vec<String
 
 #[test]
 fn checking_the_corpus_opens_no_socket_and_starts_no_program() {
-    let Some(dir) = corpus("isolation") else {
+    let Some(groups) = corpus_groups("isolation") else {
         return;
     };
-    let manifest = std::fs::read_to_string(dir.join("manifest.tsv"))
-        .unwrap_or_else(|e| panic!("manifest.tsv: {e}"));
-    // Every program, grouped by schema folder (one run per folder).
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for line in manifest.lines().filter(|l| !l.starts_with('#')) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (Some(program), Some(schemas)) = (cols.get(1), cols.get(2)) else {
-            continue;
-        };
-        let program = dir.join(program).to_string_lossy().into_owned();
-        let schemas = dir.join(schemas).to_string_lossy().into_owned();
-        match groups.iter_mut().find(|(s, _)| *s == schemas) {
-            Some((_, programs)) => programs.push(program),
-            None => groups.push((schemas, vec![program])),
-        }
-    }
     let log = scratch("isolation").join("strace.log");
     let mut programs = 0;
     for (schemas, paths) in &groups {

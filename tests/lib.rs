@@ -29,6 +29,32 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
     Some(repo().join("../shared/corpus"))
 }
 
+/// The corpus programs of `manifest.tsv`, grouped by schema folder (one
+/// `pcl check` per folder), as absolute paths; `None` when the corpus is
+/// absent (see [`corpus`]).
+pub fn corpus_groups(test: &str) -> Option<Vec<(String, Vec<String>)>> {
+    let dir = corpus(test)?;
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv"))
+        .unwrap_or_else(|e| panic!("manifest.tsv: {e}"));
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for line in manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (Some(program), Some(schemas)) = (fields.get(1), fields.get(2)) else {
+            continue;
+        };
+        let program = dir.join(program).to_string_lossy().into_owned();
+        let schemas = dir.join(schemas).to_string_lossy().into_owned();
+        match groups.iter_mut().find(|(s, _)| *s == schemas) {
+            Some((_, programs)) => programs.push(program),
+            None => groups.push((schemas, vec![program])),
+        }
+    }
+    Some(groups)
+}
+
 /// The built `pcl` binary.
 pub fn pcl_binary() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();

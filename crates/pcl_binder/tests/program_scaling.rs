@@ -87,15 +87,9 @@ fn check_one_shape() {
     if !pcl_testkit::is_instruction_child() {
         return;
     }
-    let var = |name: &str| -> usize {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or_else(|| panic!("{name} is not set"))
-    };
-    let (name, make, _) = ROWS[var("SCALING_ROW")];
+    let (name, make, _) = ROWS[pcl_testkit::child_number("SCALING_ROW")];
     // At 0 the child measures the harness alone (the baseline).
-    let n = var("SCALING_N");
+    let n = pcl_testkit::child_number("SCALING_N");
     if n > 0 {
         assert!(!check(make, n), "{name} has errors");
     }

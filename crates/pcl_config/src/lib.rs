@@ -373,16 +373,16 @@ pub enum Level {
     Deny,
 }
 
-/// What each named code is reported as, in the order codes were first
-/// named; a later source overrides an earlier one.
+/// What each named code is reported as; a later source overrides an
+/// earlier one. A diagnostic's level is one map lookup, however many codes
+/// are named.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Levels(Vec<(String, Level)>);
+pub struct Levels(HashMap<String, Level>);
 
 impl Levels {
     /// `sources` merged, later ones winning (a file, then the command line).
     pub fn merge(sources: &[&CodeLevels]) -> Levels {
         let mut levels: HashMap<String, Level> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
         for source in sources {
             for (list, level) in [
                 (&source.allow, Level::Allow),
@@ -390,23 +390,16 @@ impl Levels {
                 (&source.deny, Level::Deny),
             ] {
                 for code in list {
-                    if levels.insert(code.clone(), level).is_none() {
-                        order.push(code.clone());
-                    }
+                    levels.insert(code.clone(), level);
                 }
             }
         }
-        Levels(
-            order
-                .into_iter()
-                .filter_map(|code| levels.get(&code).map(|l| (code.clone(), *l)))
-                .collect(),
-        )
+        Levels(levels)
     }
 
     /// The level `code` is reported at, when one was chosen.
     pub fn level(&self, code: &str) -> Option<Level> {
-        self.0.iter().find(|(c, _)| c == code).map(|(_, l)| *l)
+        self.0.get(code).copied()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -414,25 +407,31 @@ impl Levels {
     }
 
     /// Drops the allowed codes' diagnostics and sets the severity of the
-    /// warned and denied ones. Linear in the diagnostics (the levels are a
-    /// handful).
+    /// warned and denied ones: one lookup per diagnostic.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
         if self.0.is_empty() {
             return;
         }
-        diagnostics.retain_mut(|d| match self.level(d.code.as_str()) {
-            Some(Level::Allow) => false,
-            Some(Level::Warn) => {
-                d.severity = Severity::Warning;
-                true
-            }
-            Some(Level::Deny) => {
-                d.severity = Severity::Error;
-                true
-            }
-            None => true,
-        });
+        apply_levels(diagnostics, |code| self.level(code));
     }
+}
+
+/// Drops the diagnostics whose code `level` allows and sets the severity
+/// of those it warns about or denies; shared by `pcl check` ([`Levels`])
+/// and `pcl lsp` (its settings' code map).
+pub fn apply_levels(diagnostics: &mut Vec<Diagnostic>, level: impl Fn(&str) -> Option<Level>) {
+    diagnostics.retain_mut(|d| match level(d.code.as_str()) {
+        Some(Level::Allow) => false,
+        Some(Level::Warn) => {
+            d.severity = Severity::Warning;
+            true
+        }
+        Some(Level::Deny) => {
+            d.severity = Severity::Error;
+            true
+        }
+        None => true,
+    });
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use pcl_binder::{BindPolicy, SchemaCache};
 use pcl_config::{CodeLevels, Discovery, Level, PolicyFlags};
-use pcl_diagnostics::{Diagnostic, Severity};
+use pcl_diagnostics::Diagnostic;
 use pcl_schema::{ChainLoader, DirLoader, SchemaLoader};
 use serde_json::Value as Json;
 
@@ -279,18 +279,7 @@ impl CodeMap {
         if self.buckets.is_empty() {
             return;
         }
-        diagnostics.retain_mut(|d| match self.level(d.code.as_str()) {
-            Some(Level::Allow) => false,
-            Some(Level::Warn) => {
-                d.severity = Severity::Warning;
-                true
-            }
-            Some(Level::Deny) => {
-                d.severity = Severity::Error;
-                true
-            }
-            None => true,
-        });
+        pcl_config::apply_levels(diagnostics, |code| self.level(code));
     }
 }
 

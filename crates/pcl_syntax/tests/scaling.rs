@@ -30,14 +30,8 @@ fn parse_one_shape() {
     if !pcl_testkit::is_instruction_child() {
         return;
     }
-    let var = |name: &str| -> usize {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or_else(|| panic!("{name} is not set"))
-    };
-    let (name, generate) = shapes::SCALING[var("SCALING_SHAPE")];
-    let text = generate(var("SCALING_N"));
+    let (name, generate) = shapes::SCALING[pcl_testkit::child_number("SCALING_SHAPE")];
+    let text = generate(pcl_testkit::child_number("SCALING_N"));
     let parse = pcl_syntax::parse(FileId(0), &text);
     assert_eq!(parse.print(), text, "{name}");
 }

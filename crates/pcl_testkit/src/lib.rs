@@ -235,6 +235,14 @@ pub fn is_instruction_child() -> bool {
     std::env::var_os(CHILD_VAR).is_some()
 }
 
+/// A number the parent passed to a child of [`instructions`] in `name`.
+pub fn child_number(name: &str) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{name} is not set"))
+}
+
 /// Counts the instructions of the test `test` of this test binary, run
 /// alone under callgrind with `env` added to its environment (and
 /// [`CHILD_VAR`] set, so the child test knows to do its work). Returns
