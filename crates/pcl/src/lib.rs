@@ -310,7 +310,7 @@ pub use pcl_binder::Comment;
 /// assert_eq!(leading[0].lines(), [" The site's name,", " kept short."]);
 /// assert_eq!(leading[0].raw_text(program), Some("# The site's name,\n# kept short."));
 /// assert!(leading[1].is_block());
-/// assert_eq!(leading[1].lines(), [" no default "]);
+/// assert_eq!(leading[1].lines(), [" no default"]); // as Go trims `  */`
 /// let trailing = node.trailing_comment_groups();
 /// assert_eq!(trailing.len(), 1);
 /// assert_eq!(trailing[0].lines(), [" trailing"]);
