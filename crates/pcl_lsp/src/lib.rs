@@ -33,6 +33,7 @@ mod files;
 mod fuzzy;
 mod inbox;
 mod position;
+mod schema_path;
 mod semantic;
 mod server;
 mod settings;

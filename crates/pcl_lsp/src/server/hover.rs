@@ -16,10 +16,62 @@ use super::Server;
 use crate::walk::{contains, for_each_expr, innermost_expr, innermost_node, node_attributes};
 
 impl Server {
+    /// Hover at the cursor: what it is on (below), then the explanation
+    /// (`pcl explain`) of each diagnostic whose range holds the cursor.
     pub(super) fn hover(&self, p: &lsp_types::HoverParams) -> Option<Hover> {
         let tdp = &p.text_document_position_params;
         let (a, file) = self.find(&tdp.text_document.uri)?;
         let offset = a.offset(file, tdp.position, self.encoding);
+        let found = self.hover_at(p, a, file, offset);
+        let mut codes: Vec<&str> = Vec::new();
+        for d in &a.diagnostics {
+            if d.span.file == file
+                && contains(d.span.range, offset)
+                && !codes.contains(&d.code.as_str())
+            {
+                codes.push(d.code.as_str());
+            }
+        }
+        let explained: Vec<String> = codes
+            .iter()
+            .filter_map(|c| pcl_diagnostics::catalogue::lookup(c))
+            .map(|e| {
+                format!(
+                    "`pcl explain {}`\n\n{}",
+                    e.code,
+                    pcl_diagnostics::catalogue::explain(e)
+                )
+            })
+            .collect();
+        let (mut markdown, range) = match found {
+            Some((text, range)) => (text, Some(range)),
+            None if !explained.is_empty() => (String::new(), None),
+            None => return None,
+        };
+        for e in explained {
+            if !markdown.is_empty() {
+                markdown.push_str("\n\n---\n\n");
+            }
+            markdown.push_str(&e);
+        }
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range,
+        })
+    }
+
+    /// What the cursor is on, and the range it covers.
+    fn hover_at(
+        &self,
+        p: &lsp_types::HoverParams,
+        a: &Analysis,
+        file: pcl_diagnostics::FileId,
+        offset: usize,
+    ) -> Option<(String, lsp_types::Range)> {
+        let tdp = &p.text_document_position_params;
         let program = a.checked.value();
         let node = innermost_node(program, file, offset)?;
         let schema = match &node.kind {
@@ -36,24 +88,20 @@ impl Server {
         // for a resource input, what the schema says of it.
         for attr in node_attributes(&node.kind) {
             if contains(attr.name_span.range, offset) {
-                let ty = attr.expected.as_ref().unwrap_or(attr.value.ty());
-                let mut text = format!("```pcl\n{}: {}\n```", attr.name, ty);
                 let is_input = inputs.iter().any(|i| std::ptr::eq(i, attr));
-                if let Some(prop) = schema
+                let prop = schema
                     .as_ref()
                     .filter(|_| is_input)
-                    .and_then(|r| r.input(&attr.name))
-                {
-                    text.push_str(if prop.required {
-                        "\n\nrequired"
-                    } else {
-                        "\n\noptional"
-                    });
-                    if let Some(d) = &prop.description {
-                        text.push_str("\n\n");
-                        text.push_str(d);
+                    .and_then(|r| r.input(&attr.name));
+                let text = match prop {
+                    // The schema's type, in its plain shape: `int`, not
+                    // the input's `union(int, output(int))`.
+                    Some(prop) => crate::schema_path::describe(&attr.name, &prop.ty, Some(prop)),
+                    None => {
+                        let ty = attr.expected.as_ref().unwrap_or(attr.value.ty());
+                        format!("```pcl\n{}: {}\n```", attr.name, ty)
                     }
-                }
+                };
                 markdown = Some(text);
                 range = Some(a.range(attr.name_span, self.encoding));
             }
@@ -130,13 +178,7 @@ impl Server {
             markdown = Some(text);
             range = Some(a.range(node.name_span, self.encoding));
         }
-        Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: markdown?,
-            }),
-            range,
-        })
+        Some((markdown?, range?))
     }
 
     /// On an `invoke` call's name or token: the function's token, its
@@ -265,51 +307,15 @@ fn nested_property_hover(
     inputs: &[BoundAttribute],
     offset: usize,
 ) -> Option<(String, pcl_diagnostics::TextRange)> {
-    use pcl_schema::{Resolved, SchemaTypeKind, TypeDef};
-    let (input, path, value, key_range) = key_path(inputs, offset)?;
+    let (input, mut path, _, key_range) = key_path(inputs, offset)?;
     let request = pcl_schema::PackageDescriptor::new(s.package.clone());
-    let mut package = a.profile.schemas.load(&request).ok()?;
+    let package = a.profile.schemas.load(&request).ok()?;
     let resource = package.resource(&s.schema_token)?.ok()?;
-    let mut property = resource.input(input)?.clone();
-    for key in &path {
-        // The object type the property's type holds (through lists, maps
-        // and unions), then its property `key`.
-        let mut pending = vec![property.ty.clone()];
-        let mut next = None;
-        while let Some(ty) = pending.pop() {
-            match ty.kind {
-                SchemaTypeKind::Array(inner) | SchemaTypeKind::Map(inner) => pending.push(*inner),
-                SchemaTypeKind::Union(u) => pending.extend(u.members),
-                SchemaTypeKind::Ref(reference) => {
-                    let Ok(found) = package.resolve_ref(&reference, &a.profile.schemas) else {
-                        continue;
-                    };
-                    if let Resolved::TypeDef(def) = &found.resolved {
-                        if let TypeDef::Object(object) = &**def {
-                            if let Some(p) = object.property(key) {
-                                next = Some((p.clone(), found.package.clone()));
-                                break;
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        let (p, owner) = next?;
-        property = p;
-        package = owner;
-    }
-    let need = if property.required {
-        "required"
-    } else {
-        "optional"
-    };
-    let mut text = format!("```pcl\n{}: {}\n```\n\n{need}", property.name, value.ty());
-    if let Some(d) = &property.description {
-        text.push_str("\n\n");
-        text.push_str(d);
-    }
+    path.insert(0, input.to_string());
+    let loader: &dyn SchemaLoader = &a.profile.schemas;
+    let found = crate::schema_path::property_at(&package, |k| resource.input(k), &path, loader)?;
+    let name = path.last()?;
+    let text = crate::schema_path::describe(name, &found.ty, found.property.as_ref());
     Some((text, key_range))
 }
 
