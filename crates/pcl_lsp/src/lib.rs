@@ -32,6 +32,7 @@ mod context;
 mod files;
 mod fuzzy;
 mod inbox;
+mod members;
 mod position;
 mod schema_path;
 mod semantic;
