@@ -452,7 +452,13 @@ fn component_keys(inputs: &Inputs<'_>, path: &[String], set: &[String]) -> Vec<C
             .map(|(n, config)| CompletionItem {
                 label: n.name.to_string(),
                 kind: Some(CompletionItemKind::PROPERTY),
-                detail: Some(crate::members::plain_type(&n.ty)),
+                // The type as the config declares it.
+                detail: Some(
+                    config
+                        .type_label
+                        .clone()
+                        .unwrap_or_else(|| crate::members::plain_type(&n.ty)),
+                ),
                 documentation: config.description.as_deref().map(markdown),
                 ..CompletionItem::default()
             })

@@ -219,6 +219,19 @@ pub(crate) fn cursor_within(text: &str, start: usize, offset: usize, end: usize)
         return Cursor::default();
     };
     let tokens = pcl_syntax::lex(before);
+    // Inside a comment (a line comment not ended yet, a block comment not
+    // closed): nothing to offer.
+    let in_comment = tokens.last().is_some_and(|t| {
+        let text = before.get(t.range.to_usize()).unwrap_or("");
+        match t.kind {
+            TokenKind::HashComment | TokenKind::SlashComment => !text.ends_with('\n'),
+            TokenKind::BlockComment => text.len() < 4 || !text.ends_with("*/"),
+            _ => false,
+        }
+    });
+    if in_comment {
+        return Cursor::default();
+    }
     let significant: Vec<Token> = tokens.into_iter().filter(|t| !t.kind.is_trivia()).collect();
     // The identifier being typed is not part of the statement yet.
     let (body, word, word_start) = match significant.split_last() {

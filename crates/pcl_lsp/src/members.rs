@@ -221,8 +221,8 @@ fn schema_properties(
     Some(props.values().cloned().collect())
 }
 
-/// A type in the words an author writes: outputs, promises and the
-/// input's `union(T, output(T))` show as `T`.
+/// A type in the words an author writes: outputs, promises, the input's
+/// `union(T, output(T))` and an optional `union(T, none)` show as `T`.
 pub(crate) fn plain_type(ty: &Type) -> String {
     let mut here = ty.clone();
     for _ in 0..MAX_EXPANSIONS {
@@ -230,6 +230,8 @@ pub(crate) fn plain_type(ty: &Type) -> String {
             TypeKind::Output(e) | TypeKind::Promise(e) => e.clone(),
             TypeKind::Union(u) => match u.elements() {
                 [a, b] => match (a.kind(), b.kind()) {
+                    (_, TypeKind::None) => a.clone(),
+                    (TypeKind::None, _) => b.clone(),
                     (_, TypeKind::Output(e)) if e.to_string() == a.to_string() => a.clone(),
                     (TypeKind::Output(e), _) if e.to_string() == b.to_string() => b.clone(),
                     _ => break,

@@ -31,7 +31,12 @@ fn top_level_starts_and_expressions() {
     assert_eq!(at("x = \"text |\"").place, Place::Nothing);
     assert_eq!(at("x = \"${na|}\"").place, Place::Expression);
     assert_eq!(at("x = <<EOT\nfoo|\nEOT\n").place, Place::Nothing);
-    assert_eq!(at("# comment |").place, Place::TopLevel);
+    // Inside a comment: nothing; on the line after one: a new item.
+    assert_eq!(at("# comment |").place, Place::Nothing);
+    assert_eq!(at("x = 1 // note |").place, Place::Nothing);
+    assert_eq!(at("x = /* a |").place, Place::Nothing);
+    assert_eq!(at("# comment\n|").place, Place::TopLevel);
+    assert_eq!(at("x = /* a */ |").place, Place::Expression);
 }
 
 #[test]
