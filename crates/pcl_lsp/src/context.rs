@@ -219,15 +219,11 @@ pub(crate) fn cursor_within(text: &str, start: usize, offset: usize, end: usize)
         return Cursor::default();
     };
     let tokens = pcl_syntax::lex(before);
-    // Inside a comment (a line comment not ended yet, a block comment not
-    // closed): nothing to offer.
+    // Inside a line comment (not ended by its line break yet): nothing to
+    // offer. (An unclosed `/*` is no comment: it lexes as `/` `*`.)
     let in_comment = tokens.last().is_some_and(|t| {
         let text = before.get(t.range.to_usize()).unwrap_or("");
-        match t.kind {
-            TokenKind::HashComment | TokenKind::SlashComment => !text.ends_with('\n'),
-            TokenKind::BlockComment => text.len() < 4 || !text.ends_with("*/"),
-            _ => false,
-        }
+        matches!(t.kind, TokenKind::HashComment | TokenKind::SlashComment) && !text.ends_with('\n')
     });
     if in_comment {
         return Cursor::default();

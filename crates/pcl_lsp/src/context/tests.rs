@@ -34,7 +34,6 @@ fn top_level_starts_and_expressions() {
     // Inside a comment: nothing; on the line after one: a new item.
     assert_eq!(at("# comment |").place, Place::Nothing);
     assert_eq!(at("x = 1 // note |").place, Place::Nothing);
-    assert_eq!(at("x = /* a |").place, Place::Nothing);
     assert_eq!(at("# comment\n|").place, Place::TopLevel);
     assert_eq!(at("x = /* a */ |").place, Place::Expression);
 }
