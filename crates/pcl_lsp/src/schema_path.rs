@@ -194,3 +194,92 @@ pub(crate) fn describe(name: &str, ty: &SchemaType, property: Option<&Property>)
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A type that holds itself (`Node.next: Node`, `Node.children:
+    /// list(Node | map(Node))`) and an enum.
+    const SELF: &str = r##"{
+      "name": "rec",
+      "version": "1.0.0",
+      "types": {
+        "rec:index:Node": {
+          "type": "object",
+          "properties": {
+            "next": { "$ref": "#/types/rec:index:Node", "description": "The next one." },
+            "children": { "type": "array", "items": { "oneOf": [
+              { "$ref": "#/types/rec:index:Node" },
+              { "type": "object", "additionalProperties": { "$ref": "#/types/rec:index:Node" } }
+            ] } },
+            "kind": { "$ref": "#/types/rec:index:Kind" }
+          },
+          "required": ["kind"]
+        },
+        "rec:index:Kind": { "type": "string", "enum": [{ "value": "a" }, { "value": "b" }] }
+      },
+      "resources": {
+        "rec:index:Tree": { "inputProperties": { "root": { "$ref": "#/types/rec:index:Node" } } }
+      }
+    }"##;
+
+    fn setup() -> (
+        pcl_schema::MemoryLoader,
+        Arc<Package>,
+        Arc<pcl_schema::Resource>,
+    ) {
+        let mut loader = pcl_schema::MemoryLoader::new();
+        let package = loader.add(SELF).unwrap_or_else(|e| panic!("{e}"));
+        let tree = package
+            .resource("rec:index:Tree")
+            .and_then(Result::ok)
+            .unwrap_or_else(|| panic!("no Tree"));
+        (loader, package, tree)
+    }
+
+    fn path(keys: &[&str]) -> Vec<String> {
+        keys.iter().map(|k| k.to_string()).collect()
+    }
+
+    #[test]
+    fn paths_go_through_references_lists_unions_and_maps() {
+        let (loader, package, tree) = setup();
+        let at = |keys: &[&str]| property_at(&package, |k| tree.input(k), &path(keys), &loader);
+        let found = at(&["root", "next", "children", "next"]).unwrap_or_else(|| panic!("found"));
+        assert_eq!(
+            found.property.as_ref().map(|p| p.name.as_str()),
+            Some("next")
+        );
+        assert_eq!(
+            describe("next", &found.ty, found.property.as_ref()),
+            "```pcl\nnext: Node\n```\n\noptional, accepts outputs\n\nThe next one."
+        );
+        // A map's key (any name), then a property of its element.
+        let found = at(&["root", "children", "anyKey", "kind"]).unwrap_or_else(|| panic!("found"));
+        let kinds = enums(&found, &loader);
+        let values: Vec<String> = kinds
+            .iter()
+            .flat_map(|e| e.values.iter().map(|v| v.value.to_string()))
+            .collect();
+        assert_eq!(values, ["\"a\"", "\"b\""]);
+        let props = object_properties(&at(&["root"]).unwrap_or_else(|| panic!("root")), &loader);
+        let names: Vec<String> = props.into_iter().flatten().map(|p| p.name).collect();
+        assert_eq!(names, ["next", "children", "kind"]);
+        assert!(at(&["root", "nothing"]).is_none());
+    }
+
+    /// A path as long as the limit resolves through a type that holds
+    /// itself; one longer is refused at once, whatever its length.
+    #[test]
+    fn path_length_is_bounded() {
+        let (loader, package, tree) = setup();
+        let mut keys = vec!["root".to_string()];
+        keys.extend(std::iter::repeat_n("next".to_string(), MAX_PATH - 1));
+        assert!(property_at(&package, |k| tree.input(k), &keys, &loader).is_some());
+        keys.push("next".to_string());
+        assert!(property_at(&package, |k| tree.input(k), &keys, &loader).is_none());
+        keys.extend(std::iter::repeat_n("next".to_string(), 100_000));
+        assert!(property_at(&package, |k| tree.input(k), &keys, &loader).is_none());
+    }
+}
