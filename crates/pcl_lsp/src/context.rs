@@ -1,6 +1,10 @@
 //! Where the cursor is, read from the tokens before it: which block,
 //! object, call or string it is inside, whether it is about to name a key
-//! or write an expression, and the word typed so far.
+//! or write an expression, and the word typed so far. For an object
+//! nested in a resource's, invoke's or component's input it also reads
+//! the path of keys down to it (list elements passed through), and after
+//! a `.` the traversal written before it (read backwards, each token
+//! once).
 //!
 //! This reads tokens, not a syntax tree, so it works while the text does
 //! not parse (mid-typing: an unclosed brace, a half-written header). One

@@ -1,8 +1,11 @@
-//! Hover: what the cursor is on, in Markdown. An attribute name (or a key
-//! of an object nested in a resource input) shows the
-//! property's type and what the schema says of it; an `invoke` its
-//! function; an expression its type (and a referenced config's
-//! description); a declaration's name its kind, type or resource token.
+//! Hover: what the cursor is on, in Markdown. A resource input's name (or
+//! a key of an object nested in one, at any depth) shows the property as
+//! the schema declares it (`crate::schema_path`: its type in PCL's words,
+//! required or optional, its description); another attribute name the
+//! type it is checked against; an `invoke` its function; an expression
+//! its type (and a referenced config's description); a declaration's name
+//! its kind, type or resource token. Within a diagnostic's range the
+//! hover adds the code's explanation (`pcl explain`'s text).
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use pcl_binder::{BoundAttribute, NodeKind};
