@@ -274,6 +274,7 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
             items(crate::members::complete(cursor, inputs, root, steps))
         }
         Place::ResourceName => resource_names(inputs),
+        Place::StringValue => items(string_enum_items(cursor, offset, inputs)),
         Place::OptionKey { set } => items(
             pcl_binder::OPTION_NAMES
                 .iter()
@@ -409,6 +410,25 @@ fn enum_items(cursor: &Cursor, inputs: &Inputs<'_>) -> Vec<CompletionItem> {
         }
     }
     out
+}
+
+/// Inside the string written at an enum-typed property: the enum's
+/// string values, each replacing the text typed in the string.
+fn string_enum_items(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> Vec<CompletionItem> {
+    let range = (inputs.range)(cursor.word_start, offset);
+    enum_items(cursor, inputs)
+        .into_iter()
+        .filter_map(|mut item| {
+            let text: String = serde_json::from_str(&item.label).ok()?;
+            item.text_edit = Some(lsp_types::CompletionTextEdit::Edit(lsp_types::TextEdit {
+                range,
+                new_text: text.clone(),
+            }));
+            item.filter_text = Some(text.clone());
+            item.label = text;
+            Some(item)
+        })
+        .collect()
 }
 
 fn markdown(text: &str) -> Documentation {

@@ -97,6 +97,10 @@ pub(crate) enum Place {
     ComponentKey { path: Vec<String>, set: Vec<String> },
     /// After `root.steps.`: a property of what the traversal names.
     Member { root: String, steps: Vec<Step> },
+    /// Inside a string (no interpolation) written right after `key =`:
+    /// [`Cursor::value_of`] says where the key is; `word` is the text
+    /// typed in the string so far.
+    StringValue,
     /// The value of a resource option that names resources (`provider =`,
     /// `parent =`, `deletedWith =`, an element of `dependsOn = [ ]`).
     ResourceName,
@@ -280,7 +284,22 @@ pub(crate) fn cursor_within(text: &str, start: usize, offset: usize, end: usize)
             });
         }
     }
-    if matches!(cursor.place, Place::ResourceToken | Place::FunctionToken) {
+    if cursor.place == Place::Nothing && top.role == Role::Quote && !top.interpolated {
+        let below = stack.len().saturating_sub(1);
+        let in_value = parent.filter(|p| p.is_body() && p.stmt.tokens == 2 && p.stmt.assigned);
+        if let Some(key) = in_value.and_then(|p| p.stmt.words.first()) {
+            let path = stack.get(..below).and_then(object_path);
+            if let Some((root, mut path)) = path {
+                path.push(key.strip_prefix('"').unwrap_or(key).to_string());
+                cursor.value_of = Some((root, path));
+                cursor.place = Place::StringValue;
+            }
+        }
+    }
+    if matches!(
+        cursor.place,
+        Place::ResourceToken | Place::FunctionToken | Place::StringValue
+    ) {
         cursor.word = top.literal.clone();
         cursor.word_start = start + top.literal_start;
     }

@@ -326,6 +326,18 @@ fn enum_values_at_an_enum_typed_value() {
         item(&got, "\"t3.micro\"")["detail"],
         "InstanceType.T3_Micro"
     );
+    // Inside the string already opened: the bare values, each replacing
+    // what is typed in the string.
+    let got = complete(
+        test,
+        "resource s \"kubernetes:core/v1:Service\" {\n  spec = {\n    type = \"Node|\"\n  }\n}\n",
+    )
+    .unwrap_or_default();
+    assert_eq!(labels(&got), ["NodePort"]);
+    let edit = &item(&got, "NodePort")["textEdit"];
+    assert_eq!(edit["newText"], "NodePort");
+    assert_eq!(edit["range"]["start"], json!({"line": 2, "character": 12}));
+    assert_eq!(edit["range"]["end"], json!({"line": 2, "character": 16}));
     // Not at a property that is no enum.
     let got = complete(
         test,

@@ -376,3 +376,23 @@ fn a_deep_path_is_read_without_recursion() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_string_after_a_key_knows_where_the_key_is() {
+    let c = at("resource s \"k:v1:Service\" {\n  spec = {\n    type = \"Clu|\"\n  }\n}\n");
+    assert_eq!(c.place, Place::StringValue);
+    assert_eq!(c.word, "Clu");
+    assert_eq!(
+        c.value_of,
+        Some((
+            Root::Resource("k:v1:Service".into()),
+            keys(&["spec", "type"])
+        ))
+    );
+    // Not in an interpolated string, nor in a local's string.
+    assert_eq!(
+        at("resource s \"k:v1:S\" {\n  t = \"${a} |\"").place,
+        Place::Nothing
+    );
+    assert_eq!(at("x = \"a|\"").place, Place::Nothing);
+}
