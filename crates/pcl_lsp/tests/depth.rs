@@ -474,3 +474,30 @@ fn hover_on_a_diagnostic_offers_its_explanation() {
     let value = hover(test, "x = 1\ny = x|\n").unwrap_or_default();
     assert!(!value.contains("pcl explain"), "{value}");
 }
+
+/// Literal types print as PCL source in diagnostics too (issue 27 §1: the
+/// reference's `cty.NumberIntVal(1)`), and so does hover on a literal.
+#[test]
+fn no_go_notation_in_diagnostics_or_literal_hovers() {
+    let test = "no_go_notation_in_diagnostics_or_literal_hovers";
+    let text = "o = { a = 1 }\nx = o.b\ny = [for v in { a = 1 }.a : v]\nz = \"he|llo\"\n";
+    let Some((mut client, position)) = session(test, &[], text) else {
+        return;
+    };
+    let uri: Url = serde_json::from_value(position["textDocument"]["uri"].clone())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let diagnostics = client.diagnostics(&uri);
+    let messages: Vec<&str> = diagnostics
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages.contains(&"cannot iterate over a value of type number 1"),
+        "{messages:?}"
+    );
+    assert!(messages.iter().all(|m| !m.contains("cty.")), "{messages:?}");
+    let hover = client.ok("textDocument/hover", position);
+    assert_eq!(hover["contents"]["value"], "```pcl\n\"hello\"\n```");
+    assert_eq!(client.stop(), Ok(()));
+}
