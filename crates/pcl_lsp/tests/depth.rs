@@ -501,3 +501,48 @@ fn no_go_notation_in_diagnostics_or_literal_hovers() {
     assert_eq!(hover["contents"]["value"], "```pcl\n\"hello\"\n```");
     assert_eq!(client.stop(), Ok(()));
 }
+
+/// Hover on the keys of an invoke's argument object and of a component's
+/// inputs, at any depth.
+#[test]
+fn hover_on_invoke_arguments_and_component_inputs() {
+    let test = "hover_on_invoke_arguments_and_component_inputs";
+    let Some(value) = hover(
+        test,
+        "ami = invoke(\"aws:ec2/getAmi:getAmi\", {\n  filters = [{ name = \"n\", val|ues = [\"v\"] }]\n})\n",
+    ) else {
+        return;
+    };
+    assert!(
+        value.starts_with("```pcl\nvalues: list(string)\n```\n\nrequired"),
+        "{value}"
+    );
+    let value = hover(
+        test,
+        "ami = invoke(\"aws:ec2/getAmi:getAmi\", {\n  most|Recent = true\n})\n",
+    )
+    .unwrap_or_default();
+    assert!(
+        value.starts_with("```pcl\nmostRecent: bool\n```\n\noptional"),
+        "{value}"
+    );
+    let web = "config size int {\n  description = \"How many.\"\n}\nconfig settings \"object({replicas=int, image=string})\" {\n}\n";
+    let (mut client, position) = session(
+        test,
+        &[("web/main.pp", web)],
+        "component w \"./web\" {\n  si|ze = 1\n  settings = { replicas = 2, image = \"i\" }\n}\n",
+    )
+    .unwrap_or_else(|| panic!("the corpus was there a moment ago"));
+    let answer = client.ok("textDocument/hover", position.clone());
+    let value = answer["contents"]["value"].as_str().unwrap_or_default();
+    assert_eq!(
+        value,
+        "```pcl\nsize: int\n```\n\ncomponent input\n\nHow many."
+    );
+    let mut nested = position;
+    nested["position"] = json!({"line": 2, "character": 16});
+    let answer = client.ok("textDocument/hover", nested);
+    let value = answer["contents"]["value"].as_str().unwrap_or_default();
+    assert_eq!(value, "```pcl\nreplicas: int\n```");
+    assert_eq!(client.stop(), Ok(()));
+}

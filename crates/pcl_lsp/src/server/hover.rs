@@ -87,6 +87,11 @@ impl Server {
         };
         let mut markdown = None;
         let mut range = None;
+        if let NodeKind::Component(c) = &node.kind {
+            if let Some((text, r)) = component_input_hover(c, offset) {
+                return Some((text, a.range(Span::new(file, r), self.encoding)));
+            }
+        }
         // An attribute name: the property it sets, its expected type and,
         // for a resource input, what the schema says of it.
         for attr in node_attributes(&node.kind) {
@@ -121,6 +126,12 @@ impl Server {
                     markdown = Some(text);
                     range = Some(a.range(Span::new(file, key_range), self.encoding));
                 }
+            }
+        }
+        if markdown.is_none() {
+            if let Some((text, r)) = invoke_key_hover(a, node, offset) {
+                markdown = Some(text);
+                range = Some(a.range(Span::new(file, r), self.encoding));
             }
         }
         if markdown.is_none() {
@@ -257,21 +268,28 @@ impl Server {
 }
 
 /// The object key under `offset` inside the value of one of `inputs`, with
-/// the path of keys from the input down to it (list elements are passed
-/// through); the walk follows the one child containing `offset` at each
-/// level, so it is as deep as the expression, without recursion.
+/// the path of keys from the input's name down to it (list elements are
+/// passed through).
 fn key_path(
     inputs: &[BoundAttribute],
     offset: usize,
-) -> Option<(
-    &str,
-    Vec<String>,
-    pcl_expr::BoundRef<'_>,
-    pcl_diagnostics::TextRange,
-)> {
+) -> Option<(Vec<String>, pcl_diagnostics::TextRange)> {
     let attr = inputs.iter().find(|a| contains(a.value.range(), offset))?;
+    let (mut path, range) = keys_to(attr.value.root(), offset)?;
+    path.insert(0, attr.name.to_string());
+    Some((path, range))
+}
+
+/// The path of keys from `root` down to the object key under `offset`,
+/// and that key's range; the walk follows the one child containing
+/// `offset` at each level, so it is as deep as the expression, without
+/// recursion.
+fn keys_to(
+    root: pcl_expr::BoundRef<'_>,
+    offset: usize,
+) -> Option<(Vec<String>, pcl_diagnostics::TextRange)> {
     let mut path = Vec::new();
-    let mut here = attr.value.root();
+    let mut here = root;
     loop {
         match here.kind() {
             BoundExprKind::Object(items) => {
@@ -280,7 +298,7 @@ fn key_path(
                     .find(|(k, v)| contains(k.range(), offset) || contains(v.range(), offset))?;
                 path.push(object_key(key)?);
                 if contains(key.range(), offset) {
-                    return Some((&attr.name, path, value, key.range()));
+                    return Some((path, key.range()));
                 }
                 here = value;
             }
@@ -290,6 +308,91 @@ fn key_path(
             _ => return None,
         }
     }
+}
+
+/// A key of the argument object of an `invoke` under `offset`, at any
+/// depth: the function input it sets, as the schema describes it.
+fn invoke_key_hover(
+    a: &Analysis,
+    node: &pcl_binder::Node,
+    offset: usize,
+) -> Option<(String, pcl_diagnostics::TextRange)> {
+    // The innermost invoke whose argument object holds the cursor.
+    let mut found: Option<(String, pcl_expr::BoundRef<'_>)> = None;
+    for_each_expr(node, |e| {
+        if let BoundExprKind::Call(call) = e.kind() {
+            let arg = call.args.iter().nth(1);
+            if let (Some(token), Some(arg)) = (call.invoke_token, arg) {
+                let inner = found
+                    .as_ref()
+                    .is_none_or(|(_, f)| arg.range().len() < f.range().len());
+                if call.name == "invoke" && contains(arg.range(), offset) && inner {
+                    found = Some((token.to_string(), arg));
+                }
+            }
+        }
+    });
+    let (token, arg) = found?;
+    let (path, key_range) = keys_to(arg, offset)?;
+    let (package, _) = token.split_once(':')?;
+    let loader: &dyn SchemaLoader = &a.profile.schemas;
+    let loaded = loader
+        .load(&pcl_schema::PackageDescriptor::new(package))
+        .ok()?;
+    let function = loaded.lookup_function(&token).ok()??.item;
+    let inputs = function.inputs.as_ref()?;
+    let found = crate::schema_path::property_at(&loaded, |k| inputs.property(k), &path, loader)?;
+    let name = path.last()?;
+    Some((
+        crate::schema_path::describe(name, &found.ty, found.property.as_ref()),
+        key_range,
+    ))
+}
+
+/// A component input's name, or a key of an object written for one at
+/// any depth: the type its config declares (or the type at that key, in
+/// PCL's words) and the config's description.
+fn component_input_hover(
+    c: &pcl_binder::ComponentNode,
+    offset: usize,
+) -> Option<(String, pcl_diagnostics::TextRange)> {
+    let program = c.program.as_ref()?;
+    let config = |name: &str| {
+        program.nodes().iter().find_map(|n| match &n.kind {
+            NodeKind::Config(config) if n.name.as_str() == name => Some((n, config)),
+            _ => None,
+        })
+    };
+    if let Some(attr) = c
+        .inputs
+        .iter()
+        .find(|a| contains(a.name_span.range, offset))
+    {
+        let (n, config) = config(&attr.name)?;
+        let ty = config
+            .type_label
+            .clone()
+            .unwrap_or_else(|| crate::members::plain_type(&n.ty));
+        let mut text = format!("```pcl\n{}: {ty}\n```\n\ncomponent input", attr.name);
+        if let Some(d) = &config.description {
+            text.push_str("\n\n");
+            text.push_str(d);
+        }
+        return Some((text, attr.name_span.range));
+    }
+    let (path, key_range) = key_path(&c.inputs, offset)?;
+    let (first, rest) = path.split_first()?;
+    let (n, _) = config(first)?;
+    let steps: Vec<crate::context::Step> = rest
+        .iter()
+        .map(|k| crate::context::Step::Attr(k.clone()))
+        .collect();
+    let ty = crate::members::walk(&n.ty, &steps, true)?;
+    let name = path.last()?;
+    Some((
+        format!("```pcl\n{name}: {}\n```", crate::members::plain_type(&ty)),
+        key_range,
+    ))
 }
 
 /// The text of a literal object key (`name` or `"name"`).
@@ -310,11 +413,10 @@ fn nested_property_hover(
     inputs: &[BoundAttribute],
     offset: usize,
 ) -> Option<(String, pcl_diagnostics::TextRange)> {
-    let (input, mut path, _, key_range) = key_path(inputs, offset)?;
+    let (path, key_range) = key_path(inputs, offset)?;
     let request = pcl_schema::PackageDescriptor::new(s.package.clone());
     let package = a.profile.schemas.load(&request).ok()?;
     let resource = package.resource(&s.schema_token)?.ok()?;
-    path.insert(0, input.to_string());
     let loader: &dyn SchemaLoader = &a.profile.schemas;
     let found = crate::schema_path::property_at(&package, |k| resource.input(k), &path, loader)?;
     let name = path.last()?;
