@@ -129,7 +129,7 @@ impl Server {
                 params.root_uri.as_ref(),
             )
             .and_then(|u| u.to_file_path().ok());
-        let settings = Settings::from_json(params.initialization_options.as_ref(), base.as_deref());
+        let settings = Settings::from_json(params.initialization_options.as_ref());
         let debounce = settings
             .debounce_ms
             .map_or(DEBOUNCE, std::time::Duration::from_millis);
