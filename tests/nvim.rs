@@ -349,7 +349,11 @@ fn the_documented_setup_works_on_examples_webapp() {
         field(&result, "published").as_u64().unwrap_or(0) > 0,
         "{context}"
     );
-    assert_eq!(field(&result, "diagnostics"), &serde_json::json!([]), "{context}");
+    assert_eq!(
+        field(&result, "diagnostics"),
+        &serde_json::json!([]),
+        "{context}"
+    );
     let hover = field(&result, "hover").to_string();
     assert!(hover.contains("int"), "{context}");
     assert!(hover.contains("How many web servers to run."), "{context}");
