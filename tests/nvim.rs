@@ -1,9 +1,12 @@
 //! `pcl lsp` from a real editor: Neovim, headless, configured with exactly
-//! the Neovim block of `docs/editors.md` (file type detection for `.pp` and the client),
-//! opens a two-file program with a misspelt property and must show the
-//! server's diagnostic, then answer a hover with the expression's type. The
-//! Lua side (`tests/nvim/driver.lua`) writes what Neovim saw to a JSON file
-//! that this test reads.
+//! the Neovim block of `docs/editors.md` (`editors/vim` on the runtime
+//! path, the client, the omni function and the mappings). On a two-file
+//! program with a misspelt property it must show the server's diagnostic,
+//! then answer a hover with the expression's type (`tests/nvim/driver.lua`);
+//! on the repository's `examples/webapp` it must give the file type and
+//! highlighting, no diagnostic (the schemas are found), a hover and
+//! completion through the omni function (`tests/nvim/webapp.lua`). The
+//! Lua side writes what Neovim saw to a JSON file that this test reads.
 //!
 //! Without `nvim` on `PATH` (or with one older than 0.7) the test says so on
 //! stderr and passes; with `PCL_REQUIRE_NVIM` set, as CI sets it, it fails
@@ -22,6 +25,7 @@ const STEP_TIMEOUT_MS: u32 = 10_000;
 const OVERALL_TIMEOUT: Duration = Duration::from_secs(60);
 
 const DRIVER: &str = include_str!("nvim/driver.lua");
+const WEBAPP_DRIVER: &str = include_str!("nvim/webapp.lua");
 
 /// The file Neovim opens first: `bukcet` is a misspelt `bucket`.
 const MAIN: &str = r#"config siteName string {
@@ -153,19 +157,28 @@ fn logs(dir: &Path) -> String {
     )
 }
 
-/// Writes the program, the configuration and the driver under `dir`, runs
-/// Neovim on them and returns what the driver wrote.
-fn run_neovim(dir: &Path) -> Value {
-    let program = dir.join("program");
-    pcl_tests::write(&program, "main.pp", MAIN);
-    pcl_tests::write(&program, "outputs.pp", OUTPUTS);
-    let schema = pcl_tests::repo().join("examples/schemas/aws-6.0.0.json");
-    std::fs::create_dir_all(program.join("schemas")).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::copy(&schema, program.join("schemas/aws-6.0.0.json"))
-        .unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
+/// How Neovim is run: the scratch directory (configuration, logs, result),
+/// the directory it starts in, the file it opens, the Lua driver and what
+/// the driver reads from the environment.
+struct Run<'a> {
+    dir: &'a Path,
+    cwd: &'a Path,
+    file: &'a Path,
+    driver: &'a str,
+    env: Vec<(&'static str, String)>,
+}
+
+/// Runs Neovim configured with the guide's block, with `HOME` a scratch
+/// directory whose `pcl` is a link to this repository (the block's first
+/// line names `~/pcl`), and returns what the driver wrote.
+fn run_neovim(run: &Run<'_>) -> Value {
+    let dir = run.dir;
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap_or_else(|e| panic!("{e}"));
+    let repo = std::fs::canonicalize(pcl_tests::repo()).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(&repo, home.join("pcl")).unwrap_or_else(|e| panic!("{e}"));
     pcl_tests::write(dir, "init.lua", &readme_neovim_config());
-    pcl_tests::write(dir, "driver.lua", DRIVER);
-    let (line, character) = position_of(OUTPUTS, "bucket.arn", "bucket.a".len());
+    pcl_tests::write(dir, "driver.lua", run.driver);
     let out_file = dir.join("result.json");
     let log = |name: &str| {
         std::fs::File::create(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -174,14 +187,13 @@ fn run_neovim(dir: &Path) -> Value {
     command
         .args(["--headless", "--clean", "-u"])
         .arg(dir.join("init.lua"))
-        .args(["-c", "lua dofile(os.getenv('PCL_NVIM_DRIVER'))", "main.pp"])
-        .current_dir(&program)
+        .args(["-c", "lua dofile(os.getenv('PCL_NVIM_DRIVER'))"])
+        .arg(run.file)
+        .current_dir(run.cwd)
+        .env("HOME", &home)
         .env("PATH", path_with_pcl())
         .env("PCL_NVIM_DRIVER", dir.join("driver.lua"))
         .env("PCL_NVIM_OUT", &out_file)
-        .env("PCL_NVIM_SECOND", program.join("outputs.pp"))
-        .env("PCL_NVIM_HOVER_LINE", line.to_string())
-        .env("PCL_NVIM_HOVER_CHARACTER", character.to_string())
         .env("PCL_NVIM_TIMEOUT_MS", STEP_TIMEOUT_MS.to_string())
         .env("PULUMI_HOME", pcl_tests::fixture("no-pulumi-home"))
         .env_remove("NVIM")
@@ -191,6 +203,9 @@ fn run_neovim(dir: &Path) -> Value {
         .stdin(Stdio::null())
         .stdout(log("nvim.stdout"))
         .stderr(log("nvim.stderr"));
+    for (name, value) in &run.env {
+        command.env(name, value);
+    }
     // Neovim's state, logs (the LSP client's included) and caches stay in
     // the scratch directory.
     for var in [
@@ -212,6 +227,33 @@ fn run_neovim(dir: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
+/// The misspelt two-file program of [`MAIN`] and [`OUTPUTS`], with its
+/// schema in its own `schemas` directory, run with `tests/nvim/driver.lua`.
+fn run_on_scratch_program(dir: &Path) -> Value {
+    let program = dir.join("program");
+    pcl_tests::write(&program, "main.pp", MAIN);
+    pcl_tests::write(&program, "outputs.pp", OUTPUTS);
+    let schema = pcl_tests::repo().join("examples/schemas/aws-6.0.0.json");
+    std::fs::create_dir_all(program.join("schemas")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(&schema, program.join("schemas/aws-6.0.0.json"))
+        .unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
+    let (line, character) = position_of(OUTPUTS, "bucket.arn", "bucket.a".len());
+    run_neovim(&Run {
+        dir,
+        cwd: &program,
+        file: Path::new("main.pp"),
+        driver: DRIVER,
+        env: vec![
+            (
+                "PCL_NVIM_SECOND",
+                program.join("outputs.pp").display().to_string(),
+            ),
+            ("PCL_NVIM_HOVER_LINE", line.to_string()),
+            ("PCL_NVIM_HOVER_CHARACTER", character.to_string()),
+        ],
+    })
+}
+
 fn field<'a>(result: &'a Value, name: &str) -> &'a Value {
     result.get(name).unwrap_or(&Value::Null)
 }
@@ -223,7 +265,7 @@ fn neovim_shows_the_diagnostic_and_the_hover_type() {
         return;
     }
     let dir = pcl_tests::scratch("nvim");
-    let result = run_neovim(&dir);
+    let result = run_on_scratch_program(&dir);
     let context = format!("Neovim saw: {result:#}\n{}", logs(&dir));
     assert_eq!(field(&result, "error"), &Value::Null, "{context}");
     assert_eq!(field(&result, "filetype"), "pcl", "{context}");
@@ -257,6 +299,70 @@ fn neovim_shows_the_diagnostic_and_the_hover_type() {
     assert_eq!(
         field(&result, "clients"),
         &serde_json::json!(["pcl"]),
+        "{context}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The guide's set-up on the repository's own example, from Neovim
+/// started in the scratch directory (not in the project): `.pp` is PCL,
+/// highlighted by `editors/vim`, the server attaches and finds the `aws`
+/// schema (no `unknown package`: the program is clean), the mappings and
+/// the omni function are set, a hover shows a config's type and
+/// description, and `<C-x><C-o>` completes a name of the program.
+#[test]
+fn the_documented_setup_works_on_examples_webapp() {
+    if let Err(reason) = nvim_usable() {
+        skip(&reason);
+        return;
+    }
+    let dir = pcl_tests::scratch("nvim-webapp");
+    let repo = std::fs::canonicalize(pcl_tests::repo()).unwrap_or_else(|e| panic!("{e}"));
+    let file = repo.join("examples/webapp/network.pp");
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{e}"));
+    let (line, character) = position_of(&text, "range     = instanceCount", 18);
+    let result = run_neovim(&Run {
+        dir: &dir,
+        cwd: &dir,
+        file: &file,
+        driver: WEBAPP_DRIVER,
+        env: vec![
+            ("PCL_NVIM_HOVER_LINE", line.to_string()),
+            ("PCL_NVIM_HOVER_CHARACTER", character.to_string()),
+        ],
+    });
+    let context = format!("Neovim saw: {result:#}\n{}", logs(&dir));
+    assert_eq!(field(&result, "error"), &Value::Null, "{context}");
+    assert_eq!(field(&result, "filetype"), "pcl", "{context}");
+    assert_eq!(field(&result, "syntax"), "pcl", "{context}");
+    assert_eq!(field(&result, "commentstring"), "# %s", "{context}");
+    assert_eq!(field(&result, "attached"), true, "{context}");
+    assert_eq!(
+        field(&result, "omnifunc"),
+        "v:lua.vim.lsp.omnifunc",
+        "{context}"
+    );
+    for keys in ["K", "gd", "gr", "[d", "]d"] {
+        assert_eq!(field(&result, "mappings")[keys], true, "{keys}: {context}");
+    }
+    assert!(
+        field(&result, "published").as_u64().unwrap_or(0) > 0,
+        "{context}"
+    );
+    assert_eq!(
+        field(&result, "diagnostics"),
+        &serde_json::json!([]),
+        "{context}"
+    );
+    let hover = field(&result, "hover").to_string();
+    assert!(hover.contains("int"), "{context}");
+    assert!(hover.contains("How many web servers to run."), "{context}");
+    let completion = field(&result, "completion")
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        completion.contains(&Value::from("instanceCount")),
         "{context}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -88,11 +88,6 @@ impl Inbox {
         self.queue = kept;
     }
 
-    /// Whether no message waits, queued or in `rx`.
-    pub(crate) fn is_idle(&self, rx: &Receiver<Message>) -> bool {
-        self.queue.is_empty() && rx.is_empty()
-    }
-
     /// Whether `id` was cancelled (forgetting the mark).
     pub(crate) fn take_cancelled(&mut self, id: &RequestId) -> bool {
         self.cancelled.remove(id)

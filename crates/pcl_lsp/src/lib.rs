@@ -9,7 +9,8 @@
 //! loaded through one `pcl_binder::SchemaCache` per server.
 //!
 //! The stack is synchronous (`lsp-server` + `lsp-types`, as rust-analyzer
-//! and ruff use): one thread reads messages and answers them in order.
+//! and ruff use): one thread reads messages and answers them in order
+//! (another frees the programs that checks replace, off that path).
 //! [`run`] drives a server over any [`lsp_server::Connection`], so tests
 //! speak JSON-RPC to it in memory ([`lsp_server::Connection::memory`]);
 //! [`transport::serve`] drives it over any byte stream (the framing is

@@ -84,10 +84,13 @@ pub(crate) struct Server {
     debounce: std::time::Duration,
     /// How long the last check took (see [`DEBOUNCE`]).
     last_check: std::time::Duration,
-    /// The analysis a check replaced, dropped when no message waits:
-    /// freeing a large program costs about a sixth of checking it, which
-    /// the diagnostics of the new one need not wait for. At most one.
+    /// The analysis a check replaced, kept until the check's end and then
+    /// handed to `dropper`. At most one.
     replaced: Option<Analysis>,
+    /// Frees replaced programs on a thread of its own: freeing a large
+    /// program costs about a sixth of checking it, which neither the
+    /// diagnostics of the new one nor the next change need wait for.
+    dropper: Dropper,
     shutdown: bool,
 }
 
@@ -129,7 +132,7 @@ impl Server {
                 params.root_uri.as_ref(),
             )
             .and_then(|u| u.to_file_path().ok());
-        let settings = Settings::from_json(params.initialization_options.as_ref(), base.as_deref());
+        let settings = Settings::from_json(params.initialization_options.as_ref());
         let debounce = settings
             .debounce_ms
             .map_or(DEBOUNCE, std::time::Duration::from_millis);
@@ -169,6 +172,7 @@ impl Server {
             dirty: Vec::new(),
             last_check: std::time::Duration::ZERO,
             replaced: None,
+            dropper: Dropper::default(),
             shutdown: false,
         })
     }
@@ -176,9 +180,7 @@ impl Server {
     pub(crate) fn main_loop(mut self, connection: &Connection) -> Result<Stop, String> {
         let mut inbox = Inbox::default();
         loop {
-            if self.replaced.is_some() && inbox.is_idle(&connection.receiver) {
-                self.replaced = None;
-            }
+            self.retire();
             // With changes pending, wait at most `debounce` for more before
             // checking; a request checks them first.
             let timeout =
@@ -538,6 +540,13 @@ impl Server {
 }
 
 impl Server {
+    /// Hands the replaced analysis, if any, to the dropper.
+    fn retire(&mut self) {
+        if let Some(old) = self.replaced.take() {
+            self.dropper.drop_later(old);
+        }
+    }
+
     /// Sets the text of an open document (opening it when it was not).
     fn set_text(&mut self, uri: &Url, text: String) {
         self.open.insert(uri.clone(), text);
@@ -547,6 +556,47 @@ impl Server {
                 self.by_real.insert(real.clone(), uri.clone());
             }
             self.located.insert(uri.clone(), located);
+        }
+    }
+}
+
+/// A thread that frees what it is sent (started on first use). One value
+/// waits at most: sending while the thread still frees the one before
+/// blocks until it is done, so memory never grows behind it. Without the
+/// thread (it could not be started, or it is gone), values are freed in
+/// place.
+#[derive(Default)]
+struct Dropper {
+    sender: Option<crossbeam_channel::Sender<Doomed>>,
+}
+
+/// What [`Dropper`] frees of an analysis: the program and its line tables,
+/// nearly all of its memory (the rest is freed in place).
+struct Doomed {
+    _checked: pcl_binder::Checked<pcl_binder::Program>,
+    _lines: Vec<Lines>,
+}
+
+impl Dropper {
+    fn drop_later(&mut self, analysis: Analysis) {
+        let doomed = Doomed {
+            _checked: analysis.checked,
+            _lines: analysis.lines,
+        };
+        if self.sender.is_none() {
+            let (sender, receiver) = crossbeam_channel::bounded::<Doomed>(1);
+            let started = std::thread::Builder::new()
+                .name("pcl-lsp-drop".to_string())
+                .spawn(move || receiver.iter().for_each(drop));
+            if started.is_ok() {
+                self.sender = Some(sender);
+            }
+        }
+        if let Some(sender) = &self.sender {
+            if let Err(crossbeam_channel::SendError(back)) = sender.send(doomed) {
+                self.sender = None;
+                drop(back);
+            }
         }
     }
 }

@@ -12,14 +12,18 @@
 //!
 //! (the `[check]` options are also accepted at the top level, as the first
 //! version of the server read them). Relative `schema-dirs` are relative
-//! to the first workspace folder. They combine with a `pcl.toml` as the
+//! to each program's project root: the directory of its `pcl.toml`, else
+//! the root `pcl check` finds (`pcl_binder::files::find_root`: the nearest
+//! `Pulumi.yaml` or `.git`), never to the file or the editor's working
+//! directory; a document that is not a file uses the first workspace
+//! folder. They combine with a `pcl.toml` as the
 //! command line does: the file's schema directories come first, an option
 //! set in either is set, and a code level from the editor overrides the
 //! file's.
 //!
-//! Each distinct `pcl.toml` (and "none") is a [`Profile`]: a bind policy,
-//! code levels and one schema cache shared by every program under that
-//! file. Profiles are built on first use and dropped together when the
+//! Each distinct `pcl.toml` (and "none", per project root when the editor
+//! names relative directories) is a [`Profile`]: a bind policy, code
+//! levels and one schema cache shared by every program under that file. Profiles are built on first use and dropped together when the
 //! settings, a `pcl.toml` or a schema file change.
 
 use std::collections::HashMap;
@@ -37,7 +41,8 @@ use serde_json::Value as Json;
 /// The editor's settings, in `pcl.toml`'s keys.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
-    /// `schema-dirs`, made absolute against the first workspace folder.
+    /// `schema-dirs` as written; relative ones are joined to each
+    /// program's project root when its profile is built.
     pub schema_dirs: Vec<PathBuf>,
     /// `schema-cache`; `None` when not set.
     pub schema_cache: Option<bool>,
@@ -53,19 +58,13 @@ pub struct Settings {
 
 impl Settings {
     /// Reads `options` (unknown keys and values of the wrong type are
-    /// ignored); relative schema directories are joined to `base`.
-    pub fn from_json(options: Option<&Json>, base: Option<&Path>) -> Settings {
+    /// ignored).
+    pub fn from_json(options: Option<&Json>) -> Settings {
         let mut s = Settings::default();
         let Some(Json::Object(map)) = options else {
             return s;
         };
-        for dir in strings(map.get("schema-dirs")) {
-            let path = PathBuf::from(dir);
-            s.schema_dirs.push(match base {
-                Some(base) if path.is_relative() => base.join(path),
-                _ => path,
-            });
-        }
+        s.schema_dirs = strings(map.get("schema-dirs")).map(PathBuf::from).collect();
         s.schema_cache = map.get("schema-cache").and_then(Json::as_bool);
         s.debounce_ms = map
             .get("debounce-ms")
@@ -127,10 +126,15 @@ pub(crate) struct Profile {
 /// The editor's settings and the profile of each `pcl.toml` met so far.
 pub(crate) struct Profiles {
     editor: Settings,
-    /// The first workspace folder: what relative editor paths are joined to.
+    /// The first workspace folder: what relative editor paths are joined to
+    /// for a document that is not a file.
     base: Option<PathBuf>,
     discovery: Discovery,
-    by_file: HashMap<Option<PathBuf>, Arc<Profile>>,
+    /// The project root of each program directory without a `pcl.toml`.
+    roots: HashMap<PathBuf, PathBuf>,
+    /// By `pcl.toml` and the project root relative editor paths are
+    /// joined to (`None` when the editor names none).
+    by_file: HashMap<(Option<PathBuf>, Option<PathBuf>), Arc<Profile>>,
     /// Code names compared by every profile's [`CodeMap`].
     comparisons: Arc<AtomicU64>,
 }
@@ -141,6 +145,7 @@ impl Profiles {
             editor,
             base,
             discovery: Discovery::default(),
+            roots: HashMap::new(),
             by_file: HashMap::new(),
             comparisons: Arc::default(),
         }
@@ -157,7 +162,7 @@ impl Profiles {
     pub(crate) fn configure(&mut self, settings: &Json) {
         let section = settings.get("pcl").unwrap_or(settings);
         if section.is_object() {
-            self.editor = Settings::from_json(Some(section), self.base.as_deref());
+            self.editor = Settings::from_json(Some(section));
         }
         self.reload();
     }
@@ -166,6 +171,7 @@ impl Profiles {
     /// file or a schema changed).
     pub(crate) fn reload(&mut self) {
         self.discovery = Discovery::default();
+        self.roots.clear();
         self.by_file.clear();
     }
 
@@ -175,9 +181,12 @@ impl Profiles {
     /// alone).
     pub(crate) fn of(&mut self, dir: Option<&Path>) -> (Arc<Profile>, Option<String>) {
         let file = dir.and_then(|d| self.discovery.find(d));
-        if let Some(profile) = self.by_file.get(&file) {
+        let root = self.root(dir, file.as_deref());
+        let key = (file, root);
+        if let Some(profile) = self.by_file.get(&key) {
             return (profile.clone(), None);
         }
+        let (file, root) = &key;
         // Code names are not checked here: the server never reports the
         // command line's own codes, and `pcl check` reports a misspelt one.
         let (config, error) = match &file {
@@ -187,19 +196,45 @@ impl Profiles {
             },
             None => (None, None),
         };
-        let profile = Arc::new(self.build(config.as_ref()));
-        self.by_file.insert(file, profile.clone());
+        let profile = Arc::new(self.build(config.as_ref(), root.as_deref()));
+        self.by_file.insert(key, profile.clone());
         (profile, error)
     }
 
-    /// The editor's settings on top of `config`.
-    fn build(&self, config: Option<&pcl_config::Config>) -> Profile {
+    /// The project root the editor's relative paths are joined to for a
+    /// program in `dir` whose `pcl.toml` is `file`: the file's directory,
+    /// else the root `pcl check` finds, else (not a file) the first
+    /// workspace folder. `None` when the editor names no relative path,
+    /// so that such programs share one profile.
+    fn root(&mut self, dir: Option<&Path>, file: Option<&Path>) -> Option<PathBuf> {
+        if !self.editor.schema_dirs.iter().any(|d| d.is_relative()) {
+            return None;
+        }
+        if let Some(file) = file {
+            return file.parent().map(Path::to_path_buf);
+        }
+        let Some(dir) = dir else {
+            return self.base.clone();
+        };
+        let root = self
+            .roots
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| pcl_binder::files::find_root(dir));
+        Some(root.clone())
+    }
+
+    /// The editor's settings on top of `config`, the editor's relative
+    /// paths joined to `root`.
+    fn build(&self, config: Option<&pcl_config::Config>, root: Option<&Path>) -> Profile {
         let empty = pcl_config::Config::default();
         let config = config.unwrap_or(&empty);
         let editor = &self.editor;
         let policy = config.policy.or(&editor.policy).bind_policy();
         let mut dirs = config.schema_dirs.clone();
-        dirs.extend(editor.schema_dirs.iter().cloned());
+        dirs.extend(editor.schema_dirs.iter().map(|d| match root {
+            Some(root) if d.is_relative() => root.join(d),
+            _ => d.clone(),
+        }));
         let cache = editor.schema_cache != Some(false) && config.schema_cache != Some(false);
         let mut loaders: Vec<Box<dyn SchemaLoader>> = vec![Box::new(DirLoader::new(dirs))];
         if cache {
@@ -297,10 +332,10 @@ mod tests {
             "lenient": true,
             "codes": {"allow": ["undefined-variable"], "warn": 3}
         });
-        let s = Settings::from_json(Some(&options), Some(Path::new("/ws")));
+        let s = Settings::from_json(Some(&options));
         assert_eq!(
             s.schema_dirs,
-            [PathBuf::from("/ws/schemas"), PathBuf::from("/abs")]
+            [PathBuf::from("schemas"), PathBuf::from("/abs")]
         );
         assert_eq!(s.schema_cache, Some(false));
         assert!(s.policy.skip_range_typecheck && s.policy.lenient);
@@ -327,7 +362,7 @@ mod tests {
             },
             ..pcl_config::Config::default()
         };
-        let profile = profiles.build(Some(&config));
+        let profile = profiles.build(Some(&config), None);
         assert_eq!(profile.levels.level("x"), Some(pcl_config::Level::Deny));
         assert_eq!(profile.levels.level("y"), Some(pcl_config::Level::Allow));
     }

@@ -89,6 +89,41 @@ fn pcl_toml_schema_dirs_are_relative_to_the_file() {
     assert_eq!(client.stop(), Ok(()));
 }
 
+/// The editor's relative `schema-dirs` are relative to the program's
+/// project root, whatever the client's root: the directory of the
+/// program's `pcl.toml` (which names no schemas itself), else the nearest
+/// directory holding `Pulumi.yaml`. The client's root is the file's own
+/// directory, as the guide's Neovim set-up makes it.
+#[test]
+fn editor_schema_dirs_are_relative_to_the_project_root() {
+    let text = "resource s \"shop:index:Store\" {\n  title = [1]\n}\n";
+    let schema = r#"{"name": "shop", "version": "1.0.0", "resources": {"shop:index:Store": {"inputProperties": {"title": {"type": "string"}}}}}"#;
+    for marker in ["pcl.toml", "Pulumi.yaml"] {
+        let dir = program(&[(marker, "")]);
+        std::fs::create_dir_all(dir.join("schemas")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join("schemas/shop.json"), schema).unwrap_or_else(|e| panic!("{e}"));
+        let prog = dir.join("app");
+        std::fs::create_dir_all(&prog).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(prog.join("main.pp"), text).unwrap_or_else(|e| panic!("{e}"));
+        let mut client = Client::start();
+        let root = lsp_types::Url::from_directory_path(&prog).unwrap_or_else(|()| panic!("path"));
+        client.initialize(json!({
+            "capabilities": {},
+            "rootUri": root,
+            "initializationOptions": {"schema-dirs": ["schemas"], "schema-cache": false},
+        }));
+        let uri = url(&prog, "main.pp");
+        client.open(&uri, text);
+        // The schema is found: `title = [1]` is checked against `string`.
+        let diags = client.diagnostics(&uri);
+        assert_eq!(diags.len(), 1, "{marker}: {diags:?}");
+        let message = diags[0]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("string"), "{marker}: {diags:?}");
+        assert!(!message.contains("unknown package"), "{marker}: {diags:?}");
+        assert_eq!(client.stop(), Ok(()));
+    }
+}
+
 #[test]
 fn did_change_configuration_re_reads_the_editor_settings() {
     let text = "x = nope\n";

@@ -110,7 +110,8 @@ impl Server {
         let (previous, replaced_here) = match self.analyses.remove(&key) {
             Some(mut old) => {
                 let published = std::mem::take(&mut old.published);
-                // Replacing (and so dropping) an older one first.
+                // Retiring an older one first.
+                self.retire();
                 self.replaced = Some(old);
                 (published, true)
             }
