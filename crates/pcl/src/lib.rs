@@ -91,7 +91,7 @@
 //! assert!(seen[2].starts_with("output url"));
 //! ```
 //!
-//! Diagnostics render through [`render`] (ariadne, with source excerpts) or
+//! Diagnostics render through [`render()`] (ariadne, with source excerpts) or
 //! [`render_short`] (`path:line:col: severity[code]: message`), given the
 //! [`Checked::sources`].
 
