@@ -91,7 +91,7 @@
 //! assert!(seen[2].starts_with("output url"));
 //! ```
 //!
-//! Diagnostics render through [`render`] (ariadne, with source excerpts) or
+//! Diagnostics render through [`render()`] (ariadne, with source excerpts) or
 //! [`render_short`] (`path:line:col: severity[code]: message`), given the
 //! [`Checked::sources`].
 
@@ -392,10 +392,38 @@ pub use pcl_expr::BoundExprKind;
 pub use pcl_expr::{BoundIter, BoundList};
 
 /// The key and value pairs of an object ([`BoundExprKind::Object`]).
+///
+/// ```
+/// use pcl::{check_program, BindPolicy, BoundExprKind, MemoryLoader, NodeKind};
+///
+/// let program = "tags = { Name = \"web\", \"team-a\" = [1, 2] }\n";
+/// let sources = vec![("main.pp".to_string(), program.to_string())];
+/// let checked = check_program(&sources, &MemoryLoader::new(), &BindPolicy::strict());
+/// let NodeKind::Local(tags) = &checked.value().nodes()[0].kind else { unreachable!() };
+/// let BoundExprKind::Object(pairs) = tags.value.as_ref().expect("a value").kind() else { unreachable!() };
+/// let keys: Vec<String> = pairs.iter().filter_map(|(k, _)| k.key_string()).collect();
+/// assert_eq!(keys, ["Name", "team-a"]);
+/// let (_, list) = pairs.get(1).expect("a second item");
+/// let BoundExprKind::Tuple(items) = list.kind() else { unreachable!() };
+/// assert_eq!(items.len(), 2);
+/// ```
 #[doc(inline)]
 pub use pcl_expr::BoundPairs;
 
 /// A `for` expression ([`BoundExprKind::For`]).
+///
+/// ```
+/// use pcl::{check_program, BindPolicy, BoundExprKind, MemoryLoader, NodeKind};
+///
+/// let program = "names = { for i, n in [\"a\", \"b\"] : n => i if i > 0 }\n";
+/// let sources = vec![("main.pp".to_string(), program.to_string())];
+/// let checked = check_program(&sources, &MemoryLoader::new(), &BindPolicy::strict());
+/// let NodeKind::Local(names) = &checked.value().nodes()[0].kind else { unreachable!() };
+/// let BoundExprKind::For(f) = names.value.as_ref().expect("a value").kind() else { unreachable!() };
+/// assert_eq!((f.key_var, f.value_var), (Some("i"), "n"));
+/// assert!(f.key.is_some(), "the object form has a key");
+/// assert!(f.condition.is_some() && !f.grouping);
+/// ```
 #[doc(inline)]
 pub use pcl_expr::BoundFor;
 
@@ -481,8 +509,28 @@ pub use pcl_expr::BoundScopeTraversal;
 
 /// One step of a traversal (`.name` or `[literal]`) with the type after
 /// it.
+///
+/// ```
+/// use pcl::{check_program, BindPolicy, BoundExprKind, BoundStepKind, MemoryLoader, NodeKind, Value};
+///
+/// let program = "xs = [{ a = \"x\" }]\nfirst = xs[0].a\n";
+/// let sources = vec![("main.pp".to_string(), program.to_string())];
+/// let checked = check_program(&sources, &MemoryLoader::new(), &BindPolicy::strict());
+/// let NodeKind::Local(first) = &checked.value().find("first").expect("a node").kind else { unreachable!() };
+/// let BoundExprKind::ScopeTraversal(t) = first.value.as_ref().expect("a value").kind() else { unreachable!() };
+/// let steps: Vec<String> = t.steps.iter().map(|step| match &step.kind {
+///     BoundStepKind::Attr(name) => format!(".{name}: {}", step.ty),
+///     BoundStepKind::Index(Value::Number(n)) => format!("[{}]: {}", n.go_shortest(), step.ty),
+///     BoundStepKind::Index(other) => format!("[{other:?}]"),
+/// }).collect();
+/// assert_eq!(steps, ["[0]: object({a = string})", ".a: string"]);
+/// ```
 #[doc(inline)]
-pub use pcl_expr::{BoundStep, BoundStepKind};
+pub use pcl_expr::BoundStep;
+
+/// What a [`BoundStep`] does: `.name` or `[literal]`.
+#[doc(inline)]
+pub use pcl_expr::BoundStepKind;
 
 /// A node's index in its [`BoundTree`] ([`BoundRef::id`]).
 #[doc(inline)]
@@ -525,6 +573,19 @@ pub use pcl_expr::{ResourceProperty, Variable};
 
 /// What a called name resolved to ([`BoundCall::function`]): a builtin
 /// ([`Builtin`]), `invoke`, `call` or a function with a fixed signature.
+///
+/// ```
+/// use pcl::{check_program, BindPolicy, BoundExprKind, Builtin, Function, MemoryLoader, NodeKind};
+///
+/// let program = "doc = toJSON({ a = 1 })\n";
+/// let sources = vec![("main.pp".to_string(), program.to_string())];
+/// let checked = check_program(&sources, &MemoryLoader::new(), &BindPolicy::strict());
+/// let NodeKind::Local(doc) = &checked.value().nodes()[0].kind else { unreachable!() };
+/// let BoundExprKind::Call(call) = doc.value.as_ref().expect("a value").kind() else { unreachable!() };
+/// assert_eq!(call.name, "toJSON");
+/// assert!(matches!(call.function, Some(Function::Builtin(Builtin::ToJson))));
+/// assert!(call.invoke().is_none());
+/// ```
 #[doc(inline)]
 pub use pcl_expr::Function;
 

@@ -24,6 +24,9 @@ pub struct Comment {
     pub kind: CommentKind,
     pub text: String,
     pub range: pcl_diagnostics::TextRange,
+    /// Whether a blank line separates this comment from the one before it
+    /// in its list (only [`Node::detached_comments`] has such gaps).
+    pub blank_line_before: bool,
 }
 
 impl Comment {
@@ -32,6 +35,7 @@ impl Comment {
             kind: view.kind(),
             text: view.text().to_owned(),
             range: view.range(),
+            blank_line_before: false,
         }
     }
 
@@ -107,8 +111,8 @@ impl<'a> CommentGroup<'a> {
 }
 
 /// Groups `comments` (one list a node or attribute keeps, in source
-/// order) into [`CommentGroup`]s: each run of line comments is one group,
-/// each block comment another.
+/// order) into [`CommentGroup`]s: each run of line comments on adjacent
+/// lines is one group, each block comment another.
 pub fn comment_groups(comments: &[Comment]) -> Vec<CommentGroup<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -116,6 +120,7 @@ pub fn comment_groups(comments: &[Comment]) -> Vec<CommentGroup<'_>> {
         let block = c.kind == CommentKind::Block;
         let continues = i > start
             && !block
+            && !c.blank_line_before
             && comments
                 .get(i - 1)
                 .is_some_and(|p| p.kind != CommentKind::Block);
@@ -360,6 +365,7 @@ pub(crate) struct NodeExtra {
     pub logical_name: Option<String>,
     pub leading_comments: Vec<Comment>,
     pub trailing_comments: Vec<Comment>,
+    pub detached_comments: Vec<Comment>,
 }
 
 impl NodeExtra {
@@ -367,7 +373,8 @@ impl NodeExtra {
     pub(crate) fn boxed(self) -> Option<Box<NodeExtra>> {
         let empty = self.logical_name.is_none()
             && self.leading_comments.is_empty()
-            && self.trailing_comments.is_empty();
+            && self.trailing_comments.is_empty()
+            && self.detached_comments.is_empty();
         (!empty).then(|| Box::new(self))
     }
 }
@@ -393,6 +400,21 @@ impl Node {
     /// The comment after the node on its last line.
     pub fn trailing_comments(&self) -> &[Comment] {
         self.extra.as_ref().map_or(&[], |e| &e.trailing_comments)
+    }
+
+    /// The comments between the previous declaration of the file (or the
+    /// file's start) and this node's leading comments, kept apart from
+    /// them by a blank line (a file header, a section title). Pulumi's
+    /// syntax layer counts them among the node's leading trivia, so its
+    /// generators write them with the node.
+    pub fn detached_comments(&self) -> &[Comment] {
+        self.extra.as_ref().map_or(&[], |e| &e.detached_comments)
+    }
+
+    /// [`Node::detached_comments`] grouped ([`comment_groups`]; a blank
+    /// line ends a group).
+    pub fn detached_comment_groups(&self) -> Vec<CommentGroup<'_>> {
+        comment_groups(self.detached_comments())
     }
 
     /// [`Node::leading_comments`] grouped ([`comment_groups`]).

@@ -984,12 +984,17 @@ impl ProgramBinder<'_, '_> {
                     i.trailing_comments().iter().map(Comment::new).collect(),
                 )
             });
+        let detached = self
+            .files
+            .get(decl.file_idx as usize)
+            .map_or_else(Vec::new, |f| detached_comments(f, decl.item_idx as usize));
         if let Some(node) = self.nodes.get_mut(idx) {
             node.kind = kind;
             node.extra = NodeExtra {
                 logical_name,
                 leading_comments: leading,
                 trailing_comments: trailing,
+                detached_comments: detached,
             }
             .boxed();
         }
@@ -1265,6 +1270,53 @@ fn unknown_type(span: Span, name: &str) -> Diagnostic {
 }
 
 /// Turns every error into a warning (SkipResourceTypechecking on a body).
+/// The dangling comments of `file`'s body between the end of item
+/// `item_idx - 1` (or the file's start) and item `item_idx`'s leading
+/// comments (or the item), each marked when a blank line comes before it.
+/// A binary search finds the first: a file of many items and dangling
+/// comments costs time linear in them, not their product.
+fn detached_comments(file: &ParsedFile, item_idx: usize) -> Vec<Comment> {
+    let body = file.body();
+    let items = body.items();
+    let Some(item) = items.get(item_idx) else {
+        return Vec::new();
+    };
+    let end = item
+        .leading_comments()
+        .get(0)
+        .map_or(item.range().start, |c| c.range().start);
+    let start = item_idx
+        .checked_sub(1)
+        .and_then(|i| items.get(i))
+        .map_or(0, |p| p.range().end);
+    let dangling = body.dangling_comments();
+    let (mut lo, mut hi) = (0, dangling.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if dangling.get(mid).is_some_and(|c| c.range().start < start) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    let text = file.parse.text();
+    let mut out: Vec<Comment> = Vec::new();
+    let mut i = lo;
+    while let Some(c) = dangling.get(i) {
+        if c.range().start >= end {
+            break;
+        }
+        let mut comment = Comment::new(c);
+        comment.blank_line_before = out.last().is_some_and(|prev: &Comment| {
+            text.get(prev.range.end as usize..c.range().start as usize)
+                .is_some_and(|gap| gap.matches('\n').count() >= 2)
+        });
+        out.push(comment);
+        i += 1;
+    }
+    out
+}
+
 pub(crate) fn downgrade(diags: &mut [Diagnostic]) {
     for d in diags {
         if d.severity == Severity::Error {

@@ -244,15 +244,18 @@ impl Unresolved {
         self.diagnostic.detail()
     }
 
-    /// The whole diagnostic, with the severity it was reported with (a
-    /// warning when the policy downgraded or silenced it).
+    /// The whole diagnostic, with the severity its binder gave it (a
+    /// warning when the policy downgraded or silenced it; see
+    /// [`Unresolved::reported`] for unknown packages).
     pub fn diagnostic(&self) -> &Diagnostic {
         &self.diagnostic
     }
 
-    /// Whether the check reported the diagnostic (`false` when the policy
+    /// Whether the check reports the problem (`false` when the policy
     /// silenced it, as `--lenient` silences unknown resource types and
-    /// invoke problems).
+    /// invoke problems). A check reports an unknown package once per
+    /// package, at its first use, and as an error unless it is lenient
+    /// about resources or invokes.
     pub fn reported(&self) -> bool {
         self.reported
     }
