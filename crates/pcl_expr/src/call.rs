@@ -84,7 +84,10 @@ pub(crate) fn bind_call(
             format!("unknown function `{name}`"),
         );
         let found = cx.suggestions(|| suggest::candidates(name, scope.visible_functions()));
-        d = suggest::attach(d, span, &found);
+        d = suggest::attach(d, span, &found).with_help(format!(
+            "the functions PCL defines are listed in {}",
+            crate::builtins::BUILTINS_DOC
+        ));
         cx.report(d);
         return t.call(
             name,
