@@ -199,10 +199,7 @@ impl ProgramBinder<'_, '_> {
             diags.push(Diagnostic::error(
                 codes::CANNOT_READ,
                 span,
-                format!(
-                    "component resources cannot be read: `{}`",
-                    found.bound_token
-                ),
+                format!("component resources cannot be read: `{token}`"),
             ));
             return None;
         }
@@ -406,7 +403,7 @@ impl ProgramBinder<'_, '_> {
                         );
                         if had_schema {
                             d = d.with_detail(format!(
-                                "resource type `{token}` has no input property `{}`",
+                                "resource type `{written}` has no input property `{}`",
                                 attr.name()
                             ));
                         }
@@ -473,7 +470,7 @@ impl ProgramBinder<'_, '_> {
                         format!("missing required attribute `{prop}`"),
                     )
                     .with_detail(format!(
-                        "resource `{name}` ({token}) requires `{prop}` of type {}",
+                        "resource `{name}` (`{written}`) requires `{prop}` of type {}",
                         pcl_types::expected_text(ty)
                     )),
                 );
