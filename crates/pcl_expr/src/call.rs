@@ -172,9 +172,9 @@ fn is_arity(code: pcl_diagnostics::Code) -> bool {
 /// arguments, if `diags` (what its signature and argument checks
 /// reported) says it was: the builtin's own arity error (the reference's
 /// text) when it has one, otherwise the first missing or extra argument,
-/// said as how many arguments the function takes (`` `join` expects 2
-/// arguments, got 1``) rather than which parameter went unfilled, since
-/// the arguments given may be in the wrong places.
+/// said as how many arguments the function takes (``too few arguments to
+/// call `join`: expected 2 arguments, got 1``) rather than which parameter
+/// went unfilled, since the arguments given may be in the wrong places.
 fn arity_diagnostic(
     b: Builtin,
     sig: &Signature,
@@ -203,7 +203,17 @@ fn arity_diagnostic(
     } else {
         format!("{required} to {}", count(most))
     };
-    let summary = format!("`{}` expects {expects}, got {given}", b.name());
+    // The reference's words for too many (`too many arguments to call`),
+    // with the function named.
+    let few_or_many = if first.code == codes::TOO_MANY_ARGUMENTS {
+        "many"
+    } else {
+        "few"
+    };
+    let summary = format!(
+        "too {few_or_many} arguments to call `{}`: expected {expects}, got {given}",
+        b.name()
+    );
     Some(Diagnostic::new(
         first.severity,
         first.code,

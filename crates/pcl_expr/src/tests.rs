@@ -459,12 +459,12 @@ mod calls {
         let out = bind("join(\",\")", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[missing-argument]: `join` expects 2 arguments, got 1"]
+            ["error[missing-argument]: too few arguments to call `join`: expected 2 arguments, got 1"]
         );
         let out = bind("stack(1)", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[too-many-arguments]: `stack` expects 0 arguments, got 1"]
+            ["error[too-many-arguments]: too many arguments to call `stack`: expected 0 arguments, got 1"]
         );
         let out = bind("upper(\"x\")", &[]);
         assert_eq!(
@@ -525,7 +525,7 @@ mod calls {
         );
         assert_eq!(
             bind("entries()", &v).msgs(),
-            ["error[missing-argument]: `entries` expects 1 argument, got 0"]
+            ["error[missing-argument]: too few arguments to call `entries`: expected 1 argument, got 0"]
         );
         assert_eq!(bind("length(l)", &v).ty(), "int");
         assert_eq!(bind("length(ol)", &v).ty(), "output(int)");
@@ -686,7 +686,7 @@ mod calls {
             bind("length(nope, 1)", &[]).msgs(),
             [
                 undefined,
-                "error[too-many-arguments]: `length` expects 1 argument, got 2"
+                "error[too-many-arguments]: too many arguments to call `length`: expected 1 argument, got 2"
             ]
         );
     }
@@ -965,7 +965,7 @@ mod golden {
         );
         assert_eq!(
             golden("join(\",\")", &[]),
-            "main.pp:1:1: error[missing-argument]: `join` expects 2 arguments, got 1\n  help: usage: join(separator: string, strings: list(string))\n"
+            "main.pp:1:1: error[missing-argument]: too few arguments to call `join`: expected 2 arguments, got 1\n  help: usage: join(separator: string, strings: list(string))\n"
         );
         assert_eq!(
             golden("toJSON(1, 2)", &[]),
