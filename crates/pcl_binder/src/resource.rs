@@ -876,7 +876,7 @@ hook resource h2 {
             (
                 "unknown-resource-type",
                 "\"tiny:index:Widgte\"",
-                "\"tiny::Widget\"",
+                "\"tiny:index:Widget\"",
             ),
             ("unsupported-attribute", "nmae", "name"),
             ("unsupported-attribute", "protekt", "protect"),
@@ -887,7 +887,7 @@ hook resource h2 {
             (
                 "unknown-function",
                 "\"tiny:index:getWidgte\"",
-                "\"tiny::getWidget\"",
+                "\"tiny:index:getWidget\"",
             ),
             ("unknown-method", "\"describ\"", "\"describe\""),
             ("unknown-property", "arnn", "arn"),
