@@ -544,3 +544,45 @@ fn pre_commit_hooks_offer_check_and_fmt() {
         );
     }
 }
+
+/// The functions an example of any kind calls (unformatted ones and
+/// fragments included, which `pcl check` does not run): the name before
+/// each `(`, in source and in template interpolations.
+fn called_functions(text: &str) -> Vec<String> {
+    use pcl_syntax::TokenKind as K;
+    let tokens = pcl_syntax::lex(text);
+    tokens
+        .windows(2)
+        .filter(|w| w[0].kind == K::Ident && w[1].kind == K::OParen)
+        .filter_map(|w| text.get(w[0].range.to_usize()).map(str::to_string))
+        .collect()
+}
+
+/// Every function an example calls is one PCL defines (issue 28: the
+/// README's `pcl fmt` example called `upper`, which PCL does not have).
+#[test]
+fn examples_call_only_functions_pcl_defines() {
+    let defined = |name: &str| {
+        pcl_expr::Builtin::from_name(name).is_some() || name == "invoke" || name == "call"
+    };
+    let mut failures = Vec::new();
+    let mut calls = 0;
+    for (block, _) in examples() {
+        for name in called_functions(&block.text) {
+            calls += 1;
+            if !defined(&name) {
+                failures.push(format!(
+                    "{}:{}: calls `{name}`, which is not a PCL function (see docs/builtins.md)",
+                    block.file, block.line
+                ));
+            }
+        }
+    }
+    assert!(calls > 0, "no example calls a function");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The scan finds calls in interpolations and fragments.
+    assert_eq!(
+        called_functions("a = \"${upper(x)}\"\nb = join(\",\", [])\n"),
+        ["upper", "join"]
+    );
+}

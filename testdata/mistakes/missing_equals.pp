@@ -1,4 +1,4 @@
-# mistake: line 3: invalid-block-header: a missing `=`
+# mistake: line 3: expected-attribute-or-block: a missing `=` before a string
 resource w "tiny:index:Widget" {
   name "w"
 }

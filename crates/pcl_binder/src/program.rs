@@ -181,6 +181,10 @@ pub(crate) fn bind_program(
     }
     let incomplete = incomplete_items(&parsed, &diags);
     let syntax_diags = diags.len();
+    // What is found later inside an item a syntax error left incomplete
+    // only follows from that error: not reported, and not counted as a
+    // problem the per-file limit leaves out.
+    diags.quiet_within(incomplete.clone());
     let mut seen: HashMap<String, Span> = HashMap::new();
     for file in &parsed {
         let mut found = Vec::new();
@@ -1144,17 +1148,8 @@ impl ProgramBinder<'_, '_> {
             mut diags,
             dir,
             shared,
-            incomplete,
-            syntax_diags,
             ..
         } = self;
-        if !incomplete.is_empty() {
-            let mut i = 0;
-            diags.retain(|d| {
-                i += 1;
-                i <= syntax_diags || !within(&incomplete, d.span)
-            });
-        }
         let program = Program {
             nodes,
             order,

@@ -203,10 +203,7 @@ impl ProgramBinder<'_, '_> {
             let d = Diagnostic::error(
                 codes::CANNOT_READ,
                 span,
-                format!(
-                    "component resources cannot be read: `{}`",
-                    found.bound_token
-                ),
+                format!("component resources cannot be read: `{token}`"),
             );
             return Err(fail(d, true, diags));
         }
@@ -422,7 +419,7 @@ impl ProgramBinder<'_, '_> {
                         );
                         if had_schema {
                             d = d.with_detail(format!(
-                                "resource type `{token}` has no input property `{}`",
+                                "resource type `{written}` has no input property `{}`",
                                 attr.name()
                             ));
                         }
@@ -489,7 +486,7 @@ impl ProgramBinder<'_, '_> {
                         format!("missing required attribute `{prop}`"),
                     )
                     .with_detail(format!(
-                        "resource `{name}` ({token}) requires `{prop}` of type {}",
+                        "resource `{name}` (`{written}`) requires `{prop}` of type {}",
                         pcl_types::expected_text(ty)
                     )),
                 );
@@ -879,7 +876,7 @@ hook resource h2 {
             (
                 "unknown-resource-type",
                 "\"tiny:index:Widgte\"",
-                "\"tiny::Widget\"",
+                "\"tiny:index:Widget\"",
             ),
             ("unsupported-attribute", "nmae", "name"),
             ("unsupported-attribute", "protekt", "protect"),
@@ -890,7 +887,7 @@ hook resource h2 {
             (
                 "unknown-function",
                 "\"tiny:index:getWidgte\"",
-                "\"tiny::getWidget\"",
+                "\"tiny:index:getWidget\"",
             ),
             ("unknown-method", "\"describ\"", "\"describe\""),
             ("unknown-property", "arnn", "arn"),

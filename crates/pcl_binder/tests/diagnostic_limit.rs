@@ -113,3 +113,23 @@ fn syntax_errors_and_binder_diagnostics_share_the_limit() {
     assert_eq!(codes, ["too-many-diagnostics", "undefined-variable"]);
     assert!(summaries(&diags)[0].1.starts_with("1 more problem in"));
 }
+
+/// A resource missing its `}` before 1,100 attributes: what binding finds
+/// inside it only follows from the syntax error (one mistake, one
+/// diagnostic), so it is neither shown nor counted as problems the limit
+/// leaves out (issue 28: the summary said 1,201 more problems).
+#[test]
+fn suppressed_diagnostics_are_not_counted_as_dropped() {
+    let mut text = "resource r \"tiny:index:Widget\" {\n  name = \"w\"\n\n".to_string();
+    text.extend((0..1_100).map(|i| format!("a{i} = b{i}\n")));
+    let (diags, errors) = check(&[("main.pp", text)]);
+    assert!(errors);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["unclosed-block"], "{:?}", summaries(&diags));
+    // A problem outside the broken item is still reported.
+    let mut text = "x = undefined_name\nresource r \"tiny:index:Widget\" {\n".to_string();
+    text.extend((0..1_100).map(|i| format!("a{i} = b{i}\n")));
+    let (diags, _) = check(&[("main.pp", text)]);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["undefined-variable", "unclosed-block"]);
+}

@@ -73,6 +73,9 @@ pub struct DiagnosticList {
     limit: usize,
     /// How many summaries [`Self::seal`] put at the end of `kept`.
     summaries: usize,
+    /// Ranges whose diagnostics are suppressed on purpose (see
+    /// [`Self::quiet_within`]), sorted by file and start.
+    quiet: Vec<(FileId, TextRange)>,
 }
 
 impl Default for DiagnosticList {
@@ -95,7 +98,28 @@ impl DiagnosticList {
             tallies: HashMap::new(),
             limit,
             summaries: 0,
+            quiet: Vec::new(),
         }
+    }
+
+    /// From now on, a diagnostic that starts inside one of `ranges` (an
+    /// item a syntax error left incomplete, whose other problems only
+    /// follow from that error: one mistake, one diagnostic) is discarded
+    /// when pushed: neither kept nor counted among the problems the limit
+    /// leaves out. The ranges of one file must not overlap.
+    pub fn quiet_within(&mut self, mut ranges: Vec<(FileId, TextRange)>) {
+        ranges.sort_unstable_by_key(|(f, r)| (*f, r.start, r.end));
+        self.quiet = ranges;
+    }
+
+    /// Whether `span` starts inside a range of [`Self::quiet_within`].
+    fn is_quiet(&self, span: Span) -> bool {
+        let at = (span.file, span.range.start);
+        let after = self.quiet.partition_point(|(f, r)| (*f, r.start) <= at);
+        after
+            .checked_sub(1)
+            .and_then(|i| self.quiet.get(i))
+            .is_some_and(|(f, r)| *f == span.file && span.range.start <= r.end)
     }
 
     /// The per-file limit.
@@ -104,9 +128,14 @@ impl DiagnosticList {
     }
 
     /// Adds `diagnostic` if its file is under the limit, returning its
-    /// index in the list; otherwise only counts it and returns `None`.
+    /// index in the list; otherwise only counts it and returns `None`
+    /// (and a diagnostic in a range of [`Self::quiet_within`] is neither
+    /// added nor counted).
     pub fn push(&mut self, diagnostic: Diagnostic) -> Option<usize> {
         self.unseal();
+        if !self.quiet.is_empty() && self.is_quiet(diagnostic.span) {
+            return None;
+        }
         let tally = self.tallies.entry(diagnostic.span.file).or_default();
         if tally.kept >= self.limit {
             tally.dropped[rank(diagnostic.severity)] += 1;
@@ -134,8 +163,13 @@ impl DiagnosticList {
     /// list's limit, and adds what `other` dropped to this list's counts.
     pub fn append(&mut self, mut other: DiagnosticList) {
         other.unseal();
-        if self.kept.is_empty() && self.tallies.is_empty() && other.limit == self.limit {
-            // Nothing to interleave or count twice: take the list whole.
+        if self.kept.is_empty()
+            && self.tallies.is_empty()
+            && self.quiet.is_empty()
+            && other.limit == self.limit
+        {
+            // Nothing to interleave, count twice or quiet: take the list
+            // whole.
             *self = other;
             return;
         }
@@ -152,12 +186,17 @@ impl DiagnosticList {
     /// ones of the merged order, as if it had collected them all.
     pub fn merge_by_position(&mut self, mut other: DiagnosticList) {
         other.unseal();
-        if self.kept.is_empty() && self.tallies.is_empty() && other.limit == self.limit {
+        if self.kept.is_empty()
+            && self.tallies.is_empty()
+            && self.quiet.is_empty()
+            && other.limit == self.limit
+        {
             *self = other;
             return;
         }
         self.unseal();
         let mut merged = DiagnosticList::with_limit(self.limit);
+        merged.quiet = std::mem::take(&mut self.quiet);
         merged.kept.reserve(self.kept.len() + other.kept.len());
         merged.add_dropped(&self.tallies);
         merged.add_dropped(&other.tallies);
@@ -413,6 +452,30 @@ mod tests {
         list.iter()
             .map(|d| (d.span.range.start, d.code.as_str()))
             .collect()
+    }
+
+    #[test]
+    fn quiet_ranges_are_neither_kept_nor_counted() {
+        let mut list = DiagnosticList::with_limit(1);
+        list.push(at(0, 0, Severity::Error));
+        list.quiet_within(vec![(FileId(0), TextRange::new(10, 20))]);
+        // Inside the range (its end included): gone, not dropped.
+        assert_eq!(list.push(at(0, 10, Severity::Error)), None);
+        assert_eq!(list.push(at(0, 20, Severity::Error)), None);
+        assert_eq!(list.dropped(), 0);
+        // Outside it, or in another file: the limit as before.
+        assert_eq!(list.push(at(0, 21, Severity::Error)), None);
+        assert_eq!(list.push(at(1, 15, Severity::Error)), Some(1));
+        assert_eq!(list.dropped(), 1);
+        // Appending or merging another list goes through the same filter.
+        let mut other = DiagnosticList::with_limit(1);
+        other.push(at(1, 12, Severity::Warning));
+        let mut quiet = DiagnosticList::with_limit(5);
+        quiet.quiet_within(vec![(FileId(1), TextRange::new(10, 20))]);
+        quiet.append(other.clone());
+        assert!(quiet.is_empty());
+        quiet.merge_by_position(other);
+        assert!(quiet.is_empty());
     }
 
     #[test]

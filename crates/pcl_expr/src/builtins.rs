@@ -183,11 +183,129 @@ impl Builtin {
             Builtin::PulumiResourceName => "pulumiResourceName(resource: a resource)",
         }
     }
+
+    /// What the function does, in one line (`docs/builtins.md`).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Builtin::Element => "The element of a list or tuple at an index.",
+            Builtin::Entries => "The entries of a collection as a list of `{ key, value }` objects: indices and elements of a list, keys and values of a map or object.",
+            Builtin::FileArchive => "An archive read from a file or directory at a path.",
+            Builtin::RemoteArchive => "An archive fetched from a URI.",
+            Builtin::AssetArchive => "An archive made of the named assets and archives of a map.",
+            Builtin::FileAsset => "An asset read from the file at a path.",
+            Builtin::StringAsset => "An asset whose contents are a string.",
+            Builtin::RemoteAsset => "An asset fetched from a URI.",
+            Builtin::Join => "The strings of a list joined with a separator between them.",
+            Builtin::Length => "The number of elements of a list, map, object or tuple, or of characters of a string.",
+            Builtin::Lookup => "The value of a key in a map or object, or the default when the key is absent.",
+            Builtin::Range => "The integers from 0 (or `fromOrTo`) up to, not including, `fromOrTo` (or `to`).",
+            Builtin::ReadFile => "The contents of a file, as a string.",
+            Builtin::Filebase64 => "The contents of a file, base64-encoded.",
+            Builtin::Filebase64sha256 => "The base64-encoded SHA-256 hash of a file's contents.",
+            Builtin::Sha1 => "The hexadecimal SHA-1 hash of a string.",
+            Builtin::ToBase64 => "A string, base64-encoded.",
+            Builtin::FromBase64 => "A base64-encoded string, decoded.",
+            Builtin::Split => "A string split into a list at each occurrence of a separator.",
+            Builtin::Secret => "The value, marked secret (an output).",
+            Builtin::Unsecret => "The value of a secret, no longer marked secret (an output).",
+            Builtin::ToJson => "The value encoded as JSON text.",
+            Builtin::Stack => "The name of the stack being deployed.",
+            Builtin::Project => "The name of the project being deployed.",
+            Builtin::Organization => "The name of the organization of the stack being deployed.",
+            Builtin::Cwd => "The working directory of the deployment.",
+            Builtin::RootDirectory => "The directory of the project (where `Pulumi.yaml` is).",
+            Builtin::NotImplemented => "A placeholder for what a conversion could not translate; fails with the message when evaluated.",
+            Builtin::SingleOrNone => "The one element of a list, or none when it is empty (more than one is an error when evaluated).",
+            Builtin::GetOutput => "An output of another stack, by name, from a `pulumi:pulumi:StackReference` resource.",
+            Builtin::Try => "The first of its arguments that evaluates without an error.",
+            Builtin::Can => "Whether its argument evaluates without an error.",
+            Builtin::Recover => "The output's value, or the recovery value when the output fails (`error` names the failure there).",
+            Builtin::Max => "The largest of its numbers.",
+            Builtin::Min => "The smallest of its numbers.",
+            Builtin::PulumiResourceType => "The type token of a resource (`aws:s3/bucket:Bucket`).",
+            Builtin::PulumiResourceName => "The logical name of a resource.",
+        }
+    }
+}
+
+/// The functions of the root scope that are not [`Builtin`]s (their
+/// signatures come from a package schema): usage and summary.
+pub const SCHEMA_FUNCTIONS: &[(&str, &str)] = &[
+    (
+        "invoke(token: string, args?: object, invokeOptions?: object)",
+        "Calls the provider function `token` of a package schema with its arguments; the result has the function's output type.",
+    ),
+    (
+        "call(self: a resource, method: string, args: object)",
+        "Calls a method of a resource (a method of its schema) with its arguments.",
+    ),
+];
+
+/// Where the builtin functions are documented (`unknown-function` points
+/// there).
+pub const BUILTINS_DOC: &str = "docs/builtins.md";
+
+/// `docs/builtins.md`: every function of the root scope with its
+/// signature and what it does, generated from [`Builtin`] and
+/// [`SCHEMA_FUNCTIONS`].
+pub fn reference_markdown() -> String {
+    let mut out = String::from(
+        "# Builtin functions\n\n\
+         <!-- Generated from crates/pcl_expr/src/builtins.rs by \
+         `UPDATE_EXPECT=1 cargo test -p pcl_expr --lib builtins`; do not edit. -->\n\n\
+         The functions a PCL program can call, with the signature `pcl check` \
+         checks calls against (the same text its diagnostics show after \
+         `usage:`). An argument whose type depends on the call is spelled by \
+         what it accepts; `?` marks an optional parameter, `...` any number of \
+         arguments. Calling any other name is an `unknown-function` error.\n\n\
+         | function | what it does |\n|---|---|\n",
+    );
+    let rows = Builtin::ALL
+        .iter()
+        .map(|b| (b.usage(), b.summary()))
+        .chain(SCHEMA_FUNCTIONS.iter().copied());
+    for (usage, summary) in rows {
+        out.push_str(&row(usage, summary));
+    }
+    out
+}
+
+/// One table row (a `|` in a cell is escaped, as tables need).
+fn row(usage: &str, summary: &str) -> String {
+    let cell = |s: &str| s.replace('|', "\\|");
+    format!("| `{}` | {} |\n", cell(usage), cell(summary))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `docs/builtins.md` is generated from this table; `UPDATE_EXPECT=1`
+    /// rewrites it.
+    #[test]
+    fn docs_builtins_md_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(BUILTINS_DOC);
+        let expected = reference_markdown();
+        if pcl_testkit::updating() {
+            std::fs::write(&path, &expected).unwrap_or_else(|e| panic!("{e}"));
+            return;
+        }
+        let actual = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "{BUILTINS_DOC} is stale: run `UPDATE_EXPECT=1 cargo test -p pcl_expr --lib builtins`"
+        );
+        // Every builtin is listed, with its usage and summary.
+        for b in Builtin::ALL {
+            assert!(
+                actual.contains(&row(b.usage(), b.summary())),
+                "{}",
+                b.name()
+            );
+        }
+    }
 
     #[test]
     fn every_usage_names_its_function() {

@@ -86,7 +86,10 @@ pub(crate) fn bind_call(
             format!("unknown function `{name}`"),
         );
         let found = cx.suggestions(|| suggest::candidates(name, scope.visible_functions()));
-        d = suggest::attach(d, span, &found);
+        d = suggest::attach(d, span, &found).with_help(format!(
+            "the functions PCL defines are listed in {}",
+            crate::builtins::BUILTINS_DOC
+        ));
         cx.report(d);
         return t.call(
             name,
@@ -115,7 +118,16 @@ pub(crate) fn bind_call(
         // A builtin called with arguments that do not fit: show how it is
         // called.
         let usage = format!("usage: {}", b.usage());
-        for d in cx.split_off(mark) {
+        let mut diags = cx.split_off(mark);
+        // One mistake, one diagnostic: a builtin called with the wrong
+        // number of arguments gets one arity error naming its usage; what
+        // the argument checks say about arguments in the wrong places
+        // (`join(["a"])`: the list in the separator's place) only
+        // repeats it.
+        if let Some(d) = arity_diagnostic(*b, &computed.signature, effective.len(), &diags) {
+            diags = vec![d];
+        }
+        for d in diags {
             let d = if d.is_error() && !d.help().contains(&usage) {
                 d.with_help(usage.clone())
             } else {
@@ -147,6 +159,67 @@ pub(crate) fn bind_call(
         ty,
         range,
     )
+}
+
+/// The codes that say a call has the wrong number of arguments.
+fn is_arity(code: pcl_diagnostics::Code) -> bool {
+    code == codes::BUILTIN_ARITY
+        || code == codes::MISSING_ARGUMENT
+        || code == codes::TOO_MANY_ARGUMENTS
+}
+
+/// The one diagnostic for a builtin called with the wrong number of
+/// arguments, if `diags` (what its signature and argument checks
+/// reported) says it was: the builtin's own arity error (the reference's
+/// text) when it has one, otherwise the first missing or extra argument,
+/// said as how many arguments the function takes (``too few arguments to
+/// call `join`: expected 2 arguments, got 1``) rather than which parameter
+/// went unfilled, since the arguments given may be in the wrong places.
+fn arity_diagnostic(
+    b: Builtin,
+    sig: &Signature,
+    given: usize,
+    diags: &[Diagnostic],
+) -> Option<Diagnostic> {
+    let first = diags
+        .iter()
+        .filter(|d| is_arity(d.code))
+        .min_by_key(|d| d.code != codes::BUILTIN_ARITY)?;
+    if first.code == codes::BUILTIN_ARITY {
+        return Some(first.clone());
+    }
+    let required = sig.params.iter().filter(|p| !is_optional(&p.ty)).count();
+    let most = sig.params.len();
+    let count = |n: usize| match n {
+        1 => "1 argument".to_string(),
+        n => format!("{n} arguments"),
+    };
+    let expects = if sig.varargs.is_some() {
+        format!("at least {}", count(required))
+    } else if required == most {
+        count(most)
+    } else if required + 1 == most {
+        format!("{required} or {}", count(most))
+    } else {
+        format!("{required} to {}", count(most))
+    };
+    // The reference's words for too many (`too many arguments to call`),
+    // with the function named.
+    let few_or_many = if first.code == codes::TOO_MANY_ARGUMENTS {
+        "many"
+    } else {
+        "few"
+    };
+    let summary = format!(
+        "too {few_or_many} arguments to call `{}`: expected {expects}, got {given}",
+        b.name()
+    );
+    Some(Diagnostic::new(
+        first.severity,
+        first.code,
+        first.span,
+        summary,
+    ))
 }
 
 /// Step 3 of binder.md §3.9: a final `xs...` whose resolved type is a

@@ -1,7 +1,7 @@
 //! Constants that convert to their destination type only unsafely and
 //! never can (`constant-never-converts`, a warning): `"three"` where a
-//! number is expected, `true` where a number is, `"yes"` or `2` where a
-//! bool is, at any depth of list, map and object literals. Used for config
+//! number is expected, `true` where a number is, `"yes"` or any number
+//! (`1` too) where a bool is, at any depth of list, map and object literals. Used for config
 //! defaults, output values and resource options (the program binder),
 //! resource and component inputs, and invoke and builtin arguments.
 
@@ -93,13 +93,16 @@ fn constant_mismatch(
             (!is_number).then(|| (value.range(), "a number", shown(s), path))
         }
         TypeKind::Bool => {
-            // A number converts through its text: only `1` and `0` might.
+            // No number ever converts to a bool: cty, which evaluates
+            // values, has no number-to-bool conversion at all (not even
+            // `1` or `0`; only the strings `"1"` and `"0"` convert), and
+            // the typed languages a program is generated into reject a
+            // number where a bool is declared.
             if let Some(pcl_types::Value::Number(n)) = literal(value) {
-                let f = n.to_f64();
-                let ok = f == 0.0 || f == 1.0;
                 let text = pcl_types::Value::Number(n.clone()).pretty();
-                return (!ok).then_some((value.range(), "a bool", ("number", text), path));
+                return Some((value.range(), "a bool", ("number", text), path));
             }
+            // cty's string-to-bool conversion accepts exactly these.
             let s = value.literal_string()?;
             let ok = matches!(s, "true" | "false" | "1" | "0");
             (!ok).then(|| (value.range(), "a bool", shown(s), path))

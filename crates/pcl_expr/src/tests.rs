@@ -459,12 +459,12 @@ mod calls {
         let out = bind("join(\",\")", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[missing-argument]: missing required parameter `strings`"]
+            ["error[missing-argument]: too few arguments to call `join`: expected 2 arguments, got 1"]
         );
         let out = bind("stack(1)", &[]);
         assert_eq!(
             out.msgs(),
-            ["error[too-many-arguments]: too many arguments to call: expected 0, got 1"]
+            ["error[too-many-arguments]: too many arguments to call `stack`: expected 0 arguments, got 1"]
         );
         let out = bind("upper(\"x\")", &[]);
         assert_eq!(
@@ -472,7 +472,19 @@ mod calls {
             ["error[unknown-function]: unknown function `upper`"]
         );
         let out = bind("lenght([])", &[]);
-        assert_eq!(out.diags[0].help(), ["did you mean `length`?"]);
+        assert_eq!(
+            out.diags[0].help(),
+            [
+                "did you mean `length`?",
+                "the functions PCL defines are listed in docs/builtins.md"
+            ]
+        );
+        // Without a close name, the list is still pointed at.
+        let out = bind("upper(\"x\")", &[]);
+        assert_eq!(
+            out.diags[0].help(),
+            ["the functions PCL defines are listed in docs/builtins.md"]
+        );
         // Removed at HEAD.
         assert_eq!(
             bind("mimeType(\"x\")", &[]).msgs(),
@@ -513,7 +525,7 @@ mod calls {
         );
         assert_eq!(
             bind("entries()", &v).msgs(),
-            ["error[missing-argument]: missing required parameter `collection`"]
+            ["error[missing-argument]: too few arguments to call `entries`: expected 1 argument, got 0"]
         );
         assert_eq!(bind("length(l)", &v).ty(), "int");
         assert_eq!(bind("length(ol)", &v).ty(), "output(int)");
@@ -674,7 +686,7 @@ mod calls {
             bind("length(nope, 1)", &[]).msgs(),
             [
                 undefined,
-                "error[too-many-arguments]: too many arguments to call: expected 1, got 2"
+                "error[too-many-arguments]: too many arguments to call `length`: expected 1 argument, got 2"
             ]
         );
     }
@@ -953,11 +965,11 @@ mod golden {
         );
         assert_eq!(
             golden("join(\",\")", &[]),
-            "main.pp:1:1: error[missing-argument]: missing required parameter `strings`\n  help: usage: join(separator: string, strings: list(string))\n"
+            "main.pp:1:1: error[missing-argument]: too few arguments to call `join`: expected 2 arguments, got 1\n  help: usage: join(separator: string, strings: list(string))\n"
         );
         assert_eq!(
             golden("toJSON(1, 2)", &[]),
-            "main.pp:1:1: error[builtin-arity]: `toJSON` expects exactly one argument\n  detail: `toJSON` expects exactly one argument\n  help: usage: toJSON(value: any)\nmain.pp:1:1: error[too-many-arguments]: too many arguments to call: expected 1, got 2\n  help: usage: toJSON(value: any)\n"
+            "main.pp:1:1: error[builtin-arity]: `toJSON` expects exactly one argument\n  detail: `toJSON` expects exactly one argument\n  help: usage: toJSON(value: any)\n"
         );
         assert_eq!(
             golden("[for x in s : x]", &[("s", "set(int)")]),

@@ -11,19 +11,44 @@ use pcl_diagnostics::suggest::{did_you_mean, MAX_SUGGESTIONS};
 use crate::package::Package;
 use crate::token::decompose;
 
-/// Resource tokens close to `written`, in their canonical form.
+/// Resource tokens close to `written`, in the form it is written in (see
+/// [`in_written_form`]).
 pub fn suggest_resources(pkg: &Package, written: &str) -> Vec<String> {
     let canonical = pkg.canonical_resource_tokens();
     suggest_tokens(pkg, written, pkg.resource_tokens().collect(), &canonical)
 }
 
-/// Function tokens close to `written`, in their canonical form; a written
+/// A suggested token (`schema`, with its `canonical` form) in the form
+/// the user was writing `written` in: the schema's own token when the
+/// module is written with a `/` (`aws:s3/bucket:Bucket`), the `index`
+/// module spelt out when it is (`simple:index:Resource`, not
+/// `simple::Resource`), the canonical form otherwise.
+pub fn in_written_form(written: &str, schema: &str, canonical: &str) -> String {
+    let mut parts = written.split(':');
+    let module = match (parts.next(), parts.next(), parts.next()) {
+        (Some(_), Some(m), Some(_)) => m,
+        _ => return canonical.to_owned(),
+    };
+    if module.contains('/') {
+        return schema.to_owned();
+    }
+    match canonical.split_once("::") {
+        Some((package, member)) if module == "index" => format!("{package}:index:{member}"),
+        _ => canonical.to_owned(),
+    }
+}
+
+/// Function tokens close to `written`, in the form it is written in; a written
 /// `…Output` function that exists without the suffix comes first.
 pub fn suggest_functions(pkg: &Package, written: &str) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(stripped) = written.strip_suffix("Output") {
         if let Ok(Some(found)) = pkg.lookup_function(stripped) {
-            out.push(found.canonical_token);
+            out.push(in_written_form(
+                written,
+                &found.schema_token,
+                &found.canonical_token,
+            ));
         }
     }
     let canonical = pkg.canonical_function_tokens();
@@ -36,10 +61,29 @@ pub fn suggest_functions(pkg: &Package, written: &str) -> Vec<String> {
     out
 }
 
+/// The tokens close to `written` (in canonical form, `canonical` being
+/// parallel to `schema`), each in the form `written` is in.
 fn suggest_tokens(
     pkg: &Package,
     written: &str,
     schema: Vec<&str>,
+    canonical: &[String],
+) -> Vec<String> {
+    let found = canonical_suggestions(pkg, written, &schema, canonical);
+    found
+        .iter()
+        .map(|c| {
+            let at = canonical.iter().position(|k| k == c);
+            let schema_token = at.and_then(|i| schema.get(i)).copied().unwrap_or(c);
+            in_written_form(written, schema_token, c)
+        })
+        .collect()
+}
+
+fn canonical_suggestions(
+    pkg: &Package,
+    written: &str,
+    schema: &[&str],
     canonical: &[String],
 ) -> Vec<String> {
     // Compare canonical forms so that `aws:s3/bucket:Bukcet` and
@@ -185,6 +229,32 @@ mod tests {
     }
 
     #[test]
+    fn suggestions_take_the_written_form() {
+        let pkg = Package::parse(
+            r#"{"name":"simple","resources":{"simple:index:Resource":{}}}"#,
+            "simple",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            suggest_resources(&pkg, "simple:index:Resourse"),
+            vec!["simple:index:Resource"]
+        );
+        assert_eq!(
+            suggest_resources(&pkg, "simple::Resourse"),
+            vec!["simple::Resource"]
+        );
+        assert_eq!(
+            in_written_form(
+                "random:index/randomPe:RandomPe",
+                "random:index/randomPet:RandomPet",
+                "random::RandomPet"
+            ),
+            "random:index/randomPet:RandomPet"
+        );
+    }
+
+    #[test]
     fn token_suggestions() {
         let pkg = Package::parse(
             r#"{"name":"aws","meta":{"moduleFormat":"(.*)(?:/[^/]*)"},
@@ -198,9 +268,10 @@ mod tests {
             suggest_resources(&pkg, "aws:s3:Bukcet"),
             vec!["aws:s3:Bucket"]
         );
+        // Written with the schema's `/` module: the schema's token.
         assert_eq!(
             suggest_resources(&pkg, "aws:s3/bucket:Bukcet"),
-            vec!["aws:s3:Bucket"]
+            vec!["aws:s3/bucket:Bucket"]
         );
         assert_eq!(
             suggest_resources(&pkg, "aws:storage:Bucket"),

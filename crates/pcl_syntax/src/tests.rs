@@ -250,7 +250,8 @@ fn errors_at_end_of_input_have_nonempty_ranges() {
         ("a = { b", "unclosed-object", "{"),
         ("a = 1 +", "expected-expression", "+"),
         ("a =", "missing-attribute-value", "="),
-        ("blk \"x\"", "invalid-block-header", "\""),
+        ("blk \"x\"", "expected-attribute-or-block", "blk"),
+        ("blk x \"y\"", "invalid-block-header", "\""),
     ] {
         let parse = parse(FileId(0), text);
         let diag = parse

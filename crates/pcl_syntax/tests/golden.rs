@@ -627,7 +627,7 @@ const ALL_ERROR_POSITIONS: &[(&str, &[(u32, u32)])] = &[
     ),
     ("spec_s01_missing_newline", &[(1, 7)]),
     ("spec_s11_blocks_same_line", &[(1, 6)]),
-    ("multiple_errors", &[(2, 11), (4, 11), (7, 8), (10, 15)]),
+    ("multiple_errors", &[(2, 11), (4, 11), (7, 3), (10, 15)]),
     ("multiple_errors_blocks", &[(2, 9), (4, 10), (8, 7)]),
     ("spec_h13_heredoc_in_one_line_block", &[(3, 4)]),
     ("too_deep_parens", &[(9, 1)]),

@@ -223,6 +223,16 @@ fn body_item<'s>(
             }
             let s = state_of(e);
             handled(s, next.span.start);
+            // `name 123`, `name [1]`: what follows can only be a value.
+            if matches!(
+                next.kind,
+                Some(K::NumberLit | K::OBrack | K::OParen | K::Minus | K::Bang | K::OHeredoc)
+            ) && !s.block_follows(next.span.start)
+            {
+                let value = next.range(s);
+                missing_equals(s, s.attr_name, value);
+                return Ok(());
+            }
             let found = next.kind.map_or("the end of the file", K::describe);
             let name = s.slice(s.attr_name);
             let range = next.range(s);
@@ -320,6 +330,24 @@ fn item_end<'s>(attribute: bool) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone 
     ))
 }
 
+/// The block types of PCL that take one label, which may be quoted
+/// (`output "url"`): a header of one of them with one quoted label and no
+/// `{` lacks its `{`, not an `=`.
+const ONE_LABEL_BLOCKS: &[&str] = &["output", "package", "pulumi", "locals"];
+
+/// An attribute written without its `=` (`name "w"`, `count 3`): said so,
+/// at the name, with the fix-it that inserts it before `value`.
+fn missing_equals(s: &mut St<'_>, name: TextRange, value: TextRange) {
+    let name_text = s.slice(name).to_string();
+    s.error_r_fix(
+        codes::EXPECTED_ATTRIBUTE_OR_BLOCK,
+        name,
+        format!("missing `=` after `{name_text}`: an attribute is written `{name_text} = value`"),
+        TextRange::new(name.end, value.start.max(name.end)),
+        " = ",
+    );
+}
+
 /// What follows an attribute's `=`.
 #[derive(Clone, Copy)]
 enum Value {
@@ -393,7 +421,15 @@ fn block_rest<'s>(
     let labels = empty()
         .try_map_with(|(), e| Ok(state_of(e).b.mark_labels()))
         .then_ignore(label.repeated())
-        .try_map_with(|mark, e| Ok(state_of(e).b.finish_labels(mark)));
+        .try_map_with(|mark, e| {
+            let s = state_of(e);
+            let run = s.b.finish_labels(mark);
+            s.lone_quoted_label = match slice(&s.b.tree.labels, run) {
+                [label] if label.quoted => Some(label.range),
+                _ => None,
+            };
+            Ok(run)
+        });
     // No `{` after the labels: reported, the line skipped, and the block
     // has an empty body where the header ends. (A failure after the `{`
     // is not this error.)
@@ -404,6 +440,42 @@ fn block_rest<'s>(
                 Some(K::Equal) => {
                     "unexpected `=` in a block header: `=` defines an attribute, a block has no `=`"
                         .to_string()
+                }
+                // `name "w"` or `name "a" + b`: one quoted label, then
+                // no `{` (and not a block type that takes one label): an
+                // attribute missing its `=`.
+                Some(
+                    K::Newline
+                    | K::Plus
+                    | K::Minus
+                    | K::Star
+                    | K::Slash
+                    | K::Percent
+                    | K::EqualOp
+                    | K::NotEqual
+                    | K::LessThan
+                    | K::LessThanEq
+                    | K::GreaterThan
+                    | K::GreaterThanEq
+                    | K::And
+                    | K::Or
+                    | K::Question
+                    | K::Dot
+                    | K::OBrack,
+                )
+                | None
+                    if state_of(e).lone_quoted_label.is_some_and(|_| {
+                        let s = state_of(e);
+                        !ONE_LABEL_BLOCKS.contains(&s.slice(s.attr_name))
+                            && !s.block_follows(next.span.start)
+                    }) =>
+                {
+                    let s = state_of(e);
+                    if let Some(label) = s.lone_quoted_label {
+                        missing_equals(s, s.attr_name, label);
+                    }
+                    handled(s, next.span.start);
+                    return Ok(());
                 }
                 Some(K::Newline) | None => {
                     "expected `{` to open the block body on the same line as the block header"
@@ -728,7 +800,8 @@ mod tests {
         );
         assert_eq!(parse.body().blocks().count(), 1, "{}", parse.dump());
         assert_eq!(parse.body().attributes().count(), 1, "{}", parse.dump());
-        // A label with a bad escape, then no `{`: both reported, nothing else.
+        // A string with a bad escape, then no `{` (an attribute missing
+        // its `=`): both reported, nothing else.
         let parse = crate::parse(FileId(0), "a \"\\$x\"\n");
         let found: Vec<&str> = parse
             .diagnostics()
@@ -739,11 +812,68 @@ mod tests {
             found,
             [
                 codes::INVALID_ESCAPE.as_str(),
-                codes::INVALID_BLOCK_HEADER.as_str()
+                codes::EXPECTED_ATTRIBUTE_OR_BLOCK.as_str()
             ],
             "{}",
             parse.dump()
         );
+    }
+
+    #[test]
+    fn an_attribute_without_its_equals_says_so_with_a_fix() {
+        for (text, name, value) in [
+            ("name \"w\"\n", "name", "\"w\""),
+            ("count 3\n", "count", "3"),
+            ("tags [1]\n", "tags", "[1]"),
+            ("x \"a\" + \"b\"\n", "x", "\"a\""),
+        ] {
+            let parse = crate::parse(FileId(0), text);
+            let d = parse.diagnostics();
+            assert_eq!(d.len(), 1, "{text:?}: {}", parse.dump());
+            let d = &d[0];
+            assert_eq!(d.code, codes::EXPECTED_ATTRIBUTE_OR_BLOCK, "{text:?}");
+            assert_eq!(text.get(d.span.range.to_usize()), Some(name), "{text:?}");
+            assert!(
+                d.summary
+                    .starts_with(&format!("missing `=` after `{name}`")),
+                "{}",
+                d.summary
+            );
+            // The fix-it makes it an attribute.
+            let fix = &d.fixes()[0];
+            let mut fixed = text.to_string();
+            fixed.replace_range(fix.span.range.to_usize(), &fix.replacement);
+            assert!(fixed.starts_with(&format!("{name} = {value}")), "{fixed:?}");
+            assert!(
+                !crate::parse(FileId(0), fixed.as_str()).has_errors(),
+                "{fixed:?}"
+            );
+        }
+        // A block type that takes one label lacks its `{`; two labels, or
+        // a `{` ending the line or opening the next, make a block header.
+        for text in [
+            "output \"url\"\n",
+            "resource r \"t\"\n",
+            "a \"l\" 1 2\n",
+            "a \"b\"\n{\n}\n",
+            "a 1 {}\n",
+        ] {
+            let parse = crate::parse(FileId(0), text);
+            let codes: Vec<&str> = parse
+                .diagnostics()
+                .iter()
+                .map(|d| d.code.as_str())
+                .collect();
+            assert!(!codes.is_empty(), "{text:?}");
+            assert!(
+                parse
+                    .diagnostics()
+                    .iter()
+                    .all(|d| !d.summary.contains("missing `=`")),
+                "{text:?}: {}",
+                parse.dump()
+            );
+        }
     }
 
     #[test]

@@ -107,6 +107,9 @@ pub(crate) struct St<'s> {
     /// The name of the attribute being parsed (`attribute_rest` comes
     /// after it).
     attr_name: TextRange,
+    /// The label of the block header being parsed when it is one quoted
+    /// label (`name "w"`, which may be an attribute missing its `=`).
+    lone_quoted_label: Option<TextRange>,
     /// Where the errors that recovery parsers answered for start (see
     /// `recovery::handled`).
     handled: Vec<u32>,
@@ -204,6 +207,44 @@ impl<'s> St<'s> {
             self.error(code, range, message);
         }
         self.recovering = true;
+    }
+    /// Whether the line from `from` on reads as a block header: it ends
+    /// with a `{` or `}` (`a 1 {}`), or it ends and the next line starts
+    /// with the block's `{`. (Only the rest of one line and the line
+    /// breaks after it are looked at.)
+    fn block_follows(&self, from: u32) -> bool {
+        let split = self.tokens.count_ending_by(from);
+        let mut tokens = self.tokens.iter_from(split).filter(|t| !t.kind.is_trivia());
+        let mut last = None;
+        for t in tokens.by_ref() {
+            if t.kind == K::Newline {
+                break;
+            }
+            last = Some(t.kind);
+        }
+        match last {
+            Some(K::OBrace | K::CBrace) => true,
+            Some(_) => false,
+            None => tokens.find(|t| t.kind != K::Newline).map(|t| t.kind) == Some(K::OBrace),
+        }
+    }
+    /// [`St::error_r`] with a fix-it: replace `fix` with `replacement`.
+    fn error_r_fix(
+        &mut self,
+        code: Code,
+        range: TextRange,
+        message: impl Into<String>,
+        fix: TextRange,
+        replacement: &str,
+    ) {
+        let before = self.diags.len();
+        self.error_r(code, range, message);
+        if self.diags.len() > before {
+            let span = Span::new(self.file, fix);
+            if let Some(d) = self.diags.last_mut() {
+                *d = d.clone().with_fix(span, replacement);
+            }
+        }
     }
     fn eof(&self) -> TextRange {
         TextRange::empty(self.text.len() as u32)
@@ -482,6 +523,7 @@ fn new_state<'s>(
         depth_of_blocks: 0,
         item_start: None,
         attr_name: TextRange::default(),
+        lone_quoted_label: None,
         handled: Vec::new(),
         last_end: 0,
         chain_term: None,

@@ -1,0 +1,2 @@
+# mistake: line 2: missing-argument: join called without its separator
+j = join(["a"])
