@@ -286,7 +286,7 @@ pub fn format_number(v: f64) -> String {
     let exp: i64 = exp.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let sign = if v < 0.0 { "-" } else { "" };
-    if !(-4..21).contains(&exp) {
+    if !(-4..6).contains(&exp) {
         let (first, rest) = digits.split_at(1.min(digits.len()));
         let point = if rest.is_empty() { String::new() } else { format!(".{rest}") };
         let esign = if exp < 0 { '-' } else { '+' };
@@ -708,6 +708,7 @@ mod tests {
         assert_eq!(format_number(-1.5), "-1.5");
         assert_eq!(format_number(1e6), "1e+06");
         assert_eq!(format_number(123456.0), "123456");
+        assert_eq!(format_number(1234567.0), "1.234567e+06");
         assert_eq!(format_number(1e20), "1e+20");
         assert_eq!(format_number(0.0001), "0.0001");
         assert_eq!(format_number(0.00001), "1e-05");

@@ -26,7 +26,7 @@ pub mod emit;
 mod stopgap;
 
 use pcl::{
-    BoundAttribute, BoundExprKind, BoundRef, BoundTree, Checked, Code, ConfigNode,
+    BoundExprKind, BoundRef, BoundTree, Checked, Code, ConfigNode,
     Diagnostic, FileId, Node, NodeKind, Program, ResourceNode, ResourceOptions, Span, TextRange,
     Type, TypeKind,
 };
@@ -67,8 +67,25 @@ pub fn convert(checked: &Checked<Program>) -> Converted {
         variables: Vec::new(),
         outputs: Vec::new(),
         pulumi: Vec::new(),
+        carried: Vec::new(),
     };
-    for node in checked.value().nodes() {
+    // Go's trivia gives a comment at the end of a line to the next
+    // token: a declaration's trailing comment leads the next declaration
+    // of its file (in source order), and is lost after the last one.
+    let nodes = checked.value().nodes();
+    let mut by_position: Vec<&Node> = nodes.iter().collect();
+    by_position.sort_by_key(|n| (n.file().0, n.span.range.start));
+    g.carried = vec![Vec::new(); nodes.len()];
+    for pair in by_position.windows(2) {
+        if let [before, after] = pair {
+            if before.file() == after.file() {
+                if let Some(slot) = g.carried.get_mut(after.id.0 as usize) {
+                    *slot = before.trailing_comments().iter().map(|c| c.range).collect();
+                }
+            }
+        }
+    }
+    for node in nodes {
         g.node(node);
     }
     let mut top = Vec::new();
@@ -187,6 +204,9 @@ struct Generator<'p> {
     variables: Vec<Entry>,
     outputs: Vec<Entry>,
     pulumi: Vec<Entry>,
+    /// Per node (by id): the trailing comments of the declaration before
+    /// it in its file, which Go reads as the start of its own comments.
+    carried: Vec<Vec<TextRange>>,
 }
 
 impl Generator<'_> {
@@ -212,19 +232,22 @@ impl Generator<'_> {
         convert_trivia(raw.unwrap_or(""))
     }
 
-    fn keyed(&self, key: &str, leading: &[TextRange], trailing: &[TextRange], value: Yaml) -> Entry {
+    /// An entry whose key carries `comments` as its head comment (Go
+    /// writes no line comments: a comment at the end of a line belongs to
+    /// the next token).
+    fn keyed(&self, key: &str, comments: &[TextRange], value: Yaml) -> Entry {
         Entry {
             key: key.to_string(),
-            head_comment: self.comment_text(leading),
-            line_comment: self.comment_text(trailing),
+            head_comment: self.comment_text(comments),
+            line_comment: String::new(),
             value,
         }
     }
 
     fn node_entry(&self, node: &Node, key: &str, value: Yaml) -> Entry {
-        let leading: Vec<TextRange> = node.leading_comments().iter().map(|c| c.range).collect();
-        let trailing: Vec<TextRange> = node.trailing_comments().iter().map(|c| c.range).collect();
-        self.keyed(key, &leading, &trailing, value)
+        let mut comments = self.carried.get(node.id.0 as usize).cloned().unwrap_or_default();
+        comments.extend(node.leading_comments().iter().map(|c| c.range));
+        self.keyed(key, &comments, value)
     }
 
     fn node(&mut self, node: &Node) {
@@ -269,6 +292,7 @@ impl Generator<'_> {
 
     fn resource(&mut self, node: &Node, resource: &ResourceNode) {
         let mut properties = Vec::with_capacity(resource.inputs.len());
+        let mut carried: Vec<TextRange> = Vec::new();
         for input in &resource.inputs {
             // A top-level `secret(x)` is dropped: YAML marks secrets by schema.
             let value = match input.value.strip_parens().kind() {
@@ -280,7 +304,10 @@ impl Generator<'_> {
                 }
                 _ => self.tree(&input.value),
             };
-            properties.push(self.attribute_entry(input, value));
+            let mut comments = std::mem::take(&mut carried);
+            comments.extend(input.leading_comments.iter().map(|c| c.range));
+            properties.push(self.keyed(&input.name, &comments, value));
+            carried = input.trailing_comments.iter().map(|c| c.range).collect();
         }
         let mut token = resource.written_token.as_str();
         if token == "pulumi::StackReference" {
@@ -311,12 +338,6 @@ impl Generator<'_> {
         }
         let entry = self.node_entry(node, &node.name, Yaml::Map(entries));
         self.resources.push(entry);
-    }
-
-    fn attribute_entry(&self, attr: &BoundAttribute, value: Yaml) -> Entry {
-        let leading: Vec<TextRange> = attr.leading_comments.iter().map(|c| c.range).collect();
-        let trailing: Vec<TextRange> = attr.trailing_comments.iter().map(|c| c.range).collect();
-        self.keyed(&attr.name, &leading, &trailing, value)
     }
 
     /// The options in the order Go's generator writes them.
@@ -644,8 +665,15 @@ impl Generator<'_> {
     }
 
     fn invoke(&mut self, e: BoundRef<'_>, args: &[BoundRef<'_>], ret: Option<String>) -> Yaml {
-        let token = match args.first().map(|a| self.expr(*a)) {
-            Some(Yaml::String(s)) => collapse_token(&s),
+        // Go's binder rewrites a resolved token to its canonical form.
+        let written = args.first().map(|a| self.expr(*a));
+        let canonical = match e.kind() {
+            BoundExprKind::Call(call) => call.invoke_token,
+            _ => None,
+        };
+        let token = match (canonical, written) {
+            (Some(token), _) => collapse_token(token),
+            (None, Some(Yaml::String(s))) => collapse_token(&s),
             _ => {
                 self.error(e.range(), "Invoke", "The first argument of invoke must be a token string.");
                 String::new()
