@@ -275,10 +275,18 @@ pub fn format_number(v: f64) -> String {
         return "NaN".into();
     }
     if v.is_infinite() {
-        return if v > 0.0 { "+Inf".into() } else { "-Inf".into() };
+        return if v > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        };
     }
     if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if v.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     // Shortest round-trip digits and the decimal exponent.
     let sci = format!("{:e}", v.abs());
@@ -288,7 +296,11 @@ pub fn format_number(v: f64) -> String {
     let sign = if v < 0.0 { "-" } else { "" };
     if !(-4..6).contains(&exp) {
         let (first, rest) = digits.split_at(1.min(digits.len()));
-        let point = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+        let point = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
         let esign = if exp < 0 { '-' } else { '+' };
         return format!("{sign}{first}{point}e{esign}{:02}", exp.abs());
     }
@@ -742,7 +754,13 @@ mod tests {
             map(vec![(
                 "r",
                 map(vec![
-                    ("list", Yaml::List(vec![s("x"), map(vec![("a", Yaml::Number(1.0)), ("b", Yaml::Null)])])),
+                    (
+                        "list",
+                        Yaml::List(vec![
+                            s("x"),
+                            map(vec![("a", Yaml::Number(1.0)), ("b", Yaml::Null)]),
+                        ]),
+                    ),
                     ("empty", Yaml::List(vec![])),
                     ("none", Yaml::Map(vec![])),
                 ]),

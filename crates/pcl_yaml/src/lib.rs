@@ -26,9 +26,8 @@ pub mod emit;
 mod stopgap;
 
 use pcl::{
-    BoundExprKind, BoundRef, BoundTree, Checked, Code, ConfigNode,
-    Diagnostic, FileId, Node, NodeKind, Program, ResourceNode, ResourceOptions, Span, TextRange,
-    Type, TypeKind,
+    BoundExprKind, BoundRef, BoundTree, Checked, Code, ConfigNode, Diagnostic, FileId, Node,
+    NodeKind, Program, ResourceNode, ResourceOptions, Span, TextRange, Type, TypeKind,
 };
 
 use emit::{Entry, Yaml};
@@ -245,7 +244,11 @@ impl Generator<'_> {
     }
 
     fn node_entry(&self, node: &Node, key: &str, value: Yaml) -> Entry {
-        let mut comments = self.carried.get(node.id.0 as usize).cloned().unwrap_or_default();
+        let mut comments = self
+            .carried
+            .get(node.id.0 as usize)
+            .cloned()
+            .unwrap_or_default();
         comments.extend(node.leading_comments().iter().map(|c| c.range));
         self.keyed(key, &comments, value)
     }
@@ -315,7 +318,10 @@ impl Generator<'_> {
         }
         let mut entries = vec![Entry::new("type", Yaml::String(collapse_token(token)))];
         if node.logical_name() != node.name {
-            entries.push(Entry::new("name", Yaml::String(node.logical_name().to_string())));
+            entries.push(Entry::new(
+                "name",
+                Yaml::String(node.logical_name().to_string()),
+            ));
         }
         if !properties.is_empty() {
             entries.push(Entry::new("properties", Yaml::Map(properties)));
@@ -377,7 +383,9 @@ impl Generator<'_> {
                 },
                 "ignoreChanges" | "hideDiffs" | "additionalSecretOutputs" | "replaceOnChanges" => {
                     match self.tree(tree) {
-                        Yaml::List(items) => Yaml::List(items.into_iter().map(unquote_interpolation).collect()),
+                        Yaml::List(items) => {
+                            Yaml::List(items.into_iter().map(unquote_interpolation).collect())
+                        }
                         other => other,
                     }
                 }
@@ -391,7 +399,11 @@ impl Generator<'_> {
         }
         let hooks = options.attributes.iter().find(|a| a.name == "hooks");
         if let Some(hooks) = hooks {
-            self.error(hooks.name_span.range, "Hooks", "Pulumi YAML cannot express resource hooks.");
+            self.error(
+                hooks.name_span.range,
+                "Hooks",
+                "Pulumi YAML cannot express resource hooks.",
+            );
         }
         out
     }
@@ -400,7 +412,10 @@ impl Generator<'_> {
         let (ty, secret) = config_type(&node.ty);
         let mut entries = vec![Entry::new("type", Yaml::String(ty))];
         if node.logical_name() != node.name {
-            entries.push(Entry::new("name", Yaml::String(node.logical_name().to_string())));
+            entries.push(Entry::new(
+                "name",
+                Yaml::String(node.logical_name().to_string()),
+            ));
         }
         if let Some(default) = &config.default {
             let value = self.tree(default);
@@ -422,7 +437,8 @@ impl Generator<'_> {
             BoundExprKind::Literal(value) => literal(value),
             BoundExprKind::Unary { op, operand } => {
                 if op == UnaryOp::Negate {
-                    if let BoundExprKind::Literal(Value::Number(n)) = operand.strip_parens().kind() {
+                    if let BoundExprKind::Literal(Value::Number(n)) = operand.strip_parens().kind()
+                    {
                         return Yaml::Number(-n.to_f64());
                     }
                 }
@@ -544,7 +560,11 @@ impl Generator<'_> {
 
     /// Go's `Traversal.String()`: `root.a["k"][0]`, or without a root the
     /// steps with the leading `.` removed.
-    fn steps_text(&mut self, root: Option<(String, Option<Type>)>, steps: &[stopgap::BoundStep]) -> String {
+    fn steps_text(
+        &mut self,
+        root: Option<(String, Option<Type>)>,
+        steps: &[stopgap::BoundStep],
+    ) -> String {
         let (mut s, mut source) = match root {
             Some((name, ty)) => (name, ty),
             None => (String::new(), None),
@@ -561,9 +581,9 @@ impl Generator<'_> {
                     }
                 }
                 BoundStepKind::Index(Value::String(key)) => {
-                    let object_like = source.as_ref().is_some_and(|t| {
-                        !matches!(t.kind(), TypeKind::Map(_) | TypeKind::Dynamic)
-                    });
+                    let object_like = source
+                        .as_ref()
+                        .is_some_and(|t| !matches!(t.kind(), TypeKind::Map(_) | TypeKind::Dynamic));
                     if object_like && is_property_name(key) {
                         s.push('.');
                         s.push_str(key);
@@ -675,14 +695,22 @@ impl Generator<'_> {
             (Some(token), _) => collapse_token(token),
             (None, Some(Yaml::String(s))) => collapse_token(&s),
             _ => {
-                self.error(e.range(), "Invoke", "The first argument of invoke must be a token string.");
+                self.error(
+                    e.range(),
+                    "Invoke",
+                    "The first argument of invoke must be a token string.",
+                );
                 String::new()
             }
         };
         let arguments = match args.get(1) {
             Some(a) => {
                 if !matches!(a.strip_parens().kind(), BoundExprKind::Object(_)) {
-                    self.error(a.range(), "Invoke", "The arguments of invoke must be an object.");
+                    self.error(
+                        a.range(),
+                        "Invoke",
+                        "The arguments of invoke must be an object.",
+                    );
                 }
                 self.expr(*a)
             }
@@ -766,8 +794,14 @@ mod tests {
         assert_eq!(collapse_token("foo::Bar"), "foo:Bar");
         assert_eq!(collapse_token("fizz:mod:buzz"), "fizz:mod:buzz");
         assert_eq!(collapse_token("fizz:index/buzz:Buzz"), "fizz:Buzz");
-        assert_eq!(collapse_token("kubernetes:apps/v1:Deployment"), "kubernetes:apps/v1:Deployment");
-        assert_eq!(collapse_token("pulumi:providers:aws"), "pulumi:providers:aws");
+        assert_eq!(
+            collapse_token("kubernetes:apps/v1:Deployment"),
+            "kubernetes:apps/v1:Deployment"
+        );
+        assert_eq!(
+            collapse_token("pulumi:providers:aws"),
+            "pulumi:providers:aws"
+        );
         assert_eq!(collapse_token("a:b"), "a:b");
     }
 

@@ -97,7 +97,9 @@ fn pulumi_yaml_golden_pairs_convert_byte_identical() {
     filter.finish();
     for listed in deviations.keys() {
         if !names.contains(listed) {
-            failures.push(format!("{listed}: listed in tests/deviations.tsv but no such pair"));
+            failures.push(format!(
+                "{listed}: listed in tests/deviations.tsv but no such pair"
+            ));
         }
     }
     println!("{identical} of {seen} pairs byte-identical");
