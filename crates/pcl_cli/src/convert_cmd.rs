@@ -125,9 +125,10 @@ pub fn run(args: &ConvertArgs) -> Status {
     }
 }
 
-fn run_error(args: &ConvertArgs, error: RunError) -> Status {
-    let report = Report::new(Vec::new(), None, false).with_run_errors(vec![error]);
-    let _ = write_report(&report, args.color);
+/// A problem with the run itself (an unreadable PATH or schema
+/// directory, an output that cannot be written): said on stderr, status 2.
+fn run_error(_args: &ConvertArgs, error: RunError) -> Status {
+    eprintln!("error: {}", pcl_diagnostics::escape(&error.message));
     Status::Usage
 }
 
@@ -144,7 +145,7 @@ fn write_report(report: &Report, color: Color) -> io::Result<()> {
 /// replaced with `pcl fmt`'s protocol (same directory handle, permissions
 /// kept, refused when it changed meanwhile or is read-only).
 fn write_main(dir: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
-    let shown = |p: &Path| pcl_diagnostics::escape(&p.display().to_string()).into_owned();
+    let shown = |p: &Path| p.display().to_string();
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("cannot create directory `{}`: {e}", shown(dir)))?;
     let path = dir.join(MAIN_FILE);
@@ -172,7 +173,7 @@ fn write_main(dir: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
 #[cfg(unix)]
 fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
     use crate::fmt_cmd::replace::Opened;
-    let shown = pcl_diagnostics::escape(&path.display().to_string()).into_owned();
+    let shown = path.display().to_string();
     let opened = Opened::open(path, None).map_err(|why| format!("cannot open `{shown}`: {why}"))?;
     let staged = opened
         .stage(bytes)
