@@ -531,7 +531,7 @@ impl Generator<'_> {
         self.error(
             e.range(),
             what,
-            format!("Pulumi YAML cannot express a {what}."),
+            format!("Pulumi YAML cannot express this {what}."),
         );
         Yaml::String("Unimplemented".into())
     }
