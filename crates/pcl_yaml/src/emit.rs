@@ -716,7 +716,7 @@ mod tests {
     #[test]
     fn numbers_print_as_go_formats_them() {
         assert_eq!(format_number(42.0), "42");
-        assert_eq!(format_number(3.14), "3.14");
+        assert_eq!(format_number(2.5), "2.5");
         assert_eq!(format_number(-1.5), "-1.5");
         assert_eq!(format_number(1e6), "1e+06");
         assert_eq!(format_number(123456.0), "123456");
