@@ -10,7 +10,7 @@
 //! folding of long plain and quoted scalars at spaces past column 80, and
 //! head and line comments on mapping keys. Nesting is bounded by the bound
 //! program the document is built from (expressions are at most
-//! `pcl::expr::MAX_EXPR_DEPTH` deep), so the recursion here is too.
+//! the binder's depth limit deep), so the recursion here is too.
 
 /// A YAML value.
 #[derive(Clone, Debug, PartialEq)]

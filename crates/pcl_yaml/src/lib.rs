@@ -23,15 +23,14 @@
 //! placeholder where the feature was), so that a caller may show it.
 
 pub mod emit;
-mod stopgap;
 
 use pcl::{
-    BoundExprKind, BoundRef, BoundTree, Checked, Code, ConfigNode, Diagnostic, FileId, Node,
-    NodeKind, Program, ResourceNode, ResourceOptions, Span, TextRange, Type, TypeKind,
+    BoundExprKind, BoundRef, BoundScopeTraversal, BoundStep, BoundStepKind, BoundTree, Checked,
+    Code, ConfigNode, Diagnostic, FileId, Node, NodeKind, Program, ResourceNode, ResourceOptions,
+    Span, TextRange, Type, TypeKind, UnaryOp, Value,
 };
 
 use emit::{Entry, Yaml};
-use stopgap::{BoundScopeTraversal, BoundStepKind, UnaryOp, Value};
 
 /// The code of a PCL feature Pulumi YAML cannot express (an error).
 pub const UNSUPPORTED: Code = Code("yaml-unsupported");
@@ -57,7 +56,6 @@ impl Converted {
 /// between the comments of a group matters).
 pub fn convert(checked: &Checked<Program>) -> Converted {
     let mut g = Generator {
-        program: checked.value(),
         sources: checked.sources(),
         file: FileId(0),
         diagnostics: Vec::new(),
@@ -193,7 +191,6 @@ fn convert_trivia(raw: &str) -> String {
 }
 
 struct Generator<'p> {
-    program: &'p Program,
     sources: &'p pcl::SourceMap,
     /// The file of the node being converted (expression ranges are in it).
     file: FileId,
@@ -312,7 +309,7 @@ impl Generator<'_> {
             properties.push(self.keyed(&input.name, &comments, value));
             carried = input.trailing_comments.iter().map(|c| c.range).collect();
         }
-        let mut token = resource.written_token.as_str();
+        let mut token = resource.written_token();
         if token == "pulumi::StackReference" {
             token = "pulumi:pulumi:StackReference";
         }
@@ -346,35 +343,23 @@ impl Generator<'_> {
         self.resources.push(entry);
     }
 
-    /// The options in the order Go's generator writes them.
+    /// The options in the order Go's generator writes them
+    /// ([`ResourceOptions::set_options`]); `hooks`, which YAML cannot
+    /// express, is an error.
     fn options(&mut self, options: &ResourceOptions) -> Vec<Entry> {
         let mut out = Vec::new();
-        for name in [
-            "provider",
-            "parent",
-            "providers",
-            "dependsOn",
-            "replaceWith",
-            "ignoreChanges",
-            "protect",
-            "import",
-            "hideDiffs",
-            "deletedWith",
-            "aliases",
-            "customTimeouts",
-            "retainOnDelete",
-            "deleteBeforeReplace",
-            "additionalSecretOutputs",
-            "replaceOnChanges",
-            "replacementTrigger",
-            "envVarMappings",
-            "version",
-            "pluginDownloadURL",
-        ] {
-            let Some(tree) = options.get(name) else {
-                continue;
-            };
+        for attribute in options.set_options() {
+            let name = attribute.name.as_str();
+            let tree = &attribute.value;
             let value = match name {
+                "hooks" => {
+                    self.error(
+                        attribute.name_span.range,
+                        "Hooks",
+                        "Pulumi YAML cannot express resource hooks.",
+                    );
+                    continue;
+                }
                 "providers" => match tree.strip_parens().kind() {
                     BoundExprKind::Object(pairs) => {
                         Yaml::List(pairs.iter().map(|(_, v)| self.expr(v)).collect())
@@ -396,14 +381,6 @@ impl Generator<'_> {
                 _ => self.tree(tree),
             };
             out.push(Entry::new(name, value));
-        }
-        let hooks = options.attributes.iter().find(|a| a.name == "hooks");
-        if let Some(hooks) = hooks {
-            self.error(
-                hooks.name_span.range,
-                "Hooks",
-                "Pulumi YAML cannot express resource hooks.",
-            );
         }
         out
     }
@@ -554,17 +531,13 @@ impl Generator<'_> {
         } else {
             format!("[{}]", as_escaped_string(root))
         };
-        let root_type = stopgap::root_type(self.program, traversal);
-        self.steps_text(Some((root, root_type)), &traversal.steps)
+        let root_type = traversal.root_type().clone();
+        self.steps_text(Some((root, Some(root_type))), &traversal.steps)
     }
 
     /// Go's `Traversal.String()`: `root.a["k"][0]`, or without a root the
     /// steps with the leading `.` removed.
-    fn steps_text(
-        &mut self,
-        root: Option<(String, Option<Type>)>,
-        steps: &[stopgap::BoundStep],
-    ) -> String {
+    fn steps_text(&mut self, root: Option<(String, Option<Type>)>, steps: &[BoundStep]) -> String {
         let (mut s, mut source) = match root {
             Some((name, ty)) => (name, ty),
             None => (String::new(), None),
@@ -660,7 +633,7 @@ impl Generator<'_> {
                     .unwrap_or(&root)
                     .to_string();
                 let key = match arg(self, 1) {
-                    Yaml::String(s) => stopgap::go_quote(&s),
+                    Yaml::String(s) => go_quote(&s),
                     Yaml::Number(v) => emit::format_number(v),
                     other => format!("{other:?}"),
                 };
@@ -688,7 +661,10 @@ impl Generator<'_> {
         // Go's binder rewrites a resolved token to its canonical form.
         let written = args.first().map(|a| self.expr(*a));
         let canonical = match e.kind() {
-            BoundExprKind::Call(call) => call.invoke_token,
+            BoundExprKind::Call(call) => call
+                .invoke()
+                .filter(|t| t.is_resolved())
+                .map(|t| t.canonical_token()),
             _ => None,
         };
         let token = match (canonical, written) {
@@ -741,6 +717,40 @@ impl Generator<'_> {
         }
         wrap_fn("invoke", Yaml::Map(body))
     }
+}
+
+/// Go's `strconv.Quote` (`%q`): double quotes, `"` and `\` escaped,
+/// control and non-printable characters as escapes.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if c.is_control() => {
+                let v = c as u32;
+                if v <= 0xFFFF {
+                    out.push_str(&format!("\\u{v:04x}"));
+                } else {
+                    out.push_str(&format!("\\U{v:08x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn literal(value: &Value) -> Yaml {
@@ -810,6 +820,11 @@ mod tests {
         assert_eq!(as_escaped_string(r#""foo"bar""#), r#""foo\"bar""#);
         assert_eq!(as_escaped_string("foo"), r#""foo""#);
         assert_eq!(quote_index(r#"a"b\c"#), r#""a\"b\\c""#);
+    }
+
+    #[test]
+    fn go_quote_escapes_as_strconv_quote() {
+        assert_eq!(go_quote("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\x01\"");
     }
 
     #[test]

@@ -78,7 +78,7 @@ fn convert_source(source: &str) -> pcl_yaml::Converted {
 
 #[test]
 fn expressions_deeper_than_the_binder_allows_do_not_overflow() {
-    // The binder stops at `pcl::expr::MAX_EXPR_DEPTH` (an error node below
+    // The binder stops at its depth limit (an error node below
     // it), so the generator's recursion is bounded by that depth.
     let depth = 5_000;
     let source = format!("x = {}1{}\n", "[".repeat(depth), "]".repeat(depth));
