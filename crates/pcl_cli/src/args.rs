@@ -39,6 +39,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Format .pp files in the canonical (hclwrite) layout
     Fmt(FmtCli),
+    /// Convert a program to another language (Pulumi YAML), as `pulumi
+    /// convert`'s generator does
+    Convert(ConvertArgs),
     /// Explain a diagnostic code: meaning, an example, how to fix it
     Explain(ExplainArgs),
     /// Print a shell completion script on stdout
@@ -292,6 +295,72 @@ impl From<FmtCli> for crate::fmt_cmd::FmtArgs {
     }
 }
 
+/// What `pcl convert --to` converts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTarget {
+    /// Pulumi YAML (`Main.yaml`), as pulumi-yaml's generator writes it
+    Yaml,
+}
+
+/// Arguments of `pcl convert`.
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct ConvertArgs {
+    /// The language to convert to
+    #[arg(long, value_enum, value_name = "TARGET")]
+    pub to: ConvertTarget,
+    /// Write DIR/Main.yaml (creating DIR) instead of printing on stdout
+    #[arg(short = 'o', long = "output", value_name = "DIR", value_parser = path_value())]
+    pub output: Option<PathBuf>,
+    /// Read package schemas (<name>-<version>.json or <name>.json) from DIR;
+    /// repeatable, earlier directories win
+    #[arg(long = "schema-dir", value_name = "DIR", value_parser = path_value())]
+    pub schema_dirs: Vec<PathBuf>,
+    /// Do not read Pulumi's schema cache ($PULUMI_HOME/schemas, default ~/.pulumi/schemas)
+    #[arg(long)]
+    pub no_schema_cache: bool,
+    #[command(flatten)]
+    pub policy: PolicyFlags,
+    /// Colour the diagnostics
+    #[arg(
+        long,
+        alias = "colour",
+        value_enum,
+        default_value_t,
+        value_name = "WHEN"
+    )]
+    pub color: Color,
+    /// A .pp file, a program directory, a Pulumi project, or `-` for
+    /// standard input
+    #[arg(value_name = "PATH", value_parser = path_value())]
+    pub path: PathBuf,
+}
+
+impl ConvertArgs {
+    /// The `pcl check` arguments with the same schema sources and policy.
+    pub fn as_check_args(&self) -> CheckArgs {
+        CheckArgs {
+            schema_dirs: self.schema_dirs.clone(),
+            no_schema_cache: self.no_schema_cache,
+            policy: self.policy,
+            format: Format::Human,
+            color: self.color,
+            deny: Vec::new(),
+            warn: Vec::new(),
+            allow: Vec::new(),
+            deny_warnings: false,
+            max_diagnostics: None,
+            jobs: None,
+            stdin_filename: None,
+            emit: None,
+            recursive: false,
+            config: None,
+            no_config: true,
+            root: None,
+            paths: vec![self.path.clone()],
+        }
+    }
+}
+
 /// Arguments of `pcl explain`.
 #[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct ExplainArgs {
@@ -431,7 +500,10 @@ impl Cli {
                     ));
                 }
             }
-            Command::Explain(_) | Command::Completions(_) | Command::Lsp(_) => {}
+            Command::Explain(_)
+            | Command::Completions(_)
+            | Command::Lsp(_)
+            | Command::Convert(_) => {}
         }
         Ok(())
     }

@@ -342,7 +342,7 @@ pub const PROGRESS_MIN_PROGRAMS: usize = 50;
 
 /// The schema directories (`pcl.toml`'s, then `--schema-dir`s), then
 /// `$PULUMI_HOME/schemas` when it exists and the schema cache is not off.
-fn loader(settings: &Settings) -> CachingLoader<ChainLoader> {
+pub(crate) fn loader(settings: &Settings) -> CachingLoader<ChainLoader> {
     let mut loaders: Vec<Box<dyn SchemaLoader>> = vec![Box::new(DirLoader::new(
         settings.schema_dirs.iter().cloned(),
     ))];

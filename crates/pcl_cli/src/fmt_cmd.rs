@@ -39,7 +39,7 @@ use pcl_fmt::FormatError;
 use crate::Status;
 
 #[cfg(unix)]
-mod replace;
+pub(crate) mod replace;
 mod udiff;
 
 /// Arguments of `pcl fmt`.

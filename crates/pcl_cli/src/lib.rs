@@ -17,6 +17,7 @@ pub mod args;
 pub mod catalogue;
 pub mod check_cmd;
 pub mod config;
+pub mod convert_cmd;
 pub mod discover;
 pub mod explain;
 pub mod fmt_cmd;
@@ -72,6 +73,7 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Status {
         Command::Parse(parse_args) => parse_cmd::run(&parse_args),
         Command::Check(check_args) => check_cmd::run(&check_args),
         Command::Fmt(fmt_args) => fmt_cmd::run(&fmt_args.into()),
+        Command::Convert(convert_args) => convert_cmd::run(&convert_args),
         Command::Explain(explain_args) => explain::run(&explain_args),
         // Exit status 1 when `exit` came before `shutdown` (as the LSP
         // specification asks), the output could not be written or the

@@ -1,0 +1,3 @@
+resource webSecurityGroup "aws:ec2:SecurityGroup" {
+  vpcId = invoke("aws:ec2:getVpc", { default = true }).id
+}

@@ -1,0 +1,5 @@
+resource foo "random:index/randomPet:RandomPet" {
+  options {
+    retainOnDelete = true
+  }
+}
