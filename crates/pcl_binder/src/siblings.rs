@@ -184,7 +184,7 @@ enum At {
 /// `None` when the file holds anything the parser would report or read
 /// differently (an error token, unmatched brackets, an item of another
 /// shape, an expression ending in an operator, a quoted label with escapes
-/// or templates, a block comment between items, or a block nested in
+/// or templates, a block comment inside an item, or a block nested in
 /// another, which a syntax error elsewhere would make a declaration): the
 /// caller then parses it. One pass over the tokens, no recursion.
 fn skim(text: &str) -> Option<Vec<(&str, bool)>> {
@@ -218,9 +218,17 @@ fn skim(text: &str) -> Option<Vec<(&str, bool)>> {
                 | K::Backtick
                 | K::Semicolon
                 | K::Invalid
-        ) || (kind == K::BlockComment && open.is_empty())
-        {
+        ) {
             return None;
+        }
+        if kind == K::BlockComment {
+            // Trivia between items; inside an item's brackets too, where
+            // line breaks do not count. Within an item at top level it
+            // could hide the line break that ends the item.
+            if open.is_empty() && at != At::Between {
+                return None;
+            }
+            continue;
         }
         if !open.is_empty() {
             if nested_keyword && matches!(kind, K::Ident | K::OQuote) {
@@ -558,6 +566,15 @@ mod tests {
                 ("e".to_string(), false),
             ])
         );
+        // Comments between items are trivia, whatever they hold.
+        for text in [
+            "/* c\n */ a = 1\n/* d */\nresource b \"t\" {\n  /* e\n */ x = 1\n}\n",
+            "# c\n// d\nb = 2 // e\n",
+        ] {
+            let parsed = parsed_names(text);
+            assert!(!parsed.is_empty());
+            assert_eq!(skimmed(text), Some(parsed), "{text:?}");
+        }
         for broken in [
             "a = 1 +\nb = 2\n",
             "resource a \"t\" {\n",
@@ -566,7 +583,7 @@ mod tests {
             "resource a \"t\" {\n  resource b \"t\" {}\n  x = (\n}\n",
             "a = 1; b = 2\n",
             "resource a \"t\" {} b = 1\n",
-            "/* c\n */ a = 1\n",
+            "a = 1 /* c\n */ + 2\n",
             "a = (1]\n",
         ] {
             assert_eq!(skimmed(broken), None, "{broken:?}");
