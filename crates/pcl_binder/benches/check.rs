@@ -39,6 +39,7 @@
 //!    alone beside 5 MB of siblings (against `pcl parse` of them); the
 //!    release binary's size; the peak RSS of a check of 2 MB of
 //!    `[1,1,…]` per source byte. Rows whose tools are missing are left out.
+//!    `PCL_BENCH_PCL` names another `pcl` to measure instead of building.
 //!
 //! Environment: `PCL_BENCH_PASSES` (timed passes, default 3),
 //! `PCL_BENCH_ONLY` (`corpus`, `generated`, `cold` or `instructions`),
@@ -971,8 +972,12 @@ fn target_dir() -> PathBuf {
 
 /// `pcl` built in the release profile, the binary `cargo install` puts on
 /// a user's disk (its instruction counts are those of the `profiling`
-/// profile, which adds line tables only).
+/// profile, which adds line tables only), or `PCL_BENCH_PCL` (another
+/// build to measure; the size row is then that file's).
 fn release_pcl() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PCL_BENCH_PCL") {
+        return Some(PathBuf::from(path));
+    }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = std::process::Command::new(cargo)
         .current_dir(repo())
