@@ -207,6 +207,49 @@ fn skim(text: &str) -> Option<Vec<(&str, bool)>> {
     // brackets (`resource` …): a label after it makes a nested block.
     let mut nested_keyword = false;
     while let Some((kind, tok)) = sig.next() {
+        if !open.is_empty() {
+            // Most tokens are inside an item's brackets and neither open
+            // nor close one: decided first.
+            match kind {
+                K::Ident => {
+                    if nested_keyword {
+                        return None;
+                    }
+                    nested_keyword = is_block_keyword(slice(tok)?);
+                    continue;
+                }
+                K::Newline
+                | K::NumberLit
+                | K::QuotedLit
+                | K::StringLit
+                | K::Equal
+                | K::Comma
+                | K::Dot
+                | K::Colon
+                | K::Star
+                | K::Plus
+                | K::Minus
+                | K::Slash
+                | K::Percent
+                | K::EqualOp
+                | K::NotEqual
+                | K::LessThan
+                | K::LessThanEq
+                | K::GreaterThan
+                | K::GreaterThanEq
+                | K::And
+                | K::Or
+                | K::Bang
+                | K::Question
+                | K::DoubleColon
+                | K::Ellipsis
+                | K::FatArrow => {
+                    nested_keyword = false;
+                    continue;
+                }
+                _ => {}
+            }
+        }
         if matches!(
             kind,
             K::QuotedNewline
