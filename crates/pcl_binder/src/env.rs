@@ -130,6 +130,7 @@ impl EnvView<'_, '_> {
                 InvokeLookup::Found(InvokeFunction {
                     pinned_version_missing,
                     token: found.bound_token.clone(),
+                    schema_token: found.schema_token.clone(),
                     inputs: types.inputs,
                     input_shape: types.input_shape,
                     return_type: types.return_type,

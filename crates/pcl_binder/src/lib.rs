@@ -64,11 +64,11 @@ use pcl_schema::{CachingLoader, LoadError, Package, PackageDescriptor, SchemaLoa
 
 pub use files::{FileProvider, FsFiles, MemoryFiles, NoFiles};
 pub use model::{
-    BoundAttribute, Checked, ComponentNode, ConfigNode, HookKind, HookNode, LocalNode, Node,
-    NodeKind, OutputNode, PackageUse, Program, ProgramFile, PulumiNode, RangeKind, ResourceNode,
-    ResourceOptions, SchemaResourceRef,
+    comment_groups, BoundAttribute, Checked, Comment, CommentGroup, ComponentNode, ConfigNode,
+    HookKind, HookNode, LocalNode, Node, NodeKind, OutputNode, PackageUse, Program, ProgramFile,
+    PulumiNode, RangeKind, ResourceNode, ResourceOptions, SchemaResourceRef, OPTION_ORDER,
 };
-pub use pcl_expr::{BoundExprKind, BoundRef, BoundTree, Definition, NodeId};
+pub use pcl_expr::{BoundExprKind, BoundRef, BoundTree, Definition, NodeId, Unresolved};
 pub use policy::{BindPolicy, CheckOptions};
 pub use resource::OPTION_NAMES;
 pub use schema_types::{SchemaObjectAnnotation, SchemaResourceAnnotation};

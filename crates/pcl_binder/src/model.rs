@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use pcl_diagnostics::{Diagnostic, FileId, SourceMap, Span};
-use pcl_expr::{BoundTree, NodeId};
+use pcl_expr::{BoundTree, NodeId, Unresolved};
 use pcl_syntax::tree::{CommentKind, CommentRef};
 use pcl_types::Type;
 use smol_str::SmolStr;
@@ -48,6 +48,166 @@ impl Comment {
             }
         }
     }
+}
+
+/// Comments grouped the way Pulumi's generators write them: a run of
+/// adjacent line comments (`#` or `//`) is one group, a block comment is a
+/// group of its own, and the comments after a node on its last line are
+/// one trailing group. [`Node::leading_comment_groups`],
+/// [`Node::trailing_comment_groups`] and the same two on
+/// [`BoundAttribute`] group the comments each keeps (leading comments
+/// never span a blank line, so a run there is a run of lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommentGroup<'a> {
+    comments: &'a [Comment],
+}
+
+impl<'a> CommentGroup<'a> {
+    /// The comments of the group, in source order (never empty).
+    pub fn comments(&self) -> &'a [Comment] {
+        self.comments
+    }
+
+    /// From the first comment's start to the last one's end.
+    pub fn range(&self) -> pcl_diagnostics::TextRange {
+        let start = self.comments.first().map_or(0, |c| c.range.start);
+        let end = self.comments.last().map_or(start, |c| c.range.end);
+        pcl_diagnostics::TextRange::new(start, end)
+    }
+
+    /// The group's source text as written, delimiters, line breaks and
+    /// indentation between its comments included (`text` is the text of
+    /// the file the comments are in, e.g.
+    /// `checked.sources().get(node.file())`'s); `None` when the range is
+    /// not in `text`.
+    pub fn raw_text<'t>(&self, text: &'t str) -> Option<&'t str> {
+        text.get(self.range().to_usize())
+    }
+
+    /// The group's lines with the comment delimiters removed, as Pulumi's
+    /// syntax layer splits them (`processComment`): one line per line
+    /// comment; a block comment split at its line breaks, `/*` and `*/`
+    /// removed, a ` *` prefix shared by every line after the first
+    /// removed, and an empty first or last line dropped.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for c in self.comments {
+            match c.kind {
+                CommentKind::Block => out.extend(block_comment_lines(&c.text)),
+                _ => out.push(c.content().to_string()),
+            }
+        }
+        out
+    }
+
+    /// Whether this is one block comment.
+    pub fn is_block(&self) -> bool {
+        matches!(self.comments, [c] if c.kind == CommentKind::Block)
+    }
+}
+
+/// Groups `comments` (one list a node or attribute keeps, in source
+/// order) into [`CommentGroup`]s: each run of line comments is one group,
+/// each block comment another.
+pub fn comment_groups(comments: &[Comment]) -> Vec<CommentGroup<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in comments.iter().enumerate() {
+        let block = c.kind == CommentKind::Block;
+        let continues = i > start
+            && !block
+            && comments
+                .get(i - 1)
+                .is_some_and(|p| p.kind != CommentKind::Block);
+        if i > start && !continues {
+            if let Some(run) = comments.get(start..i) {
+                out.push(CommentGroup { comments: run });
+            }
+            start = i;
+        }
+    }
+    if let Some(run) = comments.get(start..).filter(|r| !r.is_empty()) {
+        out.push(CommentGroup { comments: run });
+    }
+    out
+}
+
+/// The trailing comments of a line as one group (they share the line).
+fn trailing_group(comments: &[Comment]) -> Vec<CommentGroup<'_>> {
+    if comments.is_empty() {
+        Vec::new()
+    } else {
+        vec![CommentGroup { comments }]
+    }
+}
+
+/// A block comment's lines as Pulumi's `processBlockComment` gives them.
+fn block_comment_lines(text: &str) -> Vec<String> {
+    fn prefix_of(line: &str) -> &str {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('*') {
+            let ws = line.len() - trimmed.len();
+            line.get(..ws + 1).unwrap_or("")
+        } else {
+            ""
+        }
+    }
+    /// `[[:space:]]*\*+/$` removed.
+    fn strip_end(line: &str) -> &str {
+        match line.strip_suffix("*/") {
+            Some(rest) => rest.trim_end_matches('*').trim_end(),
+            None => line,
+        }
+    }
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut prefix: Option<&str> = None;
+    for l in lines.iter().skip(1) {
+        let m = prefix_of(l);
+        match prefix {
+            None => prefix = Some(m),
+            Some(p) if p != m => {
+                prefix = Some("");
+                break;
+            }
+            Some(_) => {}
+        }
+    }
+    let prefix = prefix.unwrap_or("");
+    let last = lines.len().saturating_sub(1);
+    let mut out: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let l = if i == 0 {
+                // `^/\*+`
+                let l = match l.strip_prefix("/*") {
+                    Some(rest) => rest.trim_start_matches('*'),
+                    None => l,
+                };
+                if last == 0 {
+                    strip_end(l)
+                } else {
+                    l
+                }
+            } else if i == last {
+                if l.len().saturating_sub(prefix.len()) == 1 {
+                    ""
+                } else {
+                    strip_end(l.get(prefix.len()..).unwrap_or(""))
+                }
+            } else {
+                l.get(prefix.len()..).unwrap_or("")
+            };
+            l.to_string()
+        })
+        .collect();
+    if out.first().is_some_and(String::is_empty) {
+        out.remove(0);
+    }
+    if out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
+    out
 }
 
 /// A value with the diagnostics found while producing it.
@@ -235,6 +395,17 @@ impl Node {
         self.extra.as_ref().map_or(&[], |e| &e.trailing_comments)
     }
 
+    /// [`Node::leading_comments`] grouped ([`comment_groups`]).
+    pub fn leading_comment_groups(&self) -> Vec<CommentGroup<'_>> {
+        comment_groups(self.leading_comments())
+    }
+
+    /// [`Node::trailing_comments`] as one group (none when there are no
+    /// trailing comments).
+    pub fn trailing_comment_groups(&self) -> Vec<CommentGroup<'_>> {
+        trailing_group(self.trailing_comments())
+    }
+
     /// A short name for the node's kind (`resource`, `read`, `config`, …).
     pub fn kind_name(&self) -> &'static str {
         match &self.kind {
@@ -309,12 +480,20 @@ pub enum RangeKind {
 }
 
 /// `resource <name> "<token>" { … }` or `read <name> "<token>" { … }`.
+///
+/// A resource type has three spellings, each with its accessor:
+/// [`ResourceNode::written_token`] (as in the source),
+/// [`ResourceNode::schema_token`] (as the package schema declares it) and
+/// [`ResourceNode::canonical_token`] (Pulumi's canonical key, the form its
+/// binder and generators use). A provider resource is
+/// `pulumi:providers:<package>` in all three.
 #[derive(Clone, Debug)]
 pub struct ResourceNode {
     pub read: bool,
-    /// The token as written.
+    /// The token as written ([`ResourceNode::written_token`]).
     pub written_token: String,
-    /// The bound token (canonical when resolved, else as written).
+    /// The bound token: the canonical key when resolved, else as written
+    /// ([`ResourceNode::canonical_token`]).
     pub token: String,
     /// The schema resource, when resolved.
     pub schema: Option<SchemaResourceRef>,
@@ -323,8 +502,78 @@ pub struct ResourceNode {
     /// The type of one instance (before the range rule).
     pub output_type: Type,
     pub inputs: Vec<BoundAttribute>,
+    /// The `options { … }` block, when the resource has one (every
+    /// attribute written in it, `range` included; the typed view is
+    /// [`ResourceNode::options`]).
     pub options: Option<ResourceOptions>,
+    /// How the `range` option multiplies the resource.
     pub range: Option<RangeKind>,
+    /// Why the type did not resolve, when it did not.
+    pub(crate) unresolved: Option<Box<Unresolved>>,
+}
+
+/// What [`ResourceNode::options`] and [`ComponentNode::options`] read when
+/// there is no `options` block.
+static NO_OPTIONS: ResourceOptions = ResourceOptions {
+    span: None,
+    attributes: Vec::new(),
+};
+
+impl ResourceNode {
+    /// The type token exactly as written in the source
+    /// (`"aws:s3:Bucket"` of `resource b "aws:s3:Bucket" {}`).
+    pub fn written_token(&self) -> &str {
+        &self.written_token
+    }
+
+    /// The resource's token as the package schema declares it
+    /// (`random:index/randomPet:RandomPet`, `pulumi:providers:aws` for a
+    /// provider); `None` when the type did not resolve.
+    pub fn schema_token(&self) -> Option<&str> {
+        self.schema.as_ref().map(|s| s.schema_token.as_str())
+    }
+
+    /// Pulumi's canonical key for the type (its binder's `Token`): the
+    /// package, the module the schema's `meta.moduleFormat` extracts from
+    /// the schema token (`index` read as none) and the member
+    /// (`random::RandomPet`, `aws:ec2:SecurityGroup`);
+    /// `pulumi:pulumi:X` and `pulumi:providers:<package>` stay whole. When
+    /// the type did not resolve, the token as written.
+    pub fn canonical_token(&self) -> &str {
+        &self.token
+    }
+
+    /// Whether this is a provider resource (`pulumi:providers:<package>`).
+    pub fn is_provider(&self) -> bool {
+        match &self.schema {
+            Some(schema) => schema.is_provider,
+            None => self.written_token.starts_with("pulumi:providers:"),
+        }
+    }
+
+    /// The typed view of the `options` block (empty when there is none;
+    /// the `options` field, an `Option`, tells the two apart).
+    pub fn options(&self) -> &ResourceOptions {
+        self.options.as_ref().unwrap_or(&NO_OPTIONS)
+    }
+
+    /// The `range` option's value, when set (it is not one of
+    /// [`ResourceOptions::set_options`]: it decides how many resources
+    /// there are, not how one is managed). [`ResourceNode::range`] says
+    /// what kind of range it is.
+    pub fn range_value(&self) -> Option<&BoundTree> {
+        self.options().get("range")
+    }
+
+    /// Why the resource type did not resolve against a schema (an unknown
+    /// package or type, a malformed token, a schema that failed to load),
+    /// with the code and message of the diagnostic a check reports for
+    /// it. Kept under the lenient policy too (`--lenient`), which reports
+    /// some of these as warnings and silences others. `None` when the
+    /// type resolved, or when the block has no type label.
+    pub fn unresolved(&self) -> Option<&Unresolved> {
+        self.unresolved.as_deref()
+    }
 }
 
 /// Where a resource's schema came from.
@@ -350,21 +599,154 @@ pub struct BoundAttribute {
     pub trailing_comments: Vec<Comment>,
 }
 
+impl BoundAttribute {
+    /// The comments on the lines before the attribute, grouped
+    /// ([`comment_groups`]).
+    pub fn leading_comment_groups(&self) -> Vec<CommentGroup<'_>> {
+        comment_groups(&self.leading_comments)
+    }
+
+    /// The comments after the attribute on its last line, as one group.
+    pub fn trailing_comment_groups(&self) -> Vec<CommentGroup<'_>> {
+        trailing_group(&self.trailing_comments)
+    }
+}
+
 /// The `options { … }` block of a resource, read or component.
+///
+/// Each option PCL supports has an accessor returning its bound value when
+/// it is set ([`ResourceOptions::protect`], [`ResourceOptions::depends_on`],
+/// …), named after the option (`import` is [`ResourceOptions::import_id`]);
+/// [`ResourceOptions::set_options`] lists the set ones in the order Pulumi's
+/// generators write them. `range` is read through
+/// [`ResourceNode::range_value`], not here.
 #[derive(Clone, Debug, Default)]
 pub struct ResourceOptions {
     pub span: Option<Span>,
-    /// Every option attribute in source order.
+    /// Every option attribute in source order (`range` and unknown
+    /// attributes included).
     pub attributes: Vec<BoundAttribute>,
 }
 
+/// The options of [`ResourceOptions::set_options`], in the order
+/// pulumi-yaml's generator (`genResourceOpts`) writes them; `hooks`, which
+/// it does not write, comes last.
+pub const OPTION_ORDER: &[&str] = &[
+    "provider",
+    "parent",
+    "providers",
+    "dependsOn",
+    "replaceWith",
+    "ignoreChanges",
+    "protect",
+    "import",
+    "hideDiffs",
+    "deletedWith",
+    "aliases",
+    "customTimeouts",
+    "retainOnDelete",
+    "deleteBeforeReplace",
+    "additionalSecretOutputs",
+    "replaceOnChanges",
+    "replacementTrigger",
+    "envVarMappings",
+    "version",
+    "pluginDownloadURL",
+    "hooks",
+];
+
+/// One accessor per option: `fn name(&self) -> Option<&BoundTree>`.
+macro_rules! option_accessors {
+    ($($(#[$doc:meta])* $method:ident => $name:literal;)*) => {
+        impl ResourceOptions {
+            $(
+                $(#[$doc])*
+                pub fn $method(&self) -> Option<&BoundTree> {
+                    self.get($name)
+                }
+            )*
+        }
+    };
+}
+
+option_accessors! {
+    /// `aliases`: a list of alias names or `{ name, type, noParent, parent }` objects.
+    aliases => "aliases";
+    /// `parent`: the parent resource.
+    parent => "parent";
+    /// `provider`: the provider resource.
+    provider => "provider";
+    /// `providers`: a list or map of providers (components).
+    providers => "providers";
+    /// `dependsOn`: a list of resources.
+    depends_on => "dependsOn";
+    /// `replaceWith`: a list of resources whose replacement replaces this one.
+    replace_with => "replaceWith";
+    /// `protect`: a bool.
+    protect => "protect";
+    /// `retainOnDelete`: a bool.
+    retain_on_delete => "retainOnDelete";
+    /// `deleteBeforeReplace`: a bool.
+    delete_before_replace => "deleteBeforeReplace";
+    /// `deletedWith`: a resource.
+    deleted_with => "deletedWith";
+    /// `ignoreChanges`: a list of input properties, named unquoted.
+    ignore_changes => "ignoreChanges";
+    /// `hideDiffs`: a list of input properties.
+    hide_diffs => "hideDiffs";
+    /// `replaceOnChanges`: a list of input properties.
+    replace_on_changes => "replaceOnChanges";
+    /// `additionalSecretOutputs`: a list of output properties.
+    additional_secret_outputs => "additionalSecretOutputs";
+    /// `version`: the provider plugin's version, a string.
+    version => "version";
+    /// `pluginDownloadURL`: a string.
+    plugin_download_url => "pluginDownloadURL";
+    /// `import`: the id of the resource to import, a string.
+    import_id => "import";
+    /// `customTimeouts`: `{ create, update, delete, read }` strings.
+    custom_timeouts => "customTimeouts";
+    /// `replacementTrigger`: a value whose change replaces the resource.
+    replacement_trigger => "replacementTrigger";
+    /// `envVarMappings`: a map of strings (provider resources).
+    env_var_mappings => "envVarMappings";
+    /// `hooks`: resource hooks by kind.
+    hooks => "hooks";
+}
+
 impl ResourceOptions {
-    /// The option named `name`.
+    /// The value of the option written as `name` (any attribute of the
+    /// block, `range` too); the first when it is written twice.
     pub fn get(&self, name: &str) -> Option<&BoundTree> {
-        self.attributes
-            .iter()
-            .find(|a| a.name == name)
-            .map(|a| &a.value)
+        self.attribute(name).map(|a| &a.value)
+    }
+
+    /// The attribute (value, name span, comments) of the option `name`.
+    pub fn attribute(&self, name: &str) -> Option<&BoundAttribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The options that are set, in [`OPTION_ORDER`] (the order Pulumi's
+    /// YAML generator writes them), each once: `range` and attributes that
+    /// are not options are left out.
+    pub fn set_options(&self) -> impl Iterator<Item = &BoundAttribute> {
+        // One pass over the block: each option's first attribute.
+        let mut first: [Option<&BoundAttribute>; OPTION_ORDER.len()] = [None; OPTION_ORDER.len()];
+        for attribute in &self.attributes {
+            let slot = OPTION_ORDER
+                .iter()
+                .position(|n| *n == attribute.name)
+                .and_then(|i| first.get_mut(i));
+            if let Some(slot) = slot.filter(|s| s.is_none()) {
+                *slot = Some(attribute);
+            }
+        }
+        first.into_iter().flatten()
+    }
+
+    /// Whether no option is written (an empty block, or none).
+    pub fn is_empty(&self) -> bool {
+        self.attributes.is_empty()
     }
 }
 
@@ -381,8 +763,22 @@ pub struct ComponentNode {
     /// The bound sub-program (shared between components with one source).
     pub program: Option<Arc<Program>>,
     pub inputs: Vec<BoundAttribute>,
+    /// The `options { … }` block, when the component has one (the typed
+    /// view is [`ComponentNode::options`]).
     pub options: Option<ResourceOptions>,
     pub range: Option<RangeKind>,
+}
+
+impl ComponentNode {
+    /// The typed view of the `options` block (empty when there is none).
+    pub fn options(&self) -> &ResourceOptions {
+        self.options.as_ref().unwrap_or(&NO_OPTIONS)
+    }
+
+    /// The `range` option's value, when set.
+    pub fn range_value(&self) -> Option<&BoundTree> {
+        self.options().get("range")
+    }
 }
 
 /// Which hook.

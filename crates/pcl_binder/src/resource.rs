@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
 use pcl_expr::fit::{fit_diagnostics, Subject};
-use pcl_expr::{suggest, BoundTree, Definition, Scope};
+use pcl_expr::{suggest, BoundTree, Definition, Scope, Unresolved};
 use pcl_schema::suggest::suggest_resources;
 use pcl_schema::{decompose, Package};
 use pcl_syntax::tree::{AttributeRef, BlockRef, Item};
@@ -72,29 +72,39 @@ impl ProgramBinder<'_, '_> {
         read: bool,
         pinned: Option<&(semver::Version, TextRange)>,
         diags: &mut Vec<Diagnostic>,
-    ) -> Option<Resolved> {
+    ) -> Result<Resolved, Box<Unresolved>> {
         let pin = pinned.map(|(v, _)| v);
         let span = Span::new(file, token_range);
         let skip = self.policy().skip_resource_typecheck;
+        // Why the type did not resolve: reported (unless the policy
+        // silences it) and kept on the node, with the severity it is
+        // reported with (every resource problem is a warning under
+        // SkipResourceTypechecking).
+        let fail = |d: Diagnostic, report: bool, diags: &mut Vec<Diagnostic>| {
+            let mut kept = d.clone();
+            if skip {
+                downgrade(std::slice::from_mut(&mut kept));
+            }
+            if report {
+                diags.push(d);
+            }
+            Box::new(Unresolved::new(kept, report))
+        };
         let parts = match decompose(token) {
             Ok(parts) => parts,
             Err(e) => {
-                diags.push(Diagnostic::error(
-                    codes::MALFORMED_TOKEN,
-                    span,
-                    e.to_string(),
-                ));
-                return None;
+                let d = Diagnostic::error(codes::MALFORMED_TOKEN, span, e.to_string());
+                return Err(fail(d, true, diags));
             }
         };
         let is_provider = parts.package == "pulumi" && parts.module == "providers";
         if is_provider && read {
-            diags.push(Diagnostic::error(
+            let d = Diagnostic::error(
                 codes::CANNOT_READ,
                 span,
                 format!("provider resources cannot be read: `{token}`"),
-            ));
-            return None;
+            );
+            return Err(fail(d, true, diags));
         }
         let package_name = if is_provider {
             parts.member
@@ -141,8 +151,7 @@ impl ProgramBinder<'_, '_> {
                     ([], Some(h)) => d.with_help(h),
                     ([], None) => d,
                 };
-                diags.push(d);
-                return None;
+                return Err(fail(d, true, diags));
             }
         };
         if let (Some((_, at)), Some(e)) =
@@ -171,44 +180,46 @@ impl ProgramBinder<'_, '_> {
         let found = match self.shared.schemas.lookup_resource(&package, token) {
             Ok(Some(found)) => found,
             Ok(None) => {
-                if !skip {
-                    let mut d = Diagnostic::error(
-                        codes::UNKNOWN_RESOURCE_TYPE,
-                        span,
-                        format!("unknown resource type `{token}`"),
-                    );
-                    let candidates = suggest_resources(&package, token);
-                    let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
-                    d = suggest::attach_quoted(d, span, &refs);
-                    diags.push(d);
-                }
-                return None;
+                let mut d = Diagnostic::error(
+                    codes::UNKNOWN_RESOURCE_TYPE,
+                    span,
+                    format!("unknown resource type `{token}`"),
+                );
+                let candidates = suggest_resources(&package, token);
+                let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
+                d = suggest::attach_quoted(d, span, &refs);
+                return Err(fail(d, !skip, diags));
             }
             Err(e) => {
-                if !skip {
-                    diags.push(Diagnostic::error(
-                        codes::SCHEMA_ERROR,
-                        span,
-                        format!("error loading resource type `{token}`: {e}"),
-                    ));
-                }
-                return None;
+                let d = Diagnostic::error(
+                    codes::SCHEMA_ERROR,
+                    span,
+                    format!("error loading resource type `{token}`: {e}"),
+                );
+                return Err(fail(d, !skip, diags));
             }
         };
         if read && found.item.is_component {
-            diags.push(Diagnostic::error(
+            let d = Diagnostic::error(
                 codes::CANNOT_READ,
                 span,
                 format!(
                     "component resources cannot be read: `{}`",
                     found.bound_token
                 ),
-            ));
-            return None;
+            );
+            return Err(fail(d, true, diags));
         }
-        Some(Resolved {
+        // A provider keeps its token whole, as Pulumi's binder keeps it:
+        // `pulumi:providers:<package>`, not the canonical form of that.
+        let token = if is_provider {
+            found.schema_token.clone()
+        } else {
+            found.bound_token.clone()
+        };
+        Ok(Resolved {
             package,
-            token: found.bound_token.clone(),
+            token,
             schema_token: found.schema_token.clone(),
             resource: found.item,
         })
@@ -309,13 +320,14 @@ impl ProgramBinder<'_, '_> {
                     pin.as_ref(),
                     &mut diags,
                 );
-                (written, resolved)
+                (written, Some(resolved))
             }
             None => (String::new(), None),
         };
-        let had_schema = resolved.is_some();
+        let had_schema = matches!(resolved, Some(Ok(_)));
+        let mut unresolved = None;
         let (input_type_, output_type, schema, token) = match resolved {
-            Some(r) => {
+            Some(Ok(r)) => {
                 let types = self
                     .shared
                     .schemas
@@ -328,6 +340,10 @@ impl ProgramBinder<'_, '_> {
                     is_component: r.resource.is_component,
                 };
                 (types.input, types.output, Some(schema), r.token)
+            }
+            Some(Err(why)) => {
+                unresolved = Some(why);
+                (Type::dynamic(), Type::dynamic(), None, written.clone())
             }
             None => (Type::dynamic(), Type::dynamic(), None, written.clone()),
         };
@@ -501,6 +517,7 @@ impl ProgramBinder<'_, '_> {
             inputs: bound_inputs,
             options,
             range: range.kind,
+            unresolved,
         };
         self.finish_node(idx, NodeKind::Resource(Box::new(node)), logical_name);
     }

@@ -1,6 +1,6 @@
 //! `pcl explain CODE`: what a diagnostic code means, a minimal program
 //! that triggers it, how to fix it, its default severity and how it
-//! differs from the reference, all from [`crate::catalogue`]. `pcl
+//! differs from the reference, all from the code catalogue (`pcl_diagnostics::catalogue`). `pcl
 //! explain --list` lists every code with its one-line summary.
 
 use std::io::{self, Write};
@@ -61,25 +61,10 @@ pub fn write_list(out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The text `pcl explain` prints for `entry`.
+/// Writes the text `pcl explain` prints for `entry`
+/// ([`pcl_diagnostics::catalogue::explain`]).
 pub fn write(entry: &Entry, out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "{} ({})", entry.code, entry.severity.as_str())?;
-    writeln!(out)?;
-    writeln!(out, "{}", entry.meaning)?;
-    writeln!(out)?;
-    if entry.example.is_empty() {
-        writeln!(out, "Example: none; {}", entry.trigger)?;
-    } else {
-        writeln!(out, "Example (packages from testdata/schemas):")?;
-        writeln!(out)?;
-        for line in entry.example.lines() {
-            writeln!(out, "    {line}")?;
-        }
-    }
-    writeln!(out)?;
-    writeln!(out, "How to fix: {}", entry.fix)?;
-    writeln!(out)?;
-    writeln!(out, "Reference: {}", entry.reference)
+    out.write_all(pcl_diagnostics::catalogue::explain(entry).as_bytes())
 }
 
 #[cfg(test)]

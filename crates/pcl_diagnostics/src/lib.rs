@@ -13,11 +13,14 @@
 //!   control characters and show long lines as windows around the labels);
 //! - [`suggest`]: "did you mean" candidates by edit distance;
 //! - [`elide`]: cutting long user-derived text for messages;
+//! - [`catalogue`]: every diagnostic code's explanation (`pcl explain`,
+//!   `docs/codes.md`, the language server's hover on a diagnostic);
 //! - [`read`]: the one way pcl reads a file (regular files only, with a
 //!   size bound) and whose files it trusts.
 //!
 //! It must not know about syntax trees, types or schemas.
 
+pub mod catalogue;
 pub mod diagnostic;
 pub mod elide;
 pub mod list;

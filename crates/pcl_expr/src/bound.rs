@@ -68,7 +68,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use pcl_diagnostics::TextRange;
+use pcl_diagnostics::{Code, Diagnostic, TextRange};
 use pcl_syntax::tree::{BinaryOp, UnaryOp};
 use pcl_types::{Name, Type, Value};
 
@@ -100,6 +100,11 @@ pub enum BoundStepKind {
 }
 
 /// A traversal from a name in scope: `name.a[0]…`.
+///
+/// The root's type ([`BoundScopeTraversal::root_type`]) is the type of
+/// the definition before any step; each [`BoundStep`] carries the type
+/// after it. A generator reads them to choose how to write a step: an
+/// attribute of an object type as `.key`, a key of a map as `["key"]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundScopeTraversal {
     /// The name (shared by the references that repeat it).
@@ -107,7 +112,21 @@ pub struct BoundScopeTraversal {
     pub root_range: TextRange,
     /// What the name resolved to; `None` when it is undefined.
     pub definition: Option<Definition>,
-    pub steps: Vec<BoundStep>,
+    /// The type of the root definition before any step (`dynamic` when
+    /// the name is undefined).
+    pub root_type: Type,
+    pub steps: Box<[BoundStep]>,
+}
+
+impl BoundScopeTraversal {
+    /// The type of the root definition before any step: a node's type as
+    /// references see it, a variable's type, `none` for `null`; `dynamic`
+    /// for an undefined name or a keyword. For a property named in
+    /// `ignoreChanges` & co. it is the property's type, while the
+    /// traversal's own type is `Property`.
+    pub fn root_type(&self) -> &Type {
+        &self.root_type
+    }
 }
 
 /// What a node is; the payload's meaning depends on it.
@@ -181,7 +200,106 @@ pub(crate) struct CallData {
     pub(crate) args: u32,
     pub(crate) expand_final: bool,
     pub(crate) signature: Signature,
-    pub(crate) invoke_token: Option<String>,
+    /// For `invoke` with a literal token: the token as written, in the
+    /// schema and canonical, or why it did not resolve.
+    pub(crate) invoke: Option<Box<InvokeTokens>>,
+}
+
+/// Why a resource type or an invoke token did not resolve against its
+/// schema: the diagnostic a check reports for it. Under the lenient
+/// policy ([`crate::ExprOptions`]'s skip options, `--lenient`) some of
+/// these are reported as warnings and some not at all; the reason is kept
+/// either way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unresolved {
+    diagnostic: Diagnostic,
+    reported: bool,
+}
+
+impl Unresolved {
+    /// The reason `diagnostic` gives; `reported` says whether the check
+    /// reported it (else the policy silenced it).
+    pub fn new(diagnostic: Diagnostic, reported: bool) -> Unresolved {
+        Unresolved {
+            diagnostic,
+            reported,
+        }
+    }
+
+    /// The diagnostic's code (`unknown-resource-type`, `unknown-package`,
+    /// `unknown-function`, …).
+    pub fn code(&self) -> Code {
+        self.diagnostic.code
+    }
+
+    /// The diagnostic's one-line message (`unknown resource type
+    /// `aws:s3:Bukket``).
+    pub fn message(&self) -> &str {
+        &self.diagnostic.summary
+    }
+
+    /// The diagnostic's longer explanation, when it has one (a loader's
+    /// error for an unknown package).
+    pub fn detail(&self) -> Option<&str> {
+        self.diagnostic.detail()
+    }
+
+    /// The whole diagnostic, with the severity it was reported with (a
+    /// warning when the policy downgraded or silenced it).
+    pub fn diagnostic(&self) -> &Diagnostic {
+        &self.diagnostic
+    }
+
+    /// Whether the check reported the diagnostic (`false` when the policy
+    /// silenced it, as `--lenient` silences unknown resource types and
+    /// invoke problems).
+    pub fn reported(&self) -> bool {
+        self.reported
+    }
+}
+
+/// The tokens of an `invoke` call ([`BoundCall::invoke`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvokeTokens {
+    pub(crate) written: String,
+    pub(crate) schema: Option<String>,
+    pub(crate) canonical: Option<String>,
+    pub(crate) unresolved: Option<Unresolved>,
+}
+
+impl InvokeTokens {
+    /// The token as written in the call's first argument
+    /// (`aws:ec2:getAmi`); the argument keeps it.
+    pub fn written_token(&self) -> &str {
+        &self.written
+    }
+
+    /// The function's token as the package schema declares it
+    /// (`aws:ec2/getAmi:getAmi`); `None` when it did not resolve.
+    pub fn schema_token(&self) -> Option<&str> {
+        self.schema.as_deref()
+    }
+
+    /// The canonical key of Pulumi's binder (`aws:ec2:getAmi`,
+    /// `random::randomPet`: the package, the module the schema's
+    /// `meta.moduleFormat` extracts from the schema token, `index` read as
+    /// none, and the member; `pulumi:pulumi:X` stays whole) when the token
+    /// resolved; otherwise the token as written.
+    pub fn canonical_token(&self) -> &str {
+        self.canonical.as_deref().unwrap_or(&self.written)
+    }
+
+    /// Whether the token resolved against a schema.
+    pub fn is_resolved(&self) -> bool {
+        self.schema.is_some()
+    }
+
+    /// Why the token did not resolve (an unknown package or function, a
+    /// malformed token, a schema that failed to load); kept under the
+    /// lenient policy too, where the check reports nothing.
+    pub fn unresolved(&self) -> Option<&Unresolved> {
+        self.unresolved.as_ref()
+    }
 }
 
 /// One bound expression: its nodes in post-order (the root is the last),

@@ -13,7 +13,7 @@ use pcl_types::{
 };
 
 use crate::bind::{bind, check_type};
-use crate::bound::{BoundId, BoundList, BoundTree};
+use crate::bound::{BoundId, BoundList, BoundTree, InvokeTokens, Unresolved};
 use crate::builtins::Builtin;
 use crate::codes;
 use crate::context::BindContext;
@@ -35,14 +35,16 @@ pub(crate) struct Arg {
 /// What signature computation produced besides the signature.
 struct Computed {
     signature: Signature,
-    invoke_token: Option<String>,
+    /// For `invoke` with a literal token: its forms, or why it did not
+    /// resolve.
+    invoke: Option<Box<InvokeTokens>>,
 }
 
 impl From<Signature> for Computed {
     fn from(signature: Signature) -> Computed {
         Computed {
             signature,
-            invoke_token: None,
+            invoke: None,
         }
     }
 }
@@ -141,7 +143,7 @@ pub(crate) fn bind_call(
         &args,
         c.expand_final(),
         computed.signature,
-        computed.invoke_token,
+        computed.invoke,
         ty,
         range,
     )
@@ -747,14 +749,33 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
         );
         return zero();
     };
+    // A token that does not resolve keeps its reason, reported or not.
+    let unresolved = |token: &str, d: Diagnostic, cx: &mut BindContext<'_>, report: bool| {
+        let kept = if report {
+            cx.report(d.clone());
+            d
+        } else {
+            let mut d = d;
+            d.severity = Severity::Warning;
+            d
+        };
+        Computed {
+            signature: invoke_zero_signature(),
+            invoke: Some(Box::new(InvokeTokens {
+                written: token.to_string(),
+                schema: None,
+                canonical: None,
+                unresolved: Some(Unresolved::new(kept, report)),
+            })),
+        }
+    };
     if !well_formed_token(&token) {
-        error(
-            cx,
+        let d = Diagnostic::error(
             codes::INVOKE_TOKEN,
-            token_arg.range(),
+            cx.span(token_arg.range()),
             format!("malformed token `{token}`: expected `pkg:module:member` or `pkg:member`"),
         );
-        return zero();
+        return unresolved(&token, d, cx, true);
     }
     let skip = cx.options().skip_invoke_typecheck;
     let span = cx.span(token_arg.range());
@@ -775,49 +796,45 @@ fn invoke_signature(args: BoundList<'_>, effective: &[Arg], cx: &mut BindContext
             f
         }
         InvokeLookup::UnknownPackage { package, detail } => {
-            if !skip {
-                let d = Diagnostic::new(
-                    Severity::Warning,
-                    codes::UNKNOWN_PACKAGE,
-                    span,
-                    format!("unknown package `{package}`"),
-                )
-                .with_detail(detail);
-                cx.report(d);
-            }
-            return zero();
+            let d = Diagnostic::new(
+                Severity::Warning,
+                codes::UNKNOWN_PACKAGE,
+                span,
+                format!("unknown package `{package}`"),
+            )
+            .with_detail(detail);
+            return unresolved(&token, d, cx, !skip);
         }
         InvokeLookup::LoadError { message } => {
-            if !skip {
-                error(
-                    cx,
-                    codes::INVOKE_FUNCTION,
-                    token_arg.range(),
-                    format!("error loading function `{token}`: {message}"),
-                );
-            }
-            return zero();
+            let d = Diagnostic::error(
+                codes::INVOKE_FUNCTION,
+                cx.span(token_arg.range()),
+                format!("error loading function `{token}`: {message}"),
+            );
+            return unresolved(&token, d, cx, !skip);
         }
         InvokeLookup::NotFound { candidates } => {
-            if !skip {
-                let mut d = Diagnostic::error(
-                    codes::UNKNOWN_FUNCTION,
-                    span,
-                    format!("unknown function `{token}`"),
-                );
-                // The environment already matched the tokens (canonical
-                // forms); list them as they are.
-                let list: Vec<&str> = candidates.iter().map(String::as_str).collect();
-                d = suggest::attach_quoted(d, span, &list);
-                cx.report(d);
-            }
-            return zero();
+            let mut d = Diagnostic::error(
+                codes::UNKNOWN_FUNCTION,
+                span,
+                format!("unknown function `{token}`"),
+            );
+            // The environment already matched the tokens (canonical
+            // forms); list them as they are.
+            let list: Vec<&str> = candidates.iter().map(String::as_str).collect();
+            d = suggest::attach_quoted(d, span, &list);
+            return unresolved(&token, d, cx, !skip);
         }
     };
-    let canonical = Some(function.token.clone());
+    let tokens = InvokeTokens {
+        written: token.clone(),
+        schema: Some(function.schema_token.clone()),
+        canonical: Some(function.token.clone()),
+        unresolved: None,
+    };
     let with_token = |signature: Signature| Computed {
         signature,
-        invoke_token: canonical.clone(),
+        invoke: Some(Box::new(tokens.clone())),
     };
     let Some(arg1) = effective.get(1) else {
         error(

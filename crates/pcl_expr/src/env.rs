@@ -34,8 +34,13 @@ pub struct NodeReference {
 /// A schema function as `invoke` sees it (binder.md §6.3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InvokeFunction {
-    /// The canonical token the call is rewritten to.
+    /// The canonical key of the function (`aws:ec2:getAmi`; Pulumi's
+    /// binder rewrites the call's token to it, pcl keeps the token as
+    /// written in the argument and records this beside it).
     pub token: String,
+    /// The function's token as the schema declares it
+    /// (`aws:ec2/getAmi:getAmi`).
+    pub schema_token: String,
     /// The plain inputs object type, `None` when the function has no inputs.
     pub inputs: Option<Type>,
     /// The input-shape object (outputs allowed), `None` when no inputs.

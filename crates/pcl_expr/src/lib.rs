@@ -61,7 +61,7 @@ pub mod suggest;
 pub use bind::{bind_expr, check_convertible};
 pub use bound::{
     BoundCall, BoundExprKind, BoundFor, BoundId, BoundIter, BoundList, BoundPairs, BoundRef,
-    BoundScopeTraversal, BoundStep, BoundStepKind, BoundTree,
+    BoundScopeTraversal, BoundStep, BoundStepKind, BoundTree, InvokeTokens, Unresolved,
 };
 pub use builtins::Builtin;
 pub use context::BindContext;

@@ -54,6 +54,7 @@ impl Environment for MockEnv {
             "std:index:abs" => InvokeLookup::Found(InvokeFunction {
                 pinned_version_missing: None,
                 token: "std::abs".into(),
+                schema_token: "std:index:abs".into(),
                 inputs: Some(Type::object([("a", Type::number())])),
                 input_shape: Some(pcl_types::input_type(&Type::object([(
                     "a",
@@ -65,6 +66,7 @@ impl Environment for MockEnv {
             "std:index:multi" => InvokeLookup::Found(InvokeFunction {
                 pinned_version_missing: None,
                 token: "std:index:multi".into(),
+                schema_token: "std:index:multi".into(),
                 inputs: Some(Type::object([
                     ("a", Type::number()),
                     ("b", Type::optional(Type::string())),

@@ -252,7 +252,7 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
         }
         Place::ResourceToken => items(token_items(cursor, offset, inputs, Section::Resources)),
         Place::FunctionToken => items(token_items(cursor, offset, inputs, Section::Functions)),
-        Place::ResourceKey { token, set } => {
+        Place::ResourceKey { token, path, set } if path.is_empty() => {
             let resource = lookup(inputs.schemas, token, Section::Resources);
             let mut c = match &resource {
                 Some(Found::Resource(r)) => property_items(r.input_properties.values(), set),
@@ -263,6 +263,18 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
             }
             items(c)
         }
+        Place::ResourceKey { token, path, set } => {
+            items(nested_items(inputs, token, Section::Resources, path, set))
+        }
+        Place::InvokeKey { token, path, set } if !path.is_empty() => {
+            items(nested_items(inputs, token, Section::Functions, path, set))
+        }
+        Place::ComponentKey { path, set } => items(component_keys(inputs, path, set)),
+        Place::Member { root, steps } => {
+            items(crate::members::complete(cursor, inputs, root, steps))
+        }
+        Place::ResourceName => resource_names(inputs),
+        Place::StringValue => items(string_enum_items(cursor, offset, inputs)),
         Place::OptionKey { set } => items(
             pcl_binder::OPTION_NAMES
                 .iter()
@@ -275,7 +287,7 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
                 })
                 .collect(),
         ),
-        Place::InvokeKey { token, set } => {
+        Place::InvokeKey { token, set, .. } => {
             match lookup(inputs.schemas, token, Section::Functions) {
                 Some(Found::Function(f)) => match &f.inputs {
                     Some(object) => items(property_items(object.properties.values(), set)),
@@ -285,7 +297,11 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
             }
         }
         Place::Expression => {
-            let mut c = scope_candidates(cursor, inputs);
+            let mut c: Vec<Candidate<'_>> = enum_items(cursor, inputs)
+                .into_iter()
+                .map(Candidate::item)
+                .collect();
+            c.extend(scope_candidates(cursor, inputs));
             // A name in scope shadows the builtin of that name (a sorted
             // list and binary search: hashing every name of a large
             // program costs more).
@@ -312,6 +328,178 @@ pub(crate) fn complete(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> C
         Place::Nothing => Vec::new(),
     };
     ranked(&cursor.word, candidates)
+}
+
+/// The property `path` names below the inputs of the resource or function
+/// `token`.
+fn nested(
+    schemas: &dyn SchemaLoader,
+    token: &str,
+    section: Section,
+    path: &[String],
+) -> Option<crate::schema_path::Found> {
+    let (package, _) = token.split_once(':')?;
+    let loaded = schemas.load(&PackageDescriptor::new(package)).ok()?;
+    match section {
+        Section::Resources => {
+            let r = loaded.lookup_resource(token).ok()??.item;
+            crate::schema_path::property_at(&loaded, |k| r.input(k), path, schemas)
+        }
+        Section::Functions => {
+            let f = loaded.lookup_function(token).ok()??.item;
+            let inputs = f.inputs.as_ref()?;
+            crate::schema_path::property_at(&loaded, |k| inputs.property(k), path, schemas)
+        }
+    }
+}
+
+/// The keys an object written at `path` below the inputs of `token` may
+/// set, not yet `set`.
+fn nested_items(
+    inputs: &Inputs<'_>,
+    token: &str,
+    section: Section,
+    path: &[String],
+    set: &[String],
+) -> Vec<CompletionItem> {
+    let found = nested(inputs.schemas, token, section, path);
+    let props = found.and_then(|f| crate::schema_path::object_properties(&f, inputs.schemas));
+    property_items(props.iter().flatten(), set)
+}
+
+/// At the value of an enum-typed property: its values, as PCL literals,
+/// with their names and descriptions.
+fn enum_items(cursor: &Cursor, inputs: &Inputs<'_>) -> Vec<CompletionItem> {
+    use crate::context::Root;
+    let Some((root, path)) = &cursor.value_of else {
+        return Vec::new();
+    };
+    let found = match root {
+        Root::Resource(token) => nested(inputs.schemas, token, Section::Resources, path),
+        Root::Invoke(token) => nested(inputs.schemas, token, Section::Functions, path),
+        Root::Component => None,
+    };
+    let Some(found) = found else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in crate::schema_path::enums(&found, inputs.schemas) {
+        let member = e.token.rsplit(':').next().unwrap_or(&e.token).to_string();
+        for v in &e.values {
+            let label = match &v.value {
+                pcl_schema::Literal::String(text) => {
+                    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
+                }
+                other => other.to_string(),
+            };
+            if out.iter().any(|i: &CompletionItem| i.label == label) {
+                continue;
+            }
+            let detail = match &v.name {
+                Some(name) => format!("{member}.{name}"),
+                None => member.clone(),
+            };
+            out.push(CompletionItem {
+                label,
+                kind: Some(CompletionItemKind::ENUM_MEMBER),
+                detail: Some(detail),
+                documentation: v.description.as_ref().map(|d| markdown(d)),
+                deprecated: v.deprecation_message.as_ref().map(|_| true),
+                ..CompletionItem::default()
+            });
+        }
+    }
+    out
+}
+
+/// Inside the string written at an enum-typed property: the enum's
+/// string values, each replacing the text typed in the string.
+fn string_enum_items(cursor: &Cursor, offset: usize, inputs: &Inputs<'_>) -> Vec<CompletionItem> {
+    let range = (inputs.range)(cursor.word_start, offset);
+    enum_items(cursor, inputs)
+        .into_iter()
+        .filter_map(|mut item| {
+            let text: String = serde_json::from_str(&item.label).ok()?;
+            item.text_edit = Some(lsp_types::CompletionTextEdit::Edit(lsp_types::TextEdit {
+                range,
+                new_text: text.clone(),
+            }));
+            item.filter_text = Some(text.clone());
+            item.label = text;
+            Some(item)
+        })
+        .collect()
+}
+
+fn markdown(text: &str) -> Documentation {
+    Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value: text.to_string(),
+    })
+}
+
+/// The resources (and components) of the program, for a resource
+/// option that names one.
+fn resource_names<'a>(inputs: &Inputs<'a>) -> Vec<Candidate<'a>> {
+    let nodes = inputs.program.map(Program::nodes).unwrap_or(&[]);
+    nodes
+        .iter()
+        .filter(|n| matches!(n.kind, NodeKind::Resource(_) | NodeKind::Component(_)))
+        .map(|n| Candidate::Name {
+            label: &n.name,
+            kind: CompletionItemKind::MODULE,
+            detail: n.kind_name(),
+        })
+        .collect()
+}
+
+/// The inputs of the component around the cursor (its configs), or the
+/// keys of an object written at `path` in one, not yet `set`.
+fn component_keys(inputs: &Inputs<'_>, path: &[String], set: &[String]) -> Vec<CompletionItem> {
+    let Some(NodeKind::Component(c)) = inputs.node.map(|n| &n.kind) else {
+        return Vec::new();
+    };
+    let Some(program) = &c.program else {
+        return Vec::new();
+    };
+    let configs = program.nodes().iter().filter_map(|n| match &n.kind {
+        NodeKind::Config(config) => Some((n, config)),
+        _ => None,
+    });
+    match path.split_first() {
+        None => configs
+            .filter(|(n, _)| !set.contains(&n.name.to_string()))
+            .map(|(n, config)| CompletionItem {
+                label: n.name.to_string(),
+                kind: Some(CompletionItemKind::PROPERTY),
+                // The type as the config declares it.
+                detail: Some(
+                    config
+                        .type_label
+                        .clone()
+                        .unwrap_or_else(|| crate::members::plain_type(&n.ty)),
+                ),
+                documentation: config.description.as_deref().map(markdown),
+                ..CompletionItem::default()
+            })
+            .collect(),
+        Some((first, rest)) => {
+            let Some((n, _)) = configs.into_iter().find(|(n, _)| n.name.as_str() == first) else {
+                return Vec::new();
+            };
+            let steps: Vec<crate::context::Step> = rest
+                .iter()
+                .map(|k| crate::context::Step::Attr(k.clone()))
+                .collect();
+            let Some(ty) = crate::members::walk(&n.ty, &steps, true) else {
+                return Vec::new();
+            };
+            crate::members::properties(&ty, inputs.schemas)
+                .into_iter()
+                .filter(|i| !set.contains(&i.label))
+                .collect()
+        }
+    }
 }
 
 /// The candidates matching `word`, best first, at most [`MAX_ITEMS`].

@@ -1,6 +1,10 @@
 //! Where the cursor is, read from the tokens before it: which block,
 //! object, call or string it is inside, whether it is about to name a key
-//! or write an expression, and the word typed so far.
+//! or write an expression, and the word typed so far. For an object
+//! nested in a resource's, invoke's or component's input it also reads
+//! the path of keys down to it (list elements passed through), and after
+//! a `.` the traversal written before it (read backwards, each token
+//! once).
 //!
 //! This reads tokens, not a syntax tree, so it works while the text does
 //! not parse (mid-typing: an unclosed brace, a half-written header). One
@@ -26,6 +30,29 @@ pub(crate) struct Cursor {
     pub(crate) in_resource: bool,
     /// The innermost call the cursor is in the arguments of.
     pub(crate) call: Option<Call>,
+    /// At an expression written right after `key =` in an object of a
+    /// resource, invoke or component input: where that key is.
+    pub(crate) value_of: Option<(Root, Vec<String>)>,
+}
+
+/// What the keys of a path of nested objects start from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Root {
+    /// The inputs of the resource of this token.
+    Resource(String),
+    /// The arguments of `invoke("token", { … })`.
+    Invoke(String),
+    /// The inputs of the component around the cursor.
+    Component,
+}
+
+/// One step of a traversal written before a `.`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// `.name`
+    Attr(String),
+    /// `[…]` (or `.0`): an element.
+    Index,
 }
 
 /// A call around the cursor.
@@ -48,12 +75,35 @@ pub(crate) enum Place {
     ResourceToken,
     /// Inside the first (string) argument of `invoke(`.
     FunctionToken,
-    /// The key of an attribute in the body of `resource … "token"`.
-    ResourceKey { token: String, set: Vec<String> },
+    /// The key of an attribute in the body of `resource … "token"`, or
+    /// of an object written at `path` (keys from the input down; list
+    /// elements are passed through) in it.
+    ResourceKey {
+        token: String,
+        path: Vec<String>,
+        set: Vec<String>,
+    },
     /// The key of an attribute in a resource's `options { }`.
     OptionKey { set: Vec<String> },
-    /// A key of the argument object of `invoke("token", { … })`.
-    InvokeKey { token: String, set: Vec<String> },
+    /// A key of the argument object of `invoke("token", { … })`, or of an
+    /// object written at `path` in it.
+    InvokeKey {
+        token: String,
+        path: Vec<String>,
+        set: Vec<String>,
+    },
+    /// The key of an attribute in a component's body, or of an object
+    /// written at `path` in it.
+    ComponentKey { path: Vec<String>, set: Vec<String> },
+    /// After `root.steps.`: a property of what the traversal names.
+    Member { root: String, steps: Vec<Step> },
+    /// Inside a string (no interpolation) written right after `key =`:
+    /// [`Cursor::value_of`] says where the key is; `word` is the text
+    /// typed in the string so far.
+    StringValue,
+    /// The value of a resource option that names resources (`provider =`,
+    /// `parent =`, `deletedWith =`, an element of `dependsOn = [ ]`).
+    ResourceName,
     /// An expression: a value, an argument, an interpolation.
     Expression,
     /// Anywhere else (inside another string, after `.`, inside a header,
@@ -66,6 +116,8 @@ pub(crate) enum Place {
 #[derive(Clone, Debug)]
 struct Frame {
     role: Role,
+    /// Where this object or tuple sits in the one around it.
+    seg: Seg,
     /// The statement being written in a body (blocks, objects, the top
     /// level).
     stmt: Statement,
@@ -84,6 +136,15 @@ struct Frame {
     /// argument; for brackets: a leading `for`).
     seen: usize,
     first_string: Option<String>,
+}
+
+/// Where an object or tuple is written: as the value of `key =`, as an
+/// element of a tuple, or anywhere else (a call's argument, an operand).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Seg {
+    Key(String),
+    Element,
+    Other,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +193,7 @@ impl Frame {
     fn new(role: Role) -> Frame {
         Frame {
             role,
+            seg: Seg::Other,
             stmt: Statement::default(),
             keys: Vec::new(),
             commas: 0,
@@ -165,6 +227,15 @@ pub(crate) fn cursor_within(text: &str, start: usize, offset: usize, end: usize)
         return Cursor::default();
     };
     let tokens = pcl_syntax::lex(before);
+    // Inside a line comment (not ended by its line break yet): nothing to
+    // offer. (An unclosed `/*` is no comment: it lexes as `/` `*`.)
+    let in_comment = tokens.last().is_some_and(|t| {
+        let text = before.get(t.range.to_usize()).unwrap_or("");
+        matches!(t.kind, TokenKind::HashComment | TokenKind::SlashComment) && !text.ends_with('\n')
+    });
+    if in_comment {
+        return Cursor::default();
+    }
     let significant: Vec<Token> = tokens.into_iter().filter(|t| !t.kind.is_trivia()).collect();
     // The identifier being typed is not part of the statement yet.
     let (body, word, word_start) = match significant.split_last() {
@@ -199,14 +270,43 @@ pub(crate) fn cursor_within(text: &str, start: usize, offset: usize, end: usize)
         return cursor;
     };
     let parent = stack.len().checked_sub(2).and_then(|i| stack.get(i));
-    cursor.place = place(top, parent, last_kind);
-    if matches!(cursor.place, Place::ResourceToken | Place::FunctionToken) {
+    cursor.place = place(&stack, top, parent, last_kind);
+    if last_kind == Some(TokenKind::Dot) {
+        if let Some((root, steps)) = member_chain(body, before) {
+            cursor.place = Place::Member { root, steps };
+        }
+    }
+    if cursor.place == Place::Expression && top.is_body() && top.stmt.tokens == 2 {
+        if let Some(key) = top.stmt.words.first() {
+            cursor.value_of = object_path(&stack).map(|(root, mut path)| {
+                path.push(key.strip_prefix('"').unwrap_or(key).to_string());
+                (root, path)
+            });
+        }
+    }
+    if cursor.place == Place::Nothing && top.role == Role::Quote && !top.interpolated {
+        let below = stack.len().saturating_sub(1);
+        let in_value = parent.filter(|p| p.is_body() && p.stmt.tokens == 2 && p.stmt.assigned);
+        if let Some(key) = in_value.and_then(|p| p.stmt.words.first()) {
+            let path = stack.get(..below).and_then(object_path);
+            if let Some((root, mut path)) = path {
+                path.push(key.strip_prefix('"').unwrap_or(key).to_string());
+                cursor.value_of = Some((root, path));
+                cursor.place = Place::StringValue;
+            }
+        }
+    }
+    if matches!(
+        cursor.place,
+        Place::ResourceToken | Place::FunctionToken | Place::StringValue
+    ) {
         cursor.word = top.literal.clone();
         cursor.word_start = start + top.literal_start;
     }
     if let Place::ResourceKey { set, .. }
     | Place::OptionKey { set }
-    | Place::InvokeKey { set, .. } = &mut cursor.place
+    | Place::InvokeKey { set, .. }
+    | Place::ComponentKey { set, .. } = &mut cursor.place
     {
         set.extend(top.keys.iter().cloned());
         set.extend(keys_after(text.get(offset..end).unwrap_or("")));
@@ -214,9 +314,12 @@ pub(crate) fn cursor_within(text: &str, start: usize, offset: usize, end: usize)
     cursor
 }
 
-fn place(top: &Frame, parent: Option<&Frame>, last: Option<TokenKind>) -> Place {
+fn place(stack: &[Frame], top: &Frame, parent: Option<&Frame>, last: Option<TokenKind>) -> Place {
     if last == Some(TokenKind::Dot) {
         return Place::Nothing;
+    }
+    if names_resources(stack, top, parent, last) {
+        return Place::ResourceName;
     }
     match &top.role {
         Role::Quote => {
@@ -254,33 +357,165 @@ fn place(top: &Frame, parent: Option<&Frame>, last: Option<TokenKind>) -> Place 
             if top.stmt.tokens > 0 {
                 return Place::Nothing;
             }
-            key_place(top, parent)
+            key_place(stack, top, parent)
         }
     }
 }
 
-/// The place at the start of a statement in a body.
-fn key_place(top: &Frame, parent: Option<&Frame>) -> Place {
-    match &top.role {
-        Role::TopLevel => Place::TopLevel,
-        Role::Block(words) => {
-            if let Some(token) = resource_token(words) {
-                return Place::ResourceKey {
-                    token,
-                    set: Vec::new(),
-                };
-            }
-            let in_resource = parent.is_some_and(|p| is_resource_header(&p.role));
-            if words.len() == 1 && words.first().is_some_and(|w| w == "options") && in_resource {
-                return Place::OptionKey { set: Vec::new() };
-            }
-            Place::Nothing
+/// The options whose value is a resource, and those whose value is a
+/// list of resources.
+const RESOURCE_OPTIONS: &[&str] = &["provider", "parent", "deletedWith"];
+const RESOURCE_LIST_OPTIONS: &[&str] = &["dependsOn"];
+
+/// Whether the cursor is where a resource option names a resource: right
+/// after `provider =` (and the like) in `options { }`, or after `[` or
+/// `,` in `dependsOn = [ ]`.
+fn names_resources(
+    stack: &[Frame],
+    top: &Frame,
+    parent: Option<&Frame>,
+    last: Option<TokenKind>,
+) -> bool {
+    let is_options = |f: &Frame, at: usize| {
+        matches!(&f.role, Role::Block(w) if w.len() == 1 && w.first().is_some_and(|w| w == "options"))
+            && at
+                .checked_sub(1)
+                .and_then(|i| stack.get(i))
+                .is_some_and(|p| is_resource_header(&p.role))
+    };
+    let depth = stack.len().saturating_sub(1);
+    let key = |f: &Frame| f.stmt.words.first().cloned().unwrap_or_default();
+    if is_options(top, depth) && top.stmt.assigned && top.stmt.tokens == 2 {
+        return RESOURCE_OPTIONS.contains(&key(top).as_str());
+    }
+    if top.role == Role::Group && matches!(last, Some(TokenKind::OBrack | TokenKind::Comma)) {
+        if let (Some(p), Seg::Key(k)) = (parent, &top.seg) {
+            return is_options(p, depth.saturating_sub(1))
+                && RESOURCE_LIST_OPTIONS.contains(&k.as_str());
         }
-        Role::Object(Some(token)) => Place::InvokeKey {
-            token: token.clone(),
-            set: Vec::new(),
-        },
-        _ => Place::Nothing,
+    }
+    false
+}
+
+/// Where an object or tuple opened now sits in `top`, the frame around it.
+fn seg_in(top: &Frame) -> Seg {
+    if top.is_body() && top.stmt.assigned && top.stmt.tokens == 2 && top.for_state == ForState::None
+    {
+        if let Some(key) = top.stmt.words.first() {
+            return Seg::Key(key.strip_prefix('"').unwrap_or(key).to_string());
+        }
+    }
+    if top.role == Role::Group && top.for_state == ForState::None {
+        return Seg::Element;
+    }
+    Seg::Other
+}
+
+/// The path of keys from the resource, invoke or component whose input
+/// the innermost frames are written in, down to the top frame: each
+/// object or tuple the value of a key, or an element of a tuple. `None`
+/// when another construct (a call, a `for`, a group) is between them.
+fn object_path(stack: &[Frame]) -> Option<(Root, Vec<String>)> {
+    let mut keys = Vec::new();
+    for f in stack.iter().rev() {
+        let root = match &f.role {
+            Role::Block(words) => match resource_token(words) {
+                Some(token) => Root::Resource(token),
+                None if is_component_header(words) => Root::Component,
+                None => return None,
+            },
+            Role::Object(Some(token)) => Root::Invoke(token.clone()),
+            Role::Object(None) | Role::Group => {
+                if f.for_state != ForState::None {
+                    return None;
+                }
+                match &f.seg {
+                    Seg::Key(k) => keys.push(k.clone()),
+                    Seg::Element => {}
+                    Seg::Other => return None,
+                }
+                continue;
+            }
+            _ => return None,
+        };
+        keys.reverse();
+        return Some((root, keys));
+    }
+    None
+}
+
+fn is_component_header(words: &[String]) -> bool {
+    matches!(words, [kind, _, source] if kind == "component" && source.starts_with('"'))
+}
+
+/// The traversal written before the `.` that ends `body`: its root name
+/// and steps (`a.b[0].` is `a` with `.b`, `[…]`). Read backwards, each
+/// token once.
+fn member_chain(body: &[Token], text: &str) -> Option<(String, Vec<Step>)> {
+    let mut steps = Vec::new();
+    // `dot` is the index of a `.` whose left side is read next.
+    let mut dot = body.len().checked_sub(1)?;
+    loop {
+        if body.get(dot)?.kind != TokenKind::Dot {
+            return None;
+        }
+        let mut at = dot.checked_sub(1)?;
+        // Index brackets: skipped to their opening, each an element.
+        while body.get(at)?.kind == TokenKind::CBrack {
+            let mut depth = 0usize;
+            loop {
+                match body.get(at)?.kind {
+                    TokenKind::CBrack => depth += 1,
+                    TokenKind::OBrack => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                at = at.checked_sub(1)?;
+            }
+            steps.push(Step::Index);
+            at = at.checked_sub(1)?;
+        }
+        let t = body.get(at)?;
+        let after_dot = at
+            .checked_sub(1)
+            .and_then(|i| body.get(i))
+            .is_some_and(|p| p.kind == TokenKind::Dot);
+        match t.kind {
+            TokenKind::NumberLit if after_dot => steps.push(Step::Index),
+            TokenKind::Ident if after_dot => {
+                steps.push(Step::Attr(text.get(t.range.to_usize())?.to_string()));
+            }
+            TokenKind::Ident => {
+                steps.reverse();
+                return Some((text.get(t.range.to_usize())?.to_string(), steps));
+            }
+            _ => return None,
+        }
+        dot = at.checked_sub(1)?;
+    }
+}
+
+/// The place at the start of a statement in a body.
+fn key_place(stack: &[Frame], top: &Frame, parent: Option<&Frame>) -> Place {
+    if top.role == Role::TopLevel {
+        return Place::TopLevel;
+    }
+    if let Role::Block(words) = &top.role {
+        let in_resource = parent.is_some_and(|p| is_resource_header(&p.role));
+        if words.len() == 1 && words.first().is_some_and(|w| w == "options") && in_resource {
+            return Place::OptionKey { set: Vec::new() };
+        }
+    }
+    let set = Vec::new();
+    match object_path(stack) {
+        Some((Root::Resource(token), path)) => Place::ResourceKey { token, path, set },
+        Some((Root::Invoke(token), path)) => Place::InvokeKey { token, path, set },
+        Some((Root::Component, path)) => Place::ComponentKey { path, set },
+        None => Place::Nothing,
     }
 }
 
@@ -385,8 +620,11 @@ fn step(stack: &mut Vec<Frame>, t: Token, text: &str) {
         }
         TokenKind::OBrace => {
             let role = brace_role(top);
+            let seg = seg_in(top);
             note_token(top, None);
-            stack.push(Frame::new(role));
+            let mut frame = Frame::new(role);
+            frame.seg = seg;
+            stack.push(frame);
         }
         TokenKind::OParen => {
             let role = match prev_ident {
@@ -399,8 +637,11 @@ fn step(stack: &mut Vec<Frame>, t: Token, text: &str) {
             stack.push(Frame::new(role));
         }
         TokenKind::OBrack => {
+            let seg = seg_in(top);
             note_token(top, None);
-            stack.push(Frame::new(Role::Group));
+            let mut frame = Frame::new(Role::Group);
+            frame.seg = seg;
+            stack.push(frame);
         }
         TokenKind::TemplateInterp | TokenKind::TemplateControl => {
             top.interpolated = true;
@@ -510,8 +751,9 @@ fn close(stack: &mut Vec<Frame>, closes: impl Fn(&Role) -> bool) {
 fn keys_after(after: &str) -> Vec<String> {
     let mut keys = Vec::new();
     let mut depth = 0usize;
-    // The rest of the cursor's own statement is skipped.
-    let mut started = false;
+    // The rest of the cursor's own statement is skipped (none when a
+    // space follows the cursor: `{ a = 1, | b = 2 }`).
+    let mut started = after.starts_with([' ', '\t']);
     let mut line_start = false;
     let mut words = 0usize;
     let mut key: Option<&str> = None;

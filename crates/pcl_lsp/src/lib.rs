@@ -23,8 +23,14 @@
 //! a program whose last open document closes is forgotten.
 //!
 //! Completion and signature help read where the cursor is from the tokens
-//! around it (`context`), so they answer while the text does not parse,
-//! and rank what they offer with a fuzzy matcher of their own (`fuzzy`).
+//! around it (`context`: the block, the path of keys down to a nested
+//! object, the traversal before a `.`), so they answer while the text does
+//! not parse, and rank what they offer with a fuzzy matcher of their own
+//! (`fuzzy`). Nested keys and enum values are looked up in the schemas
+//! along that path (`schema_path`, which hover uses too); the properties
+//! after a `.` come from the types of the last analysis (`members`).
+//! Hover on a diagnostic shows its code's explanation from
+//! `pcl_diagnostics::catalogue`, the text of `pcl explain`.
 
 mod completion;
 mod component;
@@ -32,7 +38,9 @@ mod context;
 mod files;
 mod fuzzy;
 mod inbox;
+mod members;
 mod position;
+mod schema_path;
 mod semantic;
 mod server;
 mod settings;

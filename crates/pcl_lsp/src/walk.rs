@@ -90,7 +90,7 @@ pub(crate) fn innermost_expr(
     for_each_expr(node, |e| {
         let mut candidates = vec![(e.ty(), e.range())];
         let steps = match e.kind() {
-            BoundExprKind::ScopeTraversal(t) => t.steps.as_slice(),
+            BoundExprKind::ScopeTraversal(t) => &t.steps[..],
             BoundExprKind::RelativeTraversal { steps, .. } => steps,
             _ => &[],
         };

@@ -216,9 +216,12 @@ fn schema_tokens_ranked_fuzzily_with_the_typed_text_replaced() {
 }
 
 #[test]
-fn nothing_inside_other_strings_or_after_a_dot() {
+fn nothing_inside_other_strings_and_outputs_after_a_dot() {
     assert!(complete("x = \"hello |\"\n").is_empty());
-    assert!(complete("resource s \"shop:index:Store\" {\n  name = \"a\"\n}\ny = s.|\n").is_empty());
+    // After a resource's name and a dot: its outputs (issue 27 §2).
+    let got = complete("resource s \"shop:index:Store\" {\n  name = \"a\"\n}\ny = s.|\n");
+    assert_eq!(labels(&got), ["id", "url", "urn"]);
+    assert_eq!(item(&got, "url")["detail"], "string (required)");
 }
 
 #[test]

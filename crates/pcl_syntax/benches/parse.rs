@@ -49,6 +49,14 @@
 //! (plus reading it), for comparing optimisations or the two parsers;
 //! `--corpus-once pcl` (or `hcl-edit`, `lex`) parses every corpus file once
 //! (`--corpus-once pcl N`: N times, for a sampling profiler).
+//! `--instructions` prints only the row issue #30 sets its parse goal on:
+//! one parse of the generated 1 MB program, whole process, in callgrind
+//! instructions, for pcl, for this build's hcl-edit (0.9) and for
+//! hcl-edit 0.10 as the peers' harness builds it (`../shared/peers/rust`,
+//! fat LTO; found at `$PCL_HCLPEERS` or `target/peers/hclpeers`, built by
+//! `cargo build --release --manifest-path ../shared/peers/rust/Cargo.toml
+//! --target-dir target/peers-build` and copied there); the full run prints
+//! it too, after the memory rows. It needs valgrind on `PATH`.
 //! `--shapes-instructions [BASE]` prints the scaling table of the hostile
 //! shapes in instructions instead of wall clock: it runs each shape at 1×,
 //! 4× and 16× BASE repetitions (default 10,000) under
@@ -93,6 +101,10 @@ fn main() {
         if std::fs::write(&path, generate(bytes, 1)).is_err() {
             println!("error");
         }
+        return;
+    }
+    if args.iter().any(|a| a == "--instructions") {
+        instruction_row();
         return;
     }
     if args.iter().any(|a| a == "--shapes") {
@@ -213,6 +225,8 @@ fn main() {
         let _ = std::fs::remove_file(&path);
     }
     println!();
+    instruction_row();
+    println!();
     shape_tables();
 }
 
@@ -234,19 +248,105 @@ fn callgrind_instructions(text: &str) -> Option<u64> {
     let exe = std::env::current_exe().ok()?;
     let path = std::env::temp_dir().join(format!("pcl-bench-cg-{}.pp", std::process::id()));
     std::fs::write(&path, text).ok()?;
+    let count = callgrind_count(
+        &exe,
+        &["--rss-child".as_ref(), "pcl".as_ref(), path.as_ref()],
+    );
+    let _ = std::fs::remove_file(&path);
+    count
+}
+
+/// Instructions of the whole process `program args…`, counted by
+/// callgrind; `None` when valgrind is missing or its report is unreadable.
+fn callgrind_count(program: &Path, args: &[&std::ffi::OsStr]) -> Option<u64> {
     let output = Command::new("valgrind")
         .arg("--tool=callgrind")
         .arg("--callgrind-out-file=/dev/null")
-        .arg(exe)
-        .arg("--rss-child")
-        .arg("pcl")
-        .arg(&path)
+        .arg(program)
+        .args(args)
         .output()
-        .ok();
-    let _ = std::fs::remove_file(&path);
-    let stderr = String::from_utf8(output?.stderr).ok()?;
+        .ok()?;
+    let stderr = String::from_utf8(output.stderr).ok()?;
     let line = stderr.lines().find(|l| l.contains("Collected :"))?;
     line.rsplit(':').next()?.trim().parse().ok()
+}
+
+/// The peers' Rust harness (`../shared/peers/rust`, hcl-edit 0.10 built
+/// with fat LTO, the build issue #30's figures compare with): `$PCL_HCLPEERS`,
+/// else `target/peers/hclpeers` of this workspace.
+fn hclpeers() -> Option<PathBuf> {
+    let path = match std::env::var_os("PCL_HCLPEERS") {
+        Some(path) => PathBuf::from(path),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/peers/hclpeers"),
+    };
+    path.is_file().then_some(path)
+}
+
+/// The parse row of issue #30 in instructions: one parse of the generated
+/// 1 MB program, whole process (start-up and reading the file included),
+/// by pcl, by the hcl-edit of this build (0.9, no LTO) and by the peers'
+/// hcl-edit 0.10 ([`hclpeers`]), all counted by callgrind in this run.
+fn instruction_row() {
+    let text = generate(1_000_000, 1);
+    let path = std::env::temp_dir().join(format!("pcl-bench-row-{}.pp", std::process::id()));
+    if std::fs::write(&path, &text).is_err() {
+        println!("could not write {}: no instruction row", path.display());
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let child = |parser: &str| {
+        callgrind_count(
+            &exe,
+            &["--rss-child".as_ref(), parser.as_ref(), path.as_ref()],
+        )
+    };
+    let Some(pcl) = child("pcl") else {
+        println!("valgrind is not available: no instruction row");
+        let _ = std::fs::remove_file(&path);
+        return;
+    };
+    let mut rows = vec![("hcl-edit 0.9 (this build)".to_string(), child("hcl-edit"))];
+    match hclpeers() {
+        Some(peers) => rows.push((
+            "hcl-edit 0.10 (peers' build, fat LTO)".to_string(),
+            callgrind_count(
+                &peers,
+                &[
+                    "hcl-edit".as_ref(),
+                    "-n".as_ref(),
+                    "1".as_ref(),
+                    "--warmup".as_ref(),
+                    "0".as_ref(),
+                    "-q".as_ref(),
+                    path.as_ref(),
+                ],
+            ),
+        )),
+        None => println!(
+            "the peers' hclpeers is not built (target/peers/hclpeers or $PCL_HCLPEERS): no hcl-edit 0.10 row"
+        ),
+    }
+    let _ = std::fs::remove_file(&path);
+    println!(
+        "Parse of the generated 1 MB program ({} B) in instructions (callgrind, whole process, one parse; #30 asks pcl >= 3.5x fewer than hcl-edit 0.10):",
+        text.len()
+    );
+    println!();
+    println!("| parser | instructions | pcl fewer by |");
+    println!("|---|---:|---:|");
+    println!("| pcl parse | {:.1} M | |", pcl as f64 / 1e6);
+    for (name, count) in rows {
+        match count {
+            Some(n) => println!(
+                "| {name} | {:.1} M | {:.2}x |",
+                n as f64 / 1e6,
+                n as f64 / pcl.max(1) as f64
+            ),
+            None => println!("| {name} | ? | |"),
+        }
+    }
 }
 
 /// The scaling table of the hostile shapes in instructions (callgrind).

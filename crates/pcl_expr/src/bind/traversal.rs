@@ -453,7 +453,8 @@ pub(super) fn bind_scope_traversal<'t>(
                     root: cx.literals.name(name),
                     root_range: ident.range,
                     definition: None,
-                    steps,
+                    root_type: Type::dynamic(),
+                    steps: steps.into_boxed_slice(),
                 },
                 Type::dynamic(),
                 head_range,
@@ -481,7 +482,7 @@ pub(super) fn bind_scope_traversal<'t>(
             };
             let code_keyword = matches!(def, Definition::Keyword(_));
             let mark = cx.mark();
-            let (mut ty, steps) = apply_steps(root_ty, literal_run, &mode, cx);
+            let (mut ty, steps) = apply_steps(root_ty.clone(), literal_run, &mode, cx);
             if code_keyword {
                 // Same message, the keyword's own code.
                 let mut tail = cx.split_off(mark);
@@ -500,7 +501,8 @@ pub(super) fn bind_scope_traversal<'t>(
                     root: cx.literals.name(name),
                     root_range: ident.range,
                     definition: Some(def),
-                    steps,
+                    root_type: root_ty,
+                    steps: steps.into_boxed_slice(),
                 },
                 ty,
                 head_range,

@@ -7,8 +7,8 @@ use pcl_syntax::tree::{BinaryOp, UnaryOp};
 use pcl_types::Type;
 
 use super::{
-    BoundId, BoundScopeTraversal, BoundStep, BoundTree, CallData, Flat, ForData, Node, Rare, Repr,
-    Tag,
+    BoundId, BoundScopeTraversal, BoundStep, BoundTree, CallData, Flat, ForData, InvokeTokens,
+    Node, Rare, Repr, Tag,
 };
 use crate::scope::Function;
 use crate::signature::Signature;
@@ -436,7 +436,7 @@ impl BoundTree {
         args: &[BoundId],
         expand_final: bool,
         signature: Signature,
-        invoke_token: Option<String>,
+        invoke: Option<Box<InvokeTokens>>,
         ty: Type,
         range: TextRange,
     ) -> BoundId {
@@ -451,7 +451,7 @@ impl BoundTree {
             args,
             expand_final,
             signature,
-            invoke_token,
+            invoke,
         });
         flat.push(Tag::Call, 0, at, ty, range)
     }

@@ -22,11 +22,12 @@ fn reference(t: &mut BoundTree, name: &str, node: u32, start: u32) -> BoundId {
             root: name.into(),
             root_range: r(start),
             definition: Some(Definition::Node(NodeId(node))),
-            steps: vec![BoundStep {
+            root_type: Type::dynamic(),
+            steps: Box::new([BoundStep {
                 kind: BoundStepKind::Attr("a".into()),
                 ty: Type::dynamic(),
                 range: r(start + 1),
-            }],
+            }]),
         },
         Type::dynamic(),
         r(start),
@@ -65,7 +66,12 @@ fn sample() -> BoundTree {
         &[one, traversal],
         true,
         Signature::dynamic(),
-        Some("t".into()),
+        Some(Box::new(InvokeTokens {
+            written: "w".into(),
+            schema: Some("s".into()),
+            canonical: Some("t".into()),
+            unresolved: None,
+        })),
         Type::dynamic(),
         r(5),
     );
@@ -207,6 +213,15 @@ fn every_kind_reads_back() {
     assert_eq!(
         (c.name, c.expand_final, c.invoke_token),
         ("f", true, Some("t"))
+    );
+    let invoke = c.invoke().unwrap();
+    assert_eq!(
+        (
+            invoke.written_token(),
+            invoke.schema_token(),
+            invoke.canonical_token()
+        ),
+        ("w", Some("s"), "t")
     );
     assert_eq!(c.args.len(), 2);
     let BoundExprKind::ScopeTraversal(st) = c.args.last().unwrap().kind() else {

@@ -9,7 +9,9 @@ use pcl_diagnostics::TextRange;
 use pcl_syntax::tree::{BinaryOp, UnaryOp};
 use pcl_types::{Type, Value};
 
-use super::{binary_op, unary_op, BoundId, BoundScopeTraversal, BoundStep, BoundTree, Tag};
+use super::{
+    binary_op, unary_op, BoundId, BoundScopeTraversal, BoundStep, BoundTree, InvokeTokens, Tag,
+};
 use crate::scope::{Definition, Function, NodeId};
 use crate::signature::Signature;
 
@@ -44,8 +46,20 @@ pub struct BoundCall<'t> {
     pub expand_final: bool,
     /// The signature the arguments were checked against.
     pub signature: &'t Signature,
-    /// For `invoke`: the canonical token (the call is rewritten to it).
+    /// For an `invoke` whose token resolved: its canonical key
+    /// ([`InvokeTokens::canonical_token`]). The first argument still holds
+    /// the token as written; [`BoundCall::invoke`] has all three forms.
     pub invoke_token: Option<&'t str>,
+    invoke: Option<&'t InvokeTokens>,
+}
+
+impl<'t> BoundCall<'t> {
+    /// For a call of `invoke` whose first argument is a string literal:
+    /// the token as written, as the schema declares it and its canonical
+    /// key, or why it did not resolve. `None` for every other call.
+    pub fn invoke(&self) -> Option<&'t InvokeTokens> {
+        self.invoke
+    }
 }
 
 /// Child expressions in order (template parts, tuple items, arguments).
@@ -337,7 +351,8 @@ impl<'t> BoundRef<'t> {
                     args: list(c.args),
                     expand_final: c.expand_final,
                     signature: &c.signature,
-                    invoke_token: c.invoke_token.as_deref(),
+                    invoke_token: c.invoke.as_ref().and_then(|i| i.canonical.as_deref()),
+                    invoke: c.invoke.as_deref(),
                 }),
                 None => BoundExprKind::Error,
             },

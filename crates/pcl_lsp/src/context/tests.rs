@@ -20,12 +20,22 @@ fn top_level_starts_and_expressions() {
     assert_eq!(at("x = 1\nres|").word, "res");
     assert_eq!(at("x = pre|").place, Place::Expression);
     assert_eq!(at("x = pre|").word, "pre");
-    assert_eq!(at("x = a.b|").place, Place::Nothing);
+    assert_eq!(
+        at("x = a.b|").place,
+        Place::Member {
+            root: "a".into(),
+            steps: vec![]
+        }
+    );
     assert_eq!(at("resource a |").place, Place::Nothing);
     assert_eq!(at("x = \"text |\"").place, Place::Nothing);
     assert_eq!(at("x = \"${na|}\"").place, Place::Expression);
     assert_eq!(at("x = <<EOT\nfoo|\nEOT\n").place, Place::Nothing);
-    assert_eq!(at("# comment |").place, Place::TopLevel);
+    // Inside a comment: nothing; on the line after one: a new item.
+    assert_eq!(at("# comment |").place, Place::Nothing);
+    assert_eq!(at("x = 1 // note |").place, Place::Nothing);
+    assert_eq!(at("# comment\n|").place, Place::TopLevel);
+    assert_eq!(at("x = /* a */ |").place, Place::Expression);
 }
 
 #[test]
@@ -58,6 +68,7 @@ fn keys_of_resource_bodies_with_what_is_set_before_and_after() {
     assert_eq!(
         c.place,
         Place::ResourceKey {
+            path: vec![],
             token: "aws:s3/bucket:Bucket".to_string(),
             set: set(&["bucket", "tags", "website"]),
         }
@@ -69,10 +80,14 @@ fn keys_of_resource_bodies_with_what_is_set_before_and_after() {
         at("resource b \"t:m:R\" {\n  bucket = na|").place,
         Place::Expression
     );
-    // Inside a nested object value: another body, not the resource's keys.
+    // Inside a nested object value: the keys of the object at `tags`.
     assert_eq!(
         at("resource b \"t:m:R\" {\n  tags = {\n    |\n  }\n}\n").place,
-        Place::Nothing
+        Place::ResourceKey {
+            token: "t:m:R".into(),
+            path: vec!["tags".into()],
+            set: vec![]
+        }
     );
 }
 
@@ -82,6 +97,7 @@ fn keys_stop_at_a_top_level_item_when_the_body_is_unclosed() {
     assert_eq!(
         c.place,
         Place::ResourceKey {
+            path: vec![],
             token: "t:m:R".to_string(),
             set: Vec::new()
         }
@@ -110,6 +126,7 @@ fn invoke_argument_objects() {
     assert_eq!(
         c.place,
         Place::InvokeKey {
+            path: vec![],
             token: "aws:ec2/getAmi:getAmi".to_string(),
             set: set(&["owners", "filters"]),
         }
@@ -118,6 +135,7 @@ fn invoke_argument_objects() {
     assert_eq!(
         c.place,
         Place::InvokeKey {
+            path: vec![],
             token: "aws:ec2/getAmi:getAmi".to_string(),
             set: set(&["owners"]),
         }
@@ -225,4 +243,156 @@ mod properties {
             let _ = cursor_within(&text, at.min(text.len()), at.min(text.len()), text.len());
         }
     }
+}
+
+fn keys(path: &[&str]) -> Vec<String> {
+    set(path)
+}
+
+#[test]
+fn keys_of_nested_objects_have_their_path() {
+    let k8s = "resource d \"kubernetes:apps/v1:Deployment\" {\n  spec = {\n    template = {\n      metadata = { anno|";
+    assert_eq!(
+        at(k8s).place,
+        Place::ResourceKey {
+            token: "kubernetes:apps/v1:Deployment".into(),
+            path: keys(&["spec", "template", "metadata"]),
+            set: vec![],
+        }
+    );
+    assert_eq!(at(k8s).word, "anno");
+    // Through a list of objects; keys set before and after are left out.
+    let c =
+        at("resource s \"k:v1:Service\" {\n  ports = [{ port = 80, | protocol = \"TCP\" }]\n}\n");
+    assert_eq!(
+        c.place,
+        Place::ResourceKey {
+            token: "k:v1:Service".into(),
+            path: keys(&["ports"]),
+            set: keys(&["port", "protocol"]),
+        }
+    );
+    // A quoted key, an invoke's argument object, a component's body.
+    let c = at("x = invoke(\"p:m:f\", { \"filters\" = [{\n  | }] })");
+    assert_eq!(
+        c.place,
+        Place::InvokeKey {
+            token: "p:m:f".into(),
+            path: keys(&["filters"]),
+            set: vec![],
+        }
+    );
+    let c = at("component web \"./web\" {\n  settings = {\n    |\n  }\n}\n");
+    assert_eq!(
+        c.place,
+        Place::ComponentKey {
+            path: keys(&["settings"]),
+            set: vec![]
+        }
+    );
+    // An object that is a call's argument or a `for` body is no input's.
+    assert_eq!(
+        at("resource a \"p:m:T\" {\n  tags = merge({ |").place,
+        Place::Nothing
+    );
+    assert_eq!(
+        at("resource a \"p:m:T\" {\n  tags = [for x in y : { |").place,
+        Place::Nothing
+    );
+    // A local's object is nobody's input.
+    assert_eq!(at("x = { |").place, Place::Nothing);
+}
+
+#[test]
+fn values_after_a_key_know_where_the_key_is() {
+    let c = at("resource s \"k:v1:Service\" {\n  spec = {\n    type = |");
+    assert_eq!(c.place, Place::Expression);
+    assert_eq!(
+        c.value_of,
+        Some((
+            Root::Resource("k:v1:Service".into()),
+            keys(&["spec", "type"])
+        ))
+    );
+    // Not past the first token of the value.
+    let c = at("resource s \"k:v1:Service\" {\n  spec = {\n    type = a + |");
+    assert_eq!(c.value_of, None);
+}
+
+#[test]
+fn traversals_before_a_dot() {
+    let member = |root: &str, steps: Vec<Step>| Place::Member {
+        root: root.into(),
+        steps,
+    };
+    assert_eq!(at("x = b.|").place, member("b", vec![]));
+    assert_eq!(
+        at("x = b.web[0].spec.|").place,
+        member(
+            "b",
+            vec![
+                Step::Attr("web".into()),
+                Step::Index,
+                Step::Attr("spec".into())
+            ]
+        )
+    );
+    assert_eq!(
+        at("x = f(a[g(1)][\"k\"].v).|").place,
+        Place::Nothing,
+        "a call's result"
+    );
+    assert_eq!(at("x = a[b[0]].c|").place, member("a", vec![Step::Index]));
+    assert_eq!(at("x = 1.|").place, Place::Nothing);
+    assert_eq!(at("x = \"${r.|}\"").place, member("r", vec![]));
+}
+
+#[test]
+fn resource_options_that_name_resources() {
+    let r = |body: &str| {
+        at(&format!(
+            "resource a \"p:m:T\" {{\n  options {{\n    {body}\n  }}\n}}\n"
+        ))
+    };
+    assert_eq!(r("provider = |").place, Place::ResourceName);
+    assert_eq!(r("parent = pr|").place, Place::ResourceName);
+    assert_eq!(r("dependsOn = [|]").place, Place::ResourceName);
+    assert_eq!(r("dependsOn = [a, |]").place, Place::ResourceName);
+    assert_eq!(r("protect = |").place, Place::Expression);
+    assert_eq!(r("dependsOn = [a |]").place, Place::Expression);
+}
+
+#[test]
+fn a_deep_path_is_read_without_recursion() {
+    let depth = 100_000;
+    let text = format!("resource a \"p:m:T\" {{\n  {}|", "k = { ".repeat(depth));
+    match at(&text).place {
+        Place::ResourceKey { path, .. } => assert_eq!(path.len(), depth),
+        other => panic!("{other:?}"),
+    }
+    let text = format!("x = a{}.|", ".b".repeat(depth));
+    match at(&text).place {
+        Place::Member { steps, .. } => assert_eq!(steps.len(), depth),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_string_after_a_key_knows_where_the_key_is() {
+    let c = at("resource s \"k:v1:Service\" {\n  spec = {\n    type = \"Clu|\"\n  }\n}\n");
+    assert_eq!(c.place, Place::StringValue);
+    assert_eq!(c.word, "Clu");
+    assert_eq!(
+        c.value_of,
+        Some((
+            Root::Resource("k:v1:Service".into()),
+            keys(&["spec", "type"])
+        ))
+    );
+    // Not in an interpolated string, nor in a local's string.
+    assert_eq!(
+        at("resource s \"k:v1:S\" {\n  t = \"${a} |\"").place,
+        Place::Nothing
+    );
+    assert_eq!(at("x = \"a|\"").place, Place::Nothing);
 }

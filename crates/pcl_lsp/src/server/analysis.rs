@@ -19,10 +19,6 @@ use super::{show_message, Server};
 use crate::position::{Encoding, Lines};
 use crate::settings::Profile;
 
-/// Where the documentation of a diagnostic code lives (a placeholder until
-/// the code catalogue is published).
-pub const CODE_DOCS: &str = "https://github.com/pulumi/pcl/blob/main/docs/codes.md";
-
 /// Which program a document belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum ProgramKey {
@@ -354,9 +350,9 @@ impl Server {
             range: a.range(d.span, self.encoding),
             severity: Some(severity),
             code: Some(lsp_types::NumberOrString::String(code.to_string())),
-            code_description: Url::parse(&format!("{CODE_DOCS}#{code}"))
-                .ok()
-                .map(|href| lsp_types::CodeDescription { href }),
+            // No link: the project has no public address yet; hover on
+            // the diagnostic shows the code's explanation instead.
+            code_description: None,
             source: Some("pcl".to_string()),
             message,
             related_information: (!related.is_empty()).then_some(related),

@@ -1,8 +1,11 @@
-//! Hover: what the cursor is on, in Markdown. An attribute name (or a key
-//! of an object nested in a resource input) shows the
-//! property's type and what the schema says of it; an `invoke` its
-//! function; an expression its type (and a referenced config's
-//! description); a declaration's name its kind, type or resource token.
+//! Hover: what the cursor is on, in Markdown. A resource input's name (or
+//! a key of an object nested in one, at any depth) shows the property as
+//! the schema declares it (`crate::schema_path`: its type in PCL's words,
+//! required or optional, its description); another attribute name the
+//! type it is checked against; an `invoke` its function; an expression
+//! its type (and a referenced config's description); a declaration's name
+//! its kind, type or resource token. Within a diagnostic's range the
+//! hover adds the code's explanation (`pcl explain`'s text).
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use pcl_binder::{BoundAttribute, NodeKind};
@@ -16,10 +19,62 @@ use super::Server;
 use crate::walk::{contains, for_each_expr, innermost_expr, innermost_node, node_attributes};
 
 impl Server {
+    /// Hover at the cursor: what it is on (below), then the explanation
+    /// (`pcl explain`) of each diagnostic whose range holds the cursor.
     pub(super) fn hover(&self, p: &lsp_types::HoverParams) -> Option<Hover> {
         let tdp = &p.text_document_position_params;
         let (a, file) = self.find(&tdp.text_document.uri)?;
         let offset = a.offset(file, tdp.position, self.encoding);
+        let found = self.hover_at(p, a, file, offset);
+        let mut codes: Vec<&str> = Vec::new();
+        for d in &a.diagnostics {
+            if d.span.file == file
+                && contains(d.span.range, offset)
+                && !codes.contains(&d.code.as_str())
+            {
+                codes.push(d.code.as_str());
+            }
+        }
+        let explained: Vec<String> = codes
+            .iter()
+            .filter_map(|c| pcl_diagnostics::catalogue::lookup(c))
+            .map(|e| {
+                format!(
+                    "`pcl explain {}`\n\n{}",
+                    e.code,
+                    pcl_diagnostics::catalogue::explain(e)
+                )
+            })
+            .collect();
+        let (mut markdown, range) = match found {
+            Some((text, range)) => (text, Some(range)),
+            None if !explained.is_empty() => (String::new(), None),
+            None => return None,
+        };
+        for e in explained {
+            if !markdown.is_empty() {
+                markdown.push_str("\n\n---\n\n");
+            }
+            markdown.push_str(&e);
+        }
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range,
+        })
+    }
+
+    /// What the cursor is on, and the range it covers.
+    fn hover_at(
+        &self,
+        p: &lsp_types::HoverParams,
+        a: &Analysis,
+        file: pcl_diagnostics::FileId,
+        offset: usize,
+    ) -> Option<(String, lsp_types::Range)> {
+        let tdp = &p.text_document_position_params;
         let program = a.checked.value();
         let node = innermost_node(program, file, offset)?;
         let schema = match &node.kind {
@@ -32,28 +87,29 @@ impl Server {
         };
         let mut markdown = None;
         let mut range = None;
+        if let NodeKind::Component(c) = &node.kind {
+            if let Some((text, r)) = component_input_hover(c, offset) {
+                return Some((text, a.range(Span::new(file, r), self.encoding)));
+            }
+        }
         // An attribute name: the property it sets, its expected type and,
         // for a resource input, what the schema says of it.
         for attr in node_attributes(&node.kind) {
             if contains(attr.name_span.range, offset) {
-                let ty = attr.expected.as_ref().unwrap_or(attr.value.ty());
-                let mut text = format!("```pcl\n{}: {}\n```", attr.name, ty);
                 let is_input = inputs.iter().any(|i| std::ptr::eq(i, attr));
-                if let Some(prop) = schema
+                let prop = schema
                     .as_ref()
                     .filter(|_| is_input)
-                    .and_then(|r| r.input(&attr.name))
-                {
-                    text.push_str(if prop.required {
-                        "\n\nrequired"
-                    } else {
-                        "\n\noptional"
-                    });
-                    if let Some(d) = &prop.description {
-                        text.push_str("\n\n");
-                        text.push_str(d);
+                    .and_then(|r| r.input(&attr.name));
+                let text = match prop {
+                    // The schema's type, in its plain shape: `int`, not
+                    // the input's `union(int, output(int))`.
+                    Some(prop) => crate::schema_path::describe(&attr.name, &prop.ty, Some(prop)),
+                    None => {
+                        let ty = attr.expected.as_ref().unwrap_or(attr.value.ty());
+                        format!("```pcl\n{}: {}\n```", attr.name, ty)
                     }
-                }
+                };
                 markdown = Some(text);
                 range = Some(a.range(attr.name_span, self.encoding));
             }
@@ -70,6 +126,12 @@ impl Server {
                     markdown = Some(text);
                     range = Some(a.range(Span::new(file, key_range), self.encoding));
                 }
+            }
+        }
+        if markdown.is_none() {
+            if let Some((text, r)) = invoke_key_hover(a, node, offset) {
+                markdown = Some(text);
+                range = Some(a.range(Span::new(file, r), self.encoding));
             }
         }
         if markdown.is_none() {
@@ -130,13 +192,7 @@ impl Server {
             markdown = Some(text);
             range = Some(a.range(node.name_span, self.encoding));
         }
-        Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: markdown?,
-            }),
-            range,
-        })
+        Some((markdown?, range?))
     }
 
     /// On an `invoke` call's name or token: the function's token, its
@@ -212,21 +268,28 @@ impl Server {
 }
 
 /// The object key under `offset` inside the value of one of `inputs`, with
-/// the path of keys from the input down to it (list elements are passed
-/// through); the walk follows the one child containing `offset` at each
-/// level, so it is as deep as the expression, without recursion.
+/// the path of keys from the input's name down to it (list elements are
+/// passed through).
 fn key_path(
     inputs: &[BoundAttribute],
     offset: usize,
-) -> Option<(
-    &str,
-    Vec<String>,
-    pcl_expr::BoundRef<'_>,
-    pcl_diagnostics::TextRange,
-)> {
+) -> Option<(Vec<String>, pcl_diagnostics::TextRange)> {
     let attr = inputs.iter().find(|a| contains(a.value.range(), offset))?;
+    let (mut path, range) = keys_to(attr.value.root(), offset)?;
+    path.insert(0, attr.name.to_string());
+    Some((path, range))
+}
+
+/// The path of keys from `root` down to the object key under `offset`,
+/// and that key's range; the walk follows the one child containing
+/// `offset` at each level, so it is as deep as the expression, without
+/// recursion.
+fn keys_to(
+    root: pcl_expr::BoundRef<'_>,
+    offset: usize,
+) -> Option<(Vec<String>, pcl_diagnostics::TextRange)> {
     let mut path = Vec::new();
-    let mut here = attr.value.root();
+    let mut here = root;
     loop {
         match here.kind() {
             BoundExprKind::Object(items) => {
@@ -235,7 +298,7 @@ fn key_path(
                     .find(|(k, v)| contains(k.range(), offset) || contains(v.range(), offset))?;
                 path.push(object_key(key)?);
                 if contains(key.range(), offset) {
-                    return Some((&attr.name, path, value, key.range()));
+                    return Some((path, key.range()));
                 }
                 here = value;
             }
@@ -245,6 +308,91 @@ fn key_path(
             _ => return None,
         }
     }
+}
+
+/// A key of the argument object of an `invoke` under `offset`, at any
+/// depth: the function input it sets, as the schema describes it.
+fn invoke_key_hover(
+    a: &Analysis,
+    node: &pcl_binder::Node,
+    offset: usize,
+) -> Option<(String, pcl_diagnostics::TextRange)> {
+    // The innermost invoke whose argument object holds the cursor.
+    let mut found: Option<(String, pcl_expr::BoundRef<'_>)> = None;
+    for_each_expr(node, |e| {
+        if let BoundExprKind::Call(call) = e.kind() {
+            let arg = call.args.iter().nth(1);
+            if let (Some(token), Some(arg)) = (call.invoke_token, arg) {
+                let inner = found
+                    .as_ref()
+                    .is_none_or(|(_, f)| arg.range().len() < f.range().len());
+                if call.name == "invoke" && contains(arg.range(), offset) && inner {
+                    found = Some((token.to_string(), arg));
+                }
+            }
+        }
+    });
+    let (token, arg) = found?;
+    let (path, key_range) = keys_to(arg, offset)?;
+    let (package, _) = token.split_once(':')?;
+    let loader: &dyn SchemaLoader = &a.profile.schemas;
+    let loaded = loader
+        .load(&pcl_schema::PackageDescriptor::new(package))
+        .ok()?;
+    let function = loaded.lookup_function(&token).ok()??.item;
+    let inputs = function.inputs.as_ref()?;
+    let found = crate::schema_path::property_at(&loaded, |k| inputs.property(k), &path, loader)?;
+    let name = path.last()?;
+    Some((
+        crate::schema_path::describe(name, &found.ty, found.property.as_ref()),
+        key_range,
+    ))
+}
+
+/// A component input's name, or a key of an object written for one at
+/// any depth: the type its config declares (or the type at that key, in
+/// PCL's words) and the config's description.
+fn component_input_hover(
+    c: &pcl_binder::ComponentNode,
+    offset: usize,
+) -> Option<(String, pcl_diagnostics::TextRange)> {
+    let program = c.program.as_ref()?;
+    let config = |name: &str| {
+        program.nodes().iter().find_map(|n| match &n.kind {
+            NodeKind::Config(config) if n.name.as_str() == name => Some((n, config)),
+            _ => None,
+        })
+    };
+    if let Some(attr) = c
+        .inputs
+        .iter()
+        .find(|a| contains(a.name_span.range, offset))
+    {
+        let (n, config) = config(&attr.name)?;
+        let ty = config
+            .type_label
+            .clone()
+            .unwrap_or_else(|| crate::members::plain_type(&n.ty));
+        let mut text = format!("```pcl\n{}: {ty}\n```\n\ncomponent input", attr.name);
+        if let Some(d) = &config.description {
+            text.push_str("\n\n");
+            text.push_str(d);
+        }
+        return Some((text, attr.name_span.range));
+    }
+    let (path, key_range) = key_path(&c.inputs, offset)?;
+    let (first, rest) = path.split_first()?;
+    let (n, _) = config(first)?;
+    let steps: Vec<crate::context::Step> = rest
+        .iter()
+        .map(|k| crate::context::Step::Attr(k.clone()))
+        .collect();
+    let ty = crate::members::walk(&n.ty, &steps, true)?;
+    let name = path.last()?;
+    Some((
+        format!("```pcl\n{name}: {}\n```", crate::members::plain_type(&ty)),
+        key_range,
+    ))
 }
 
 /// The text of a literal object key (`name` or `"name"`).
@@ -265,51 +413,14 @@ fn nested_property_hover(
     inputs: &[BoundAttribute],
     offset: usize,
 ) -> Option<(String, pcl_diagnostics::TextRange)> {
-    use pcl_schema::{Resolved, SchemaTypeKind, TypeDef};
-    let (input, path, value, key_range) = key_path(inputs, offset)?;
+    let (path, key_range) = key_path(inputs, offset)?;
     let request = pcl_schema::PackageDescriptor::new(s.package.clone());
-    let mut package = a.profile.schemas.load(&request).ok()?;
+    let package = a.profile.schemas.load(&request).ok()?;
     let resource = package.resource(&s.schema_token)?.ok()?;
-    let mut property = resource.input(input)?.clone();
-    for key in &path {
-        // The object type the property's type holds (through lists, maps
-        // and unions), then its property `key`.
-        let mut pending = vec![property.ty.clone()];
-        let mut next = None;
-        while let Some(ty) = pending.pop() {
-            match ty.kind {
-                SchemaTypeKind::Array(inner) | SchemaTypeKind::Map(inner) => pending.push(*inner),
-                SchemaTypeKind::Union(u) => pending.extend(u.members),
-                SchemaTypeKind::Ref(reference) => {
-                    let Ok(found) = package.resolve_ref(&reference, &a.profile.schemas) else {
-                        continue;
-                    };
-                    if let Resolved::TypeDef(def) = &found.resolved {
-                        if let TypeDef::Object(object) = &**def {
-                            if let Some(p) = object.property(key) {
-                                next = Some((p.clone(), found.package.clone()));
-                                break;
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        let (p, owner) = next?;
-        property = p;
-        package = owner;
-    }
-    let need = if property.required {
-        "required"
-    } else {
-        "optional"
-    };
-    let mut text = format!("```pcl\n{}: {}\n```\n\n{need}", property.name, value.ty());
-    if let Some(d) = &property.description {
-        text.push_str("\n\n");
-        text.push_str(d);
-    }
+    let loader: &dyn SchemaLoader = &a.profile.schemas;
+    let found = crate::schema_path::property_at(&package, |k| resource.input(k), &path, loader)?;
+    let name = path.last()?;
+    let text = crate::schema_path::describe(name, &found.ty, found.property.as_ref());
     Some((text, key_range))
 }
 

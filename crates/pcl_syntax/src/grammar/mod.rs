@@ -114,7 +114,8 @@ pub(crate) struct St<'s> {
     /// term to the chain's fold (set by the one, taken by the other).
     chain_term: Option<Expr>,
     /// The first operand of a binary expression, handed from `binary`'s
-    /// first operand to its fold likewise.
+    /// first operand to its fold likewise, and the binary expression,
+    /// handed to the conditional's `? …` as its condition.
     first_operand: Option<Expr>,
     /// The tree under construction.
     b: Builder,
