@@ -31,8 +31,18 @@
 //! in this bench, for pcl and hcl-edit alike, the generated row's
 //! check / hcl-edit time fell from 2.00 to 1.76 in paired runs.
 //!
+//! 3. Issue #30's rows, whole processes: `pcl check` (the release binary,
+//!    built by the bench) in callgrind instructions against hcl-edit 0.10's
+//!    parse of the same files (`../shared/peers/rust`'s `hclpeers`, looked
+//!    for in `target/peers/hclpeers` or `PCL_HCL_EDIT_PEER`): the typed
+//!    1 MB program, the corpus's checkable programs, a 6-byte file checked
+//!    alone beside 5 MB of siblings (against `pcl parse` of them); the
+//!    release binary's size; the peak RSS of a check of 2 MB of
+//!    `[1,1,…]` per source byte. Rows whose tools are missing are left out.
+//!    `PCL_BENCH_PCL` names another `pcl` to measure instead of building.
+//!
 //! Environment: `PCL_BENCH_PASSES` (timed passes, default 3),
-//! `PCL_BENCH_ONLY` (`corpus`, `generated` or `cold`),
+//! `PCL_BENCH_ONLY` (`corpus`, `generated`, `cold` or `instructions`),
 //! `PCL_BENCH_GENERATED_BYTES` (size of the generated program),
 //! `PCL_BENCH_COLD_RUNS` and `PCL_BENCH_SCHEMA` (runs of, and a file-name
 //! filter for, the cold checks). For profiling the corpus row:
@@ -124,6 +134,9 @@ fn main() {
 
     if only.is_empty() || only == "cold" {
         cold_checks();
+    }
+    if only.is_empty() || only == "instructions" {
+        instruction_rows();
     }
 }
 
@@ -941,4 +954,260 @@ fn generate(bytes: usize, seed: u64) -> String {
         out.push('\n');
     }
     out
+}
+
+// ----------------------------------------------------------------------------
+// Whole processes against hcl-edit 0.10 (issue #30): instructions counted by
+// callgrind, the release binary's size, peak resident memory.
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target"))
+}
+
+/// `pcl` built in the release profile, the binary `cargo install` puts on
+/// a user's disk (its instruction counts are those of the `profiling`
+/// profile, which adds line tables only), or `PCL_BENCH_PCL` (another
+/// build to measure; the size row is then that file's).
+fn release_pcl() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PCL_BENCH_PCL") {
+        return Some(PathBuf::from(path));
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .current_dir(repo())
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "-p",
+            "pcl_cli",
+            "--bin",
+            "pcl",
+        ])
+        .status()
+        .ok()?;
+    let path = target_dir().join("release/pcl");
+    (status.success() && path.is_file()).then_some(path)
+}
+
+/// hcl-edit 0.10 as the peers' harness builds it (`../shared/peers/rust`):
+/// `PCL_HCL_EDIT_PEER`, else `target/peers/hclpeers`.
+fn hcl_edit_peer() -> Option<PathBuf> {
+    let path = std::env::var_os("PCL_HCL_EDIT_PEER")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| target_dir().join("peers/hclpeers"));
+    path.is_file().then_some(path)
+}
+
+/// Instructions of the whole process `program args…`, counted by callgrind.
+fn callgrind<S: AsRef<std::ffi::OsStr>>(program: &Path, args: &[S]) -> Option<u64> {
+    let output = std::process::Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg("--callgrind-out-file=/dev/null")
+        .arg(program)
+        .args(args)
+        .output()
+        .ok()?;
+    let stderr = String::from_utf8(output.stderr).ok()?;
+    let line = stderr.lines().find(|l| l.contains("Collected :"))?;
+    line.rsplit(':').next()?.trim().parse().ok()
+}
+
+/// hcl-edit's parse of `files`, each once, in one process (reading them
+/// included).
+fn hcl_edit_instructions(peer: &Path, files: &[PathBuf]) -> Option<u64> {
+    let mut args: Vec<std::ffi::OsString> = ["hcl-edit", "-n", "1", "--warmup", "0", "-q"]
+        .iter()
+        .map(Into::into)
+        .collect();
+    args.extend(files.iter().map(|f| f.as_os_str().to_owned()));
+    callgrind(peer, &args)
+}
+
+/// Peak resident set of `program args…` in KiB (GNU time's `%M`).
+fn peak_rss_kib<S: AsRef<std::ffi::OsStr>>(program: &Path, args: &[S]) -> Option<u64> {
+    let output = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(program)
+        .args(args)
+        .output()
+        .ok()?;
+    let stderr = String::from_utf8(output.stderr).ok()?;
+    stderr.lines().last()?.trim().parse().ok()
+}
+
+fn m(n: u64) -> String {
+    format!("{:.1} M", n as f64 / 1e6)
+}
+
+/// The `.pp` files of a program directory (its root files, as a check
+/// reads them).
+fn pp_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "pp") && p.is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// Issue #30's table: each row's figure and goal, hcl-edit 0.10 measured
+/// in the same run.
+fn instruction_rows() {
+    println!();
+    println!("Issue #30: whole processes (instructions counted by callgrind; hcl-edit 0.10 of ../shared/peers/rust on the same bytes)");
+    println!();
+    let Some(pcl) = release_pcl() else {
+        println!("cannot build the release `pcl`: no instruction rows");
+        return;
+    };
+    let size = std::fs::metadata(&pcl).map(|m| m.len()).unwrap_or(0);
+    let peer = hcl_edit_peer();
+    if peer.is_none() {
+        println!(
+            "hcl-edit 0.10 peer not found: build it with `cargo build --release --manifest-path ../shared/peers/rust/Cargo.toml --target-dir target/peers/rust && cp target/peers/rust/release/hclpeers target/peers/` (or set PCL_HCL_EDIT_PEER)"
+        );
+    }
+    if callgrind(&pcl, &["--version"]).is_none() {
+        println!("valgrind is not available: no instruction rows");
+    }
+    let work = std::env::temp_dir().join(format!("pcl-bench-i30-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let schemas = examples_schemas();
+    let schema_arg = format!("--schema-dir={}", schemas.display());
+    println!("| row | pcl | reference | ratio | goal |");
+    println!("|---|---:|---:|---:|---:|");
+
+    // A type-correct 1 MB program, checked as a directory.
+    let gen = work.join("generated");
+    std::fs::create_dir_all(&gen).unwrap();
+    let main = gen.join("main.pp");
+    std::fs::write(&main, generate(1_000_000, 1)).unwrap();
+    let check = callgrind(&pcl, &["check", schema_arg.as_str(), gen.to_str().unwrap()]);
+    let edit = peer
+        .as_deref()
+        .and_then(|p| hcl_edit_instructions(p, std::slice::from_ref(&main)));
+    if let (Some(check), Some(edit)) = (check, edit) {
+        println!(
+            "| `pcl check` of the typed 1 MB program | {} | hcl-edit parse {} | {:.2}x | ≤ 0.6x |",
+            m(check),
+            m(edit),
+            check as f64 / edit as f64
+        );
+    }
+
+    // The corpus's checkable programs: one `pcl check` per schema folder
+    // and set of flags, instructions summed.
+    if let Some(rows) = manifest() {
+        let mut groups: Vec<((String, String), Vec<PathBuf>)> = Vec::new();
+        for row in rows.iter().filter(|r| r.checkable) {
+            let key = (row.schema_dir.clone(), row.flags.clone());
+            let dir = corpus_dir().join(&row.program_dir);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, dirs)) => dirs.push(dir),
+                None => groups.push((key, vec![dir])),
+            }
+        }
+        let programs: usize = groups.iter().map(|(_, d)| d.len()).sum();
+        let mut total = Some(0u64);
+        for ((schema_dir, flags), dirs) in &groups {
+            let mut args: Vec<std::ffi::OsString> = vec!["check".into()];
+            args.push(format!("--schema-dir={}", corpus_dir().join(schema_dir).display()).into());
+            args.extend(
+                flags
+                    .split_whitespace()
+                    .filter(|f| *f != "-")
+                    .map(Into::into),
+            );
+            args.extend(dirs.iter().map(|d| d.as_os_str().to_owned()));
+            total = total.zip(callgrind(&pcl, &args)).map(|(a, b)| a + b);
+        }
+        let files: Vec<PathBuf> = groups
+            .iter()
+            .flat_map(|(_, dirs)| dirs.iter().flat_map(|d| pp_files(d)))
+            .collect();
+        let edit = peer
+            .as_deref()
+            .and_then(|p| hcl_edit_instructions(p, &files));
+        if let (Some(check), Some(edit)) = (total, edit) {
+            println!(
+                "| `pcl check` of the corpus's {programs} checkable programs ({} runs, one per schema folder and flags) | {} | hcl-edit parse of their {} files {} | {:.2}x | ≤ 1.5x |",
+                groups.len(),
+                m(check),
+                files.len(),
+                m(edit),
+                check as f64 / edit as f64
+            );
+        }
+    }
+
+    // One 6-byte file beside 5 MB of sibling files.
+    let dir = work.join("siblings");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..10 {
+        std::fs::write(dir.join(format!("part{i}.pp")), generate(500_000, 100 + i)).unwrap();
+    }
+    let siblings = pp_files(&dir);
+    std::fs::write(dir.join("tiny.pp"), "a = 1\n").unwrap();
+    let alone = callgrind(
+        &pcl,
+        &[
+            "check",
+            schema_arg.as_str(),
+            dir.join("tiny.pp").to_str().unwrap(),
+        ],
+    );
+    let mut parse_args: Vec<std::ffi::OsString> = vec!["parse".into()];
+    parse_args.extend(siblings.iter().map(|f| f.as_os_str().to_owned()));
+    let parse = callgrind(&pcl, &parse_args);
+    let edit = peer
+        .as_deref()
+        .and_then(|p| hcl_edit_instructions(p, &siblings));
+    if let (Some(alone), Some(parse)) = (alone, parse) {
+        println!(
+            "| `pcl check` of a 6-byte file beside 5 MB of siblings | {} | `pcl parse` of the siblings {}{} | {:.2}x | ≤ 0.3x |",
+            m(alone),
+            m(parse),
+            edit.map(|e| format!(" (hcl-edit {})", m(e))).unwrap_or_default(),
+            alone as f64 / parse as f64
+        );
+    }
+
+    println!(
+        "| size of the release binary | {:.1} MB ({:.1} MiB) | | | ≤ 15 MB |",
+        size as f64 / 1e6,
+        size as f64 / (1024.0 * 1024.0)
+    );
+
+    // Peak RSS of a check of 2 MB of `[1,1,…]` less an empty check's.
+    let rss = work.join("rss");
+    let empty = work.join("empty");
+    std::fs::create_dir_all(&rss).unwrap();
+    std::fs::create_dir_all(&empty).unwrap();
+    let ones = 2_000_000 / 2;
+    let text = "a = [".to_string() + &"1,".repeat(ones) + "1]\n";
+    std::fs::write(rss.join("main.pp"), &text).unwrap();
+    std::fs::write(empty.join("main.pp"), "").unwrap();
+    let full = peak_rss_kib(&pcl, &["check", rss.to_str().unwrap()]);
+    let base = peak_rss_kib(&pcl, &["check", empty.to_str().unwrap()]);
+    if let (Some(full), Some(base)) = (full, base) {
+        println!(
+            "| peak RSS of `pcl check` on 2 MB of `[1,1,…]` less an empty check's | {:.1} bytes per source byte ({} KiB - {} KiB) | | | ≤ 40 |",
+            full.saturating_sub(base) as f64 * 1024.0 / text.len() as f64,
+            full,
+            base
+        );
+    }
+    let _ = std::fs::remove_dir_all(&work);
 }

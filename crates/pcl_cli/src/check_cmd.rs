@@ -40,6 +40,20 @@ pub const TEST_PANIC_ENV: &str = "PCL_INTERNAL_TEST_PANIC";
 
 /// Runs `pcl check`.
 pub fn run(args: &CheckArgs) -> Status {
+    run_keeping(args).0
+}
+
+/// What a check built and no longer needs once its report is written: the
+/// report (bound programs, sources, diagnostics) and the schema caches.
+/// [`crate::run_then_exit`] leaves them to the operating system instead of
+/// freeing them one allocation at a time.
+pub struct Leftovers {
+    _report: Report,
+    _loaders: Vec<SchemaCache<CachingLoader<ChainLoader>>>,
+}
+
+/// [`run`], handing back what it built.
+pub fn run_keeping(args: &CheckArgs) -> (Status, Option<Leftovers>) {
     let cwd = std::env::current_dir().ok();
     let mut run_errors: Vec<RunError> = Vec::new();
     for dir in &args.schema_dirs {
@@ -62,7 +76,7 @@ pub fn run(args: &CheckArgs) -> Status {
         // Nothing is checked with settings that are wrong.
         let report = Report::new(Vec::new(), args.max_diagnostics, args.deny_warnings)
             .with_run_errors(run_errors);
-        return finish(args, &report);
+        return (finish(args, &report), None);
     }
 
     // Files passed over because another user owns them, said once each.
@@ -96,6 +110,7 @@ pub fn run(args: &CheckArgs) -> Status {
     let total: usize = groups.values().map(Vec::len).sum();
     let progress = progress_bar(args, total);
     let mut programs = Vec::new();
+    let mut loaders = Vec::new();
     let mut deny_warnings = args.deny_warnings;
     for (config, inputs) in groups {
         let settings = Settings::merge(args, config.and_then(|i| configs.loaded.get(i)));
@@ -130,13 +145,19 @@ pub fn run(args: &CheckArgs) -> Status {
             }
         }
         programs.extend(bound);
+        loaders.push(loader);
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
     let report =
         Report::new(programs, args.max_diagnostics, deny_warnings).with_run_errors(run_errors);
-    finish(args, &report)
+    let status = finish(args, &report);
+    let leftovers = Leftovers {
+        _report: report,
+        _loaders: loaders,
+    };
+    (status, Some(leftovers))
 }
 
 /// Prints the report (run errors first, on stderr) and turns it into the

@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     }));
     // `args_os`: an argument that is not UTF-8 is a path like any other.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    match panic::catch_unwind(|| pcl_cli::run(&args)) {
+    match panic::catch_unwind(|| pcl_cli::run_then_exit(&args)) {
         Ok(status) => ExitCode::from(status.code()),
         Err(_) => ExitCode::from(pcl_cli::Status::Usage.code()),
     }

@@ -61,9 +61,13 @@ pub fn fit_diagnostics(
     span: &dyn Fn(TextRange) -> Span,
 ) -> Vec<Diagnostic> {
     let convertible = conversion_from(dest, value.ty()) != ConversionKind::None;
+    // A value that converts keeps only the walk's warnings, so the walk
+    // then skips the checks that can only find errors (a conversion at
+    // every leaf, the required keys of every object).
     let mut walk = Walk {
         subject,
         span,
+        errors: !convertible,
         out: Vec::new(),
     };
     walk.value(dest, value, &mut Vec::new(), 0);
@@ -209,6 +213,9 @@ fn literal_key<'t>(k: BoundRef<'t>) -> Option<(&'t str, bool)> {
 struct Walk<'s, 'f> {
     subject: Subject<'s>,
     span: &'f dyn Fn(TextRange) -> Span,
+    /// Whether errors are looked for (only warnings are, when the whole
+    /// value converts).
+    errors: bool,
     out: Vec<Diagnostic>,
 }
 
@@ -263,7 +270,7 @@ impl Walk<'_, '_> {
                 }
             }
         }
-        if conversion_from(dest, v.ty()) == ConversionKind::None {
+        if self.errors && conversion_from(dest, v.ty()) == ConversionKind::None {
             let prefix = path_string(path);
             let (at, inner, what) = match explain_conversion(dest, v.ty()) {
                 Some(e) => {
@@ -434,7 +441,7 @@ impl Walk<'_, '_> {
                 }
             }
         }
-        for (name, t) in props.iter() {
+        for (name, t) in props.iter().filter(|_| self.errors) {
             if accounted.contains(name.as_ref()) || required_missing(name).is_none() {
                 continue;
             }
