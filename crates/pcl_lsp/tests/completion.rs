@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{program, url, Client};
+use common::{item, items, labels, program, url, Client};
 use lsp_types::Url;
 use serde_json::{json, Value};
 
@@ -72,26 +72,6 @@ fn at(marked: &str) -> (Client, Url, Value) {
     let position =
         json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": column}});
     (client, uri, position)
-}
-
-/// The items of a completion answer (an array or a list).
-fn items(answer: &Value) -> Vec<Value> {
-    answer
-        .as_array()
-        .or_else(|| answer.get("items").and_then(Value::as_array))
-        .cloned()
-        .unwrap_or_else(|| panic!("not a completion answer: {answer}"))
-}
-
-fn labels(items: &[Value]) -> Vec<&str> {
-    items.iter().filter_map(|i| i["label"].as_str()).collect()
-}
-
-fn item<'a>(items: &'a [Value], label: &str) -> &'a Value {
-    items
-        .iter()
-        .find(|i| i["label"] == label)
-        .unwrap_or_else(|| panic!("{label} missing from {:?}", labels(items)))
 }
 
 /// Completion at the cursor of `marked`.

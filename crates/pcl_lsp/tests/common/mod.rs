@@ -1,5 +1,5 @@
 //! A small JSON-RPC client for the in-memory server, shared by the test
-//! files that drive it (`lsp.rs`, `completion.rs`, `capabilities.rs`:
+//! files that drive it (`lsp.rs`, `completion.rs`, `depth.rs`, `capabilities.rs`:
 //! each says `mod common;`), and the helpers they build programs and
 //! positions with. It keeps every notification and server request it
 //! receives, so the memory test (which must not grow) has its own.
@@ -189,4 +189,26 @@ pub fn started(dir: &Path) -> Client {
         "initializationOptions": {"schema-dirs": [schemas()], "schema-cache": false},
     }));
     client
+}
+
+/// The items of a completion answer (an array or a list).
+pub fn items(answer: &Value) -> Vec<Value> {
+    answer
+        .as_array()
+        .or_else(|| answer.get("items").and_then(Value::as_array))
+        .cloned()
+        .unwrap_or_else(|| panic!("not a completion answer: {answer}"))
+}
+
+/// The labels of completion items.
+pub fn labels(items: &[Value]) -> Vec<&str> {
+    items.iter().filter_map(|i| i["label"].as_str()).collect()
+}
+
+/// The completion item labelled `label` (a failure when absent).
+pub fn item<'a>(items: &'a [Value], label: &str) -> &'a Value {
+    items
+        .iter()
+        .find(|i| i["label"] == label)
+        .unwrap_or_else(|| panic!("{label} missing from {:?}", labels(items)))
 }
