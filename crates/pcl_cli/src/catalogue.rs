@@ -40,11 +40,12 @@ pub fn all_codes() -> &'static [Code] {
 /// The codes of `pcl_diagnostics` itself, which every phase can report.
 pub const SHARED_CODES: &[Code] = &[pcl_diagnostics::TOO_MANY_DIAGNOSTICS];
 
-/// The codes the command line itself reports.
+/// The codes the command line itself reports (`pcl convert`'s included).
 pub const CLI_CODES: &[Code] = &[
     crate::inputs::INVALID_UTF8,
     crate::inputs::UNREADABLE_FILE,
     crate::ignore::UNUSED_IGNORE,
+    pcl_yaml::UNSUPPORTED,
 ];
 
 /// Whether `code` is a diagnostic code (a hash lookup).

@@ -1101,6 +1101,14 @@ pub static ENTRIES: &[Entry] = &[
         "Remove the code, or the whole comment, once the problem it silenced is gone.",
         PCL_ONLY,
     ),
+    untriggerable(
+        "yaml-unsupported",
+        E,
+        "`pcl convert --to yaml` met a PCL feature that Pulumi YAML cannot express. Such features are `for` expressions, splats, `range` on a resource, components, operators and conditionals, and functions YAML has no `fn::` for; the message names the feature at its position.",
+        "`pcl convert --to yaml` on a program that uses such a feature (`pcl check` never reports it).",
+        "Rewrite that part without the feature (unroll a loop or a `range` by hand, compute the value in a config or output), or convert to a language that can express it.",
+        "Same as pulumi-yaml's generator, which reports these features as errors; `range` is one here, where the generator drops it silently.",
+    ),
 ];
 
 /// The text `pcl explain CODE` prints for `entry` (ending in a line
