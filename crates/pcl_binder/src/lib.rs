@@ -45,6 +45,7 @@ mod component;
 mod deps;
 mod env;
 pub mod files;
+mod incremental;
 mod linearize;
 pub mod model;
 mod packages;
@@ -202,6 +203,46 @@ fn check_with(
 }
 
 /// What schema type conversion depends on besides the schemas.
+/// Re-checks `previous`, a check of [`check_program_cached`] with `cache`
+/// and `policy`, after file `file`'s text became `text`, re-binding only
+/// the declaration the edit lies in when that gives what a full check of
+/// the new text gives (see `incremental.rs` for when it does): nothing
+/// else is parsed, bound or read, and the other nodes and diagnostics
+/// move past the edit ([`Recheck::Rebound`]). Otherwise `previous` comes
+/// back untouched, with why ([`Recheck::Full`]), and the caller checks the
+/// program in full. The other files are taken as unchanged.
+pub fn recheck_edit<L: SchemaLoader>(
+    previous: Checked<Program>,
+    file: pcl_diagnostics::FileId,
+    text: &str,
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+) -> Recheck {
+    let key = ConversionKey::of(policy);
+    let kept = cache.take(key);
+    let shared = program::Shared {
+        schemas: schema_types::Schemas::with_conversions(
+            &cache.loader,
+            policy,
+            kept.unwrap_or_default(),
+        ),
+        policy: policy.clone(),
+        files: &NoFiles,
+        components: RefCell::new(HashMap::new()),
+        stack: RefCell::new(Vec::new()),
+        input_types: RefCell::new(pcl_types::InputTypeMemo::new()),
+        literals: RefCell::new(pcl_types::LiteralTypes::new()),
+        invokes: RefCell::new(HashMap::new()),
+        siblings: None,
+        sibling_uses: siblings::SiblingUses::default(),
+    };
+    let result = incremental::recheck(previous, file, text, &shared);
+    cache.keep(key, shared.schemas.into_conversions());
+    result
+}
+
+pub use incremental::{Fallback, Recheck};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct ConversionKey {
     non_strict_objects: bool,
@@ -301,11 +342,19 @@ pub fn check_directory(
 /// recovery left empty) is widened to the character at that point, or the
 /// one before it at the end of the file. Found by the `check` fuzz target.
 fn widen_empty_ranges(diags: &mut [Diagnostic], map: &SourceMap) {
+    widen_empty_ranges_in(diags, &|file| map.get(file).map(|f| f.text()));
+}
+
+/// [`widen_empty_ranges`] with the text of each file from `text_of`.
+pub(crate) fn widen_empty_ranges_in<'t>(
+    diags: &mut [Diagnostic],
+    text_of: &dyn Fn(pcl_diagnostics::FileId) -> Option<&'t str>,
+) {
     let widen = |span: &mut pcl_diagnostics::Span| {
         if !span.range.is_empty() {
             return;
         }
-        let Some(text) = map.get(span.file).map(|f| f.text()) else {
+        let Some(text) = text_of(span.file) else {
             return;
         };
         let at = span.range.start as usize;

@@ -269,6 +269,10 @@ pub struct Program {
     pub(crate) packages: Vec<PackageUse>,
     pub(crate) files: Vec<ProgramFile>,
     pub(crate) directory: String,
+    /// What re-binding one edited declaration needs of the check (see
+    /// `incremental`); `None` when the program cannot be re-bound that
+    /// way.
+    pub(crate) incremental: Option<Arc<crate::incremental::State>>,
 }
 
 impl Program {
@@ -380,6 +384,77 @@ impl NodeExtra {
 }
 
 impl Node {
+    /// Moves every position the node holds (its spans, its bound
+    /// expressions, attributes, options and comments) by `delta` bytes:
+    /// the node of a file whose text before it grew or shrank.
+    pub(crate) fn shift(&mut self, delta: i64) {
+        let range = |r: &mut pcl_diagnostics::TextRange| {
+            if let Some(moved) = r.shifted(delta) {
+                *r = moved;
+            }
+        };
+        let comments = |list: &mut Vec<Comment>| {
+            for c in list {
+                if let Some(moved) = c.range.shifted(delta) {
+                    c.range = moved;
+                }
+            }
+        };
+        let attributes = |list: &mut Vec<BoundAttribute>| {
+            for a in list {
+                range(&mut a.name_span.range);
+                a.value.shift(delta);
+                comments(&mut a.leading_comments);
+                comments(&mut a.trailing_comments);
+            }
+        };
+        let options = |o: &mut Option<ResourceOptions>| {
+            if let Some(o) = o {
+                if let Some(span) = &mut o.span {
+                    range(&mut span.range);
+                }
+                attributes(&mut o.attributes);
+            }
+        };
+        let tree = |t: &mut Option<BoundTree>| {
+            if let Some(t) = t {
+                t.shift(delta);
+            }
+        };
+        range(&mut self.span.range);
+        range(&mut self.name_span.range);
+        match &mut self.kind {
+            NodeKind::Local(l) => tree(&mut l.value),
+            NodeKind::Config(c) => {
+                tree(&mut c.default);
+                attributes(&mut c.attributes);
+            }
+            NodeKind::Output(o) => tree(&mut o.value),
+            NodeKind::Resource(r) => {
+                attributes(&mut r.inputs);
+                options(&mut r.options);
+                if let Some(u) = &mut r.unresolved {
+                    u.shift(delta);
+                }
+            }
+            NodeKind::Component(c) => {
+                attributes(&mut c.inputs);
+                options(&mut c.options);
+            }
+            NodeKind::Hook(h) => {
+                tree(&mut h.command);
+                tree(&mut h.on_dry_run);
+                tree(&mut h.ignore_errors);
+            }
+            NodeKind::Pulumi(p) => attributes(&mut p.attributes),
+        }
+        if let Some(extra) = &mut self.extra {
+            comments(&mut extra.leading_comments);
+            comments(&mut extra.trailing_comments);
+            comments(&mut extra.detached_comments);
+        }
+    }
+
     pub fn file(&self) -> FileId {
         self.span.file
     }

@@ -142,6 +142,8 @@ pub(crate) struct ProgramBinder<'a, 's> {
     /// syntax names something only a sibling file declares (see
     /// [`ProgramBinder::demote_sibling_dependent`]).
     pub uses_siblings: Vec<bool>,
+    /// Whether a circular reference was found (reported or not).
+    pub cycles: bool,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -221,6 +223,7 @@ pub(crate) fn bind_program(
         syntax_diags,
         misspelt: HashMap::new(),
         uses_siblings: Vec::new(),
+        cycles: false,
     };
     binder.declare_all();
     binder.shadow_sibling_definitions();
@@ -326,7 +329,13 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
-    fn declare_item(&mut self, file: FileId, file_idx: usize, item_idx: usize, item: ItemRef<'_>) {
+    pub(crate) fn declare_item(
+        &mut self,
+        file: FileId,
+        file_idx: usize,
+        item_idx: usize,
+        item: ItemRef<'_>,
+    ) {
         let span = |r: TextRange| Span::new(file, r);
         let (kind, name, name_range) = match item.kind() {
             Item::Attribute(attr) => (DeclKind::Local, attr.name().to_string(), attr.name_range()),
@@ -798,6 +807,7 @@ impl ProgramBinder<'_, '_> {
     /// Reports the cycle `cycle` (declaration indices, in order) at `at`,
     /// with one related label per link, up to [`MAX_CYCLE_LINKS_SHOWN`].
     fn report_cycle(&mut self, at: usize, cycle: &[usize]) {
+        self.cycles = true;
         // Until it is bound, a resource in a cycle is seen as `dynamic`, not
         // as its provisional `{id, urn}`: the cycle is the one problem, not
         // every property read along it.
@@ -1103,7 +1113,7 @@ impl ProgramBinder<'_, '_> {
         }
     }
 
-    fn bind_node(&mut self, sources: &mut SourceMap, idx: usize) {
+    pub(crate) fn bind_node(&mut self, sources: &mut SourceMap, idx: usize) {
         let Some(decl) = self.decls.get(idx) else {
             return;
         };
@@ -1142,6 +1152,7 @@ impl ProgramBinder<'_, '_> {
     }
 
     fn finish(self, order: Vec<pcl_expr::NodeId>) -> (Program, DiagnosticList) {
+        let incremental = crate::incremental::State::of(&self);
         let ProgramBinder {
             files,
             nodes,
@@ -1162,6 +1173,7 @@ impl ProgramBinder<'_, '_> {
                 })
                 .collect(),
             directory: dir,
+            incremental,
         };
         diags.retain(|d| d.severity != Severity::Note || !d.summary.is_empty());
         (program, diags)

@@ -153,6 +153,31 @@ impl Diagnostic {
         }
     }
 
+    /// Moves every span of the diagnostic (its own, the related ones and
+    /// the fixes') through `map`; `false`, leaving the diagnostic partly
+    /// moved, when `map` has no place for one of them.
+    pub fn map_spans(&mut self, map: &mut dyn FnMut(Span) -> Option<Span>) -> bool {
+        let Some(span) = map(self.span) else {
+            return false;
+        };
+        self.span = span;
+        if let Some(extra) = &mut self.extra {
+            for label in &mut extra.related {
+                let Some(span) = map(label.span) else {
+                    return false;
+                };
+                label.span = span;
+            }
+            for fix in &mut extra.fixes {
+                let Some(span) = map(fix.span) else {
+                    return false;
+                };
+                fix.span = span;
+            }
+        }
+        true
+    }
+
     /// Suggestions such as "did you mean `name`?".
     pub fn help(&self) -> &[String] {
         self.extra.as_ref().map_or(&[], |e| &e.help)

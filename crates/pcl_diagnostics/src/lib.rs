@@ -35,4 +35,4 @@ pub use list::{extend_capped, DiagnosticList, MAX_DIAGNOSTICS_PER_FILE, TOO_MANY
 pub use render::{
     escape, escape_path, is_unsafe_char, render, render_all, render_short, RenderOptions,
 };
-pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextRange};
+pub use source::{FileId, LineIndex, Position, SourceFile, SourceMap, Span, TextEdit, TextRange};

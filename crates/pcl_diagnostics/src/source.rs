@@ -92,6 +92,56 @@ impl Span {
     }
 }
 
+impl TextRange {
+    /// The range moved by `delta` bytes; `None` when that leaves `u32`.
+    pub fn shifted(self, delta: i64) -> Option<TextRange> {
+        let at = |x: u32| u32::try_from(i64::from(x).checked_add(delta)?).ok();
+        Some(TextRange {
+            start: at(self.start)?,
+            end: at(self.end)?,
+        })
+    }
+}
+
+/// One edit of one file's text, for moving what was found in the old text
+/// to where it is in the new one: the bytes `start..old_end` of the old
+/// text became `start..new_end` of the new one; the rest is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextEdit {
+    pub file: FileId,
+    pub start: u32,
+    pub old_end: u32,
+    pub new_end: u32,
+}
+
+impl TextEdit {
+    /// How far text after the edit moved.
+    pub fn delta(&self) -> i64 {
+        i64::from(self.new_end) - i64::from(self.old_end)
+    }
+
+    /// Where `range` of the old text is in the new one: unchanged before
+    /// the edit, shifted after it; `None` when it overlaps the edited
+    /// bytes (or covers them), which have no place in the new text.
+    pub fn map_range(&self, range: TextRange) -> Option<TextRange> {
+        if range.end <= self.start {
+            Some(range)
+        } else if range.start >= self.old_end {
+            range.shifted(self.delta())
+        } else {
+            None
+        }
+    }
+
+    /// [`TextEdit::map_range`] for a span (spans of other files stay).
+    pub fn map_span(&self, span: Span) -> Option<Span> {
+        if span.file != self.file {
+            return Some(span);
+        }
+        Some(Span::new(span.file, self.map_range(span.range)?))
+    }
+}
+
 /// A human position: 1-based line and grapheme column, 0-based byte offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Position {
@@ -364,6 +414,18 @@ impl SourceMap {
 
     pub fn len(&self) -> usize {
         self.files.len()
+    }
+
+    /// Replaces the text of file `id` (its name stays); `false` when there
+    /// is no such file.
+    pub fn replace_text(&mut self, id: FileId, text: impl Into<Arc<str>>) -> bool {
+        match self.files.get_mut(id.0 as usize) {
+            Some(file) => {
+                *file = SourceFile::new(std::mem::take(&mut file.name), text);
+                true
+            }
+            None => false,
+        }
     }
 
     pub fn is_empty(&self) -> bool {

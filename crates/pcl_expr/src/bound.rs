@@ -217,6 +217,13 @@ pub struct Unresolved {
 }
 
 impl Unresolved {
+    /// Moves the diagnostic's spans by `delta` bytes (see
+    /// [`BoundTree::shift`]).
+    pub fn shift(&mut self, delta: i64) {
+        self.diagnostic
+            .map_spans(&mut |s| Some(pcl_diagnostics::Span::new(s.file, s.range.shifted(delta)?)));
+    }
+
     /// The reason `diagnostic` gives; `reported` says whether the check
     /// reported it (else the policy silenced it).
     pub fn new(diagnostic: Diagnostic, reported: bool) -> Unresolved {
@@ -446,7 +453,74 @@ impl Flat {
     }
 }
 
+/// Moves `range` by `delta` (kept where that would leave `u32`, which
+/// positions of a text held in memory never do).
+fn shift_range(range: &mut TextRange, delta: i64) {
+    if let Some(moved) = range.shifted(delta) {
+        *range = moved;
+    }
+}
+
+fn shift_traversal(t: &mut BoundScopeTraversal, delta: i64) {
+    shift_range(&mut t.root_range, delta);
+    for step in t.steps.iter_mut() {
+        shift_range(&mut step.range, delta);
+    }
+    if let Some(Definition::Variable(v)) = &mut t.definition {
+        if v.range.is_some() {
+            let v = Arc::make_mut(v);
+            if let Some(span) = &mut v.range {
+                shift_range(&mut span.range, delta);
+            }
+        }
+    }
+}
+
 impl BoundTree {
+    /// Moves every position the tree holds (its nodes', steps', calls'
+    /// names', the declarations of the variables it names and the
+    /// diagnostics of unresolved invokes) by `delta` bytes: the tree of
+    /// an expression whose text moved, every position assumed to be in
+    /// the text that moved. Linear in the tree.
+    pub fn shift(&mut self, delta: i64) {
+        match &mut self.repr {
+            Repr::Empty => {}
+            Repr::One { range, .. } => shift_range(range, delta),
+            Repr::Ref {
+                range, traversal, ..
+            } => {
+                shift_range(range, delta);
+                shift_traversal(traversal, delta);
+            }
+            Repr::Pair { ranges, .. } => {
+                for range in ranges.iter_mut() {
+                    shift_range(range, delta);
+                }
+            }
+            Repr::Flat(flat) => {
+                for node in &mut flat.nodes {
+                    shift_range(&mut node.range, delta);
+                }
+                for t in &mut flat.traversals {
+                    shift_traversal(t, delta);
+                }
+                if let Some(rare) = &mut flat.rare {
+                    for call in &mut rare.calls {
+                        shift_range(&mut call.name_range, delta);
+                        if let Some(u) = call.invoke.as_mut().and_then(|i| i.unresolved.as_mut()) {
+                            u.shift(delta);
+                        }
+                    }
+                    for steps in &mut rare.steps {
+                        for step in steps.iter_mut() {
+                            shift_range(&mut step.range, delta);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// An empty tree (the binder fills it; a bound tree is never empty).
     pub fn new() -> BoundTree {
         BoundTree::default()
