@@ -244,7 +244,7 @@ impl Server {
         let dirty = std::mem::take(&mut self.dirty);
         let mut out = Vec::new();
         for uri in dirty {
-            if catch_unwind(AssertUnwindSafe(|| self.recheck(&uri, &mut out))).is_err() {
+            if catch_unwind(AssertUnwindSafe(|| self.recheck_edited(&uri, &mut out))).is_err() {
                 out.push(log_message("internal error while checking a program"));
             }
         }
@@ -307,6 +307,7 @@ impl Server {
                 "documents": self.open.len(),
                 "lastGood": self.last_good.len(),
                 "checks": self.stats.checks,
+                "incremental": self.stats.incremental,
                 "dirReads": self.stats.dir_reads,
                 "levelComparisons": self.profiles.level_comparisons(),
             })),
@@ -606,13 +607,16 @@ impl Dropper {
 struct Stats {
     /// Programs checked.
     checks: u64,
+    /// Of `checks`, those that re-bound only an edited declaration.
+    incremental: u64,
     /// Directories listed by checks (a program's and its components').
     dir_reads: u64,
 }
 
 /// A request answering the server's counts: the programs it holds
 /// (`programs`, `lastGood`), the open documents (`documents`), the checks
-/// run (`checks`), the directories they listed (`dirReads`) and the code
+/// run (`checks`; `incremental` of them re-bound only an edited
+/// declaration), the directories they listed (`dirReads`) and the code
 /// names compared while applying code levels (`levelComparisons`). For
 /// tests and for looking at a running server; not part of LSP.
 pub const STATS_METHOD: &str = "pcl/stats";

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use lsp_server::{Message, Notification};
 use lsp_types::notification::{self as notif, Notification as _};
 use lsp_types::{Location, PublishDiagnosticsParams, Url};
-use pcl_binder::{check_program_cached, Checked, FileProvider, Program};
+use pcl_binder::{check_program_cached, Checked, FileProvider, Program, Recheck};
 
 use crate::files::{real_path, Overlay};
 use pcl_diagnostics::{FileId, Severity, Span};
@@ -43,6 +43,9 @@ pub(super) struct Analysis {
     /// The check's diagnostics, with the code levels of the settings
     /// applied.
     pub(super) diagnostics: Vec<pcl_diagnostics::Diagnostic>,
+    /// The `.pp` entries of the program's directory that could not be
+    /// read, as its listing found them (reported with the diagnostics).
+    pub(super) problems: Vec<pcl_binder::files::FileProblem>,
 }
 
 /// Where an open document lives.
@@ -101,13 +104,47 @@ impl Analysis {
 impl Server {
     /// Checks the program `uri` belongs to and publishes its diagnostics.
     pub(super) fn recheck(&mut self, uri: &Url, out: &mut Vec<Message>) {
+        self.recheck_with(uri, out, false);
+    }
+
+    /// [`Server::recheck`] after `uri`'s text changed (and nothing else):
+    /// when the previous check of its program allows, only the edited
+    /// declaration is re-bound (see `pcl_binder::recheck_edit`); else the
+    /// program is checked in full.
+    pub(super) fn recheck_edited(&mut self, uri: &Url, out: &mut Vec<Message>) {
+        self.recheck_with(uri, out, true);
+    }
+
+    fn recheck_with(&mut self, uri: &Url, out: &mut Vec<Message>, edited: bool) {
         let key = self.key_of(uri);
         let dirty = std::mem::take(&mut self.dirty);
         self.dirty = dirty
             .into_iter()
             .filter(|u| self.key_of(u) != key)
             .collect();
-        let (previous, replaced_here) = match self.analyses.remove(&key) {
+        let started = std::time::Instant::now();
+        let mut existing = self.analyses.remove(&key);
+        let (profile, config_error) = self.profiles.of(match &key {
+            ProgramKey::Dir(dir) => Some(dir.as_path()),
+            ProgramKey::Alone(_) => None,
+        });
+        if let Some(message) = config_error {
+            out.push(show_message(&message));
+        }
+        if let (true, Some(old)) = (edited, existing.take()) {
+            match self.incremental(&key, uri, old, &profile) {
+                Ok(mut analysis) => {
+                    self.last_check = started.elapsed();
+                    self.stats.checks += 1;
+                    self.stats.incremental += 1;
+                    let previous = std::mem::take(&mut analysis.published);
+                    self.publish_analysis(key, analysis, previous, false, out);
+                    return;
+                }
+                Err(old) => existing = Some(old),
+            }
+        }
+        let (previous, replaced_here) = match existing {
             Some(mut old) => {
                 let published = std::mem::take(&mut old.published);
                 // Retiring an older one first.
@@ -117,29 +154,34 @@ impl Server {
             }
             None => (HashSet::new(), false),
         };
-        let (profile, config_error) = self.profiles.of(match &key {
-            ProgramKey::Dir(dir) => Some(dir.as_path()),
-            ProgramKey::Alone(_) => None,
-        });
-        if let Some(message) = config_error {
-            out.push(show_message(&message));
-        }
-        let started = std::time::Instant::now();
         let analysed = self.analyse(&key, uri, profile);
         self.last_check = started.elapsed();
         self.stats.checks += 1;
-        let replaced = self
-            .replaced
-            .as_ref()
-            .filter(|_| replaced_here)
-            .map(|a| &a.checked);
-        let Some(mut analysis) = analysed else {
+        let Some(analysis) = analysed else {
+            let replaced = self
+                .replaced
+                .as_ref()
+                .filter(|_| replaced_here)
+                .map(|a| &a.checked);
             self.last_good.detach(&key, replaced);
             for gone in previous {
                 out.push(publish(gone, Vec::new()));
             }
             return;
         };
+        self.publish_analysis(key, analysis, previous, replaced_here, out);
+    }
+
+    /// Publishes the diagnostics of every file of `analysis` (and clears
+    /// those of `previous` files it no longer has), then keeps it.
+    fn publish_analysis(
+        &mut self,
+        key: ProgramKey,
+        mut analysis: Analysis,
+        previous: HashSet<Url>,
+        replaced_here: bool,
+        out: &mut Vec<Message>,
+    ) {
         let mut by_file: Vec<Vec<lsp_types::Diagnostic>> = vec![Vec::new(); analysis.urls.len()];
         for d in &analysis.diagnostics {
             if let Some(list) = by_file.get_mut(d.span.file.0 as usize) {
@@ -165,6 +207,74 @@ impl Server {
         self.last_good
             .remember(key.clone(), &analysis.checked, replaced);
         self.analyses.insert(key, analysis);
+    }
+
+    /// The analysis of `old`'s program after `uri`'s text changed, with
+    /// only the edited declaration re-bound; `old` back when the program
+    /// must be checked in full: other settings, a document of the program
+    /// opened or changed besides `uri`, or an edit `recheck_edit` does
+    /// not take. Nothing is read from disk: the other files are as the
+    /// last check read them (a change on disk comes as
+    /// `didChangeWatchedFiles` or `didSave`, which check in full).
+    fn incremental(
+        &self,
+        key: &ProgramKey,
+        uri: &Url,
+        old: Analysis,
+        profile: &Arc<Profile>,
+    ) -> Result<Analysis, Analysis> {
+        if !Arc::ptr_eq(&old.profile, profile) {
+            return Err(old);
+        }
+        let (Some(file), Some(text)) = (old.file_of(uri), self.open.get(uri)) else {
+            return Err(old);
+        };
+        let others_unchanged = self
+            .located
+            .iter()
+            .filter(|(u, l)| l.key == *key && *u != uri)
+            .all(|(u, _)| match (old.file_of(u), self.open.get(u)) {
+                (Some(f), Some(t)) => old.text(f) == t,
+                _ => false,
+            });
+        if !others_unchanged {
+            return Err(old);
+        }
+        let Analysis {
+            checked,
+            urls,
+            mut lines,
+            published,
+            profile,
+            diagnostics,
+            problems,
+        } = old;
+        match pcl_binder::recheck_edit(checked, file, text, &profile.schemas, &profile.policy) {
+            Recheck::Rebound(checked) => {
+                if let Some(slot) = lines.get_mut(file.0 as usize) {
+                    *slot = Lines::new(text);
+                }
+                let diagnostics = with_problems(&checked, &problems, &profile);
+                Ok(Analysis {
+                    checked,
+                    urls,
+                    lines,
+                    published,
+                    profile,
+                    diagnostics,
+                    problems,
+                })
+            }
+            Recheck::Full(checked, _) => Err(Analysis {
+                checked,
+                urls,
+                lines,
+                published,
+                profile,
+                diagnostics,
+                problems,
+            }),
+        }
     }
 
     fn analyse(&mut self, key: &ProgramKey, uri: &Url, profile: Arc<Profile>) -> Option<Analysis> {
@@ -229,23 +339,7 @@ impl Server {
         };
         drop(open);
         self.stats.dir_reads += dir_reads;
-        let mut diagnostics = checked.diagnostics().to_vec();
-        // `.pp` entries of the program's directory that were not read (or
-        // not valid UTF-8), as `pcl check` reports them.
-        if !problems.is_empty() {
-            let ids: HashMap<&str, FileId> = checked
-                .sources()
-                .iter()
-                .map(|(id, f)| (f.name(), id))
-                .collect();
-            for problem in &problems {
-                if let Some(id) = ids.get(problem.name.as_str()) {
-                    diagnostics.push(problem.diagnostic(*id));
-                }
-            }
-            pcl_diagnostics::sort_and_dedup(&mut diagnostics);
-        }
-        profile.levels.apply(&mut diagnostics);
+        let diagnostics = with_problems(&checked, &problems, &profile);
         // Files of the program's own directory are named as the editor
         // spells that directory; component files by their real path
         // (unless open).
@@ -283,6 +377,7 @@ impl Server {
             published: HashSet::new(),
             profile,
             diagnostics,
+            problems,
         })
     }
 
@@ -361,6 +456,32 @@ impl Server {
             data: None,
         }
     }
+}
+
+/// The diagnostics of `checked`, with `problems` (the `.pp` entries of
+/// the program's directory that were not read, or not valid UTF-8, as
+/// `pcl check` reports them) and the code levels of `profile` applied.
+fn with_problems(
+    checked: &Checked<Program>,
+    problems: &[pcl_binder::files::FileProblem],
+    profile: &Profile,
+) -> Vec<pcl_diagnostics::Diagnostic> {
+    let mut diagnostics = checked.diagnostics().to_vec();
+    if !problems.is_empty() {
+        let ids: HashMap<&str, FileId> = checked
+            .sources()
+            .iter()
+            .map(|(id, f)| (f.name(), id))
+            .collect();
+        for problem in problems {
+            if let Some(id) = ids.get(problem.name.as_str()) {
+                diagnostics.push(problem.diagnostic(*id));
+            }
+        }
+        pcl_diagnostics::sort_and_dedup(&mut diagnostics);
+    }
+    profile.levels.apply(&mut diagnostics);
+    diagnostics
 }
 
 /// `path` with `.` and `..` segments folded (the path of a file of a
