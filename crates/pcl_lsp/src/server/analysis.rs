@@ -132,16 +132,16 @@ impl Server {
             out.push(show_message(&message));
         }
         if let (true, Some(old)) = (edited, existing.take()) {
-            match self.incremental(&key, uri, old, &profile) {
-                Ok(mut analysis) => {
-                    self.last_check = started.elapsed();
-                    self.stats.checks += 1;
-                    self.stats.incremental += 1;
-                    let previous = std::mem::take(&mut analysis.published);
-                    self.publish_analysis(key, analysis, previous, false, out);
-                    return;
-                }
-                Err(old) => existing = Some(old),
+            let (mut analysis, rebound) = self.incremental(&key, uri, old, &profile);
+            if !rebound {
+                existing = Some(analysis);
+            } else {
+                self.last_check = started.elapsed();
+                self.stats.checks += 1;
+                self.stats.incremental += 1;
+                let previous = std::mem::take(&mut analysis.published);
+                self.publish_analysis(key, analysis, previous, false, out);
+                return;
             }
         }
         let (previous, replaced_here) = match existing {
@@ -210,8 +210,8 @@ impl Server {
     }
 
     /// The analysis of `old`'s program after `uri`'s text changed, with
-    /// only the edited declaration re-bound; `old` back when the program
-    /// must be checked in full: other settings, a document of the program
+    /// only the edited declaration re-bound, and `true`; `old` back, and
+    /// `false`, when the program must be checked in full: other settings, a document of the program
     /// opened or changed besides `uri`, or an edit `recheck_edit` does
     /// not take. Nothing is read from disk: the other files are as the
     /// last check read them (a change on disk comes as
@@ -222,12 +222,12 @@ impl Server {
         uri: &Url,
         old: Analysis,
         profile: &Arc<Profile>,
-    ) -> Result<Analysis, Analysis> {
+    ) -> (Analysis, bool) {
         if !Arc::ptr_eq(&old.profile, profile) {
-            return Err(old);
+            return (old, false);
         }
         let (Some(file), Some(text)) = (old.file_of(uri), self.open.get(uri)) else {
-            return Err(old);
+            return (old, false);
         };
         let others_unchanged = self
             .located
@@ -238,7 +238,7 @@ impl Server {
                 _ => false,
             });
         if !others_unchanged {
-            return Err(old);
+            return (old, false);
         }
         let Analysis {
             checked,
@@ -255,7 +255,7 @@ impl Server {
                     *slot = Lines::new(text);
                 }
                 let diagnostics = with_problems(&checked, &problems, &profile);
-                Ok(Analysis {
+                let analysis = Analysis {
                     checked,
                     urls,
                     lines,
@@ -263,17 +263,21 @@ impl Server {
                     profile,
                     diagnostics,
                     problems,
-                })
+                };
+                (analysis, true)
             }
-            Recheck::Full(checked, _) => Err(Analysis {
-                checked,
-                urls,
-                lines,
-                published,
-                profile,
-                diagnostics,
-                problems,
-            }),
+            Recheck::Full(checked, _) => {
+                let analysis = Analysis {
+                    checked,
+                    urls,
+                    lines,
+                    published,
+                    profile,
+                    diagnostics,
+                    problems,
+                };
+                (analysis, false)
+            }
         }
     }
 
