@@ -197,19 +197,7 @@ fn rebind(
     if u32::try_from(text.len()).is_err() {
         return Err("the text is too long");
     }
-    let prefix = old
-        .bytes()
-        .zip(text.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let most = old.len().min(text.len()).saturating_sub(prefix);
-    let suffix = old
-        .bytes()
-        .rev()
-        .zip(text.bytes().rev())
-        .take(most)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = common_ends(old.as_bytes(), text.as_bytes());
     let (old_edit_end, new_edit_end) = (old.len() - suffix, text.len() - suffix);
     let at = nodes
         .iter()
@@ -467,5 +455,54 @@ impl ProgramBinder<'_, '_> {
             }
         }
         deps.into()
+    }
+}
+
+/// The lengths of the longest common prefix of `a` and `b`, and of their
+/// longest common suffix within what the prefix leaves (compared a block
+/// at a time, then byte by byte).
+fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
+    const BLOCK: usize = 256;
+    let most = a.len().min(b.len());
+    let mut prefix = 0;
+    while prefix + BLOCK <= most && a.get(prefix..prefix + BLOCK) == b.get(prefix..prefix + BLOCK) {
+        prefix += BLOCK;
+    }
+    while prefix < most && a.get(prefix) == b.get(prefix) {
+        prefix += 1;
+    }
+    let most = most - prefix;
+    let (mut suffix, la, lb) = (0, a.len(), b.len());
+    while suffix + BLOCK <= most
+        && a.get(la - suffix - BLOCK..la - suffix) == b.get(lb - suffix - BLOCK..lb - suffix)
+    {
+        suffix += BLOCK;
+    }
+    while suffix < most && a.get(la - suffix - 1) == b.get(lb - suffix - 1) {
+        suffix += 1;
+    }
+    (prefix, suffix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_ends;
+
+    #[test]
+    fn common_ends_of_texts() {
+        let long = "x".repeat(1000);
+        for (a, b, want) in [
+            ("abc", "abc", (3, 0)),
+            ("abc", "abXc", (2, 1)),
+            ("", "a", (0, 0)),
+            ("aaa", "aa", (2, 0)),
+            ("ab", "b", (0, 1)),
+        ] {
+            assert_eq!(common_ends(a.as_bytes(), b.as_bytes()), want, "{a:?} {b:?}");
+        }
+        let (a, b) = (format!("{long}1{long}"), format!("{long}22{long}"));
+        assert_eq!(common_ends(a.as_bytes(), b.as_bytes()), (1000, 1000));
+        let (a, b) = (format!("{long}{long}"), format!("{long}y{long}"));
+        assert_eq!(common_ends(a.as_bytes(), b.as_bytes()), (1000, 1000));
     }
 }
