@@ -15,8 +15,9 @@
 //!   places): the declarations of the program do not change;
 //! - binding the old text alone gives back exactly the node of the check
 //!   (so binding it alone is binding it in its file), and binding either
-//!   text uses no package (so the program's packages, their order and the
-//!   `package` blocks do not matter);
+//!   text uses the same packages in the same order (so the program's
+//!   packages, in first-use order, do not change; the descriptors of its
+//!   `package` blocks, kept from the check, are registered first);
 //! - the new node has the type and the dependencies of the old one (so
 //!   no other node, nor the binding order, changes), and its diagnostics
 //!   name no other place.
@@ -58,6 +59,9 @@ pub(crate) struct State {
     scope: Scope,
     /// The kind of each declaration, by node id.
     kinds: Vec<DeclKind>,
+    /// The descriptors of the program's `package` blocks, registered
+    /// again before a re-binding.
+    package_blocks: Vec<pcl_schema::PackageDescriptor>,
 }
 
 impl std::fmt::Debug for State {
@@ -80,6 +84,7 @@ impl State {
             Arc::new(State {
                 scope: b.scope.clone(),
                 kinds: b.decls.iter().map(|d| d.kind).collect(),
+                package_blocks: b.package_blocks.clone(),
             })
         })
     }
@@ -257,16 +262,25 @@ fn rebind(
         misspelt: HashMap::new(),
         uses_siblings: Vec::new(),
         cycles: false,
+        package_blocks: Vec::new(),
     };
+    for descriptor in &state.package_blocks {
+        shared.schemas.add_descriptor(descriptor.clone());
+    }
     let name = source.name().to_string();
+    let _ = shared.schemas.take_used_packages();
     let old_bound = binder.rebind_one(at, file, &name, old_parse);
+    let old_used = shared.schemas.take_used_packages();
     let new_bound = binder.rebind_one(at, file, &name, new_parse);
+    let new_used = shared.schemas.take_used_packages();
     *nodes = std::mem::take(&mut binder.nodes);
     let previous = nodes.get(at).ok_or("no such declaration")?;
     let (mut old_node, old_diagnostics) = old_bound?;
     let (mut new_node, diagnostics) = new_bound?;
-    if !shared.schemas.used_packages().is_empty() {
-        return Err("the declaration uses a package");
+    // The program's packages are in first-use order: the same when the
+    // declaration uses the same ones in the same order.
+    if old_used != new_used {
+        return Err("the declaration uses other packages");
     }
     // Binding the old text alone gives the check's node back.
     old_node.shift(offset);

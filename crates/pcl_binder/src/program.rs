@@ -144,6 +144,9 @@ pub(crate) struct ProgramBinder<'a, 's> {
     pub uses_siblings: Vec<bool>,
     /// Whether a circular reference was found (reported or not).
     pub cycles: bool,
+    /// The descriptors of the program's `package` blocks that were
+    /// registered, in order.
+    pub package_blocks: Vec<pcl_schema::PackageDescriptor>,
 }
 
 /// Binds the program made of `files` (`(name, text)`) in directory `dir`.
@@ -188,12 +191,13 @@ pub(crate) fn bind_program(
     // problem the per-file limit leaves out.
     diags.quiet_within(incomplete.clone());
     let mut seen: HashMap<String, Span> = HashMap::new();
+    let mut package_blocks = Vec::new();
     for file in &parsed {
         let mut found = Vec::new();
         let descriptors = read_package_blocks(file.id, file.body(), &mut found);
         diags.extend(found);
         for (name, (desc, range)) in descriptors {
-            if !shared.schemas.add_descriptor(desc) {
+            if !shared.schemas.add_descriptor(desc.clone()) {
                 let mut d = Diagnostic::error(
                     codes::DUPLICATE_PACKAGE,
                     Span::new(file.id, range),
@@ -204,6 +208,7 @@ pub(crate) fn bind_program(
                 }
                 diags.push(d);
             } else {
+                package_blocks.push(desc);
                 seen.entry(name).or_insert(Span::new(file.id, range));
             }
         }
@@ -224,6 +229,7 @@ pub(crate) fn bind_program(
         misspelt: HashMap::new(),
         uses_siblings: Vec::new(),
         cycles: false,
+        package_blocks,
     };
     binder.declare_all();
     binder.shadow_sibling_definitions();

@@ -988,6 +988,18 @@ impl<'a> Schemas<'a> {
         self.used.borrow().values().cloned().collect()
     }
 
+    /// [`Schemas::used_packages`], forgetting them and the packages loaded
+    /// (not the conversions): what the next binding uses is recorded
+    /// afresh, as in a check of its own (re-binding one declaration,
+    /// `incremental`; a package loads again from the loader's cache).
+    pub(crate) fn take_used_packages(&self) -> Vec<PackageUse> {
+        self.packages.borrow_mut().clear();
+        self.missing_pins.borrow_mut().clear();
+        std::mem::take(&mut *self.used.borrow_mut())
+            .into_values()
+            .collect()
+    }
+
     /// A walk of a closure for the packages it reaches (see [`Reach`]).
     fn reach(&self) -> Reach<'_> {
         Reach {

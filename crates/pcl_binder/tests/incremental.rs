@@ -5,7 +5,8 @@
 //! previous result (incremental when it can be, else in full, as the
 //! language server does) and compared with a full check of the same
 //! text: the same diagnostics, the same nodes (every span, type, bound
-//! expression and comment), order, packages and texts. The fast path
+//! expression and comment), order, packages and texts. Each edit is
+//! followed by its undo (a syntax error fixed, a literal changed back). The fast path
 //! must be taken for a good share of the edits, so the test fails if it
 //! silently never runs.
 
@@ -280,10 +281,10 @@ fn corpus_edits_recheck_as_a_full_check() {
     report("corpus", &tally);
     pcl_testkit::at_least("corpus programs edited", programs, 60);
     // The fast path must run for a good share of the edits (most of the
-    // others fall outside declarations, break syntax, change headers or
-    // touch resources, which use packages): 159 of 1,951 when written.
+    // others fall outside declarations, break syntax or change headers):
+    // 323 of 1,951 when written.
     assert!(
-        tally.incremental >= 120,
+        tally.incremental >= 250,
         "only {} of {} edits re-checked incrementally",
         tally.incremental,
         tally.edits
@@ -340,9 +341,9 @@ fn generated_program_edits_recheck_as_a_full_check() {
         &mut tally,
     );
     report("generated", &tally);
-    // 82 of 286 when written.
+    // 88 of 286 when written.
     assert!(
-        tally.incremental >= 60,
+        tally.incremental >= 70,
         "only {} of {} edits re-checked incrementally",
         tally.incremental,
         tally.edits

@@ -81,8 +81,11 @@ fn edits_answer_as_a_full_check_and_are_counted() {
         ("default = 3", "default = \"three\"", true),
         // ... and goes again.
         ("default = \"three\"", "default = 4", true),
-        // A resource input: the resource uses a package, checked in full.
-        ("Name = \"b\"", "Name = \"bb\"", false),
+        // A resource input (the same package used).
+        ("Name = \"b\"", "Name = \"bb\"", true),
+        // A resource's type: its header, checked in full.
+        ("s3/bucket:Bucket", "s3/bucket:Bucket2", false),
+        ("s3/bucket:Bucket2", "s3/bucket:Bucket", false),
         // A syntax error, then its fix: both checked in full.
         ("third = \"${first}", "third = \"${first", false),
         ("third = \"${first", "third = \"${first}", false),
