@@ -1,8 +1,8 @@
 //! Re-checking a program after an edit inside one declaration, without
 //! parsing or binding anything else ([`crate::recheck_edit`]).
 //!
-//! A full check leaves, in the [`Program`], what re-binding one
-//! declaration needs ([`State`]: the root scope and the kind of every
+//! A check made for it ([`crate::check_program_for_edits`]) leaves, in the
+//! [`Program`], what re-binding one declaration needs ([`State`]: the root scope and the kind of every
 //! declaration), when the program allows it: no syntax error, no
 //! misspelt declaring block, no circular reference, not one file checked
 //! alone. An edit is then re-checked this way only when all of these hold,
@@ -18,9 +18,10 @@
 //!   text uses the same packages in the same order (so the program's
 //!   packages, in first-use order, do not change; the descriptors of its
 //!   `package` blocks, kept from the check, are registered first);
-//! - the new node has the type and the dependencies of the old one (so
-//!   no other node, nor the binding order, changes), and its diagnostics
-//!   name no other place.
+//! - the new node has the dependencies of the old one (so the binding
+//!   order does not change), and its type unless no other node refers to
+//!   it (so no other node changes), and its diagnostics name no other
+//!   place.
 //!
 //! The node is replaced; the nodes and diagnostics after the edit move
 //! by its length change (a linear pass, nothing re-bound); the
@@ -74,7 +75,8 @@ impl State {
     /// The state of a finished binding, when its program can be re-bound
     /// one declaration at a time.
     pub(crate) fn of(b: &ProgramBinder<'_, '_>) -> Option<Arc<State>> {
-        let eligible = b.depth == 0
+        let eligible = b.shared.for_edits
+            && b.depth == 0
             && b.shared.siblings.is_none()
             && b.incomplete.is_empty()
             && b.misspelt.is_empty()
@@ -288,8 +290,16 @@ fn rebind(
     if format!("{old_node:?}") != format!("{previous:?}") {
         return Err("the declaration binds differently alone");
     }
-    if new_node.ty != previous.ty || new_node.dependencies != previous.dependencies {
-        return Err("the declaration's type or dependencies changed");
+    if new_node.dependencies != previous.dependencies {
+        return Err("the declaration's dependencies changed");
+    }
+    // A new type is seen by the nodes that refer to this one (their
+    // bound references hold it): none may.
+    if new_node.ty != previous.ty {
+        let id = previous.id;
+        if nodes.iter().any(|n| n.dependencies.contains(&id)) {
+            return Err("the declaration's type changed and other declarations refer to it");
+        }
     }
     new_node.shift(offset);
     in_context(&mut new_node, previous, delta);

@@ -96,7 +96,16 @@ pub fn check_program_with_files(
     policy: &BindPolicy,
     files: &dyn FileProvider,
 ) -> Checked<Program> {
-    check_with(sources, loader, policy, files, None, Conversions::default()).0
+    check_with(
+        sources,
+        loader,
+        policy,
+        files,
+        None,
+        Conversions::default(),
+        false,
+    )
+    .0
 }
 
 /// Checks one file of a multi-file program alone (`sources` is that
@@ -117,6 +126,7 @@ pub fn check_file_with_files(
         files,
         Some(siblings),
         Conversions::default(),
+        false,
     )
     .0
 }
@@ -147,12 +157,36 @@ pub fn check_file_cached<L: SchemaLoader>(
     check_cached(sources, cache, policy, files, Some(siblings))
 }
 
+/// [`check_program_cached`], keeping in the program what
+/// [`recheck_edit`] needs to re-check an edit by re-binding one
+/// declaration (the root scope and each declaration's kind, as long as
+/// the program lives): the language server's checks.
+pub fn check_program_for_edits<L: SchemaLoader>(
+    sources: &[(String, String)],
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+) -> Checked<Program> {
+    check_cached_keeping(sources, cache, policy, files, None, true)
+}
+
 fn check_cached<L: SchemaLoader>(
     sources: &[(String, String)],
     cache: &SchemaCache<L>,
     policy: &BindPolicy,
     files: &dyn FileProvider,
     siblings: Option<&Siblings>,
+) -> Checked<Program> {
+    check_cached_keeping(sources, cache, policy, files, siblings, false)
+}
+
+fn check_cached_keeping<L: SchemaLoader>(
+    sources: &[(String, String)],
+    cache: &SchemaCache<L>,
+    policy: &BindPolicy,
+    files: &dyn FileProvider,
+    siblings: Option<&Siblings>,
+    for_edits: bool,
 ) -> Checked<Program> {
     let key = ConversionKey::of(policy);
     let kept = cache.take(key);
@@ -163,6 +197,7 @@ fn check_cached<L: SchemaLoader>(
         files,
         siblings,
         kept.unwrap_or_default(),
+        for_edits,
     );
     // A conversion depends only on what is converted (see
     // `schema_types`), so every one can serve later checks.
@@ -177,6 +212,7 @@ fn check_with(
     files: &dyn FileProvider,
     siblings: Option<&Siblings>,
     conv: Conversions,
+    for_edits: bool,
 ) -> (Checked<Program>, Conversions) {
     let shared = program::Shared {
         schemas: schema_types::Schemas::with_conversions(loader, policy, conv),
@@ -189,6 +225,7 @@ fn check_with(
         invokes: RefCell::new(HashMap::new()),
         siblings: siblings.filter(|s| !s.is_empty()),
         sibling_uses: siblings::SiblingUses::default(),
+        for_edits,
     };
     let mut map = SourceMap::new();
     let dir = files.program_dir();
@@ -203,7 +240,7 @@ fn check_with(
 }
 
 /// What schema type conversion depends on besides the schemas.
-/// Re-checks `previous`, a check of [`check_program_cached`] with `cache`
+/// Re-checks `previous`, a check of [`check_program_for_edits`] with `cache`
 /// and `policy`, after file `file`'s text became `text`, re-binding only
 /// the declaration the edit lies in when that gives what a full check of
 /// the new text gives (see `incremental.rs` for when it does): nothing
@@ -235,6 +272,7 @@ pub fn recheck_edit<L: SchemaLoader>(
         invokes: RefCell::new(HashMap::new()),
         siblings: None,
         sibling_uses: siblings::SiblingUses::default(),
+        for_edits: true,
     };
     let result = incremental::recheck(previous, file, text, &shared);
     cache.keep(key, shared.schemas.into_conversions());

@@ -57,6 +57,9 @@ pub(crate) struct Shared<'s> {
     /// (the checked program only, not its components), and their uses.
     pub siblings: Option<&'s crate::siblings::Siblings>,
     pub sibling_uses: crate::siblings::SiblingUses,
+    /// Whether the checked program keeps what re-checking an edit needs
+    /// (see `incremental`).
+    pub for_edits: bool,
 }
 
 /// One file of a program: its parse stays alive while the program binds,

@@ -13,7 +13,7 @@
 mod common;
 
 use pcl_binder::{
-    check_program_cached, recheck_edit, BindPolicy, Checked, Program, Recheck, SchemaCache,
+    check_program_for_edits, recheck_edit, BindPolicy, Checked, Program, Recheck, SchemaCache,
 };
 use pcl_diagnostics::FileId;
 
@@ -190,7 +190,7 @@ fn run<L: pcl_schema::SchemaLoader>(
 ) {
     files.sort();
     let provider = pcl_binder::NoFiles;
-    let mut current = check_program_cached(&files, cache, policy, &provider);
+    let mut current = check_program_for_edits(&files, cache, policy, &provider);
     // The text before the last edit: every other round goes back to it
     // (a syntax error fixed, a literal changed back), so errors do not
     // pile up.
@@ -215,7 +215,7 @@ fn run<L: pcl_schema::SchemaLoader>(
         if let Some(slot) = files.get_mut(which) {
             slot.1 = new.clone();
         }
-        let full = check_program_cached(&files, cache, policy, &provider);
+        let full = check_program_for_edits(&files, cache, policy, &provider);
         tally.edits += 1;
         current = match recheck_edit(current, file, &new, cache, policy) {
             Recheck::Rebound(incremental) => {
@@ -348,4 +348,27 @@ fn generated_program_edits_recheck_as_a_full_check() {
         tally.incremental,
         tally.edits
     );
+}
+
+/// Only a check made for edits can be re-checked in part: a plain check
+/// keeps nothing for it.
+#[test]
+fn only_checks_for_edits_are_rechecked_in_part() {
+    let cache = SchemaCache::new(pcl_schema::MemoryLoader::default());
+    let policy = BindPolicy::strict();
+    let files = vec![("main.pp".to_string(), "a = 1\nb = 2\n".to_string())];
+    let provider = pcl_binder::NoFiles;
+    let plain = pcl_binder::check_program_cached(&files, &cache, &policy, &provider);
+    match recheck_edit(plain, FileId(0), "a = 3\nb = 2\n", &cache, &policy) {
+        Recheck::Full(_, why) => assert_eq!(why, "the program cannot be re-bound in part"),
+        Recheck::Rebound(_) => panic!("a plain check was re-checked in part"),
+    }
+    let kept = check_program_for_edits(&files, &cache, &policy, &provider);
+    match recheck_edit(kept, FileId(0), "a = 3\nb = 2\n", &cache, &policy) {
+        Recheck::Rebound(c) => assert_eq!(
+            c.sources().get(FileId(0)).map(|f| f.text()),
+            Some("a = 3\nb = 2\n")
+        ),
+        Recheck::Full(_, why) => panic!("not re-checked in part: {why}"),
+    }
 }

@@ -143,7 +143,7 @@ fn breakdown(text: &str, runs: usize) -> Vec<(String, Vec<Duration>, Option<u64>
     // the middle changed, as in the edit row), chained from the previous
     // result as the server chains them.
     let mut previous =
-        pcl_binder::check_program_cached(&sources, &cache, &policy, &pcl_binder::NoFiles);
+        pcl_binder::check_program_for_edits(&sources, &cache, &policy, &pcl_binder::NoFiles);
     let mut incremental = Vec::new();
     for run in 0..runs {
         let edited = text.replacen("\"mid-literal\"", &format!("\"mid-{run}\""), 1);

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use lsp_server::{Message, Notification};
 use lsp_types::notification::{self as notif, Notification as _};
 use lsp_types::{Location, PublishDiagnosticsParams, Url};
-use pcl_binder::{check_program_cached, Checked, FileProvider, Program, Recheck};
+use pcl_binder::{check_program_for_edits, Checked, FileProvider, Program, Recheck};
 
 use crate::files::{real_path, Overlay};
 use pcl_diagnostics::{FileId, Severity, Span};
@@ -295,7 +295,7 @@ impl Server {
                     if listing.files.is_empty() {
                         return None;
                     }
-                    let checked = check_program_cached(
+                    let checked = check_program_for_edits(
                         &listing.files,
                         &profile.schemas,
                         &profile.policy,
@@ -318,8 +318,12 @@ impl Server {
                     }
                     sources.sort();
                     let files = pcl_binder::NoFiles;
-                    let checked =
-                        check_program_cached(&sources, &profile.schemas, &profile.policy, &files);
+                    let checked = check_program_for_edits(
+                        &sources,
+                        &profile.schemas,
+                        &profile.policy,
+                        &files,
+                    );
                     (checked, Vec::new(), 0)
                 }
             },
@@ -332,7 +336,7 @@ impl Server {
                     .unwrap_or("untitled.pp")
                     .to_string();
                 let files = pcl_binder::NoFiles;
-                let checked = check_program_cached(
+                let checked = check_program_for_edits(
                     &[(name, text)],
                     &profile.schemas,
                     &profile.policy,
