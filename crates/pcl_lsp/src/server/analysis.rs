@@ -1,6 +1,8 @@
 //! Programs and their analyses: which program a document belongs to (the
-//! directory of its file, open buffers overriding the disk), checking it,
-//! the [`Analysis`] kept of each check (the bound program, each file's URL
+//! directory of its file, open buffers overriding the disk), checking it
+//! (an edit of one open document by re-binding only the edited
+//! declaration when `pcl_binder::recheck_edit` can, else in full), the
+//! [`Analysis`] kept of each check (the bound program, each file's URL
 //! and line table), and publishing its diagnostics in their LSP form.
 
 use std::collections::{HashMap, HashSet};
