@@ -611,6 +611,42 @@ mod tests {
         out
     }
 
+    /// Which file a name is reported from: the first declaring file other
+    /// than the checked one (files in name order, a file counted once
+    /// however often it declares the name), and whether a sibling defines
+    /// it by anything but an `output` block.
+    #[test]
+    fn the_first_other_declaring_file_answers() {
+        let file = |name: &str, text: &str| (name.to_string(), text.to_string());
+        let files = [
+            file("c.pp", "shared = 3\nonlyC = 1\n"),
+            file("a.pp", "shared = 1\nshared2 = 1\nshared2 = 2\n"),
+            file(
+                "b.pp",
+                "output shared2 {\n  value = 1\n}\noutput out {\n  value = 1\n}\n",
+            ),
+            // Parsed, not skimmed (a syntax error): the same answers.
+            file("d.pp", "out = 1\nbroken = (\n"),
+        ];
+        let names = Arc::new(DeclaredNames::from_files(&files));
+        let from = |checked: &str| Siblings::new(Arc::clone(&names), checked);
+        assert_eq!(from("a.pp").file_of("shared"), Some("c.pp"));
+        assert_eq!(from("c.pp").file_of("shared"), Some("a.pp"));
+        assert_eq!(from("x.pp").file_of("shared"), Some("a.pp"));
+        // a.pp declares `shared2` twice: the second file is b.pp.
+        assert_eq!(from("a.pp").file_of("shared2"), Some("b.pp"));
+        assert!(!from("a.pp").defines("shared2"), "b.pp only outputs it");
+        assert!(from("b.pp").defines("shared2"));
+        assert_eq!(from("c.pp").file_of("onlyC"), None);
+        assert_eq!(from("a.pp").file_of("onlyC"), Some("c.pp"));
+        assert_eq!(from("a.pp").file_of("out"), Some("b.pp"));
+        assert!(from("a.pp").defines("out"), "d.pp defines it");
+        assert!(!from("d.pp").defines("out"));
+        assert_eq!(from("a.pp").file_of("missing"), None);
+        assert!(!from("a.pp").is_empty());
+        assert!(DeclaredNames::from_files(&[]).is_empty());
+    }
+
     fn skimmed(text: &str) -> Option<Vec<(String, bool)>> {
         skim(text).map(|v| v.into_iter().map(|(n, o)| (n.to_string(), o)).collect())
     }
