@@ -23,34 +23,28 @@ const NAMES_SHOWN: usize = 3;
 /// The top-level names the `.pp` files of one directory declare, each with
 /// the (display) names of the first two files declaring it: built once per
 /// directory and shared by every file of it checked alone ([`Siblings`]).
+/// A file name is kept once and referred to by index, so a declaration
+/// costs one key and no copies; the map hashes with foldhash (5 MB of
+/// sibling files declare tens of thousands of names).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DeclaredNames {
-    declared: HashMap<String, (String, Option<String>)>,
-    /// The same for the names declared by anything but an `output` block:
-    /// in the directory such a name shadows an output of the same name
-    /// (a reference looks at definitions before outputs).
-    defined: HashMap<String, (String, Option<String>)>,
+    /// The display names of the files, sorted; [`Declarers`] index them.
+    files: Vec<String>,
+    names: HashMap<Box<str>, Declarers, foldhash::fast::RandomState>,
 }
 
-/// Records that `file` declares `name` in `map` (the first two files).
-fn note_declaration(map: &mut HashMap<String, (String, Option<String>)>, name: &str, file: &str) {
-    match map.get_mut(name) {
-        None => {
-            map.insert(name.to_string(), (file.to_string(), None));
-        }
-        Some((first, second @ None)) if first != file => *second = Some(file.to_string()),
-        Some(_) => {}
-    }
-}
+/// An empty slot of [`Declarers`].
+const NO_FILE: u32 = u32::MAX;
 
-/// The first file of `found` other than `checked`.
-fn other_file<'a>(found: Option<&'a (String, Option<String>)>, checked: &str) -> Option<&'a str> {
-    let (first, second) = found?;
-    if first != checked {
-        Some(first)
-    } else {
-        second.as_deref()
-    }
+/// The first two files declaring a name, and the first two declaring it by
+/// anything but an `output` block (in the directory such a name shadows an
+/// output of the same name: a reference looks at definitions before
+/// outputs). Indexes into [`DeclaredNames::files`], [`NO_FILE`] where there
+/// are fewer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Declarers {
+    declared: [u32; 2],
+    defined: [u32; 2],
 }
 
 impl DeclaredNames {
@@ -63,26 +57,77 @@ impl DeclaredNames {
     pub fn from_files(files: &[(String, String)]) -> DeclaredNames {
         let mut sorted: Vec<&(String, String)> = files.iter().collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut names = DeclaredNames::default();
-        for (file, text) in sorted {
-            let mut note = |name: &str, is_output: bool| {
-                note_declaration(&mut names.declared, name, file);
-                if !is_output {
-                    note_declaration(&mut names.defined, name, file);
-                }
-            };
+        let mut names = DeclaredNames {
+            files: sorted.iter().map(|(file, _)| file.clone()).collect(),
+            names: HashMap::default(),
+        };
+        for (index, (_, text)) in sorted.iter().enumerate() {
+            let file = u32::try_from(index).unwrap_or(NO_FILE);
             match skim(text) {
-                Some(found) => found.into_iter().for_each(|(n, o)| note(n, o)),
-                None => parsed_names(text)
-                    .into_iter()
-                    .for_each(|(n, o)| note(&n, o)),
+                Some(found) => {
+                    names.names.reserve(found.len());
+                    for (name, is_output) in found {
+                        names.note(name, is_output, file);
+                    }
+                }
+                None => {
+                    for (name, is_output) in parsed_names(text) {
+                        names.note(&name, is_output, file);
+                    }
+                }
             }
         }
         names
     }
 
+    /// Records that file `file` declares `name` (by an `output` block when
+    /// `is_output`).
+    fn note(&mut self, name: &str, is_output: bool, file: u32) {
+        match self.names.get_mut(name) {
+            None => {
+                let defined = if is_output { NO_FILE } else { file };
+                let declarers = Declarers {
+                    declared: [file, NO_FILE],
+                    defined: [defined, NO_FILE],
+                };
+                self.names.insert(name.into(), declarers);
+            }
+            Some(declarers) => {
+                note_file(&self.files, &mut declarers.declared, file);
+                if !is_output {
+                    note_file(&self.files, &mut declarers.defined, file);
+                }
+            }
+        }
+    }
+
+    /// The display name of file `index`.
+    fn file(&self, index: u32) -> Option<&str> {
+        self.files.get(index as usize).map(String::as_str)
+    }
+
+    /// The first file of `slots` other than `checked`.
+    fn other_file(&self, slots: [u32; 2], checked: &str) -> Option<&str> {
+        let [first, second] = slots;
+        match self.file(first)? {
+            first if first != checked => Some(first),
+            _ => self.file(second),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.declared.is_empty()
+        self.names.is_empty()
+    }
+}
+
+/// Fills the first empty slot of `slots` with `file` unless the file
+/// there already is the same (by name).
+fn note_file(files: &[String], slots: &mut [u32; 2], file: u32) {
+    let same = |a: u32| files.get(a as usize) == files.get(file as usize);
+    match slots {
+        [first @ NO_FILE, _] => *first = file,
+        [first, second @ NO_FILE] if !same(*first) => *second = file,
+        _ => {}
     }
 }
 
@@ -106,7 +151,8 @@ impl Siblings {
 
     /// The first file other than the checked one declaring `name`.
     pub fn file_of(&self, name: &str) -> Option<&str> {
-        other_file(self.names.declared.get(name), &self.checked)
+        let declarers = self.names.names.get(name)?;
+        self.names.other_file(declarers.declared, &self.checked)
     }
 
     /// Whether a file other than the checked one declares `name` by
@@ -114,7 +160,11 @@ impl Siblings {
     /// refers to that declaration and not to an output of the checked
     /// file).
     pub fn defines(&self, name: &str) -> bool {
-        other_file(self.names.defined.get(name), &self.checked).is_some()
+        self.names
+            .names
+            .get(name)
+            .and_then(|d| self.names.other_file(d.defined, &self.checked))
+            .is_some()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -203,19 +253,24 @@ fn skim(text: &str) -> Option<Vec<(&str, bool)>> {
     let mut out = Vec::new();
     let mut open: Vec<K> = Vec::new();
     let mut at = At::Between;
-    // Whether the previous significant token was a block keyword inside
-    // brackets (`resource` …): a label after it makes a nested block.
-    let mut nested_keyword = false;
+    // The previous significant token inside brackets when it was a name:
+    // if it is a block keyword (`resource` …), a label after it makes a
+    // nested block. Its text is looked at only when a label follows.
+    let mut after_name: Option<&pcl_syntax::Token> = None;
+    let is_nested_block = |after_name: Option<&pcl_syntax::Token>| match after_name {
+        Some(name) => slice(name).map(is_block_keyword),
+        None => Some(false),
+    };
     while let Some((kind, tok)) = sig.next() {
         if !open.is_empty() {
             // Most tokens are inside an item's brackets and neither open
             // nor close one: decided first.
             match kind {
                 K::Ident => {
-                    if nested_keyword {
+                    if is_nested_block(after_name)? {
                         return None;
                     }
-                    nested_keyword = is_block_keyword(slice(tok)?);
+                    after_name = Some(tok);
                     continue;
                 }
                 K::Newline
@@ -244,7 +299,7 @@ fn skim(text: &str) -> Option<Vec<(&str, bool)>> {
                 | K::DoubleColon
                 | K::Ellipsis
                 | K::FatArrow => {
-                    nested_keyword = false;
+                    after_name = None;
                     continue;
                 }
                 _ => {}
@@ -274,10 +329,10 @@ fn skim(text: &str) -> Option<Vec<(&str, bool)>> {
             continue;
         }
         if !open.is_empty() {
-            if nested_keyword && matches!(kind, K::Ident | K::OQuote) {
+            if matches!(kind, K::Ident | K::OQuote) && is_nested_block(after_name)? {
                 return None;
             }
-            nested_keyword = kind == K::Ident && is_block_keyword(slice(tok)?);
+            after_name = (kind == K::Ident).then_some(tok);
         }
         let opener = match kind {
             K::CBrace => Some(K::OBrace),
@@ -554,6 +609,42 @@ mod tests {
         }
         out.sort();
         out
+    }
+
+    /// Which file a name is reported from: the first declaring file other
+    /// than the checked one (files in name order, a file counted once
+    /// however often it declares the name), and whether a sibling defines
+    /// it by anything but an `output` block.
+    #[test]
+    fn the_first_other_declaring_file_answers() {
+        let file = |name: &str, text: &str| (name.to_string(), text.to_string());
+        let files = [
+            file("c.pp", "shared = 3\nonlyC = 1\n"),
+            file("a.pp", "shared = 1\nshared2 = 1\nshared2 = 2\n"),
+            file(
+                "b.pp",
+                "output shared2 {\n  value = 1\n}\noutput out {\n  value = 1\n}\n",
+            ),
+            // Parsed, not skimmed (a syntax error): the same answers.
+            file("d.pp", "out = 1\nbroken = (\n"),
+        ];
+        let names = Arc::new(DeclaredNames::from_files(&files));
+        let from = |checked: &str| Siblings::new(Arc::clone(&names), checked);
+        assert_eq!(from("a.pp").file_of("shared"), Some("c.pp"));
+        assert_eq!(from("c.pp").file_of("shared"), Some("a.pp"));
+        assert_eq!(from("x.pp").file_of("shared"), Some("a.pp"));
+        // a.pp declares `shared2` twice: the second file is b.pp.
+        assert_eq!(from("a.pp").file_of("shared2"), Some("b.pp"));
+        assert!(!from("a.pp").defines("shared2"), "b.pp only outputs it");
+        assert!(from("b.pp").defines("shared2"));
+        assert_eq!(from("c.pp").file_of("onlyC"), None);
+        assert_eq!(from("a.pp").file_of("onlyC"), Some("c.pp"));
+        assert_eq!(from("a.pp").file_of("out"), Some("b.pp"));
+        assert!(from("a.pp").defines("out"), "d.pp defines it");
+        assert!(!from("d.pp").defines("out"));
+        assert_eq!(from("a.pp").file_of("missing"), None);
+        assert!(!from("a.pp").is_empty());
+        assert!(DeclaredNames::from_files(&[]).is_empty());
     }
 
     fn skimmed(text: &str) -> Option<Vec<(String, bool)>> {
