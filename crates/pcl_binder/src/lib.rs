@@ -243,7 +243,6 @@ fn check_with(
     (Checked::new(program, map, diags), conv)
 }
 
-/// What schema type conversion depends on besides the schemas.
 /// Re-checks `previous`, a check of [`check_program_for_edits`] with `cache`
 /// and `policy`, after file `file`'s text became `text`, re-binding only
 /// the declaration the edit lies in when that gives what a full check of
@@ -285,6 +284,7 @@ pub fn recheck_edit<L: SchemaLoader>(
 
 pub use incremental::{Fallback, Recheck};
 
+/// What schema type conversion depends on besides the schemas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct ConversionKey {
     non_strict_objects: bool,
