@@ -458,17 +458,7 @@ impl ProgramBinder<'_, '_> {
     /// blocks or siblings).
     fn dependencies_of(&self, decl: &Decl) -> Box<[NodeId]> {
         let mut names: Vec<(u32, &str)> = Vec::new();
-        let mut walk = crate::deps::Walk::default();
-        if let Some(item) = decl.item(&self.files) {
-            match item.kind() {
-                Item::Attribute(a) => walk.expr_names(a.expr(), &mut names),
-                Item::Block(b) => {
-                    let skip = matches!(decl.kind, DeclKind::Resource | DeclKind::Read);
-                    walk.body_names(b.body(), skip, &mut names);
-                }
-            }
-        }
-        names.sort_by_key(|(pos, _)| *pos);
+        decl.names(&self.files, &mut crate::deps::Walk::default(), &mut names);
         let mut seen = std::collections::HashSet::new();
         let mut deps = Vec::new();
         for (_, name) in names {

@@ -105,6 +105,29 @@ impl Decl {
             .get(self.file_idx as usize)
             .and_then(|f| f.body().items().get(self.item_idx as usize))
     }
+
+    /// Replaces `names` with the names the declaration's syntax uses, with
+    /// their positions, in source order (a resource's or read's own
+    /// property-list options (`ignoreChanges` …) left out, as
+    /// [`deps::Walk::body_names`] does).
+    pub fn names<'f>(
+        &self,
+        files: &'f [ParsedFile],
+        walk: &mut deps::Walk<'f>,
+        names: &mut Vec<(u32, &'f str)>,
+    ) {
+        names.clear();
+        if let Some(item) = self.item(files) {
+            match item.kind() {
+                Item::Attribute(a) => walk.expr_names(a.expr(), names),
+                Item::Block(b) => {
+                    let skip = matches!(self.kind, DeclKind::Resource | DeclKind::Read);
+                    walk.body_names(b.body(), skip, names);
+                }
+            }
+        }
+        names.sort_by_key(|(pos, _)| *pos);
+    }
 }
 
 /// The binder of one program.
@@ -644,17 +667,7 @@ impl ProgramBinder<'_, '_> {
             }
         ];
         for (decl_at, decl) in self.decls.iter().enumerate() {
-            names.clear();
-            if let Some(item) = decl.item(&files) {
-                match item.kind() {
-                    Item::Attribute(a) => walk.expr_names(a.expr(), &mut names),
-                    Item::Block(b) => {
-                        let skip = matches!(decl.kind, DeclKind::Resource | DeclKind::Read);
-                        walk.body_names(b.body(), skip, &mut names);
-                    }
-                }
-            }
-            names.sort_by_key(|(pos, _)| *pos);
+            decl.names(&files, &mut walk, &mut names);
             deps.clear();
             let file_id = files.get(decl.file_idx as usize).map(|f| f.id);
             for &(pos, name) in &names {

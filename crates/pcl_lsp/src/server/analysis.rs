@@ -251,36 +251,32 @@ impl Server {
             diagnostics,
             problems,
         } = old;
-        match pcl_binder::recheck_edit(checked, file, text, &profile.schemas, &profile.policy) {
+        let (checked, diagnostics, rebound) = match pcl_binder::recheck_edit(
+            checked,
+            file,
+            text,
+            &profile.schemas,
+            &profile.policy,
+        ) {
             Recheck::Rebound(checked) => {
                 if let Some(slot) = lines.get_mut(file.0 as usize) {
                     *slot = Lines::new(text);
                 }
                 let diagnostics = with_problems(&checked, &problems, &profile);
-                let analysis = Analysis {
-                    checked,
-                    urls,
-                    lines,
-                    published,
-                    profile,
-                    diagnostics,
-                    problems,
-                };
-                (analysis, true)
+                (checked, diagnostics, true)
             }
-            Recheck::Full(checked, _) => {
-                let analysis = Analysis {
-                    checked,
-                    urls,
-                    lines,
-                    published,
-                    profile,
-                    diagnostics,
-                    problems,
-                };
-                (analysis, false)
-            }
-        }
+            Recheck::Full(checked, _) => (checked, diagnostics, false),
+        };
+        let analysis = Analysis {
+            checked,
+            urls,
+            lines,
+            published,
+            profile,
+            diagnostics,
+            problems,
+        };
+        (analysis, rebound)
     }
 
     fn analyse(&mut self, key: &ProgramKey, uri: &Url, profile: Arc<Profile>) -> Option<Analysis> {
