@@ -618,6 +618,15 @@ pub use pcl_types::ConversionKind;
 #[doc(inline)]
 pub use pcl_types::Value;
 
+/// A string quoted as Go's `strconv.Quote` (`%q`) writes it, for
+/// generators that reproduce Go's output.
+///
+/// ```
+/// assert_eq!(pcl::go_quote("a\"b\n\u{1}"), r#""a\"b\n\x01""#);
+/// ```
+#[doc(inline)]
+pub use pcl_types::value::go_quote;
+
 /// A number of a literal ([`Value::Number`]), exact, with Go's
 /// spellings.
 ///

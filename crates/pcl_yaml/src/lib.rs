@@ -31,6 +31,7 @@ use pcl::{
 };
 
 use emit::{Entry, Yaml};
+use pcl::go_quote;
 
 /// The code of a PCL feature Pulumi YAML cannot express (an error).
 pub const UNSUPPORTED: Code = Code("yaml-unsupported");
@@ -717,40 +718,6 @@ impl Generator<'_> {
         }
         wrap_fn("invoke", Yaml::Map(body))
     }
-}
-
-/// Go's `strconv.Quote` (`%q`): double quotes, `"` and `\` escaped,
-/// control and non-printable characters as escapes.
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => {
-                let v = c as u32;
-                if v <= 0xFFFF {
-                    out.push_str(&format!("\\u{v:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{v:08x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn literal(value: &Value) -> Yaml {
