@@ -91,6 +91,18 @@ pub enum Color {
     Never,
 }
 
+/// Where `pcl check` and `pcl convert` read package schemas from.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Args)]
+pub struct SchemaFlags {
+    /// Read package schemas (<name>-<version>.json or <name>.json) from DIR;
+    /// repeatable, earlier directories win
+    #[arg(long = "schema-dir", value_name = "DIR", value_parser = path_value())]
+    pub schema_dirs: Vec<PathBuf>,
+    /// Do not read Pulumi's schema cache ($PULUMI_HOME/schemas, default ~/.pulumi/schemas)
+    #[arg(long)]
+    pub no_schema_cache: bool,
+}
+
 /// The bind options `pcl check` accepts, one field per flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Args)]
 pub struct PolicyFlags {
@@ -137,13 +149,8 @@ pub use pcl_config::CodeLevels;
 /// Arguments of `pcl check`.
 #[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct CheckArgs {
-    /// Read package schemas (<name>-<version>.json or <name>.json) from DIR;
-    /// repeatable, earlier directories win
-    #[arg(long = "schema-dir", value_name = "DIR", value_parser = path_value())]
-    pub schema_dirs: Vec<PathBuf>,
-    /// Do not read Pulumi's schema cache ($PULUMI_HOME/schemas, default ~/.pulumi/schemas)
-    #[arg(long)]
-    pub no_schema_cache: bool,
+    #[command(flatten)]
+    pub schemas: SchemaFlags,
     #[command(flatten)]
     pub policy: PolicyFlags,
     /// How diagnostics are printed (all but human write to stdout only)
@@ -311,13 +318,8 @@ pub struct ConvertArgs {
     /// Write DIR/Main.yaml (creating DIR) instead of printing on stdout
     #[arg(short = 'o', long = "output", value_name = "DIR", value_parser = path_value())]
     pub output: Option<PathBuf>,
-    /// Read package schemas (<name>-<version>.json or <name>.json) from DIR;
-    /// repeatable, earlier directories win
-    #[arg(long = "schema-dir", value_name = "DIR", value_parser = path_value())]
-    pub schema_dirs: Vec<PathBuf>,
-    /// Do not read Pulumi's schema cache ($PULUMI_HOME/schemas, default ~/.pulumi/schemas)
-    #[arg(long)]
-    pub no_schema_cache: bool,
+    #[command(flatten)]
+    pub schemas: SchemaFlags,
     #[command(flatten)]
     pub policy: PolicyFlags,
     /// Colour the diagnostics
@@ -339,8 +341,7 @@ impl ConvertArgs {
     /// The `pcl check` arguments with the same schema sources and policy.
     pub fn as_check_args(&self) -> CheckArgs {
         CheckArgs {
-            schema_dirs: self.schema_dirs.clone(),
-            no_schema_cache: self.no_schema_cache,
+            schemas: self.schemas.clone(),
             policy: self.policy,
             format: Format::Human,
             color: self.color,
@@ -639,13 +640,16 @@ mod tests {
         let Ok(Command::Check(args)) = parsed else {
             panic!("{parsed:?}");
         };
-        assert_eq!(args.schema_dirs, [PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(
+            args.schemas.schema_dirs,
+            [PathBuf::from("a"), PathBuf::from("b")]
+        );
         assert_eq!(args.paths, [PathBuf::from("prog"), PathBuf::from("x.pp")]);
         assert!(args.policy.lenient && args.policy.skip_range_typecheck);
         assert!(!args.policy.allow_missing_variables);
         assert_eq!(args.format, Format::Short);
         assert_eq!(args.color, Color::Never);
-        assert!(!args.deny_warnings && !args.no_schema_cache);
+        assert!(!args.deny_warnings && !args.schemas.no_schema_cache);
     }
 
     #[test]
@@ -697,7 +701,7 @@ mod tests {
             panic!("{parsed:?}");
         };
         assert_eq!(args.format, Format::Sarif);
-        assert!(args.deny_warnings && args.no_schema_cache);
+        assert!(args.deny_warnings && args.schemas.no_schema_cache);
         assert!(args.code_levels().deny.is_empty());
         assert_eq!(args.max_diagnostics, Some(3));
         assert_eq!(args.jobs, Some(2));

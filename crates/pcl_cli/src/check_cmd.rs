@@ -56,7 +56,7 @@ pub struct Leftovers {
 pub fn run_keeping(args: &CheckArgs) -> (Status, Option<Leftovers>) {
     let cwd = std::env::current_dir().ok();
     let mut run_errors: Vec<RunError> = Vec::new();
-    for dir in &args.schema_dirs {
+    for dir in &args.schemas.schema_dirs {
         if !dir.is_dir() {
             run_errors.push(RunError::new(
                 dir.display().to_string(),

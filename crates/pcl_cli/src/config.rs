@@ -32,12 +32,12 @@ impl Settings {
         let empty = Config::default();
         let config = config.unwrap_or(&empty);
         let mut schema_dirs = config.schema_dirs.clone();
-        schema_dirs.extend(args.schema_dirs.iter().cloned());
+        schema_dirs.extend(args.schemas.schema_dirs.iter().cloned());
         let policy = config.policy.or(&args.policy.into());
         let levels = Levels::merge(&[&config.codes, &args.code_levels()]);
         Settings {
             schema_dirs,
-            schema_cache: !args.no_schema_cache && config.schema_cache.unwrap_or(true),
+            schema_cache: !args.schemas.no_schema_cache && config.schema_cache.unwrap_or(true),
             policy,
             deny_warnings: args.deny_warnings || config.deny_warnings,
             levels,

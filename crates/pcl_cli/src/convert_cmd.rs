@@ -33,7 +33,7 @@ pub fn run(args: &ConvertArgs) -> Status {
     }
     let cwd = std::env::current_dir().ok();
     let check = args.as_check_args();
-    for dir in &check.schema_dirs {
+    for dir in &check.schemas.schema_dirs {
         if !dir.is_dir() {
             return run_error(
                 args,
