@@ -469,54 +469,24 @@ impl Emitter {
         self.increase_indent(true, ctx == Context::Item);
         let allow_breaks = !simple_key;
         match style {
-            Style::Plain => self.write_plain(value, allow_breaks),
-            Style::Single => self.write_single(value, allow_breaks),
+            Style::Plain => self.write_unescaped(value, allow_breaks, false),
+            Style::Single => self.write_unescaped(value, allow_breaks, true),
             Style::Double => self.write_double(value, allow_breaks),
             Style::Literal => self.write_literal(value),
         }
         self.pop_indent();
     }
 
-    fn write_plain(&mut self, value: &str, allow_breaks: bool) {
-        if !value.is_empty() && !self.whitespace {
+    /// A plain or single-quoted scalar (libyaml's `write_plain` and
+    /// `write_single_quoted`): the same folding of spaces and line breaks;
+    /// a quoted one is written between `'`, doubles each `'` and never
+    /// folds at its first or last character.
+    fn write_unescaped(&mut self, value: &str, allow_breaks: bool, quoted: bool) {
+        if quoted {
+            self.write_indicator("'", true, false, false);
+        } else if !value.is_empty() && !self.whitespace {
             self.put(' ');
         }
-        let chars: Vec<char> = value.chars().collect();
-        let mut spaces = false;
-        let mut breaks = false;
-        for (i, &c) in chars.iter().enumerate() {
-            if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks && !spaces && self.column > BEST_WIDTH && !next_space {
-                    self.write_indent();
-                } else {
-                    self.put(c);
-                }
-                spaces = true;
-            } else if is_break(c) {
-                if !breaks && c == '\n' {
-                    self.put_break();
-                }
-                self.write_break(c);
-                breaks = true;
-            } else {
-                if breaks {
-                    self.write_indent();
-                }
-                self.put(c);
-                self.indention = false;
-                spaces = false;
-                breaks = false;
-            }
-        }
-        if !value.is_empty() {
-            self.whitespace = false;
-        }
-        self.indention = false;
-    }
-
-    fn write_single(&mut self, value: &str, allow_breaks: bool) {
-        self.write_indicator("'", true, false, false);
         let chars: Vec<char> = value.chars().collect();
         let n = chars.len();
         let mut spaces = false;
@@ -524,13 +494,8 @@ impl Emitter {
         for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
                 let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks
-                    && !spaces
-                    && self.column > BEST_WIDTH
-                    && i > 0
-                    && i + 1 < n
-                    && !next_space
-                {
+                let inside = !quoted || (i > 0 && i + 1 < n);
+                if allow_breaks && !spaces && self.column > BEST_WIDTH && inside && !next_space {
                     self.write_indent();
                 } else {
                     self.put(c);
@@ -546,7 +511,7 @@ impl Emitter {
                 if breaks {
                     self.write_indent();
                 }
-                if c == '\'' {
+                if quoted && c == '\'' {
                     self.put('\'');
                 }
                 self.put(c);
@@ -555,8 +520,12 @@ impl Emitter {
                 breaks = false;
             }
         }
-        self.write_indicator("'", false, false, false);
-        self.whitespace = false;
+        if quoted {
+            self.write_indicator("'", false, false, false);
+            self.whitespace = false;
+        } else if !value.is_empty() {
+            self.whitespace = false;
+        }
         self.indention = false;
     }
 
