@@ -764,6 +764,24 @@ mod tests {
     }
 
     #[test]
+    fn long_single_quoted_strings_fold_and_double_quotes() {
+        // A leading `*` cannot start a plain scalar: the value is quoted.
+        let value = format!("*{} it's", " word".repeat(30));
+        let out = to_string(&map(vec![("k", s(&value))]));
+        assert!(out.starts_with("k: '*"), "{out}");
+        assert!(out.lines().count() > 1, "{out}");
+        assert!(out.contains("it''s"), "{out}");
+        // Read back as YAML reads a folded single-quoted scalar: each line
+        // break between words is one space, `''` is `'`.
+        let body = out
+            .trim_end()
+            .trim_start_matches("k: '")
+            .trim_end_matches('\'');
+        let read: Vec<&str> = body.lines().map(str::trim).collect();
+        assert_eq!(read.join(" ").replace("''", "'"), value);
+    }
+
+    #[test]
     fn an_empty_document_is_an_empty_mapping() {
         assert_eq!(to_string(&Yaml::Map(vec![])), "{}\n");
     }
