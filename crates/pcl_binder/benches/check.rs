@@ -1005,20 +1005,6 @@ fn hcl_edit_peer() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
-/// Instructions of the whole process `program args…`, counted by callgrind.
-fn callgrind<S: AsRef<std::ffi::OsStr>>(program: &Path, args: &[S]) -> Option<u64> {
-    let output = std::process::Command::new("valgrind")
-        .arg("--tool=callgrind")
-        .arg("--callgrind-out-file=/dev/null")
-        .arg(program)
-        .args(args)
-        .output()
-        .ok()?;
-    let stderr = String::from_utf8(output.stderr).ok()?;
-    let line = stderr.lines().find(|l| l.contains("Collected :"))?;
-    line.rsplit(':').next()?.trim().parse().ok()
-}
-
 /// hcl-edit's parse of `files`, each once, in one process (reading them
 /// included).
 fn hcl_edit_instructions(peer: &Path, files: &[PathBuf]) -> Option<u64> {
@@ -1027,7 +1013,7 @@ fn hcl_edit_instructions(peer: &Path, files: &[PathBuf]) -> Option<u64> {
         .map(Into::into)
         .collect();
     args.extend(files.iter().map(|f| f.as_os_str().to_owned()));
-    callgrind(peer, &args)
+    pcl_testkit::process_instructions(peer, &args)
 }
 
 /// Peak resident set of `program args…` in KiB (GNU time's `%M`).
@@ -1079,7 +1065,7 @@ fn instruction_rows() {
             "hcl-edit 0.10 peer not found: build it with `cargo build --release --manifest-path ../shared/peers/rust/Cargo.toml --target-dir target/peers/rust && cp target/peers/rust/release/hclpeers target/peers/` (or set PCL_HCL_EDIT_PEER)"
         );
     }
-    if callgrind(&pcl, &["--version"]).is_none() {
+    if pcl_testkit::process_instructions(&pcl, &["--version"]).is_none() {
         println!("valgrind is not available: no instruction rows");
     }
     let work = std::env::temp_dir().join(format!("pcl-bench-i30-{}", std::process::id()));
@@ -1094,7 +1080,10 @@ fn instruction_rows() {
     std::fs::create_dir_all(&gen).unwrap();
     let main = gen.join("main.pp");
     std::fs::write(&main, generate(1_000_000, 1)).unwrap();
-    let check = callgrind(&pcl, &["check", schema_arg.as_str(), gen.to_str().unwrap()]);
+    let check = pcl_testkit::process_instructions(
+        &pcl,
+        &["check", schema_arg.as_str(), gen.to_str().unwrap()],
+    );
     let edit = peer
         .as_deref()
         .and_then(|p| hcl_edit_instructions(p, std::slice::from_ref(&main)));
@@ -1131,7 +1120,9 @@ fn instruction_rows() {
                     .map(Into::into),
             );
             args.extend(dirs.iter().map(|d| d.as_os_str().to_owned()));
-            total = total.zip(callgrind(&pcl, &args)).map(|(a, b)| a + b);
+            total = total
+                .zip(pcl_testkit::process_instructions(&pcl, &args))
+                .map(|(a, b)| a + b);
         }
         let files: Vec<PathBuf> = groups
             .iter()
@@ -1160,7 +1151,7 @@ fn instruction_rows() {
     }
     let siblings = pp_files(&dir);
     std::fs::write(dir.join("tiny.pp"), "a = 1\n").unwrap();
-    let alone = callgrind(
+    let alone = pcl_testkit::process_instructions(
         &pcl,
         &[
             "check",
@@ -1170,7 +1161,7 @@ fn instruction_rows() {
     );
     let mut parse_args: Vec<std::ffi::OsString> = vec!["parse".into()];
     parse_args.extend(siblings.iter().map(|f| f.as_os_str().to_owned()));
-    let parse = callgrind(&pcl, &parse_args);
+    let parse = pcl_testkit::process_instructions(&pcl, &parse_args);
     let edit = peer
         .as_deref()
         .and_then(|p| hcl_edit_instructions(p, &siblings));

@@ -248,27 +248,12 @@ fn callgrind_instructions(text: &str) -> Option<u64> {
     let exe = std::env::current_exe().ok()?;
     let path = std::env::temp_dir().join(format!("pcl-bench-cg-{}.pp", std::process::id()));
     std::fs::write(&path, text).ok()?;
-    let count = callgrind_count(
+    let count = pcl_testkit::process_instructions::<&std::ffi::OsStr>(
         &exe,
         &["--rss-child".as_ref(), "pcl".as_ref(), path.as_ref()],
     );
     let _ = std::fs::remove_file(&path);
     count
-}
-
-/// Instructions of the whole process `program args…`, counted by
-/// callgrind; `None` when valgrind is missing or its report is unreadable.
-fn callgrind_count(program: &Path, args: &[&std::ffi::OsStr]) -> Option<u64> {
-    let output = Command::new("valgrind")
-        .arg("--tool=callgrind")
-        .arg("--callgrind-out-file=/dev/null")
-        .arg(program)
-        .args(args)
-        .output()
-        .ok()?;
-    let stderr = String::from_utf8(output.stderr).ok()?;
-    let line = stderr.lines().find(|l| l.contains("Collected :"))?;
-    line.rsplit(':').next()?.trim().parse().ok()
 }
 
 /// The peers' Rust harness (`../shared/peers/rust`, hcl-edit 0.10 built
@@ -297,7 +282,7 @@ fn instruction_row() {
         return;
     };
     let child = |parser: &str| {
-        callgrind_count(
+        pcl_testkit::process_instructions::<&std::ffi::OsStr>(
             &exe,
             &["--rss-child".as_ref(), parser.as_ref(), path.as_ref()],
         )
@@ -311,7 +296,7 @@ fn instruction_row() {
     match hclpeers() {
         Some(peers) => rows.push((
             "hcl-edit 0.10 (peers' build, fat LTO)".to_string(),
-            callgrind_count(
+            pcl_testkit::process_instructions::<&std::ffi::OsStr>(
                 &peers,
                 &[
                     "hcl-edit".as_ref(),

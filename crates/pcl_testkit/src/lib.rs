@@ -278,16 +278,30 @@ pub fn instructions(test: &str, env: &[(&str, String)]) -> Option<u64> {
         "{test} under callgrind failed:\n{}{stderr}",
         String::from_utf8_lossy(&out.stdout)
     );
-    // `==pid== Collected : N`
-    let count = stderr
-        .lines()
-        .find_map(|l| {
-            l.split_once("Collected :")
-                .map(|(_, n)| n.trim().to_string())
-        })
-        .and_then(|n| n.parse::<u64>().ok())
+    let count = collected(&stderr)
         .unwrap_or_else(|| panic!("{test}: no instruction count in callgrind's output:\n{stderr}"));
     Some(count)
+}
+
+/// Instructions of the whole process `program args…`, counted by
+/// callgrind (for benches); `None` when valgrind cannot be run or its
+/// report has no count.
+pub fn process_instructions<S: AsRef<std::ffi::OsStr>>(program: &Path, args: &[S]) -> Option<u64> {
+    let output = std::process::Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(program)
+        .args(args)
+        .output()
+        .ok()?;
+    collected(&String::from_utf8_lossy(&output.stderr))
+}
+
+/// The count of callgrind's `==pid== Collected : N` line.
+fn collected(stderr: &str) -> Option<u64> {
+    stderr
+        .lines()
+        .find_map(|l| l.split_once("Collected :"))
+        .and_then(|(_, n)| n.trim().parse().ok())
 }
 
 /// [`instructions`] of `test` at 1×, 4× and 16× of `base` (passed in
@@ -317,6 +331,24 @@ pub fn assert_linear_instructions(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_has_an_instruction_count_under_callgrind() {
+        let exe = std::env::current_exe().unwrap_or_else(|e| panic!("current_exe: {e}"));
+        let count = process_instructions(&exe, &["--list"]);
+        if std::process::Command::new("valgrind")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            assert_eq!(count, None);
+            println!("valgrind is not installed: only the missing count is checked");
+            return;
+        }
+        assert!(count.is_some_and(|n| n > 10_000), "{count:?}");
+        assert_eq!(collected("==1== Collected : 1234\n"), Some(1234));
+        assert_eq!(collected("==1== nothing\n"), None);
+    }
 
     #[test]
     fn a_filter_that_matches_nothing_fails() {
