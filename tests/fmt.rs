@@ -219,14 +219,11 @@ fn bad_arguments_and_unreadable_paths_exit_2() {
 /// The corpus programs (`../shared/corpus/manifest.tsv`): name and schema
 /// directory.
 fn corpus_programs(corpus: &Path) -> Vec<(String, String)> {
-    let manifest = std::fs::read_to_string(corpus.join("manifest.tsv")).unwrap();
-    manifest
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            let dir = cols.get(1)?.strip_prefix("programs/")?;
-            Some((dir.to_string(), cols.get(2)?.to_string()))
+    pcl_testkit::corpus_manifest(corpus)
+        .into_iter()
+        .filter_map(|row| {
+            let dir = row.program_dir.strip_prefix("programs/")?.to_string();
+            Some((dir, row.schema_dir))
         })
         .collect()
 }

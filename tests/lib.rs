@@ -34,19 +34,10 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
 /// absent (see [`corpus`]).
 pub fn corpus_groups(test: &str) -> Option<Vec<(String, Vec<String>)>> {
     let dir = corpus(test)?;
-    let manifest = std::fs::read_to_string(dir.join("manifest.tsv"))
-        .unwrap_or_else(|e| panic!("manifest.tsv: {e}"));
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for line in manifest
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let (Some(program), Some(schemas)) = (fields.get(1), fields.get(2)) else {
-            continue;
-        };
-        let program = dir.join(program).to_string_lossy().into_owned();
-        let schemas = dir.join(schemas).to_string_lossy().into_owned();
+    for row in pcl_testkit::corpus_manifest(&dir) {
+        let program = dir.join(&row.program_dir).to_string_lossy().into_owned();
+        let schemas = dir.join(&row.schema_dir).to_string_lossy().into_owned();
         match groups.iter_mut().find(|(s, _)| *s == schemas) {
             Some((_, programs)) => programs.push(program),
             None => groups.push((schemas, vec![program])),

@@ -53,6 +53,52 @@ pub fn shared(rel: &str, test: &str) -> Option<PathBuf> {
     material(&dir, test)
 }
 
+/// One program line of the corpus's `manifest.tsv` (its columns, in order).
+#[derive(Clone, Debug)]
+pub struct ManifestRow {
+    pub name: String,
+    /// Relative to the corpus directory.
+    pub program_dir: String,
+    /// Relative to the corpus directory.
+    pub schema_dir: String,
+    /// Whether every schema the program needs is present.
+    pub checkable: bool,
+    /// `clean` or `error`.
+    pub expect: String,
+    /// The policy flags, `-` for none.
+    pub flags: String,
+    /// Expected error substrings, separated by ` | `, `-` for none.
+    pub messages: String,
+}
+
+/// The program lines of `corpus`'s `manifest.tsv`, in order (comment
+/// lines and lines without all seven columns left out); panics when the
+/// manifest cannot be read.
+pub fn corpus_manifest(corpus: &Path) -> Vec<ManifestRow> {
+    let path = corpus.join("manifest.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let [name, program_dir, schema_dir, checkable, expect, flags, messages] =
+                cols.as_slice()
+            else {
+                return None;
+            };
+            Some(ManifestRow {
+                name: (*name).to_string(),
+                program_dir: (*program_dir).to_string(),
+                schema_dir: (*schema_dir).to_string(),
+                checkable: *checkable == "yes",
+                expect: (*expect).to_string(),
+                flags: (*flags).to_string(),
+                messages: (*messages).to_string(),
+            })
+        })
+        .collect()
+}
+
 /// Like [`shared`] for any directory or file (for example one named by a
 /// variable such as `PCL_TYPE_VECTORS`).
 pub fn material(path: &Path, test: &str) -> Option<PathBuf> {

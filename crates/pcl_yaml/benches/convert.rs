@@ -26,25 +26,19 @@ struct Program {
 
 fn main() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    let Ok(manifest) = std::fs::read_to_string(corpus.join("manifest.tsv")) else {
+    if !corpus.join("manifest.tsv").is_file() {
         println!("corpus not found (../shared/corpus): skipping the conversion row");
         return;
-    };
+    }
     let passes: usize = std::env::var("PCL_BENCH_PASSES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
     let mut folders: Vec<String> = Vec::new();
     let mut programs = Vec::new();
-    for line in manifest
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let (Some(program), Some(schemas)) = (fields.get(1), fields.get(2)) else {
-            continue;
-        };
-        let dir = corpus.join(program);
+    for row in pcl_testkit::corpus_manifest(&corpus) {
+        let dir = corpus.join(&row.program_dir);
+        let schemas = row.schema_dir.as_str();
         let mut sources: Vec<(String, String)> = std::fs::read_dir(&dir)
             .into_iter()
             .flatten()

@@ -60,27 +60,17 @@ pub const MIN_PROGRAMS: usize = 200;
 /// absent (a failure under `PCL_REQUIRE_CORPUS=1`, see `pcl_testkit`).
 /// Lines without all seven columns are skipped.
 pub fn manifest() -> Option<Vec<ManifestRow>> {
-    let path = pcl_testkit::shared("corpus/manifest.tsv", "binder corpus")?;
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("manifest.tsv: {e}"));
-    let rows = text
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let cols: Vec<&str> = line.split('\t').collect();
-            let [name, program_dir, schema_dir, checkable, expect, flags, messages] =
-                cols.as_slice()
-            else {
-                return None;
-            };
-            Some(ManifestRow {
-                name: (*name).to_string(),
-                program_dir: (*program_dir).to_string(),
-                schema_dir: (*schema_dir).to_string(),
-                checkable: *checkable == "yes",
-                expect: (*expect).to_string(),
-                flags: (*flags).to_string(),
-                messages: (*messages).to_string(),
-            })
+    pcl_testkit::shared("corpus/manifest.tsv", "binder corpus")?;
+    let rows = pcl_testkit::corpus_manifest(&corpus_dir())
+        .into_iter()
+        .map(|row| ManifestRow {
+            name: row.name,
+            program_dir: row.program_dir,
+            schema_dir: row.schema_dir,
+            checkable: row.checkable,
+            expect: row.expect,
+            flags: row.flags,
+            messages: row.messages,
         })
         .collect::<Vec<_>>();
     pcl_testkit::at_least("corpus manifest programs", rows.len(), MIN_PROGRAMS);
