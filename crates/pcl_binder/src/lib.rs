@@ -218,6 +218,8 @@ fn check_with(
     conv: Conversions,
     for_edits: bool,
 ) -> (Checked<Program>, Conversions) {
+    // The program's conversion questions share their answers.
+    let _conversions = pcl_types::remember_conversions();
     let shared = program::Shared {
         schemas: schema_types::Schemas::with_conversions(loader, policy, conv),
         policy: policy.clone(),
@@ -260,6 +262,7 @@ pub fn recheck_edit<L: SchemaLoader>(
 ) -> Recheck {
     let key = ConversionKey::of(policy);
     let kept = cache.take(key);
+    let _conversions = pcl_types::remember_conversions();
     let shared = program::Shared {
         schemas: schema_types::Schemas::with_conversions(
             &cache.loader,

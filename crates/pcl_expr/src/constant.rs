@@ -27,7 +27,10 @@ pub fn never_converts(
     name: &str,
     span: &dyn Fn(TextRange) -> Span,
 ) -> Option<Diagnostic> {
-    let (at, expected, (what, text), path) = constant_mismatch(value, declared, String::new(), 0)?;
+    let (at, expected, (what, text), steps) = constant_mismatch(value, declared, 0)?;
+    // The path is spelt only for a mismatch (its steps come innermost
+    // first).
+    let path: String = steps.iter().rev().map(Step::to_string).collect();
     // An invoke's argument object has no name of its own: the path is it.
     let subject = match (name, path.strip_prefix('.')) {
         ("", Some(rest)) => rest.to_string(),
@@ -57,12 +60,39 @@ fn literal(value: BoundRef<'_>) -> Option<&pcl_types::Value> {
     }
 }
 
-fn constant_mismatch(
-    value: BoundRef<'_>,
-    declared: &Type,
-    path: String,
-    depth: usize,
-) -> Option<(TextRange, &'static str, (&'static str, String), String)> {
+/// One step of the path to a mismatching constant.
+enum Step {
+    /// `[i]`
+    Index(usize),
+    /// `["key"]` (a map's key)
+    Key(String),
+    /// `.key` (an object's property)
+    Field(String),
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Index(i) => write!(f, "[{i}]"),
+            Step::Key(k) => write!(f, "[\"{k}\"]"),
+            Step::Field(k) => write!(f, ".{k}"),
+        }
+    }
+}
+
+/// An object key's text, borrowed when it is a string literal.
+fn key_text(key: BoundRef<'_>) -> Option<std::borrow::Cow<'_, str>> {
+    match key.literal_string() {
+        Some(s) => Some(std::borrow::Cow::Borrowed(s)),
+        None => key.key_string().map(std::borrow::Cow::Owned),
+    }
+}
+
+/// The mismatching constant inside `value`: its range, what was
+/// expected, what it is, and the path to it (innermost step first).
+type Mismatch = (TextRange, &'static str, (&'static str, String), Vec<Step>);
+
+fn constant_mismatch(value: BoundRef<'_>, declared: &Type, depth: usize) -> Option<Mismatch> {
     use crate::bound::BoundExprKind;
     use pcl_types::TypeKind;
     if depth > MAX_CONSTANT_DEPTH {
@@ -77,7 +107,7 @@ fn constant_mismatch(
                 !t.is_none() && !matches!(t.kind(), TypeKind::Output(_) | TypeKind::Promise(_))
             });
             match (members.next(), members.next()) {
-                (Some(t), None) => constant_mismatch(value, t, path, depth + 1),
+                (Some(t), None) => constant_mismatch(value, t, depth + 1),
                 _ => None,
             }
         }
@@ -85,12 +115,17 @@ fn constant_mismatch(
             // A bool converts to a number only through its text, which
             // is never a number.
             if let Some(pcl_types::Value::Bool(b)) = literal(value) {
-                return Some((value.range(), "a number", ("bool", b.to_string()), path));
+                return Some((
+                    value.range(),
+                    "a number",
+                    ("bool", b.to_string()),
+                    Vec::new(),
+                ));
             }
             let s = value.literal_string()?;
             let t = s.trim();
             let is_number = t.parse::<f64>().is_ok_and(f64::is_finite);
-            (!is_number).then(|| (value.range(), "a number", shown(s), path))
+            (!is_number).then(|| (value.range(), "a number", shown(s), Vec::new()))
         }
         TypeKind::Bool => {
             // No number ever converts to a bool: cty, which evaluates
@@ -100,31 +135,37 @@ fn constant_mismatch(
             // number where a bool is declared.
             if let Some(pcl_types::Value::Number(n)) = literal(value) {
                 let text = pcl_types::Value::Number(n.clone()).pretty();
-                return Some((value.range(), "a bool", ("number", text), path));
+                return Some((value.range(), "a bool", ("number", text), Vec::new()));
             }
             // cty's string-to-bool conversion accepts exactly these.
             let s = value.literal_string()?;
             let ok = matches!(s, "true" | "false" | "1" | "0");
-            (!ok).then(|| (value.range(), "a bool", shown(s), path))
+            (!ok).then(|| (value.range(), "a bool", shown(s), Vec::new()))
         }
         TypeKind::List(e) | TypeKind::Set(e) => match value.kind() {
             BoundExprKind::Tuple(items) => items.iter().enumerate().find_map(|(i, item)| {
-                constant_mismatch(item, e, format!("{path}[{i}]"), depth + 1)
+                let mut found = constant_mismatch(item, e, depth + 1)?;
+                found.3.push(Step::Index(i));
+                Some(found)
             }),
             _ => None,
         },
         TypeKind::Map(e) => match value.kind() {
             BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
-                let key = k.key_string()?;
-                constant_mismatch(v, e, format!("{path}[\"{key}\"]"), depth + 1)
+                let key = key_text(k)?;
+                let mut found = constant_mismatch(v, e, depth + 1)?;
+                found.3.push(Step::Key(key.into_owned()));
+                Some(found)
             }),
             _ => None,
         },
         TypeKind::Object(o) => match value.kind() {
             BoundExprKind::Object(items) => items.iter().find_map(|(k, v)| {
-                let key = k.key_string()?;
-                let t = &o.property(key.as_str())?;
-                constant_mismatch(v, t, format!("{path}.{key}"), depth + 1)
+                let key = key_text(k)?;
+                let t = &o.property(&key)?;
+                let mut found = constant_mismatch(v, t, depth + 1)?;
+                found.3.push(Step::Field(key.into_owned()));
+                Some(found)
             }),
             _ => None,
         },

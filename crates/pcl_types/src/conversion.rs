@@ -11,6 +11,17 @@
 //! addresses cannot be reused within the call. Questions that are decided at
 //! once (a leaf or const-of-leaf side, a small source found among a union
 //! destination's elements) get no memo entry.
+//!
+//! A host that asks many questions about the same types (the program
+//! binder: every property value, operand and argument of a program) keeps
+//! the answers of [`conversion_from`] across questions while a
+//! [`ConversionMemo`] from [`remember_conversions`] is alive on its thread:
+//! the questions of one check then share one memo, which also remembers
+//! the pairs with one cheap side (a union destination and a literal
+//! source), the most repeated questions of a program. An answer is final
+//! (types do not change once their properties are set), except one that
+//! read an object whose properties were not set yet: then the memo is
+//! emptied.
 
 use foldhash::HashMap;
 
@@ -54,8 +65,76 @@ const POOLED_MEMO_CAPACITY: usize = 1024;
 /// How many emptied memos a thread keeps (questions may nest).
 const POOLED_MEMOS: usize = 4;
 
+/// How many answers a [`ConversionMemo`] keeps at most; past it, the memo
+/// starts again empty (each entry keeps its two types alive).
+const MAX_REMEMBERED: usize = 1 << 15;
+
 thread_local! {
     static MEMO_POOL: std::cell::RefCell<Vec<Memo>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The memo of the thread's [`ConversionMemo`], when one is alive
+    /// (taken out while a question uses it).
+    static REMEMBERED: std::cell::RefCell<Option<Memo>> = const { std::cell::RefCell::new(None) };
+}
+
+/// While alive, [`conversion_from`] on this thread keeps its answers for
+/// later questions (see the module's documentation). Made by
+/// [`remember_conversions`]; dropping it forgets them. A memo made while
+/// another is alive on the thread leaves that one in charge.
+#[must_use = "conversions are remembered only while the memo is alive"]
+pub struct ConversionMemo {
+    installed: bool,
+    /// Thread-bound: the memo lives in a thread-local.
+    _thread: std::marker::PhantomData<*const ()>,
+}
+
+/// Keeps [`conversion_from`]'s answers on this thread until the returned
+/// [`ConversionMemo`] is dropped.
+pub fn remember_conversions() -> ConversionMemo {
+    let installed = REMEMBERED
+        .try_with(|r| match r.try_borrow_mut() {
+            Ok(mut r) if r.is_none() => {
+                *r = Some(Memo::default());
+                true
+            }
+            _ => false,
+        })
+        .unwrap_or(false);
+    ConversionMemo {
+        installed,
+        _thread: std::marker::PhantomData,
+    }
+}
+
+impl Drop for ConversionMemo {
+    fn drop(&mut self) {
+        if !self.installed {
+            return;
+        }
+        // Taken out first: dropping the types may free groups.
+        let memo = REMEMBERED
+            .try_with(|r| r.try_borrow_mut().ok().and_then(|mut r| r.take()))
+            .ok()
+            .flatten();
+        drop(memo);
+    }
+}
+
+/// The remembered memo, taken out for one question (`None` when no
+/// [`ConversionMemo`] is alive, or another question holds it).
+fn take_remembered() -> Option<Memo> {
+    REMEMBERED
+        .try_with(|r| r.try_borrow_mut().ok().and_then(|mut r| r.take()))
+        .ok()
+        .flatten()
+}
+
+/// Puts the remembered memo back after a question.
+fn put_remembered(memo: Memo) {
+    let _ = REMEMBERED.try_with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            *r = Some(memo);
+        }
+    });
 }
 
 /// Shared state of one conversion / unification question.
@@ -69,6 +148,9 @@ pub(crate) struct Engine {
     /// Set when some walk hit [`MAX_TYPE_DEPTH`].
     pub(crate) too_deep: bool,
     pub(crate) unify_state: crate::unify::UnifyState,
+    /// Whether `memo` is the remembered one of a [`ConversionMemo`]
+    /// (then pairs with one cheap side are memoised too).
+    remembered: bool,
 }
 
 use ConversionKind as CK;
@@ -128,7 +210,16 @@ impl Engine {
             depth: 0,
             too_deep: false,
             unify_state: crate::unify::UnifyState::default(),
+            remembered: false,
         }
+    }
+
+    /// An engine answering with the remembered memo `memo`.
+    fn with_memo(memo: Memo) -> Engine {
+        let mut engine = Engine::new();
+        engine.memo = memo;
+        engine.remembered = true;
+        engine
     }
 
     /// Adds a memo entry, first taking an emptied table from the thread's
@@ -187,7 +278,13 @@ impl Engine {
         // a leaf or const, a composite type is decided by walking only its
         // union, eventual, const and enum wrappers (flat, a few levels), and
         // such a question is reached from a memoised one.
-        let memoise = !cheap(dest) && !cheap(src);
+        // Across questions (a remembered memo), a pair with one cheap side
+        // is worth remembering: programs ask the same ones again and again.
+        let memoise = if self.remembered {
+            !(cheap(dest) && cheap(src))
+        } else {
+            !cheap(dest) && !cheap(src)
+        };
         if memoise {
             if let Some((_, _, k)) = self.memo.get(&key) {
                 return *k;
@@ -435,6 +532,19 @@ fn number_exists(src: &Type) -> bool {
     matches!(src.kind(), TypeKind::Number | TypeKind::Int) || string_from(src).exists()
 }
 
+/// Whether `src` is `dynamic`, or a union or const that may hold it
+/// (`top`: looking one level into a union's elements or a const's
+/// underlying type; below that, any union or const counts).
+fn may_hold_dynamic(src: &Type, top: bool) -> bool {
+    match src.kind() {
+        TypeKind::Dynamic => true,
+        TypeKind::Union(_) | TypeKind::Const(_) if !top => true,
+        TypeKind::Union(u) => u.elements().iter().any(|e| may_hold_dynamic(e, false)),
+        TypeKind::Const(c) => may_hold_dynamic(c.underlying(), false),
+        _ => false,
+    }
+}
+
 /// `dest.ConversionFrom(src)` (types.md §2).
 pub fn conversion_from(dest: &Type, src: &Type) -> ConversionKind {
     // What `Engine::conv` answers first, without setting up an engine.
@@ -444,8 +554,13 @@ pub fn conversion_from(dest: &Type, src: &Type) -> ConversionKind {
     // A union destination listing a small source accepts it safely; a
     // const source (a literal) is decided by its underlying type (neither
     // is equal to a union, and the union is no enum), so a union listing
-    // that type accepts it safely too.
+    // that type accepts it safely too. A union listing `dynamic` accepts
+    // safely every source but `dynamic` itself (unsafe) and the unions
+    // and consts that may hold it.
     if let TypeKind::Union(u) = dest.kind() {
+        if u.elements().iter().any(Type::is_dynamic) && !may_hold_dynamic(src, true) {
+            return ConversionKind::Safe;
+        }
         let s = match src.kind() {
             TypeKind::Const(c) => c.underlying(),
             _ => src,
@@ -454,7 +569,26 @@ pub fn conversion_from(dest: &Type, src: &Type) -> ConversionKind {
             return ConversionKind::Safe;
         }
     }
-    Engine::new().conv(dest, src, false)
+    match take_remembered() {
+        Some(memo) => {
+            let reads = crate::object::unsettled_reads();
+            let mut engine = Engine::with_memo(memo);
+            let res = engine.conv(dest, src, false);
+            let mut memo = std::mem::take(&mut engine.memo);
+            let too_deep = engine.too_deep;
+            drop(engine);
+            // An answer that read unset properties may change, and one
+            // that hit the depth limit depends on where the pair was met;
+            // one too many entries starts the memo again.
+            let unsettled = crate::object::unsettled_reads() != reads;
+            if unsettled || too_deep || memo.len() > MAX_REMEMBERED {
+                memo = Memo::default();
+            }
+            put_remembered(memo);
+            res
+        }
+        None => Engine::new().conv(dest, src, false),
+    }
 }
 
 impl Type {
@@ -573,6 +707,11 @@ mod tests {
         ];
         let mut sources: Vec<Type> = leaves.to_vec();
         sources.extend([
+            Type::optional(Type::string()),
+            Type::union([Type::dynamic(), Type::string()]),
+            Type::constant(Type::dynamic(), Value::Unknown),
+            Type::object([("a", Type::string())]),
+            Type::tuple([Type::dynamic()]),
             Type::literal(Value::string("a")),
             Type::literal(Value::string("b")),
             Type::literal(Value::int(3)),
@@ -586,6 +725,11 @@ mod tests {
                 dests.push(Type::union([a.clone(), b.clone()]));
             }
             dests.push(Type::union([a.clone(), en.clone()]));
+            dests.push(Type::union([
+                a.clone(),
+                Type::dynamic(),
+                Type::output(a.clone()),
+            ]));
             dests.push(Type::union([a.clone(), Type::literal(Value::string("a"))]));
         }
         for d in &dests {
@@ -597,6 +741,47 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Answers kept by a [`ConversionMemo`] are the engine's, asked once
+    /// or again, and one that read an object before its properties were
+    /// set is not kept.
+    #[test]
+    fn remembered_answers_are_the_engines() {
+        let obj = Type::object([("a", Type::string()), ("b", Type::int())]);
+        let types = [
+            Type::string(),
+            Type::int(),
+            Type::dynamic(),
+            Type::literal(Value::int(2)),
+            Type::union([Type::number(), Type::output(Type::number())]),
+            Type::union([Type::dynamic(), Type::none()]),
+            Type::list(obj.clone()),
+            Type::map(Type::string()),
+            obj.clone(),
+            Type::object([("a", Type::literal(Value::string("x")))]),
+            Type::tuple([obj.clone(), Type::string()]),
+        ];
+        let fresh: Vec<ConversionKind> = types
+            .iter()
+            .flat_map(|d| types.iter().map(move |s| Engine::new().conv(d, s, false)))
+            .collect();
+        let memo = remember_conversions();
+        for _ in 0..2 {
+            let asked: Vec<ConversionKind> = types
+                .iter()
+                .flat_map(|d| types.iter().map(move |s| conversion_from(d, s)))
+                .collect();
+            assert_eq!(asked, fresh);
+        }
+        // A deferred object reads as empty until defined: `{a: string}`
+        // does not take it then, and does once it is defined.
+        let dest = Type::object([("a", Type::string())]);
+        let late = Type::deferred_object(Default::default());
+        assert_eq!(conversion_from(&dest, &late), CK::None);
+        assert!(late.define_object([("a", Type::string())]));
+        assert_eq!(conversion_from(&dest, &late), CK::Safe);
+        drop(memo);
     }
 
     #[test]

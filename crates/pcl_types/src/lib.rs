@@ -94,7 +94,9 @@ pub mod value;
 /// How deep any recursive walk over a type may go before it falls back.
 pub const MAX_TYPE_DEPTH: usize = 128;
 
-pub use conversion::{assignable_from, conversion_from, ConversionKind};
+pub use conversion::{
+    assignable_from, conversion_from, remember_conversions, ConversionKind, ConversionMemo,
+};
 pub use error::{codes, TypeDiagnostic};
 pub use eventual::{
     collection_types, contains_eventuals, contains_outputs, contains_promises, eventual_of,

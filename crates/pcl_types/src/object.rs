@@ -170,6 +170,17 @@ pub const MAX_NESTED_DEFINITIONS: usize = 32;
 thread_local! {
     /// The lazy objects whose definers run on this thread (by address).
     static DEFINING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    /// How many times [`ObjectDef::properties`] answered for an object
+    /// whose properties were not set (yet) on this thread: an answer
+    /// computed from such a read may change, so the conversions kept
+    /// across questions are dropped when it moves (see
+    /// [`crate::conversion::remember_conversions`]).
+    static UNSETTLED_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The count of reads of unset properties on this thread.
+pub(crate) fn unsettled_reads() -> u64 {
+    UNSETTLED_READS.try_with(std::cell::Cell::get).unwrap_or(0)
 }
 
 /// Marks an object as being defined on this thread until dropped (also
@@ -469,10 +480,10 @@ impl ObjectDef {
             return Props(p);
         }
         self.force();
-        Props(
-            self.props_now()
-                .unwrap_or_else(|| Arc::clone(EMPTY.get_or_init(Arc::default))),
-        )
+        Props(self.props_now().unwrap_or_else(|| {
+            let _ = UNSETTLED_READS.try_with(|n| n.set(n.get().wrapping_add(1)));
+            Arc::clone(EMPTY.get_or_init(Arc::default))
+        }))
     }
 
     pub fn property(&self, name: &str) -> Option<Type> {
