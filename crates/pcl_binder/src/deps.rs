@@ -8,7 +8,7 @@
 //! `additionalSecretOutputs`) are skipped: their names are input properties,
 //! not references.
 
-use pcl_syntax::tree::{BodyRef, ExprKind, ExprRef, Item, List, Part, PartRef};
+use pcl_syntax::tree::{BodyRef, ExprKind, ExprRef, Item, List, Part, PartRef, StepKind};
 
 /// Options whose values name the resource's own input properties.
 pub(crate) const PROPERTY_LIST_OPTIONS: [&str; 4] = [
@@ -83,7 +83,34 @@ impl<'a> Walk<'a> {
                         stack.push(item.value());
                     }
                 }
-                _ => e.for_each_child(|child| stack.push(child)),
+                // The children of the other kinds, from the kind decoded
+                // above (`for_each_child` would decode it again).
+                ExprKind::Literal(_) | ExprKind::SplatItem | ExprKind::Error => {}
+                ExprKind::Traversal(t) => {
+                    stack.push(t.source());
+                    for step in t.steps() {
+                        if let StepKind::Index(key) = step.kind() {
+                            stack.push(key);
+                        }
+                    }
+                }
+                ExprKind::Splat(s) => {
+                    stack.push(s.source());
+                    stack.push(s.each());
+                }
+                ExprKind::For(x) => {
+                    stack.push(x.collection());
+                    stack.extend(x.key_expr());
+                    stack.push(x.value_expr());
+                    stack.extend(x.condition());
+                }
+                ExprKind::Conditional(c) => {
+                    stack.extend([c.condition, c.then_expr, c.else_expr]);
+                }
+                ExprKind::Binary(b) => stack.extend([b.lhs, b.rhs]),
+                ExprKind::Unary(u) => stack.push(u.operand),
+                ExprKind::Tuple(items) => stack.extend(items.iter()),
+                ExprKind::Parens(inner) => stack.push(inner),
             }
         }
     }
