@@ -354,7 +354,8 @@ impl ProgramBinder<'_, '_> {
         // Body.
         let mut body_diags = Vec::new();
         let mut structural = Vec::new();
-        let mut inputs = Vec::new();
+        // Sized for the body's items (attributes, mostly), not grown.
+        let mut inputs = Vec::with_capacity(block.body().items().len());
         let mut logical_name = None;
         let mut options_block: Option<BlockRef<'_>> = None;
         for item in block.body().items() {
@@ -401,7 +402,7 @@ impl ProgramBinder<'_, '_> {
         // Attribute checks.
         let name = self.node_name(idx);
         let mut checks = Vec::new();
-        let mut bound_inputs = Vec::new();
+        let mut bound_inputs = Vec::with_capacity(inputs.len());
         let props = input_type_.as_object().map(|o| o.properties());
         let set_names: Vec<&str> = inputs.iter().map(|(a, _)| a.name()).collect();
         // Required properties an unsupported attribute stands for.

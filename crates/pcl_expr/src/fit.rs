@@ -166,8 +166,25 @@ fn with_place(place: Option<&str>, what: &str) -> String {
     }
 }
 
-fn path_string(path: &[PathSegment]) -> String {
-    path.iter().map(ToString::to_string).collect()
+/// One step of the path from the checked value to a value inside it,
+/// borrowed from the bound tree: the walk spells a path only for a
+/// diagnostic, as [`PathSegment`] does.
+#[derive(Clone, Copy)]
+enum Step<'t> {
+    Property(&'t str),
+    Key(&'t str),
+    Index(usize),
+}
+
+fn path_string(path: &[Step<'_>]) -> String {
+    path.iter()
+        .map(|s| match *s {
+            Step::Property(n) => PathSegment::Property(n.into()),
+            Step::Key(n) => PathSegment::Key(n.into()),
+            Step::Index(i) => PathSegment::Index(i),
+        })
+        .map(|s| s.to_string())
+        .collect()
 }
 
 /// The one plain form of a destination the walk can descend into:
@@ -220,11 +237,11 @@ struct Walk<'s, 'f> {
 }
 
 impl Walk<'_, '_> {
-    fn value(
+    fn value<'t>(
         &mut self,
         dest: &Type,
-        value: BoundRef<'_>,
-        path: &mut Vec<PathSegment>,
+        value: BoundRef<'t>,
+        path: &mut Vec<Step<'t>>,
         depth: usize,
     ) {
         let v = value.strip_parens();
@@ -241,7 +258,7 @@ impl Walk<'_, '_> {
                     {
                         for (k, val) in items.iter() {
                             let key = literal_key(k).map(|(s, _)| s).unwrap_or_default();
-                            path.push(PathSegment::Key(key.into()));
+                            path.push(Step::Key(key));
                             self.value(e, val, path, depth + 1);
                             path.pop();
                         }
@@ -249,7 +266,7 @@ impl Walk<'_, '_> {
                     }
                     (BoundExprKind::Tuple(items), TypeKind::List(e) | TypeKind::Set(e)) => {
                         for (i, item) in items.iter().enumerate() {
-                            path.push(PathSegment::Index(i));
+                            path.push(Step::Index(i));
                             self.value(e, item, path, depth + 1);
                             path.pop();
                         }
@@ -259,7 +276,7 @@ impl Walk<'_, '_> {
                         if items.len() == ts.len() =>
                     {
                         for (i, (item, t)) in items.iter().zip(ts.iter()).enumerate() {
-                            path.push(PathSegment::Index(i));
+                            path.push(Step::Index(i));
                             self.value(t, item, path, depth + 1);
                             path.pop();
                         }
@@ -300,7 +317,7 @@ impl Walk<'_, '_> {
     /// A string constant against an enum of strings that does not list
     /// it: it converts (unsafely), but never to one of the enum's values,
     /// so it is a warning with the close values as fixes.
-    fn enum_constant(&mut self, e: &pcl_types::EnumType, v: BoundRef<'_>, path: &[PathSegment]) {
+    fn enum_constant(&mut self, e: &pcl_types::EnumType, v: BoundRef<'_>, path: &[Step<'_>]) {
         let Some(s) = v.literal_string() else {
             return;
         };
@@ -338,12 +355,12 @@ impl Walk<'_, '_> {
 
     /// An object construction against an object type. Returns `false`
     /// when a key is not a literal (the value is then judged whole).
-    fn object(
+    fn object<'t>(
         &mut self,
         dest: &Type,
-        v: BoundRef<'_>,
-        items: BoundPairs<'_>,
-        path: &mut Vec<PathSegment>,
+        v: BoundRef<'t>,
+        items: BoundPairs<'t>,
+        path: &mut Vec<Step<'t>>,
         depth: usize,
     ) -> bool {
         let Some(o) = dest.as_object() else {
@@ -371,7 +388,7 @@ impl Walk<'_, '_> {
         for ((key, quoted), (k, val)) in keys.iter().zip(items.iter()) {
             match props.get(*key) {
                 Some(t) => {
-                    path.push(PathSegment::Property((*key).into()));
+                    path.push(Step::Property(key));
                     self.value(t, val, path, depth + 1);
                     path.pop();
                 }
