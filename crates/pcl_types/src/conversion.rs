@@ -26,7 +26,7 @@
 use foldhash::HashMap;
 
 use crate::eventual::resolve_outputs;
-use crate::ty::{equal_in, Type, TypeKind};
+use crate::ty::{equal_in, same_kind, Type, TypeKind};
 use crate::MAX_TYPE_DEPTH;
 
 /// How a value of one type can be used as another (`N < U < S`).
@@ -290,7 +290,7 @@ impl Engine {
                 return *k;
             }
         }
-        if equal_in(dest, src, &mut Vec::new(), self.depth) {
+        if same_kind(dest, src) && equal_in(dest, src, &mut Vec::new(), self.depth) {
             return CK::Safe;
         }
         let saved_low = self.low;
@@ -582,7 +582,8 @@ pub fn conversion_from(dest: &Type, src: &Type) -> ConversionKind {
             // one too many entries starts the memo again.
             let unsettled = crate::object::unsettled_reads() != reads;
             if unsettled || too_deep || memo.len() > MAX_REMEMBERED {
-                memo = Memo::default();
+                // Emptied, its table kept.
+                memo.clear();
             }
             put_remembered(memo);
             res

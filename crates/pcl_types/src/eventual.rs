@@ -503,6 +503,14 @@ pub enum Lift {
 
 /// The strongest eventual reachable in `t`.
 pub fn eventual_of(t: &Type) -> Lift {
+    // At the root, what both searches would answer at once (the common
+    // case: a leaf, a const or an enum, an output).
+    match t.kind() {
+        TypeKind::Output(_) => return Lift::Output,
+        TypeKind::Const(_) | TypeKind::Enum(_) => return Lift::None,
+        kind if !kind.has_elements() => return Lift::None,
+        _ => {}
+    }
     if contains_outputs(t) {
         Lift::Output
     } else if contains_promises(t) {

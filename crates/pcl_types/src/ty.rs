@@ -529,8 +529,16 @@ impl Type {
 
     /// `Equals` (types.md §1.13).
     pub fn equals(&self, other: &Type) -> bool {
-        equal_in(self, other, &mut Vec::new(), 0)
+        self.ptr_eq(other) || (same_kind(self, other) && equal_in(self, other, &mut Vec::new(), 0))
     }
+}
+
+/// Whether two types are of the same kind (types of different kinds are
+/// never equal): what the callers of [`equal_in`] that compare many
+/// pairs, most of them of different kinds, check first without a call.
+#[inline]
+pub(crate) fn same_kind(a: &Type, b: &Type) -> bool {
+    std::mem::discriminant(a.kind()) == std::mem::discriminant(b.kind())
 }
 
 /// Structural equality with a coinductive guard for object pairs.
