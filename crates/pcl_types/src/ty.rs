@@ -533,12 +533,15 @@ impl Type {
     }
 }
 
-/// Whether two types are of the same kind (types of different kinds are
-/// never equal): what the callers of [`equal_in`] that compare many
-/// pairs, most of them of different kinds, check first without a call.
+/// Whether two types may be equal by their kinds alone: types of different
+/// kinds are never equal, except a named opaque type and the builtin of
+/// that name (`opaque("boolean")` is `bool`). What the callers of
+/// [`equal_in`] that compare many pairs, most of them of different
+/// kinds, check first without a call.
 #[inline]
 pub(crate) fn same_kind(a: &Type, b: &Type) -> bool {
-    std::mem::discriminant(a.kind()) == std::mem::discriminant(b.kind())
+    let opaque = |t: &Type| matches!(t.kind(), TypeKind::Opaque(_));
+    std::mem::discriminant(a.kind()) == std::mem::discriminant(b.kind()) || opaque(a) || opaque(b)
 }
 
 /// Structural equality with a coinductive guard for object pairs.
@@ -683,6 +686,8 @@ mod tests {
         assert!(Type::bool().ptr_eq(&Type::bool()));
         assert_ne!(Type::bool(), Type::int());
         assert_eq!(Type::opaque("boolean"), Type::bool());
+        assert_eq!(Type::string(), Type::opaque("string"));
+        assert!(Type::list(Type::opaque("int")).equals(&Type::list(Type::int())));
         assert_ne!(Type::opaque("x"), Type::opaque("y"));
     }
 
