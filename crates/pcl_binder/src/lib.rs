@@ -18,11 +18,14 @@
 //! keeps the packages it loaded and the PCL types converted from their
 //! schemas in a [`SchemaCache`] ([`check_program_cached`]): each check
 //! then converts only what no earlier check converted, with results
-//! identical to a check of its own. An editor re-checks an edit inside
-//! one declaration of a [`check_program_for_edits`] result with
-//! [`recheck_edit`], which re-binds that declaration alone when the result
-//! is the full check's (`incremental.rs` says when) and otherwise hands
-//! the previous check back for a full one.
+//! identical to a check of its own. Within one check, the conversion
+//! questions of every expression share their answers (a
+//! [`pcl_types::ConversionMemo`] lives for the check). An editor
+//! re-checks an edit inside one declaration of a
+//! [`check_program_for_edits`] result with [`recheck_edit`], which
+//! re-binds that declaration alone when the result is the full check's
+//! (`incremental.rs` says when) and otherwise hands the previous check
+//! back for a full one.
 //!
 //! # Example
 //!

@@ -57,7 +57,9 @@
 //! conversion it cannot decide, a `type-too-deep` diagnostic for traversal),
 //! so no input can overflow the stack. Conversion and unification memoise
 //! per question, keyed by `(dest, src, mode)`, which keeps wide and deep
-//! unions polynomial (see [`conversion`]).
+//! unions polynomial (see [`conversion`]); a host asking many questions
+//! about the same types (the program binder) keeps [`conversion_from`]'s
+//! answers across them while a [`ConversionMemo`] is alive.
 //!
 //! # Reference defects
 //!
