@@ -245,9 +245,20 @@ impl Walk<'_, '_> {
         depth: usize,
     ) {
         let v = value.strip_parens();
-        if depth < MAX_FIT_DEPTH {
+        let kind = v.kind();
+        // Only constructions are descended into, and only a literal
+        // string is checked against an enum: for any other value the
+        // destination's plain form is not needed.
+        let descends = matches!(
+            kind,
+            BoundExprKind::Object(_)
+                | BoundExprKind::Tuple(_)
+                | BoundExprKind::Literal(_)
+                | BoundExprKind::Template(_)
+        );
+        if depth < MAX_FIT_DEPTH && descends {
             if let Some(d) = plain_dest(dest) {
-                match (v.kind(), d.kind()) {
+                match (kind, d.kind()) {
                     (BoundExprKind::Object(items), TypeKind::Object(_))
                         if self.object(&d, v, items, path, depth) =>
                     {
