@@ -4,7 +4,7 @@
 //!
 //! A binder gives every literal expression its own const type. Built one by
 //! one, a list of a million `1`s holds a million equal type nodes (and, for
-//! strings, a million equal `Arc<str>`s). The cache is a fixed table
+//! strings, a million equal `Arc<str>`s). The cache is a bounded table
 //! indexed by the value's hash (direct-mapped: a new value evicts the one
 //! in its slot), so a lookup is one hash and at most one comparison, its
 //! memory does not grow with the input, and repeated literals, the common
@@ -19,20 +19,66 @@ use crate::name::Name;
 use crate::ty::Type;
 use crate::value::Value;
 
-/// Slots in the table (a power of two). A program's distinct literals
-/// far outnumber 256: with that many slots, most of the string parts of
-/// the check bench's generated program missed and were built again.
-const SLOTS: usize = 4096;
+/// Slots a table starts with, and at most grows to (powers of two). A
+/// small program fills a few slots; a big one has far more distinct
+/// literals than 256 (most of the string parts of the check bench's
+/// generated 1 MB program missed), so a table that keeps missing grows,
+/// emptied, four times over, up to the largest size; an empty check pays
+/// for the small table only.
+const MIN_SLOTS: usize = 256;
+const MAX_SLOTS: usize = 4096;
+
+/// A direct-mapped table (see the module doc) that grows while it keeps
+/// missing. Allocated on the first insert.
+struct Table<T> {
+    slots: Vec<Option<T>>,
+    /// Inserts since the table was last (re)built.
+    inserts: usize,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table {
+            slots: Vec::new(),
+            inserts: 0,
+        }
+    }
+}
+
+impl<T> Table<T> {
+    fn get(&self, hash: u64) -> Option<&T> {
+        self.slots.get(slot_of(hash, self.slots.len()))?.as_ref()
+    }
+
+    fn insert(&mut self, hash: u64, entry: T) {
+        self.inserts += 1;
+        let len = self.slots.len();
+        let grow = len == 0 || (self.inserts > 2 * len && len < MAX_SLOTS);
+        if grow {
+            let len = if len == 0 {
+                MIN_SLOTS
+            } else {
+                (len * 4).min(MAX_SLOTS)
+            };
+            self.slots = (0..len).map(|_| None).collect();
+            self.inserts = 1;
+        }
+        let slot = slot_of(hash, self.slots.len());
+        if let Some(place) = self.slots.get_mut(slot) {
+            *place = Some(entry);
+        }
+    }
+}
 
 /// A cache of literal values and their const types (see the module doc).
-/// The table is allocated on the first insert, so an unused cache costs
+/// The tables are allocated on the first insert, so an unused cache costs
 /// nothing.
 pub struct LiteralTypes {
-    slots: Vec<Option<(Value, Type)>>,
+    slots: Table<(Value, Type)>,
     /// Names ([`LiteralTypes::text`]), in a table of their own.
-    names: Vec<Option<Arc<str>>>,
+    names: Table<Arc<str>>,
     /// Names as [`Name`]s ([`LiteralTypes::name`]), in a table of their own.
-    one_word_names: Vec<Option<Name>>,
+    one_word_names: Table<Name>,
 }
 
 impl Default for LiteralTypes {
@@ -44,9 +90,9 @@ impl Default for LiteralTypes {
 impl LiteralTypes {
     pub fn new() -> LiteralTypes {
         LiteralTypes {
-            slots: Vec::new(),
-            names: Vec::new(),
-            one_word_names: Vec::new(),
+            slots: Table::default(),
+            names: Table::default(),
+            one_word_names: Table::default(),
         }
     }
 
@@ -56,74 +102,59 @@ impl LiteralTypes {
         if let Some(shared) = fixed(&value) {
             return (value, shared);
         }
-        let slot = slot_of(value_hash(&value));
-        if let Some(Some((v, t))) = self.slots.get(slot) {
+        let hash = value_hash(&value);
+        if let Some((v, t)) = self.slots.get(hash) {
             if *v == value {
                 return (v.clone(), t.clone());
             }
         }
-        self.insert(slot, value)
+        self.insert(hash, value)
     }
 
     /// [`LiteralTypes::get`] of a string value, without building the value
     /// when the cache holds it.
     pub fn string(&mut self, s: &str) -> (Value, Type) {
-        let slot = slot_of(str_hash(s));
-        if let Some(Some((v @ Value::String(held), t))) = self.slots.get(slot) {
+        let hash = str_hash(s);
+        if let Some((v @ Value::String(held), t)) = self.slots.get(hash) {
             if **held == *s {
                 return (v.clone(), t.clone());
             }
         }
-        self.insert(slot, Value::string(s))
+        self.insert(hash, Value::string(s))
     }
 
     /// `s` as a shared string: the same allocation as an earlier equal
     /// text when the table still holds it (for the names that bound
     /// references repeat).
     pub fn text(&mut self, s: &str) -> Arc<str> {
-        let slot = slot_of(str_hash(s));
-        if let Some(Some(held)) = self.names.get(slot) {
+        let hash = str_hash(s);
+        if let Some(held) = self.names.get(hash) {
             if **held == *s {
                 return held.clone();
             }
         }
         let text: Arc<str> = Arc::from(s);
-        if self.names.is_empty() {
-            self.names = (0..SLOTS).map(|_| None).collect();
-        }
-        if let Some(entry) = self.names.get_mut(slot) {
-            *entry = Some(text.clone());
-        }
+        self.names.insert(hash, text.clone());
         text
     }
 
     /// [`LiteralTypes::text`] as a one-word [`Name`] (for the roots of
     /// bound references).
     pub fn name(&mut self, s: &str) -> Name {
-        let slot = slot_of(str_hash(s));
-        if let Some(Some(held)) = self.one_word_names.get(slot) {
+        let hash = str_hash(s);
+        if let Some(held) = self.one_word_names.get(hash) {
             if held.as_str() == s {
                 return held.clone();
             }
         }
         let name = Name::from(s);
-        if self.one_word_names.is_empty() {
-            self.one_word_names = (0..SLOTS).map(|_| None).collect();
-        }
-        if let Some(entry) = self.one_word_names.get_mut(slot) {
-            *entry = Some(name.clone());
-        }
+        self.one_word_names.insert(hash, name.clone());
         name
     }
 
-    fn insert(&mut self, slot: usize, value: Value) -> (Value, Type) {
+    fn insert(&mut self, hash: u64, value: Value) -> (Value, Type) {
         let ty = Type::literal(value.clone());
-        if self.slots.is_empty() {
-            self.slots = (0..SLOTS).map(|_| None).collect();
-        }
-        if let Some(entry) = self.slots.get_mut(slot) {
-            *entry = Some((value.clone(), ty.clone()));
-        }
+        self.slots.insert(hash, (value.clone(), ty.clone()));
         (value, ty)
     }
 }
@@ -142,9 +173,13 @@ fn fixed(value: &Value) -> Option<Type> {
     Some(slot.get_or_init(|| Type::literal(value.clone())).clone())
 }
 
-fn slot_of(hash: u64) -> usize {
-    // The high bits of a multiplicative hash are the well-mixed ones.
-    (hash >> (64 - SLOTS.trailing_zeros())) as usize % SLOTS
+/// The slot of `hash` in a table of `len` slots (a power of two): the
+/// hash's top bits, the well-mixed ones of a multiplicative hash.
+fn slot_of(hash: u64, len: usize) -> usize {
+    match len {
+        0 | 1 => 0,
+        _ => (hash >> (64 - len.trailing_zeros())) as usize,
+    }
 }
 
 /// The hash of a value; a string hashes as [`str_hash`] of its text, so
