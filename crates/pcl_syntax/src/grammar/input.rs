@@ -209,7 +209,10 @@ impl<'s> Input<'s> for SigInput<'s> {
 #[allow(unsafe_code)] // See `Input` above.
 impl<'s> ExactSizeInput<'s> for SigInput<'s> {
     #[inline(always)]
-    unsafe fn span_from(this: &mut Self, range: std::ops::RangeFrom<&SigCursor>) -> SimpleSpan<u32> {
+    unsafe fn span_from(
+        this: &mut Self,
+        range: std::ops::RangeFrom<&SigCursor>,
+    ) -> SimpleSpan<u32> {
         let start = this.start_at(range.start.idx as usize);
         SimpleSpan::from(start..this.end.max(start))
     }
