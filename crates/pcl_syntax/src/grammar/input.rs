@@ -6,8 +6,10 @@
 //! `TokenKind`s, so `just(K::Comma)` and `select!` work on them, a
 //! significant line comment reads as the line break it contains, its
 //! cursor is a token's index in the full vector (so every byte of the
-//! input is at hand from a cursor), and its spans are byte ranges from
-//! the first consumed token's start to the last consumed token's end.
+//! input is at hand from a cursor), its spans are byte ranges from
+//! the first consumed token's start to the last consumed token's end, and
+//! its slices (`e.slice()` in a closure) are the token indices from the
+//! first consumed token to the next significant one.
 //!
 //! [`SyntaxError`] is the grammar's chumsky error: what was found, where,
 //! and what was expected (a set of token kinds and of [`Label`]s, merged
