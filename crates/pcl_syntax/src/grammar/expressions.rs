@@ -394,6 +394,10 @@ pub(super) fn name_term(s: &mut St<'_>, range: TextRange) -> Expr {
 
 fn number(s: &mut St<'_>, range: TextRange) -> Expr {
     let text = s.slice(range);
+    if let Some(value) = literal::small_int(text) {
+        let id = s.b.number(NumberLit::Small(value), range);
+        return s.handle(id);
+    }
     let value = match literal::parse_number(text) {
         Ok(value) => value,
         Err(NumberError::Malformed) => {
