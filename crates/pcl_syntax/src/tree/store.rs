@@ -187,6 +187,7 @@ impl Tree {
     /// leaves), and its range, from one look-up: a leaf's end is found
     /// once, by one scan of `leaf_ends`, for both. A leaf string comes back
     /// as `PlainString`.
+    #[inline]
     pub(crate) fn expr_node(&self, id: ExprId, text: &str) -> (ExprNodeKind, TextRange) {
         if id.0 & LEAF != 0 {
             let range = self.leaf_range(id.0 & !LEAF);
