@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use pcl_diagnostics::read::MAX_SOURCE_BYTES;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 
 use crate::codes;
@@ -105,17 +105,69 @@ pub fn find_root(dir: &Path) -> PathBuf {
 /// [`find_root`], adding each marker passed over for its owner to
 /// `foreign` (with the owner's uid).
 pub fn find_root_noting(dir: &Path, foreign: &mut Vec<(PathBuf, u32)>) -> PathBuf {
+    find_root_in(dir, foreign, &mut RootCache::default())
+}
+
+/// What [`find_root_in`] learnt of each directory it looked into: whether
+/// it holds a root marker, and the markers in it passed over for their
+/// owner. Programs checked together mostly share their ancestors (a
+/// directory of programs, a repository), so a run keeps one cache for all
+/// of them and looks into each directory once. Directories are not
+/// watched: a cache lives for one run, never in a long-lived process.
+#[derive(Debug, Default)]
+pub struct RootCache {
+    dirs: HashMap<PathBuf, DirMarkers>,
+}
+
+#[derive(Debug, Default)]
+struct DirMarkers {
+    /// A marker that marks (not owned by another user).
+    marks: bool,
+    /// Markers passed over for their owner, in [`ROOT_MARKERS`] order,
+    /// up to the first one that marks.
+    foreign: Vec<(PathBuf, u32)>,
+}
+
+impl DirMarkers {
+    fn of(dir: &Path) -> DirMarkers {
+        let mut found = DirMarkers::default();
+        let mut path = dir.to_path_buf();
+        for marker in ROOT_MARKERS {
+            path.push(marker);
+            if std::fs::symlink_metadata(&path).is_ok() {
+                match pcl_diagnostics::read::foreign_owner(&path) {
+                    Some(uid) => found.foreign.push((path.clone(), uid)),
+                    None => {
+                        found.marks = true;
+                        return found;
+                    }
+                }
+            }
+            path.pop();
+        }
+        found
+    }
+}
+
+/// [`find_root_noting`] through `cache`: a directory already looked into
+/// is not read again (its foreign markers are noted again).
+pub fn find_root_in(
+    dir: &Path,
+    foreign: &mut Vec<(PathBuf, u32)>,
+    cache: &mut RootCache,
+) -> PathBuf {
     let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     for at in start.ancestors() {
-        for marker in ROOT_MARKERS {
-            let path = at.join(marker);
-            if std::fs::symlink_metadata(&path).is_err() {
-                continue;
-            }
-            match pcl_diagnostics::read::foreign_owner(&path) {
-                Some(uid) => foreign.push((path, uid)),
-                None => return at.to_path_buf(),
-            }
+        let markers = match cache.dirs.get(at) {
+            Some(m) => m,
+            None => cache
+                .dirs
+                .entry(at.to_path_buf())
+                .or_insert_with(|| DirMarkers::of(at)),
+        };
+        foreign.extend(markers.foreign.iter().cloned());
+        if markers.marks {
+            return at.to_path_buf();
         }
     }
     start
@@ -345,18 +397,26 @@ impl FsFiles {
         }
     }
 
-    /// One `.pp` entry of a listing: its text, or the problem.
-    fn read_entry(&self, path: &Path) -> (String, Option<ProblemKind>) {
-        let canonical = match std::fs::canonicalize(path) {
-            Ok(c) => c,
-            Err(e) => return (String::new(), Some(ProblemKind::Unreadable(e.to_string()))),
+    /// One `.pp` entry of a listing: its text, or the problem. `plain`:
+    /// the entry is a regular file (not a link) in a directory whose path
+    /// is canonical and under the root, so the path is its real path.
+    fn read_entry(&self, path: &Path, plain: bool) -> (String, Option<ProblemKind>) {
+        let resolved;
+        let canonical = if plain {
+            path
+        } else {
+            resolved = match std::fs::canonicalize(path) {
+                Ok(c) => c,
+                Err(e) => return (String::new(), Some(ProblemKind::Unreadable(e.to_string()))),
+            };
+            if key_under(&self.root, &resolved).is_none() {
+                return (String::new(), Some(ProblemKind::OutsideRoot));
+            }
+            &resolved
         };
-        if key_under(&self.root, &canonical).is_none() {
-            return (String::new(), Some(ProblemKind::OutsideRoot));
-        }
         // Never open a FIFO or a device (reading it could block forever
         // or never end), nor read more than a program file may hold.
-        match pcl_diagnostics::read::read_regular_file(&canonical, MAX_SOURCE_BYTES) {
+        match pcl_diagnostics::read::read_regular_file(canonical, MAX_SOURCE_BYTES) {
             Ok(bytes) => {
                 let (text, bad) = decode_lossy(bytes);
                 (text, bad.map(|offset| ProblemKind::InvalidUtf8 { offset }))
@@ -379,6 +439,10 @@ impl FileProvider for FsFiles {
         let entries = std::fs::read_dir(&path)
             .map_err(|e| format!("cannot read directory `{}`: {e}", path.display()))?;
         let rel_dir = relative_key(&self.program_dir, dir);
+        // The directory's path is its real path, under the root (the root
+        // is canonical): then a regular file in it that is no link is
+        // read without resolving its path again.
+        let canonical_dir = std::fs::canonicalize(&path).is_ok_and(|c| c == path);
         let mut listing = Listing::default();
         for entry in entries {
             let entry =
@@ -394,7 +458,8 @@ impl FileProvider for FsFiles {
                 format!("{rel_dir}/{name}")
             };
             let shown = self.display_name(&rel);
-            let (text, problem) = self.read_entry(&file_path);
+            let plain = canonical_dir && entry.file_type().is_ok_and(|t| t.is_file());
+            let (text, problem) = self.read_entry(&file_path, plain);
             if let Some(kind) = problem {
                 listing.problems.push(FileProblem {
                     name: shown.clone(),
@@ -489,6 +554,11 @@ pub fn relative_key(from: &str, to: &str) -> String {
 /// A `/`-separated display path with `.` segments dropped and each `..`
 /// that follows a plain segment folded into it.
 fn normalize_display(path: &str) -> String {
+    let body = path.strip_prefix('/').unwrap_or(path);
+    if !body.is_empty() && body.split('/').all(|s| !matches!(s, "" | "." | "..")) {
+        // Already normal (the common case): nothing to drop or fold.
+        return path.to_string();
+    }
     let absolute = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for seg in path.split('/') {
@@ -533,6 +603,38 @@ pub fn join_relative(base: &str, rel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One cache serves programs with shared ancestors: the same roots as
+    /// looking afresh, and each directory looked into once.
+    #[test]
+    fn roots_found_through_a_cache_are_the_roots_found_afresh() {
+        let tmp = std::env::temp_dir().join(format!("pcl-roots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let project = tmp.join("project");
+        for dir in ["a/x", "a/y", "b", "c/d"] {
+            std::fs::create_dir_all(project.join(dir)).unwrap();
+        }
+        std::fs::write(project.join("Pulumi.yaml"), "name: p\n").unwrap();
+        std::fs::write(project.join("c/pcl.toml"), "").unwrap();
+        let mut cache = RootCache::default();
+        for dir in ["a/x", "a/y", "b", "c/d", "c", "."] {
+            let dir = project.join(dir);
+            let mut cached = Vec::new();
+            let mut fresh = Vec::new();
+            assert_eq!(
+                find_root_in(&dir, &mut cached, &mut cache),
+                find_root_noting(&dir, &mut fresh),
+                "{}",
+                dir.display()
+            );
+            assert_eq!(cached, fresh);
+        }
+        let canonical = std::fs::canonicalize(&project).unwrap();
+        // a/x, a/y, a, the project, b, c/d, c: each once.
+        assert_eq!(cache.dirs.len(), 7);
+        assert_eq!(find_root(&project.join("c/d")), canonical.join("c"));
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
 
     #[test]
     fn joins() {
