@@ -105,72 +105,102 @@ pub fn find_root(dir: &Path) -> PathBuf {
 /// [`find_root`], adding each marker passed over for its owner to
 /// `foreign` (with the owner's uid).
 pub fn find_root_noting(dir: &Path, foreign: &mut Vec<(PathBuf, u32)>) -> PathBuf {
-    find_root_in(dir, foreign, &mut RootCache::default())
+    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    for at in start.ancestors() {
+        let (marks, in_dir) = markers_in(at);
+        foreign.extend(in_dir);
+        if marks {
+            return at.to_path_buf();
+        }
+    }
+    start
 }
 
-/// What [`find_root_in`] learnt of each directory it looked into: whether
-/// it holds a root marker, and the markers in it passed over for their
+/// What [`find_root_in`] learnt of each directory it looked into: the
+/// root found from it and the markers passed over on the way for their
 /// owner. Programs checked together mostly share their ancestors (a
 /// directory of programs, a repository), so a run keeps one cache for all
-/// of them and looks into each directory once. Directories are not
-/// watched: a cache lives for one run, never in a long-lived process.
+/// of them: each directory is looked into once, and a program's root is
+/// found as soon as the walk reaches a directory seen before. Directories
+/// are not watched: a cache lives for one run, never in a long-lived
+/// process.
 #[derive(Debug, Default)]
 pub struct RootCache {
-    dirs: HashMap<PathBuf, DirMarkers>,
+    /// By canonical path (its bytes: canonical paths are equal exactly
+    /// when their bytes are).
+    dirs: HashMap<std::ffi::OsString, Found, foldhash::fast::RandomState>,
 }
 
-#[derive(Debug, Default)]
-struct DirMarkers {
-    /// A marker that marks (not owned by another user).
-    marks: bool,
-    /// Markers passed over for their owner, in [`ROOT_MARKERS`] order,
-    /// up to the first one that marks.
+/// The root found from a directory.
+#[derive(Clone, Debug, Default)]
+struct Found {
+    /// The nearest directory at or above it holding a marker that marks;
+    /// `None`: none does (the root is then the directory the walk started
+    /// from).
+    root: Option<PathBuf>,
+    /// The markers passed over for their owner on the way, in order.
     foreign: Vec<(PathBuf, u32)>,
 }
 
-impl DirMarkers {
-    fn of(dir: &Path) -> DirMarkers {
-        let mut found = DirMarkers::default();
-        let mut path = dir.to_path_buf();
-        for marker in ROOT_MARKERS {
-            path.push(marker);
-            if std::fs::symlink_metadata(&path).is_ok() {
-                match pcl_diagnostics::read::foreign_owner(&path) {
-                    Some(uid) => found.foreign.push((path.clone(), uid)),
-                    None => {
-                        found.marks = true;
-                        return found;
-                    }
-                }
+/// Whether `dir` holds a marker that marks, and the markers in it passed
+/// over for their owner (in [`ROOT_MARKERS`] order, up to that one).
+fn markers_in(dir: &Path) -> (bool, Vec<(PathBuf, u32)>) {
+    let mut foreign = Vec::new();
+    let mut path = dir.to_path_buf();
+    for marker in ROOT_MARKERS {
+        path.push(marker);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            match pcl_diagnostics::read::foreign_owner(&path) {
+                Some(uid) => foreign.push((path.clone(), uid)),
+                None => return (true, foreign),
             }
-            path.pop();
         }
-        found
+        path.pop();
     }
+    (false, foreign)
 }
 
-/// [`find_root_noting`] through `cache`: a directory already looked into
-/// is not read again (its foreign markers are noted again).
+/// [`find_root_noting`] through `cache` (see [`RootCache`]): the same
+/// root and the same foreign markers, in the same order.
 pub fn find_root_in(
     dir: &Path,
     foreign: &mut Vec<(PathBuf, u32)>,
     cache: &mut RootCache,
 ) -> PathBuf {
     let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    // Up from `start` to a directory seen before or one that marks, as
+    // the walk of [`find_root_noting`] goes; the directories passed, each
+    // with its foreign markers.
+    let mut passed: Vec<(&Path, Vec<(PathBuf, u32)>)> = Vec::new();
+    let mut known = Found::default();
     for at in start.ancestors() {
-        let markers = match cache.dirs.get(at) {
-            Some(m) => m,
-            None => cache
-                .dirs
-                .entry(at.to_path_buf())
-                .or_insert_with(|| DirMarkers::of(at)),
-        };
-        foreign.extend(markers.foreign.iter().cloned());
-        if markers.marks {
-            return at.to_path_buf();
+        if let Some(found) = cache.dirs.get(at.as_os_str()) {
+            known = found.clone();
+            break;
         }
+        let (marks, in_dir) = markers_in(at);
+        if marks {
+            known = Found {
+                root: Some(at.to_path_buf()),
+                foreign: in_dir,
+            };
+            cache.dirs.insert(at.as_os_str().to_owned(), known.clone());
+            break;
+        }
+        passed.push((at, in_dir));
     }
-    start
+    // Each directory passed finds what the one above it finds, after its
+    // own foreign markers.
+    for (at, mut in_dir) in passed.into_iter().rev() {
+        in_dir.extend(known.foreign);
+        known = Found {
+            root: known.root,
+            foreign: in_dir,
+        };
+        cache.dirs.insert(at.as_os_str().to_owned(), known.clone());
+    }
+    foreign.extend(known.foreign);
+    known.root.unwrap_or(start)
 }
 
 pub const ROOT_RULE: &str = "The root is the nearest directory at or above the checked program that holds `pcl.toml`, `Pulumi.yaml` or `.git` (or the program's own directory); `pcl check --root DIR` sets it.";
