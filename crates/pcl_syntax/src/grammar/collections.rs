@@ -25,7 +25,7 @@ use chumsky::prelude::*;
 use pcl_diagnostics::{Code, TextRange};
 
 use super::dispatch::{optional, First};
-use super::expressions::PExpr;
+use super::expressions::{name_term, PExpr};
 use super::input::SyntaxError;
 use super::recovery::{skip_to, skip_to_close};
 use super::{keyword, range_of, token, Ex, Expr, In, St};
@@ -220,8 +220,13 @@ enum ItemRest {
     Stopped(u32),
 }
 
-/// `object_item = expression ( "=" | ":" ) expression`, pushed onto the
-/// scratch stack. A missing value (a line break, `,` or `}` after the
+/// `object_item = ( IDENT &( "=" | ":" ) | expression ) ( "=" | ":" )
+/// expression`, pushed onto the scratch stack. A key that is a name
+/// before its `=` or `:` (nearly every key) is read by one token test
+/// into the node the expression would build (a variable, or `true`,
+/// `false`, `null`): through the expression tower it cost about 175
+/// instructions more per key (1 MB generated file, 24,682 items: 102.6 M
+/// -> 98.7 M). A missing value (a line break, `,` or `}` after the
 /// `=`) is reported and the item gets an error value; a missing `=` is
 /// reported and the rest of the object skipped.
 fn object_item<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (), Ex<'s>> + Clone {
@@ -269,7 +274,10 @@ fn object_item<'s>(expression: PExpr<'s>) -> impl Parser<'s, In<'s>, (), Ex<'s>>
             (Some(K::CBrace), range) => ItemRest::Stopped(range.end),
             _ => ItemRest::Stopped(end),
         });
-    expression
+    let name_key = token(K::Ident)
+        .then_ignore(one_of([K::Equal, K::Colon]).rewind())
+        .try_map_with(|range, e: &mut Extra<'s, '_>| Ok(name_term(&mut e.state().0, range)));
+    choice((name_key, expression))
         .then(assigned.or(stopped))
         .map_with(|(key, rest), e| {
             let s = &mut e.state().0;

@@ -12,8 +12,8 @@
 //! it, and every operand ended with failed tests for a postfix step, an
 //! operator and a `?`. chumsky 0.10 has no combinator that branches on the
 //! next token, and its `Parser` trait cannot be implemented outside the
-//! crate, so these are two of the grammar's four `custom` parsers (with
-//! `recovery::skip` and `mod.rs`'s `cursor`).
+//! crate, so these are two of the grammar's three `custom` parsers (with
+//! `recovery::skip`).
 //!
 //! Semantics are those of the `choice` it replaces: the alternatives that
 //! admit the next token are tried in order (each from the same position,

@@ -17,7 +17,8 @@
 //! whether or not the output is used, or in the `foldl_with` folds, which
 //! build the output. There is no shortcut past the productions (the
 //! former `simple_atom` and `climb` are gone): every expression is parsed
-//! by them.
+//! by them. (An object key that is a name is read as one, by
+//! `object_item`'s own alternative in the EBNF.)
 
 use chumsky::input::MapExtra;
 use chumsky::prelude::*;
@@ -376,7 +377,7 @@ fn expected<'s>() -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
 
 /// A bare identifier as a term: a keyword literal or a variable.
 #[inline]
-fn name_term(s: &mut St<'_>, range: TextRange) -> Expr {
+pub(super) fn name_term(s: &mut St<'_>, range: TextRange) -> Expr {
     // Only a name of 4 or 5 bytes can be a keyword literal.
     let kind = if !matches!(range.len(), 4 | 5) {
         ExprNodeKind::Variable
@@ -393,6 +394,10 @@ fn name_term(s: &mut St<'_>, range: TextRange) -> Expr {
 
 fn number(s: &mut St<'_>, range: TextRange) -> Expr {
     let text = s.slice(range);
+    if let Some(value) = literal::small_int(text) {
+        let id = s.b.number(NumberLit::Small(value), range);
+        return s.handle(id);
+    }
     let value = match literal::parse_number(text) {
         Ok(value) => value,
         Err(NumberError::Malformed) => {

@@ -6,8 +6,10 @@
 //! `TokenKind`s, so `just(K::Comma)` and `select!` work on them, a
 //! significant line comment reads as the line break it contains, its
 //! cursor is a token's index in the full vector (so every byte of the
-//! input is at hand from a cursor), and its spans are byte ranges from
-//! the first consumed token's start to the last consumed token's end.
+//! input is at hand from a cursor), its spans are byte ranges from
+//! the first consumed token's start to the last consumed token's end, and
+//! its slices (`e.slice()` in a closure) are the token indices from the
+//! first consumed token to the next significant one.
 //!
 //! [`SyntaxError`] is the grammar's chumsky error: what was found, where,
 //! and what was expected (a set of token kinds and of [`Label`]s, merged
@@ -17,7 +19,7 @@
 use std::ops::Range;
 
 use chumsky::error::{Error, LabelError};
-use chumsky::input::{Input, ValueInput};
+use chumsky::input::{ExactSizeInput, Input, SliceInput, ValueInput};
 use chumsky::span::SimpleSpan;
 use chumsky::util::MaybeRef;
 use chumsky::DefaultExpected;
@@ -203,6 +205,42 @@ impl<'s> Input<'s> for SigInput<'s> {
             start
         };
         SimpleSpan::from(start..end)
+    }
+}
+
+#[allow(unsafe_code)] // See `Input` above.
+impl<'s> ExactSizeInput<'s> for SigInput<'s> {
+    #[inline(always)]
+    unsafe fn span_from(
+        this: &mut Self,
+        range: std::ops::RangeFrom<&SigCursor>,
+    ) -> SimpleSpan<u32> {
+        let start = this.start_at(range.start.idx as usize);
+        SimpleSpan::from(start..this.end.max(start))
+    }
+}
+
+/// A "slice" of the input is the range of token indices (in the full
+/// vector) a parser consumed: from its first significant token to the
+/// next significant token after its last (`e.slice()` in a closure). The
+/// body item reads its first and last tokens from it for comment
+/// attachment, with no parser of its own and no search by offset.
+#[allow(unsafe_code)] // See `Input` above.
+impl<'s> SliceInput<'s> for SigInput<'s> {
+    type Slice = Range<u32>;
+
+    fn full_slice(this: &mut Self) -> Range<u32> {
+        0..this.kinds.len() as u32
+    }
+
+    #[inline(always)]
+    unsafe fn slice(_: &mut Self, range: Range<&SigCursor>) -> Range<u32> {
+        range.start.idx..range.end.idx
+    }
+
+    #[inline(always)]
+    unsafe fn slice_from(this: &mut Self, from: std::ops::RangeFrom<&SigCursor>) -> Range<u32> {
+        from.start.idx..this.kinds.len() as u32
     }
 }
 

@@ -431,16 +431,6 @@ fn next_token<'s>() -> impl Parser<'s, In<'s>, Next, Ex<'s>> + Clone {
         .rewind()
 }
 
-/// The cursor: the index of the next significant token in the full token
-/// vector (the end: the token count), nothing consumed.
-///
-/// `custom` because no combinator exposes the cursor; spans are byte
-/// ranges, and comment attachment works on token indices (finding one
-/// from an offset would be a search per item).
-fn cursor<'s>() -> impl Parser<'s, In<'s>, usize, Ex<'s>> + Clone {
-    custom(|inp: &mut Inp<'s, '_>| Ok::<_, SyntaxError>(inp.cursor().inner().idx as usize))
-}
-
 /// The keyword `word`: an identifier with that text (keywords are not
 /// reserved: `for = 1` is an attribute). Its range.
 fn keyword<'s>(word: &'static str) -> impl Parser<'s, In<'s>, TextRange, Ex<'s>> + Clone {

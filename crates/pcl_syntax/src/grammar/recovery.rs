@@ -19,9 +19,9 @@
 //! without recursion) instead.
 //!
 //! [`skip`] is the one skipping parser of the grammar (every area's
-//! recovery goes through it, in one of its modes) and one of the four
-//! `custom` parsers (the others are `mod.rs`'s `cursor` and
-//! `dispatch.rs`'s `dispatch` and `optional`).
+//! recovery goes through it, in one of its modes) and one of the three
+//! `custom` parsers (the others are `dispatch.rs`'s `dispatch` and
+//! `optional`).
 
 use chumsky::prelude::*;
 use pcl_diagnostics::TextRange;

@@ -58,7 +58,7 @@ pub(super) fn template_expr<'s>(
     expression: PExpr<'s>,
 ) -> impl Parser<'s, In<'s>, Expr, Ex<'s>> + Clone {
     // The most common template, `"text"` or `""` with plain text (see
-    // [`plain_run`]): built at once, without flat parts. Any other quoted
+    // [`plain_string`]): built at once, without flat parts. Any other quoted
     // string fails it after at most three tokens.
     let plain = just(K::OQuote)
         .ignore_then(token(K::QuotedLit).or_not())
@@ -67,10 +67,10 @@ pub(super) fn template_expr<'s>(
             let span = e.span();
             let range = range_of(span);
             let s = state(e);
-            let parts = plain_run(s, lit).ok_or(SyntaxError::unexpected(span, K::OQuote))?;
+            let expr =
+                plain_string(s, lit, range).ok_or(SyntaxError::unexpected(span, K::OQuote))?;
             s.last_end = range.end;
-            let id = s.b.template(TemplateNodeKind::Quoted, parts, range);
-            Ok(s.handle(id))
+            Ok(expr)
         });
     let quoted = token(K::OQuote)
         .then(template_parts(expression.clone(), true))
@@ -624,26 +624,36 @@ fn sequence_end<'s>(quoted: bool) -> impl Parser<'s, In<'s>, SeqEnd, Ex<'s>> + C
     choice((closed, end().to(SeqEnd::Missing), quote, extra))
 }
 
-/// The parts of a plain quoted string whose only literal token (if any) is
-/// at `lit`: `None` unless its text is ASCII without escapes or sequences
-/// (`\`, `$`, `%`), which is what makes it plain. Builds exactly what
-/// `template_parts` and [`finish`] would, without their flat parts.
-fn plain_run(s: &mut St<'_>, lit: Option<TextRange>) -> Option<Run> {
-    let mark = s.b.mark_parts();
-    let Some(range) = lit else {
-        return Some(s.b.finish_parts(mark));
-    };
-    let raw = s.slice(range);
-    // One pass over the bytes (a `char` pattern decodes UTF-8).
-    static NOT_PLAIN: ByteSet<3> = ByteSet::new([b'\\', b'$', b'%'], true);
-    if NOT_PLAIN.find(raw.as_bytes()) < raw.len() {
-        return None;
+/// A plain quoted string spanning `range`, whose only literal token (if
+/// any) is at `lit`: `None` unless its text is ASCII without escapes or
+/// sequences (`\`, `$`, `%`), which is what makes it plain. Builds
+/// exactly what `template_parts`, [`finish`] and the builder's template
+/// would, without their flat parts: a leaf where one fits (see
+/// `tree/store.rs`), decided before any part is pushed (the part was
+/// pushed, then popped again: about 80 instructions per string), else
+/// the template node with its one literal part.
+fn plain_string(s: &mut St<'_>, lit: Option<TextRange>, range: TextRange) -> Option<Expr> {
+    if let Some(lit) = lit {
+        let raw = s.slice(lit);
+        // One pass over the bytes (a `char` pattern decodes UTF-8).
+        static NOT_PLAIN: ByteSet<3> = ByteSet::new([b'\\', b'$', b'%'], true);
+        if NOT_PLAIN.find(raw.as_bytes()) < raw.len() {
+            return None;
+        }
     }
-    s.b.push_part(PartNode {
-        kind: PartNodeKind::Literal(crate::tree::Text::Source(range)),
-        range,
-    });
-    Some(s.b.finish_parts(mark))
+    if let Some(id) = s.b.leaf(range) {
+        return Some(s.handle(id));
+    }
+    let mark = s.b.mark_parts();
+    if let Some(lit) = lit {
+        s.b.push_part(PartNode {
+            kind: PartNodeKind::Literal(crate::tree::Text::Source(lit)),
+            range: lit,
+        });
+    }
+    let parts = s.b.finish_parts(mark);
+    let id = s.b.template(TemplateNodeKind::Quoted, parts, range);
+    Some(s.handle(id))
 }
 
 /// Turns the flat parts `template_parts` pushed above `base` into the

@@ -254,7 +254,7 @@ impl Builder {
     /// them in source order), or it is set already (the same token made
     /// again after a rewind).
     #[inline]
-    fn leaf(&mut self, range: TextRange) -> Option<ExprId> {
+    pub(crate) fn leaf(&mut self, range: TextRange) -> Option<ExprId> {
         let (start, end) = (range.start, range.end);
         if start >= end || end > LEAF {
             return None;

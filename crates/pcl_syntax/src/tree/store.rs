@@ -184,12 +184,15 @@ impl Tree {
     }
 
     /// What `id` is, as the builder was given it (`text`: the source, for
-    /// leaves). A leaf string comes back as `PlainString`.
-    pub(crate) fn expr_kind(&self, id: ExprId, text: &str) -> ExprNodeKind {
+    /// leaves), and its range, from one look-up: a leaf's end is found
+    /// once, by one scan of `leaf_ends`, for both. A leaf string comes back
+    /// as `PlainString`.
+    #[inline]
+    pub(crate) fn expr_node(&self, id: ExprId, text: &str) -> (ExprNodeKind, TextRange) {
         if id.0 & LEAF != 0 {
             let range = self.leaf_range(id.0 & !LEAF);
             let source = text.get(range.to_usize()).unwrap_or("");
-            return match source.as_bytes().first() {
+            let kind = match source.as_bytes().first() {
                 Some(b'"') => ExprNodeKind::PlainString(range),
                 Some(b'0'..=b'9') => number_kind(source),
                 _ => match source {
@@ -199,10 +202,16 @@ impl Tree {
                     _ => ExprNodeKind::Variable,
                 },
             };
+            return (kind, range);
         }
-        let Some((t, Slot { range, a, b })) = self.slot(id) else {
-            return ExprNodeKind::Error;
+        let Some((t, slot)) = self.slot(id) else {
+            return (ExprNodeKind::Error, TextRange::empty(0));
         };
+        (self.slot_kind(t, slot), slot.range)
+    }
+
+    /// What the stored node with tag `t` and slot `slot` is.
+    fn slot_kind(&self, t: u8, Slot { range, a, b }: Slot) -> ExprNodeKind {
         match t {
             tag::INT => ExprNodeKind::Int { lo: a, hi: b },
             tag::BIG_INT => ExprNodeKind::BigInt(a),
@@ -352,7 +361,11 @@ impl Tree {
 }
 
 /// A number's node kind from its source text, as the parser decoded it.
+#[inline]
 pub(crate) fn number_kind(text: &str) -> ExprNodeKind {
+    if let Some(v) = crate::literal::small_int(text) {
+        return int_kind(v);
+    }
     match parse_number(text) {
         Ok(Decoded::Small(v)) => int_kind(v),
         Ok(Decoded::Int(v)) => v.to_u64().map_or(ExprNodeKind::InvalidNumber, int_kind),

@@ -96,14 +96,14 @@ impl<'t> ExprRef<'t> {
     pub fn kind(self) -> ExprKind<'t> {
         let src = self.src;
         let tree = src.tree;
-        let range = self.range();
+        let (kind, range) = tree.expr_node(self.id, src.text);
         let number = |value| {
             ExprKind::Literal(Literal::Number(NumberRef {
                 text: src.slice(range),
                 value,
             }))
         };
-        match tree.expr_kind(self.id, src.text) {
+        match kind {
             ExprNodeKind::Int { lo, hi } => number(NumberValue::Int(store::int_value(lo, hi))),
             ExprNodeKind::BigInt(i) => match tree.bigs.get(i as usize) {
                 Some(big) => number(NumberValue::Big(big)),
