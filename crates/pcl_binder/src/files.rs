@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use pcl_diagnostics::read::MAX_SOURCE_BYTES;
 use pcl_diagnostics::{Diagnostic, FileId, Span, TextRange};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 
 use crate::codes;
@@ -107,18 +107,100 @@ pub fn find_root(dir: &Path) -> PathBuf {
 pub fn find_root_noting(dir: &Path, foreign: &mut Vec<(PathBuf, u32)>) -> PathBuf {
     let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     for at in start.ancestors() {
-        for marker in ROOT_MARKERS {
-            let path = at.join(marker);
-            if std::fs::symlink_metadata(&path).is_err() {
-                continue;
-            }
-            match pcl_diagnostics::read::foreign_owner(&path) {
-                Some(uid) => foreign.push((path, uid)),
-                None => return at.to_path_buf(),
-            }
+        let (marks, in_dir) = markers_in(at);
+        foreign.extend(in_dir);
+        if marks {
+            return at.to_path_buf();
         }
     }
     start
+}
+
+/// What [`find_root_in`] learnt of each directory it looked into: the
+/// root found from it and the markers passed over on the way for their
+/// owner. Programs checked together mostly share their ancestors (a
+/// directory of programs, a repository), so a run keeps one cache for all
+/// of them: each directory is looked into once, and a program's root is
+/// found as soon as the walk reaches a directory seen before. Directories
+/// are not watched: a cache lives for one run, never in a long-lived
+/// process.
+#[derive(Debug, Default)]
+pub struct RootCache {
+    /// By canonical path (its bytes: canonical paths are equal exactly
+    /// when their bytes are).
+    dirs: HashMap<std::ffi::OsString, Found, foldhash::fast::RandomState>,
+}
+
+/// The root found from a directory.
+#[derive(Clone, Debug, Default)]
+struct Found {
+    /// The nearest directory at or above it holding a marker that marks;
+    /// `None`: none does (the root is then the directory the walk started
+    /// from).
+    root: Option<PathBuf>,
+    /// The markers passed over for their owner on the way, in order.
+    foreign: Vec<(PathBuf, u32)>,
+}
+
+/// Whether `dir` holds a marker that marks, and the markers in it passed
+/// over for their owner (in [`ROOT_MARKERS`] order, up to that one).
+fn markers_in(dir: &Path) -> (bool, Vec<(PathBuf, u32)>) {
+    let mut foreign = Vec::new();
+    let mut path = dir.to_path_buf();
+    for marker in ROOT_MARKERS {
+        path.push(marker);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            match pcl_diagnostics::read::foreign_owner(&path) {
+                Some(uid) => foreign.push((path.clone(), uid)),
+                None => return (true, foreign),
+            }
+        }
+        path.pop();
+    }
+    (false, foreign)
+}
+
+/// [`find_root_noting`] through `cache` (see [`RootCache`]): the same
+/// root and the same foreign markers, in the same order.
+pub fn find_root_in(
+    dir: &Path,
+    foreign: &mut Vec<(PathBuf, u32)>,
+    cache: &mut RootCache,
+) -> PathBuf {
+    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    // Up from `start` to a directory seen before or one that marks, as
+    // the walk of [`find_root_noting`] goes; the directories passed, each
+    // with its foreign markers.
+    let mut passed: Vec<(&Path, Vec<(PathBuf, u32)>)> = Vec::new();
+    let mut known = Found::default();
+    for at in start.ancestors() {
+        if let Some(found) = cache.dirs.get(at.as_os_str()) {
+            known = found.clone();
+            break;
+        }
+        let (marks, in_dir) = markers_in(at);
+        if marks {
+            known = Found {
+                root: Some(at.to_path_buf()),
+                foreign: in_dir,
+            };
+            cache.dirs.insert(at.as_os_str().to_owned(), known.clone());
+            break;
+        }
+        passed.push((at, in_dir));
+    }
+    // Each directory passed finds what the one above it finds, after its
+    // own foreign markers.
+    for (at, mut in_dir) in passed.into_iter().rev() {
+        in_dir.extend(known.foreign);
+        known = Found {
+            root: known.root,
+            foreign: in_dir,
+        };
+        cache.dirs.insert(at.as_os_str().to_owned(), known.clone());
+    }
+    foreign.extend(known.foreign);
+    known.root.unwrap_or(start)
 }
 
 pub const ROOT_RULE: &str = "The root is the nearest directory at or above the checked program that holds `pcl.toml`, `Pulumi.yaml` or `.git` (or the program's own directory); `pcl check --root DIR` sets it.";
@@ -345,18 +427,26 @@ impl FsFiles {
         }
     }
 
-    /// One `.pp` entry of a listing: its text, or the problem.
-    fn read_entry(&self, path: &Path) -> (String, Option<ProblemKind>) {
-        let canonical = match std::fs::canonicalize(path) {
-            Ok(c) => c,
-            Err(e) => return (String::new(), Some(ProblemKind::Unreadable(e.to_string()))),
+    /// One `.pp` entry of a listing: its text, or the problem. `plain`:
+    /// the entry is a regular file (not a link) in a directory whose path
+    /// is canonical and under the root, so the path is its real path.
+    fn read_entry(&self, path: &Path, plain: bool) -> (String, Option<ProblemKind>) {
+        let resolved;
+        let canonical = if plain {
+            path
+        } else {
+            resolved = match std::fs::canonicalize(path) {
+                Ok(c) => c,
+                Err(e) => return (String::new(), Some(ProblemKind::Unreadable(e.to_string()))),
+            };
+            if key_under(&self.root, &resolved).is_none() {
+                return (String::new(), Some(ProblemKind::OutsideRoot));
+            }
+            &resolved
         };
-        if key_under(&self.root, &canonical).is_none() {
-            return (String::new(), Some(ProblemKind::OutsideRoot));
-        }
         // Never open a FIFO or a device (reading it could block forever
         // or never end), nor read more than a program file may hold.
-        match pcl_diagnostics::read::read_regular_file(&canonical, MAX_SOURCE_BYTES) {
+        match pcl_diagnostics::read::read_regular_file(canonical, MAX_SOURCE_BYTES) {
             Ok(bytes) => {
                 let (text, bad) = decode_lossy(bytes);
                 (text, bad.map(|offset| ProblemKind::InvalidUtf8 { offset }))
@@ -379,6 +469,10 @@ impl FileProvider for FsFiles {
         let entries = std::fs::read_dir(&path)
             .map_err(|e| format!("cannot read directory `{}`: {e}", path.display()))?;
         let rel_dir = relative_key(&self.program_dir, dir);
+        // The directory's path is its real path, under the root (the root
+        // is canonical): then a regular file in it that is no link is
+        // read without resolving its path again.
+        let canonical_dir = std::fs::canonicalize(&path).is_ok_and(|c| c == path);
         let mut listing = Listing::default();
         for entry in entries {
             let entry =
@@ -394,7 +488,8 @@ impl FileProvider for FsFiles {
                 format!("{rel_dir}/{name}")
             };
             let shown = self.display_name(&rel);
-            let (text, problem) = self.read_entry(&file_path);
+            let plain = canonical_dir && entry.file_type().is_ok_and(|t| t.is_file());
+            let (text, problem) = self.read_entry(&file_path, plain);
             if let Some(kind) = problem {
                 listing.problems.push(FileProblem {
                     name: shown.clone(),
@@ -489,6 +584,11 @@ pub fn relative_key(from: &str, to: &str) -> String {
 /// A `/`-separated display path with `.` segments dropped and each `..`
 /// that follows a plain segment folded into it.
 fn normalize_display(path: &str) -> String {
+    let body = path.strip_prefix('/').unwrap_or(path);
+    if !body.is_empty() && body.split('/').all(|s| !matches!(s, "" | "." | "..")) {
+        // Already normal (the common case): nothing to drop or fold.
+        return path.to_string();
+    }
     let absolute = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for seg in path.split('/') {
@@ -533,6 +633,38 @@ pub fn join_relative(base: &str, rel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One cache serves programs with shared ancestors: the same roots as
+    /// looking afresh, and each directory looked into once.
+    #[test]
+    fn roots_found_through_a_cache_are_the_roots_found_afresh() {
+        let tmp = std::env::temp_dir().join(format!("pcl-roots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let project = tmp.join("project");
+        for dir in ["a/x", "a/y", "b", "c/d"] {
+            std::fs::create_dir_all(project.join(dir)).unwrap();
+        }
+        std::fs::write(project.join("Pulumi.yaml"), "name: p\n").unwrap();
+        std::fs::write(project.join("c/pcl.toml"), "").unwrap();
+        let mut cache = RootCache::default();
+        for dir in ["a/x", "a/y", "b", "c/d", "c", "."] {
+            let dir = project.join(dir);
+            let mut cached = Vec::new();
+            let mut fresh = Vec::new();
+            assert_eq!(
+                find_root_in(&dir, &mut cached, &mut cache),
+                find_root_noting(&dir, &mut fresh),
+                "{}",
+                dir.display()
+            );
+            assert_eq!(cached, fresh);
+        }
+        let canonical = std::fs::canonicalize(&project).unwrap();
+        // a/x, a/y, a, the project, b, c/d, c: each once.
+        assert_eq!(cache.dirs.len(), 7);
+        assert_eq!(find_root(&project.join("c/d")), canonical.join("c"));
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
 
     #[test]
     fn joins() {

@@ -20,6 +20,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use std::sync::Arc;
 
+use pcl_binder::files::RootCache;
 use pcl_binder::{
     check_file_cached, check_program_cached, BindPolicy, DeclaredNames, FileProvider, SchemaCache,
     Siblings,
@@ -388,6 +389,7 @@ fn read_inputs(
     let mut stdin: Option<Vec<u8>> = None;
     let mut read = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut roots = RootCache::default();
     let root = args.root.as_deref();
     for (path, config) in paths.iter().zip(configs) {
         let Ok(config) = config else {
@@ -412,9 +414,9 @@ fn read_inputs(
                 },
             };
             let name = args.stdin_filename.as_deref();
-            inputs::read_program_in(Source::Stdin { text, name }, cwd, root)
+            inputs::read_program_cached(Source::Stdin { text, name }, cwd, root, &mut roots)
         } else {
-            inputs::read_program_in(Source::Path(path), cwd, root)
+            inputs::read_program_cached(Source::Path(path), cwd, root, &mut roots)
         };
         match result {
             Ok(input) => read.push((*config, input)),

@@ -29,7 +29,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use pcl_binder::files::{FileProblem, ProblemKind, NOT_REGULAR};
+use pcl_binder::files::{FileProblem, ProblemKind, RootCache, NOT_REGULAR};
 use pcl_binder::{FileProvider, FsFiles};
 
 use pcl_diagnostics::read::{
@@ -121,21 +121,22 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
     }
 }
 
-pub use pcl_binder::files::{find_root, find_root_noting, ROOT_MARKERS};
+pub use pcl_binder::files::{find_root, find_root_in, find_root_noting, ROOT_MARKERS};
 
 /// The files of the program in `dir`, shown with `prefix`, under `root`
-/// (or the root found from `dir`).
+/// (or the root found from `dir`, through `roots`).
 fn program_files(
     dir: &Path,
     prefix: String,
     root: Option<&Path>,
     foreign: &mut Vec<(PathBuf, u32)>,
+    roots: &mut RootCache,
 ) -> Result<FsFiles, String> {
     let found;
     let root = match root {
         Some(r) => r,
         None => {
-            found = find_root_noting(dir, foreign);
+            found = find_root_in(dir, foreign, roots);
             &found
         }
     };
@@ -198,6 +199,17 @@ pub fn read_program_in(
     cwd: Option<&Path>,
     root: Option<&Path>,
 ) -> Result<ProgramInput, String> {
+    read_program_cached(source, cwd, root, &mut RootCache::default())
+}
+
+/// [`read_program_in`] finding roots through `roots`, which the programs
+/// of one run share (each directory above them is looked into once).
+pub fn read_program_cached(
+    source: Source<'_>,
+    cwd: Option<&Path>,
+    root: Option<&Path>,
+    roots: &mut RootCache,
+) -> Result<ProgramInput, String> {
     match source {
         Source::Stdin { text, name } => {
             let shown = match name {
@@ -208,27 +220,32 @@ pub fn read_program_in(
                 .and_then(|n| Path::new(n).parent())
                 .filter(|p| !p.as_os_str().is_empty())
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            let mut input = one_file(shown, text.to_vec(), &dir, root, Vec::new())?;
+            let mut input = one_file(shown, text.to_vec(), &dir, root, Vec::new(), roots)?;
             input.alone = name.is_some();
             Ok(input)
         }
-        Source::Path(path) => read_path(path, cwd, root),
+        Source::Path(path) => read_path(path, cwd, root, roots),
     }
 }
 
-fn read_path(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<ProgramInput, String> {
+fn read_path(
+    path: &Path,
+    cwd: Option<&Path>,
+    root: Option<&Path>,
+    roots: &mut RootCache,
+) -> Result<ProgramInput, String> {
     let shown = display_path(path, cwd);
     let meta = fs::metadata(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
     let mut foreign = Vec::new();
     if !meta.is_dir() {
-        return read_file(path, cwd, root, foreign);
+        return read_file(path, cwd, root, foreign, roots);
     }
     let program_dir = match project_main(path, cwd, &mut foreign)? {
         Some(main) => {
             let shown_main = display_path(&main, cwd);
             match fs::metadata(&main) {
                 Ok(m) if m.is_dir() => main,
-                Ok(_) => return read_file(&main, cwd, root, foreign),
+                Ok(_) => return read_file(&main, cwd, root, foreign, roots),
                 Err(e) => {
                     return Err(format!(
                         "cannot read `{shown_main}` (the `main` of `{shown}/Pulumi.yaml`): {e}"
@@ -239,7 +256,7 @@ fn read_path(path: &Path, cwd: Option<&Path>, root: Option<&Path>) -> Result<Pro
         None => path.to_path_buf(),
     };
     let shown = display_path(&program_dir, cwd);
-    let files = program_files(&program_dir, shown.clone(), root, &mut foreign)
+    let files = program_files(&program_dir, shown.clone(), root, &mut foreign, roots)
         .map_err(|e| format!("cannot check `{shown}`: {e}"))?;
     let listing = files
         .list_dir(&files.program_dir())
@@ -263,6 +280,7 @@ fn read_file(
     cwd: Option<&Path>,
     root: Option<&Path>,
     foreign: Vec<(PathBuf, u32)>,
+    roots: &mut RootCache,
 ) -> Result<ProgramInput, String> {
     let shown = display_path(path, cwd);
     // Never open a FIFO or a device, nor read past the limit.
@@ -271,7 +289,7 @@ fn read_file(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    one_file(shown, bytes, &parent, root, foreign)
+    one_file(shown, bytes, &parent, root, foreign, roots)
 }
 
 fn one_file(
@@ -280,12 +298,13 @@ fn one_file(
     dir: &Path,
     root: Option<&Path>,
     mut foreign: Vec<(PathBuf, u32)>,
+    roots: &mut RootCache,
 ) -> Result<ProgramInput, String> {
     let prefix = match Path::new(&shown).parent() {
         Some(p) => p.display().to_string(),
         None => String::new(),
     };
-    let files = match program_files(dir, prefix.clone(), root, &mut foreign) {
+    let files = match program_files(dir, prefix.clone(), root, &mut foreign, roots) {
         Ok(files) => files,
         // Standard input named into a directory that does not exist: no
         // component can be read, but the text is checked.

@@ -30,7 +30,23 @@ pub struct RenderOptions {
 /// or hide text. The zero-width (non-)joiners U+200C and U+200D are kept:
 /// scripts and emoji need them and they reorder nothing.
 pub fn is_unsafe_char(c: char) -> bool {
+    if c.is_ascii() {
+        // C0 and DEL; no ASCII character is a separator or a format one.
+        return c.is_ascii_control();
+    }
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || is_format(c)
+}
+
+/// Whether every byte of `text` is printable ASCII (space to `~`), or
+/// with `lines` also a line feed or a tab: such text holds no character
+/// [`is_unsafe_char`] rejects. A branch-free fold, so that the common case
+/// (plain ASCII messages, names and source lines) costs a fraction of an
+/// instruction per byte rather than a character decode and a table of
+/// ranges per character.
+fn plain_ascii(text: &str, lines: bool) -> bool {
+    text.bytes().fold(true, |all, b| {
+        all & ((b' '..=b'~').contains(&b) | (lines & ((b == b'\n') | (b == b'\t'))))
+    })
 }
 
 /// Unicode general category Cf (format), less U+200C and U+200D.
@@ -71,7 +87,7 @@ fn is_format(c: char) -> bool {
 /// details, labels, help, related messages and file names all pass
 /// through it. Borrowed when nothing needs escaping.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe_char) {
+    if plain_ascii(text, false) || !text.chars().any(is_unsafe_char) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -323,6 +339,9 @@ fn printable(text: &str) -> Cow<'_, str> {
         '\r' => next == Some('\n'),
         c => !is_unsafe_char(c),
     };
+    if plain_ascii(text, true) {
+        return Cow::Borrowed(text);
+    }
     let mut chars = text.chars().peekable();
     let mut clean = true;
     while let Some(c) = chars.next() {
@@ -850,6 +869,35 @@ mod tests {
             "{rendered}"
         );
         assert!(rendered.len() < 3_000, "{} bytes", rendered.len());
+    }
+
+    /// The ASCII fast paths decide every ASCII character as the full
+    /// rules do, and text with one unsafe character anywhere still takes
+    /// the full path.
+    #[test]
+    fn ascii_fast_paths_agree_with_the_full_rules() {
+        for byte in 0u8..0x80 {
+            let c = char::from(byte);
+            let full = c.is_control() || is_format(c);
+            assert_eq!(is_unsafe_char(c), full, "{byte:#x}");
+            let text = format!("ab{c}cd");
+            assert_eq!(plain_ascii(&text, false), !full, "{byte:#x}");
+            assert_eq!(
+                matches!(escape(&text), Cow::Borrowed(_)),
+                !full,
+                "{byte:#x}"
+            );
+            let line = matches!(c, '\n' | '\t');
+            assert_eq!(plain_ascii(&text, true), !full || line, "{byte:#x}");
+            assert_eq!(
+                matches!(printable(&text), Cow::Borrowed(_)),
+                !full || line,
+                "{byte:#x}"
+            );
+        }
+        assert_eq!(escape("plain \u{1b}[31m"), "plain \\u{1b}[31m");
+        assert_eq!(escape("caf\u{e9} \u{202e}x"), "caf\u{e9} \\u{202e}x");
+        assert_eq!(printable("a\u{7f}b"), "a?b");
     }
 
     #[test]
